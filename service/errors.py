@@ -1,0 +1,126 @@
+"""Service errors: one reason code, one gRPC status, one HTTP status, one human message.
+
+Every failure a client can see is a ServiceError. The gRPC layer sends it as a status with a
+google.rpc.ErrorInfo detail; the REST layer sends the same reason and message as JSON.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import grpc
+from google.protobuf import any_pb2
+from google.rpc import code_pb2, error_details_pb2, status_pb2
+
+ERROR_DOMAIN = "brass.v1"
+
+# reason -> (gRPC status, HTTP status). The HTTP codes follow the usual gRPC/HTTP mapping.
+_REASONS: dict[str, tuple[grpc.StatusCode, int]] = {
+    "UNKNOWN_GAME": (grpc.StatusCode.NOT_FOUND, 404),
+    "UNAUTHENTICATED": (grpc.StatusCode.UNAUTHENTICATED, 401),
+    "NOT_YOUR_TURN": (grpc.StatusCode.PERMISSION_DENIED, 403),
+    "ILLEGAL_ACTION": (grpc.StatusCode.FAILED_PRECONDITION, 400),
+    "STALE_VERSION": (grpc.StatusCode.ABORTED, 409),
+    "GAME_OVER": (grpc.StatusCode.FAILED_PRECONDITION, 400),
+    "INVALID_ARGUMENT": (grpc.StatusCode.INVALID_ARGUMENT, 400),
+    "UNKNOWN_ACTION": (grpc.StatusCode.INVALID_ARGUMENT, 400),
+    "BAD_POSITION": (grpc.StatusCode.INVALID_ARGUMENT, 400),
+    "IDEMPOTENCY_KEY_REUSED": (grpc.StatusCode.ALREADY_EXISTS, 409),
+    "RATE_LIMITED": (grpc.StatusCode.RESOURCE_EXHAUSTED, 429),
+    "MESSAGE_TOO_LARGE": (grpc.StatusCode.RESOURCE_EXHAUSTED, 413),
+    "BAD_PAGE_TOKEN": (grpc.StatusCode.INVALID_ARGUMENT, 400),
+    "CORRUPT_GAME": (grpc.StatusCode.DATA_LOSS, 500),
+    "INTERNAL": (grpc.StatusCode.INTERNAL, 500),
+    "UNAVAILABLE": (grpc.StatusCode.UNAVAILABLE, 503),
+    "UNKNOWN_ROUTE": (grpc.StatusCode.NOT_FOUND, 404),
+    "METHOD_NOT_ALLOWED": (grpc.StatusCode.UNIMPLEMENTED, 405),
+}
+
+# Engine error codes (brass.EngineError.code) -> service reasons.
+_ENGINE_CODES = {
+    "ILLEGAL_ACTION": "ILLEGAL_ACTION",
+    "NOT_YOUR_TURN": "NOT_YOUR_TURN",
+    "GAME_OVER": "GAME_OVER",
+    "UNKNOWN_ACTION": "UNKNOWN_ACTION",
+    "BAD_POSITION": "BAD_POSITION",
+    "INVALID_ARGUMENT": "INVALID_ARGUMENT",
+    "BAD_SNAPSHOT": "CORRUPT_GAME",
+}
+
+
+class ServiceError(Exception):
+    """A client-visible failure with a machine-readable reason."""
+
+    def __init__(self, reason: str, message: str, **metadata: Any) -> None:
+        if reason not in _REASONS:
+            raise ValueError(f"unknown error reason {reason!r}")
+        super().__init__(message)
+        self.reason = reason
+        self.message = message
+        self.metadata = {k: str(v) for k, v in metadata.items() if v is not None}
+
+    @property
+    def grpc_code(self) -> grpc.StatusCode:
+        return _REASONS[self.reason][0]
+
+    @property
+    def http_status(self) -> int:
+        return _REASONS[self.reason][1]
+
+    def to_status_proto(self) -> status_pb2.Status:
+        info = error_details_pb2.ErrorInfo(
+            reason=self.reason, domain=ERROR_DOMAIN, metadata=self.metadata
+        )
+        detail = any_pb2.Any()
+        detail.Pack(info)
+        return status_pb2.Status(
+            code=getattr(code_pb2, self.grpc_code.name),
+            message=self.message,
+            details=[detail],
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The REST body: Google's JSON error shape, plus the reason at top level."""
+        return {
+            "error": {
+                "code": self.http_status,
+                "status": self.grpc_code.name,
+                "reason": self.reason,
+                "message": self.message,
+                "details": [
+                    {
+                        "@type": "type.googleapis.com/google.rpc.ErrorInfo",
+                        "reason": self.reason,
+                        "domain": ERROR_DOMAIN,
+                        "metadata": self.metadata,
+                    }
+                ],
+            }
+        }
+
+
+def from_engine_error(exc: Exception, **metadata: Any) -> ServiceError:
+    """Maps a brass.EngineError (code, reason, message, field) to a ServiceError."""
+    code = getattr(exc, "code", None) or "INTERNAL"
+    reason = _ENGINE_CODES.get(code, "INTERNAL")
+    message = getattr(exc, "message", None) or str(exc) or code
+    return ServiceError(
+        reason,
+        message,
+        engine_code=code,
+        engine_reason=getattr(exc, "reason", None),
+        field=getattr(exc, "field", None),
+        **metadata,
+    )
+
+
+def http_status_of_grpc(code: grpc.StatusCode) -> int:
+    """HTTP status for a bare gRPC code (used when no reason is known)."""
+    for grpc_code, http in _REASONS.values():
+        if grpc_code == code:
+            return http
+    return 500
+
+
+def all_reasons() -> list[str]:
+    return list(_REASONS)

@@ -1,0 +1,1 @@
+"""Generated protobuf and gRPC code for brass.v1 (do not edit)."""

@@ -1,0 +1,357 @@
+import datetime
+
+from google.protobuf import struct_pb2 as _struct_pb2
+from google.protobuf import timestamp_pb2 as _timestamp_pb2
+from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class Ruleset(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    RULESET_UNSPECIFIED: _ClassVar[Ruleset]
+    RULESET_BIRMINGHAM: _ClassVar[Ruleset]
+
+class GameStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    GAME_STATUS_UNSPECIFIED: _ClassVar[GameStatus]
+    GAME_STATUS_IN_PROGRESS: _ClassVar[GameStatus]
+    GAME_STATUS_FINISHED: _ClassVar[GameStatus]
+
+class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    ERROR_REASON_UNSPECIFIED: _ClassVar[ErrorReason]
+    ERROR_REASON_UNKNOWN_GAME: _ClassVar[ErrorReason]
+    ERROR_REASON_UNAUTHENTICATED: _ClassVar[ErrorReason]
+    ERROR_REASON_NOT_YOUR_TURN: _ClassVar[ErrorReason]
+    ERROR_REASON_ILLEGAL_ACTION: _ClassVar[ErrorReason]
+    ERROR_REASON_STALE_VERSION: _ClassVar[ErrorReason]
+    ERROR_REASON_GAME_OVER: _ClassVar[ErrorReason]
+    ERROR_REASON_INVALID_ARGUMENT: _ClassVar[ErrorReason]
+    ERROR_REASON_UNKNOWN_ACTION: _ClassVar[ErrorReason]
+    ERROR_REASON_BAD_POSITION: _ClassVar[ErrorReason]
+    ERROR_REASON_IDEMPOTENCY_KEY_REUSED: _ClassVar[ErrorReason]
+    ERROR_REASON_RATE_LIMITED: _ClassVar[ErrorReason]
+    ERROR_REASON_MESSAGE_TOO_LARGE: _ClassVar[ErrorReason]
+    ERROR_REASON_BAD_PAGE_TOKEN: _ClassVar[ErrorReason]
+    ERROR_REASON_CORRUPT_GAME: _ClassVar[ErrorReason]
+    ERROR_REASON_INTERNAL: _ClassVar[ErrorReason]
+    ERROR_REASON_UNAVAILABLE: _ClassVar[ErrorReason]
+    ERROR_REASON_UNKNOWN_ROUTE: _ClassVar[ErrorReason]
+    ERROR_REASON_METHOD_NOT_ALLOWED: _ClassVar[ErrorReason]
+RULESET_UNSPECIFIED: Ruleset
+RULESET_BIRMINGHAM: Ruleset
+GAME_STATUS_UNSPECIFIED: GameStatus
+GAME_STATUS_IN_PROGRESS: GameStatus
+GAME_STATUS_FINISHED: GameStatus
+ERROR_REASON_UNSPECIFIED: ErrorReason
+ERROR_REASON_UNKNOWN_GAME: ErrorReason
+ERROR_REASON_UNAUTHENTICATED: ErrorReason
+ERROR_REASON_NOT_YOUR_TURN: ErrorReason
+ERROR_REASON_ILLEGAL_ACTION: ErrorReason
+ERROR_REASON_STALE_VERSION: ErrorReason
+ERROR_REASON_GAME_OVER: ErrorReason
+ERROR_REASON_INVALID_ARGUMENT: ErrorReason
+ERROR_REASON_UNKNOWN_ACTION: ErrorReason
+ERROR_REASON_BAD_POSITION: ErrorReason
+ERROR_REASON_IDEMPOTENCY_KEY_REUSED: ErrorReason
+ERROR_REASON_RATE_LIMITED: ErrorReason
+ERROR_REASON_MESSAGE_TOO_LARGE: ErrorReason
+ERROR_REASON_BAD_PAGE_TOKEN: ErrorReason
+ERROR_REASON_CORRUPT_GAME: ErrorReason
+ERROR_REASON_INTERNAL: ErrorReason
+ERROR_REASON_UNAVAILABLE: ErrorReason
+ERROR_REASON_UNKNOWN_ROUTE: ErrorReason
+ERROR_REASON_METHOD_NOT_ALLOWED: ErrorReason
+
+class GameOptions(_message.Message):
+    __slots__ = ("beginner", "manufacturer_iv_cost", "auto_resolve")
+    BEGINNER_FIELD_NUMBER: _ClassVar[int]
+    MANUFACTURER_IV_COST_FIELD_NUMBER: _ClassVar[int]
+    AUTO_RESOLVE_FIELD_NUMBER: _ClassVar[int]
+    beginner: bool
+    manufacturer_iv_cost: int
+    auto_resolve: bool
+    def __init__(self, beginner: _Optional[bool] = ..., manufacturer_iv_cost: _Optional[int] = ..., auto_resolve: _Optional[bool] = ...) -> None: ...
+
+class SeatToken(_message.Message):
+    __slots__ = ("seat", "name", "token")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    name: str
+    token: str
+    def __init__(self, seat: _Optional[int] = ..., name: _Optional[str] = ..., token: _Optional[str] = ...) -> None: ...
+
+class SeatInfo(_message.Message):
+    __slots__ = ("seat", "name")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    name: str
+    def __init__(self, seat: _Optional[int] = ..., name: _Optional[str] = ...) -> None: ...
+
+class GameSummary(_message.Message):
+    __slots__ = ("game_id", "ruleset", "seats", "version", "status", "current_seat", "decision", "create_time", "update_time", "from_position")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    RULESET_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    CURRENT_SEAT_FIELD_NUMBER: _ClassVar[int]
+    DECISION_FIELD_NUMBER: _ClassVar[int]
+    CREATE_TIME_FIELD_NUMBER: _ClassVar[int]
+    UPDATE_TIME_FIELD_NUMBER: _ClassVar[int]
+    FROM_POSITION_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    ruleset: Ruleset
+    seats: _containers.RepeatedCompositeFieldContainer[SeatInfo]
+    version: int
+    status: GameStatus
+    current_seat: int
+    decision: str
+    create_time: _timestamp_pb2.Timestamp
+    update_time: _timestamp_pb2.Timestamp
+    from_position: bool
+    def __init__(self, game_id: _Optional[str] = ..., ruleset: _Optional[_Union[Ruleset, str]] = ..., seats: _Optional[_Iterable[_Union[SeatInfo, _Mapping]]] = ..., version: _Optional[int] = ..., status: _Optional[_Union[GameStatus, str]] = ..., current_seat: _Optional[int] = ..., decision: _Optional[str] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., update_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., from_position: _Optional[bool] = ...) -> None: ...
+
+class GameState(_message.Message):
+    __slots__ = ("summary", "viewer_seat", "view", "scores", "winners")
+    SUMMARY_FIELD_NUMBER: _ClassVar[int]
+    VIEWER_SEAT_FIELD_NUMBER: _ClassVar[int]
+    VIEW_FIELD_NUMBER: _ClassVar[int]
+    SCORES_FIELD_NUMBER: _ClassVar[int]
+    WINNERS_FIELD_NUMBER: _ClassVar[int]
+    summary: GameSummary
+    viewer_seat: int
+    view: _struct_pb2.Struct
+    scores: _containers.RepeatedScalarFieldContainer[int]
+    winners: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, summary: _Optional[_Union[GameSummary, _Mapping]] = ..., viewer_seat: _Optional[int] = ..., view: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., scores: _Optional[_Iterable[int]] = ..., winners: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class GameEvent(_message.Message):
+    __slots__ = ("version", "data")
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    DATA_FIELD_NUMBER: _ClassVar[int]
+    version: int
+    data: _struct_pb2.Struct
+    def __init__(self, version: _Optional[int] = ..., data: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ...) -> None: ...
+
+class LegalOption(_message.Message):
+    __slots__ = ("id", "kind", "name", "meaning")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    MEANING_FIELD_NUMBER: _ClassVar[int]
+    id: int
+    kind: str
+    name: str
+    meaning: _struct_pb2.Struct
+    def __init__(self, id: _Optional[int] = ..., kind: _Optional[str] = ..., name: _Optional[str] = ..., meaning: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ...) -> None: ...
+
+class UnavailableOption(_message.Message):
+    __slots__ = ("id", "reason", "message")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    id: int
+    reason: str
+    message: str
+    def __init__(self, id: _Optional[int] = ..., reason: _Optional[str] = ..., message: _Optional[str] = ...) -> None: ...
+
+class CompoundAction(_message.Message):
+    __slots__ = ("key", "ids")
+    KEY_FIELD_NUMBER: _ClassVar[int]
+    IDS_FIELD_NUMBER: _ClassVar[int]
+    key: str
+    ids: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, key: _Optional[str] = ..., ids: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class ActionIds(_message.Message):
+    __slots__ = ("ids",)
+    IDS_FIELD_NUMBER: _ClassVar[int]
+    ids: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, ids: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class Action(_message.Message):
+    __slots__ = ("option_id", "compound", "compound_key")
+    OPTION_ID_FIELD_NUMBER: _ClassVar[int]
+    COMPOUND_FIELD_NUMBER: _ClassVar[int]
+    COMPOUND_KEY_FIELD_NUMBER: _ClassVar[int]
+    option_id: int
+    compound: ActionIds
+    compound_key: str
+    def __init__(self, option_id: _Optional[int] = ..., compound: _Optional[_Union[ActionIds, _Mapping]] = ..., compound_key: _Optional[str] = ...) -> None: ...
+
+class CreateGameRequest(_message.Message):
+    __slots__ = ("ruleset", "players", "seed", "options", "seat_names")
+    RULESET_FIELD_NUMBER: _ClassVar[int]
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    SEAT_NAMES_FIELD_NUMBER: _ClassVar[int]
+    ruleset: Ruleset
+    players: int
+    seed: int
+    options: GameOptions
+    seat_names: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, ruleset: _Optional[_Union[Ruleset, str]] = ..., players: _Optional[int] = ..., seed: _Optional[int] = ..., options: _Optional[_Union[GameOptions, _Mapping]] = ..., seat_names: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class CreateGameResponse(_message.Message):
+    __slots__ = ("game_id", "seats", "state")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    seats: _containers.RepeatedCompositeFieldContainer[SeatToken]
+    state: GameState
+    def __init__(self, game_id: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[SeatToken, _Mapping]]] = ..., state: _Optional[_Union[GameState, _Mapping]] = ...) -> None: ...
+
+class CreateGameFromPositionRequest(_message.Message):
+    __slots__ = ("ruleset", "position_json", "seat_names")
+    RULESET_FIELD_NUMBER: _ClassVar[int]
+    POSITION_JSON_FIELD_NUMBER: _ClassVar[int]
+    SEAT_NAMES_FIELD_NUMBER: _ClassVar[int]
+    ruleset: Ruleset
+    position_json: str
+    seat_names: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, ruleset: _Optional[_Union[Ruleset, str]] = ..., position_json: _Optional[str] = ..., seat_names: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class GetGameRequest(_message.Message):
+    __slots__ = ("game_id",)
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    def __init__(self, game_id: _Optional[str] = ...) -> None: ...
+
+class GetGameResponse(_message.Message):
+    __slots__ = ("state",)
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    state: GameState
+    def __init__(self, state: _Optional[_Union[GameState, _Mapping]] = ...) -> None: ...
+
+class ListLegalActionsRequest(_message.Message):
+    __slots__ = ("game_id", "include_compound_actions")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    INCLUDE_COMPOUND_ACTIONS_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    include_compound_actions: bool
+    def __init__(self, game_id: _Optional[str] = ..., include_compound_actions: _Optional[bool] = ...) -> None: ...
+
+class ListLegalActionsResponse(_message.Message):
+    __slots__ = ("game_id", "version", "seat", "decision", "options", "unavailable", "compound_actions")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    DECISION_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    UNAVAILABLE_FIELD_NUMBER: _ClassVar[int]
+    COMPOUND_ACTIONS_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    version: int
+    seat: int
+    decision: str
+    options: _containers.RepeatedCompositeFieldContainer[LegalOption]
+    unavailable: _containers.RepeatedCompositeFieldContainer[UnavailableOption]
+    compound_actions: _containers.RepeatedCompositeFieldContainer[CompoundAction]
+    def __init__(self, game_id: _Optional[str] = ..., version: _Optional[int] = ..., seat: _Optional[int] = ..., decision: _Optional[str] = ..., options: _Optional[_Iterable[_Union[LegalOption, _Mapping]]] = ..., unavailable: _Optional[_Iterable[_Union[UnavailableOption, _Mapping]]] = ..., compound_actions: _Optional[_Iterable[_Union[CompoundAction, _Mapping]]] = ...) -> None: ...
+
+class SubmitActionRequest(_message.Message):
+    __slots__ = ("game_id", "action", "expected_version", "idempotency_key")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    EXPECTED_VERSION_FIELD_NUMBER: _ClassVar[int]
+    IDEMPOTENCY_KEY_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    action: Action
+    expected_version: int
+    idempotency_key: str
+    def __init__(self, game_id: _Optional[str] = ..., action: _Optional[_Union[Action, _Mapping]] = ..., expected_version: _Optional[int] = ..., idempotency_key: _Optional[str] = ...) -> None: ...
+
+class SubmitActionResponse(_message.Message):
+    __slots__ = ("state", "events", "replayed")
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    REPLAYED_FIELD_NUMBER: _ClassVar[int]
+    state: GameState
+    events: _containers.RepeatedCompositeFieldContainer[GameEvent]
+    replayed: bool
+    def __init__(self, state: _Optional[_Union[GameState, _Mapping]] = ..., events: _Optional[_Iterable[_Union[GameEvent, _Mapping]]] = ..., replayed: _Optional[bool] = ...) -> None: ...
+
+class PreviewActionRequest(_message.Message):
+    __slots__ = ("game_id", "action", "expected_version")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    EXPECTED_VERSION_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    action: Action
+    expected_version: int
+    def __init__(self, game_id: _Optional[str] = ..., action: _Optional[_Union[Action, _Mapping]] = ..., expected_version: _Optional[int] = ...) -> None: ...
+
+class PreviewActionResponse(_message.Message):
+    __slots__ = ("events", "cost", "view", "version")
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    COST_FIELD_NUMBER: _ClassVar[int]
+    VIEW_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    events: _containers.RepeatedCompositeFieldContainer[GameEvent]
+    cost: _struct_pb2.Struct
+    view: _struct_pb2.Struct
+    version: int
+    def __init__(self, events: _Optional[_Iterable[_Union[GameEvent, _Mapping]]] = ..., cost: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., view: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., version: _Optional[int] = ...) -> None: ...
+
+class WatchGameRequest(_message.Message):
+    __slots__ = ("game_id", "from_version")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    FROM_VERSION_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    from_version: int
+    def __init__(self, game_id: _Optional[str] = ..., from_version: _Optional[int] = ...) -> None: ...
+
+class WatchGameResponse(_message.Message):
+    __slots__ = ("version", "events", "state")
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    version: int
+    events: _containers.RepeatedCompositeFieldContainer[GameEvent]
+    state: GameState
+    def __init__(self, version: _Optional[int] = ..., events: _Optional[_Iterable[_Union[GameEvent, _Mapping]]] = ..., state: _Optional[_Union[GameState, _Mapping]] = ...) -> None: ...
+
+class GetReplayRequest(_message.Message):
+    __slots__ = ("game_id",)
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    def __init__(self, game_id: _Optional[str] = ...) -> None: ...
+
+class GetReplayResponse(_message.Message):
+    __slots__ = ("complete", "record_json", "version")
+    COMPLETE_FIELD_NUMBER: _ClassVar[int]
+    RECORD_JSON_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    complete: bool
+    record_json: str
+    version: int
+    def __init__(self, complete: _Optional[bool] = ..., record_json: _Optional[str] = ..., version: _Optional[int] = ...) -> None: ...
+
+class ListGamesRequest(_message.Message):
+    __slots__ = ("page_size", "page_token", "status")
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    page_size: int
+    page_token: str
+    status: GameStatus
+    def __init__(self, page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., status: _Optional[_Union[GameStatus, str]] = ...) -> None: ...
+
+class ListGamesResponse(_message.Message):
+    __slots__ = ("games", "next_page_token")
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    games: _containers.RepeatedCompositeFieldContainer[GameSummary]
+    next_page_token: str
+    def __init__(self, games: _Optional[_Iterable[_Union[GameSummary, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...

@@ -1,0 +1,70 @@
+"""Regenerates the Python code of proto/brass/v1 into service/gen.
+
+Run `python -m brass_service.gen_proto` after editing a .proto file; a test checks that the
+committed code is current. The generated modules import each other relatively, so they
+live inside brass_service and never clash with the engine's `brass` package.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import tempfile
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+PROTO_ROOT = REPO_ROOT / "proto"
+GEN_DIR = Path(__file__).resolve().parent / "gen"
+PROTO_FILES = sorted(
+    p.relative_to(PROTO_ROOT).as_posix() for p in PROTO_ROOT.glob("brass/v1/*.proto")
+)
+
+DESCRIPTOR_SET_NAME = "brass_v1_descriptor_set.binpb"
+_ABSOLUTE_IMPORT = re.compile(r"^from brass\.v1 import (\w+)", re.MULTILINE)
+
+
+def generate(out_dir: Path) -> list[Path]:
+    """Runs protoc (from grpcio-tools) and writes flat, relatively-importing modules."""
+    import grpc_tools
+    from grpc_tools import protoc
+
+    include = Path(grpc_tools.__file__).parent / "_proto"
+    out_dir.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        args = [
+            "protoc",
+            f"-I{PROTO_ROOT}",
+            f"-I{include}",
+            f"--python_out={tmp}",
+            f"--pyi_out={tmp}",
+            f"--grpc_python_out={tmp}",
+            # Comments travel in the descriptor set; the OpenAPI document is built from it.
+            f"--descriptor_set_out={tmp}/{DESCRIPTOR_SET_NAME}",
+            "--include_source_info",
+            *PROTO_FILES,
+        ]
+        if protoc.main(args) != 0:
+            raise RuntimeError("protoc failed on " + ", ".join(PROTO_FILES))
+        written = []
+        for produced in sorted((Path(tmp) / "brass" / "v1").iterdir()):
+            text = _ABSOLUTE_IMPORT.sub(r"from . import \1", produced.read_text())
+            target = out_dir / produced.name
+            target.write_text(text)
+            written.append(target)
+        descriptor_set = out_dir / DESCRIPTOR_SET_NAME
+        descriptor_set.write_bytes((Path(tmp) / DESCRIPTOR_SET_NAME).read_bytes())
+        written.append(descriptor_set)
+    init = out_dir / "__init__.py"
+    init.write_text('"""Generated protobuf and gRPC code for brass.v1 (do not edit)."""\n')
+    written.append(init)
+    return written
+
+
+def main() -> int:
+    for path in generate(GEN_DIR):
+        print(path.relative_to(REPO_ROOT))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

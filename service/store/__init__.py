@@ -1,0 +1,52 @@
+"""Durable game storage: SQLite (embedded default) or PostgreSQL (shared by replicas)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .base import (
+    DecisionRow,
+    GameRow,
+    HeadUpdate,
+    IdempotencyConflict,
+    ListPage,
+    Snapshot,
+    Store,
+    StoreUnavailable,
+    VersionConflict,
+)
+
+DEFAULT_SQLITE_FILE = "brass-games.sqlite3"
+
+__all__ = [
+    "DecisionRow",
+    "GameRow",
+    "HeadUpdate",
+    "IdempotencyConflict",
+    "ListPage",
+    "Snapshot",
+    "Store",
+    "StoreUnavailable",
+    "VersionConflict",
+    "open_store",
+]
+
+
+def open_store(database_url: str | None) -> Store:
+    """A store for the URL: postgresql://… or postgres://…, sqlite:///path, or None for the
+    default SQLite file in the working directory."""
+    if database_url is None or database_url == "":
+        from .sqlite import SqliteStore
+
+        return SqliteStore(Path.cwd() / DEFAULT_SQLITE_FILE)
+    if database_url.startswith(("postgresql://", "postgres://")):
+        from .postgres import PostgresStore
+
+        return PostgresStore(database_url)
+    if database_url.startswith("sqlite:///"):
+        from .sqlite import SqliteStore
+
+        return SqliteStore(database_url[len("sqlite:///") :])
+    raise ValueError(
+        f"unsupported database URL {database_url!r}: use postgresql://… or sqlite:///path"
+    )

@@ -1,0 +1,292 @@
+"""PostgreSQL store (psycopg 3): shared by several service replicas.
+
+Concurrency: a decision is appended in one transaction that moves the game's head only if it
+is still on the version the decision was computed from, and inserts the decision under a
+(game_id, from_version) primary key; so of two replicas racing, exactly one commits.
+Change notification: the same transaction NOTIFYs `brass_game_changes` with
+"game_id:version", and every replica LISTENs, so watchers anywhere hear every move.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any
+
+import psycopg
+import structlog
+from psycopg import errors as pg_errors
+from psycopg.rows import dict_row
+from psycopg_pool import AsyncConnectionPool
+
+from .base import (
+    DECISION_COLUMNS,
+    GAME_COLUMNS,
+    ChangeListener,
+    DecisionRow,
+    GameRow,
+    HeadUpdate,
+    IdempotencyConflict,
+    ListPage,
+    Snapshot,
+    StoreUnavailable,
+    VersionConflict,
+    decision_row_from_columns,
+    dumps,
+    game_row_from_columns,
+)
+
+NOTIFY_CHANNEL = "brass_game_changes"
+_SCHEMA_LOCK_KEY = 0x42_52_41_53  # "BRAS": serializes schema creation between replicas
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    game_id TEXT PRIMARY KEY,
+    ruleset INTEGER NOT NULL,
+    players INTEGER NOT NULL,
+    seed TEXT,
+    options TEXT NOT NULL,
+    position_json TEXT,
+    seat_names TEXT NOT NULL,
+    token_hashes TEXT NOT NULL,
+    created_at DOUBLE PRECISION NOT NULL,
+    updated_at DOUBLE PRECISION NOT NULL,
+    version BIGINT NOT NULL,
+    status INTEGER NOT NULL,
+    current_seat INTEGER,
+    decision TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS games_by_creation ON games (created_at DESC, game_id DESC);
+CREATE TABLE IF NOT EXISTS decisions (
+    game_id TEXT NOT NULL REFERENCES games (game_id),
+    from_version BIGINT NOT NULL,
+    to_version BIGINT NOT NULL,
+    seat INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    idempotency_key TEXT,
+    fingerprint TEXT NOT NULL,
+    events TEXT NOT NULL,
+    response BYTEA NOT NULL,
+    created_at DOUBLE PRECISION NOT NULL,
+    CONSTRAINT decisions_version_key PRIMARY KEY (game_id, from_version),
+    CONSTRAINT decisions_idempotency_key UNIQUE (game_id, idempotency_key)
+);
+CREATE TABLE IF NOT EXISTS snapshots (
+    game_id TEXT NOT NULL REFERENCES games (game_id),
+    version BIGINT NOT NULL,
+    data BYTEA NOT NULL,
+    PRIMARY KEY (game_id, version)
+);
+"""
+
+log = structlog.get_logger("brass_service.store")
+
+
+class PostgresStore:
+    def __init__(self, url: str, min_size: int = 1, max_size: int = 8) -> None:
+        self.url = url
+        self._pool = AsyncConnectionPool(
+            url, min_size=min_size, max_size=max_size, open=False, kwargs={"autocommit": True}
+        )
+        self._listeners: list[ChangeListener] = []
+        self._listen_task: asyncio.Task[None] | None = None
+        self._listening = asyncio.Event()
+
+    async def open(self) -> None:
+        try:
+            await self._pool.open(wait=True, timeout=10)
+            async with self._pool.connection() as conn, conn.transaction():
+                await conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK_KEY,))
+                await conn.execute(SCHEMA)
+        except (psycopg.Error, TimeoutError) as exc:
+            raise StoreUnavailable(f"postgresql: {exc}") from exc
+        self._listen_task = asyncio.create_task(self._listen_forever(), name="pg-listen")
+        # Start serving only once LISTEN is in place, so no notification is lost.
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._listening.wait(), timeout=10)
+
+    async def close(self) -> None:
+        if self._listen_task is not None:
+            self._listen_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._listen_task
+        await self._pool.close()
+
+    def add_listener(self, listener: ChangeListener) -> None:
+        self._listeners.append(listener)
+
+    async def _listen_forever(self) -> None:
+        while True:
+            try:
+                conn = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
+                async with conn:
+                    await conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
+                    self._listening.set()
+                    async for note in conn.notifies():
+                        game_id, _, version = note.payload.rpartition(":")
+                        for listener in self._listeners:
+                            result = listener(game_id, int(version))
+                            if asyncio.iscoroutine(result):
+                                await result
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # reconnect: watchers poll meanwhile, nothing is lost
+                log.warning("listen_connection_lost", error=str(exc))
+                await asyncio.sleep(1.0)
+
+    async def _fetch(self, sql: str, params: tuple[Any, ...]) -> list[dict[str, Any]]:
+        try:
+            async with self._pool.connection() as conn, conn.cursor(row_factory=dict_row) as cur:
+                await cur.execute(sql, params)
+                return list(await cur.fetchall())
+        except psycopg.OperationalError as exc:
+            raise StoreUnavailable(f"postgresql: {exc}") from exc
+
+    async def create_game(self, game: GameRow, snapshot: Snapshot) -> None:
+        try:
+            async with self._pool.connection() as conn, conn.transaction():
+                await conn.execute(
+                    f"INSERT INTO games ({GAME_COLUMNS}) VALUES "
+                    "(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                    _game_values(game),
+                )
+                await conn.execute(
+                    "INSERT INTO snapshots (game_id, version, data) VALUES (%s, %s, %s)",
+                    (game.game_id, snapshot.version, snapshot.data),
+                )
+        except psycopg.OperationalError as exc:
+            raise StoreUnavailable(f"postgresql: {exc}") from exc
+
+    async def get_game(self, game_id: str) -> GameRow | None:
+        rows = await self._fetch(f"SELECT {GAME_COLUMNS} FROM games WHERE game_id = %s", (game_id,))
+        return game_row_from_columns(rows[0]) if rows else None
+
+    async def latest_snapshot(self, game_id: str) -> Snapshot | None:
+        rows = await self._fetch(
+            "SELECT version, data FROM snapshots WHERE game_id = %s ORDER BY version DESC LIMIT 1",
+            (game_id,),
+        )
+        return Snapshot(int(rows[0]["version"]), bytes(rows[0]["data"])) if rows else None
+
+    async def decisions_after(
+        self, game_id: str, version: int, up_to: int | None = None, limit: int | None = None
+    ) -> list[DecisionRow]:
+        sql = f"SELECT {DECISION_COLUMNS} FROM decisions WHERE game_id = %s AND to_version > %s"
+        params: list[Any] = [game_id, version]
+        if up_to is not None:
+            sql += " AND to_version <= %s"
+            params.append(up_to)
+        sql += " ORDER BY from_version"
+        if limit is not None:
+            sql += " LIMIT %s"
+            params.append(limit)
+        return [decision_row_from_columns(r) for r in await self._fetch(sql, tuple(params))]
+
+    async def find_decision_by_key(self, game_id: str, key: str) -> DecisionRow | None:
+        rows = await self._fetch(
+            f"SELECT {DECISION_COLUMNS} FROM decisions "
+            "WHERE game_id = %s AND idempotency_key = %s",
+            (game_id, key),
+        )
+        return decision_row_from_columns(rows[0]) if rows else None
+
+    async def append_decision(
+        self, row: DecisionRow, head: HeadUpdate, snapshot: Snapshot | None
+    ) -> None:
+        try:
+            async with self._pool.connection() as conn, conn.transaction():
+                cur = await conn.execute(
+                    "UPDATE games SET version = %s, status = %s, current_seat = %s, "
+                    "decision = %s, updated_at = %s WHERE game_id = %s AND version = %s",
+                    (
+                        head.version,
+                        head.status,
+                        head.current_seat,
+                        head.decision,
+                        head.updated_at,
+                        row.game_id,
+                        row.from_version,
+                    ),
+                )
+                if cur.rowcount != 1:
+                    raise VersionConflict(row.game_id)
+                await conn.execute(
+                    f"INSERT INTO decisions ({DECISION_COLUMNS}) VALUES "
+                    "(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                    _decision_values(row),
+                )
+                if snapshot is not None:
+                    await conn.execute(
+                        "INSERT INTO snapshots (game_id, version, data) VALUES (%s, %s, %s) "
+                        "ON CONFLICT (game_id, version) DO UPDATE SET data = EXCLUDED.data",
+                        (row.game_id, snapshot.version, snapshot.data),
+                    )
+                await conn.execute(
+                    "SELECT pg_notify(%s, %s)", (NOTIFY_CHANNEL, f"{row.game_id}:{head.version}")
+                )
+        except pg_errors.UniqueViolation as exc:
+            if exc.diag.constraint_name == "decisions_idempotency_key":
+                raise IdempotencyConflict(row.game_id) from exc
+            raise VersionConflict(row.game_id) from exc
+        except psycopg.OperationalError as exc:
+            raise StoreUnavailable(f"postgresql: {exc}") from exc
+
+    async def list_games(
+        self, limit: int, cursor: tuple[float, str] | None, status: int | None
+    ) -> ListPage:
+        sql = f"SELECT {GAME_COLUMNS} FROM games WHERE TRUE"
+        params: list[Any] = []
+        if status is not None:
+            sql += " AND status = %s"
+            params.append(status)
+        if cursor is not None:
+            sql += " AND (created_at, game_id) < (%s, %s)"
+            params.extend(cursor)
+        sql += " ORDER BY created_at DESC, game_id DESC LIMIT %s"
+        params.append(limit + 1)
+        rows = [game_row_from_columns(r) for r in await self._fetch(sql, tuple(params))]
+        more = len(rows) > limit
+        rows = rows[:limit]
+        next_cursor = (rows[-1].created_at, rows[-1].game_id) if more and rows else None
+        return ListPage(rows, next_cursor)
+
+    async def count_games(self, status: int | None) -> int:
+        if status is None:
+            rows = await self._fetch("SELECT COUNT(*) AS n FROM games", ())
+        else:
+            rows = await self._fetch("SELECT COUNT(*) AS n FROM games WHERE status = %s", (status,))
+        return int(rows[0]["n"])
+
+
+def _game_values(game: GameRow) -> tuple[Any, ...]:
+    return (
+        game.game_id,
+        game.ruleset,
+        game.players,
+        str(game.seed) if game.seed is not None else None,
+        dumps(game.options),
+        game.position_json,
+        dumps(game.seat_names),
+        dumps(game.token_hashes),
+        game.created_at,
+        game.updated_at,
+        game.version,
+        game.status,
+        game.current_seat,
+        game.decision,
+    )
+
+
+def _decision_values(row: DecisionRow) -> tuple[Any, ...]:
+    return (
+        row.game_id,
+        row.from_version,
+        row.to_version,
+        row.seat,
+        dumps(row.action),
+        row.idempotency_key,
+        row.fingerprint,
+        dumps(row.events),
+        row.response,
+        row.created_at,
+    )
