@@ -1,0 +1,36 @@
+"""`python -m brass_service`: the same server `brass serve` starts."""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+from .server import DEFAULT_GRPC_PORT, DEFAULT_HTTP_PORT, serve
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m brass_service", description=__doc__)
+    parser.add_argument(
+        "--port", type=int, default=int(os.environ.get("BRASS_GRPC_PORT", DEFAULT_GRPC_PORT)),
+        help="gRPC port (env BRASS_GRPC_PORT, default %(default)s)",
+    )
+    parser.add_argument(
+        "--http-port", type=int,
+        default=int(os.environ.get("BRASS_HTTP_PORT", DEFAULT_HTTP_PORT)),
+        help="REST port (env BRASS_HTTP_PORT, default %(default)s)",
+    )
+    parser.add_argument(
+        "--database-url", default=os.environ.get("BRASS_DATABASE_URL") or None,
+        help="postgresql://… or sqlite:///path (env BRASS_DATABASE_URL; default: SQLite file "
+        "brass-games.sqlite3 in the working directory)",
+    )
+    parser.add_argument(
+        "--log-level", default=os.environ.get("BRASS_LOG_LEVEL", "info"),
+        choices=["debug", "info", "warning", "error"], help="env BRASS_LOG_LEVEL",
+    )
+    args = parser.parse_args(argv)
+    serve(args.port, args.http_port, args.database_url, args.log_level)
+
+
+if __name__ == "__main__":
+    main()

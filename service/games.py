@@ -1,0 +1,769 @@
+"""The transport-neutral game service: what both the gRPC servicer and the REST gateway call.
+
+It authenticates seats, loads games from the store (through a per-replica cache that is
+always brought up to the store's head before use), asks the engine every rules question,
+and stores each accepted decision before answering. It never decides a game rule itself.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import binascii
+import hashlib
+import json
+import secrets
+import time
+import weakref
+from collections import OrderedDict
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any
+
+import brass
+import structlog
+from google.protobuf import timestamp_pb2
+
+from . import auth
+from .convert import to_struct
+from .errors import ServiceError, from_engine_error
+from .gen import game_service_pb2 as pb
+from .limits import WatchLimiter
+from .observability import (
+    ACTIVE_GAMES,
+    ACTIVE_WATCHERS,
+    CACHED_GAMES,
+    DECISIONS,
+    RequestRecord,
+)
+from .store import (
+    DecisionRow,
+    GameRow,
+    HeadUpdate,
+    IdempotencyConflict,
+    Snapshot,
+    Store,
+    StoreUnavailable,
+    VersionConflict,
+)
+
+log = structlog.get_logger("brass_service.games")
+
+_MAX_GAME_ID_CHARS = 64
+_MAX_IDEMPOTENCY_KEY_CHARS = 128
+_MAX_SEAT_NAME_CHARS = 64
+# Public fields of a replay record; everything else (seed, starting position) waits for
+# the end of the game.
+_PUBLIC_REPLAY_FIELDS = ("rules_edition", "players", "options", "decisions")
+
+
+@dataclass
+class ServiceSettings:
+    snapshot_every: int = 32
+    cache_size: int = 2048
+    default_page_size: int = 20
+    max_page_size: int = 100
+    max_watchers: int = 1000
+    max_watchers_per_game: int = 100
+    watch_rate_per_second: float = 2.0
+    watch_burst: int = 20
+    # Watchers re-check the store this often even without a notification, so a lost
+    # notification (or another process on the same SQLite file) only delays an update.
+    watch_poll_seconds: float = 2.0
+    watch_batch: int = 256
+
+
+@dataclass
+class Caller:
+    """Who is calling: the bearer token (if any) and the peer address for rate limits."""
+
+    token: str | None
+    peer: str
+
+
+class LiveGame:
+    """An engine game held in memory, always exactly at some stored version."""
+
+    __slots__ = ("game",)
+
+    def __init__(self, game: Any) -> None:
+        self.game = game
+
+
+class ChangeBroker:
+    """Wakes the watchers of a game when a decision is committed (here or elsewhere)."""
+
+    def __init__(self) -> None:
+        self._waiters: dict[str, set[asyncio.Event]] = {}
+
+    def subscribe(self, game_id: str) -> asyncio.Event:
+        event = asyncio.Event()
+        self._waiters.setdefault(game_id, set()).add(event)
+        return event
+
+    def unsubscribe(self, game_id: str, event: asyncio.Event) -> None:
+        waiters = self._waiters.get(game_id)
+        if waiters is not None:
+            waiters.discard(event)
+            if not waiters:
+                del self._waiters[game_id]
+
+    def publish(self, game_id: str, version: int) -> None:
+        for event in self._waiters.get(game_id, ()):
+            event.set()
+
+    def watchers_of(self, game_id: str) -> int:
+        return len(self._waiters.get(game_id, ()))
+
+
+def _timestamp(seconds: float) -> timestamp_pb2.Timestamp:
+    stamp = timestamp_pb2.Timestamp()
+    stamp.FromNanoseconds(int(seconds * 1e9))
+    return stamp
+
+
+def _status_of(game: Any) -> int:
+    return pb.GAME_STATUS_FINISHED if game.is_over else pb.GAME_STATUS_IN_PROGRESS
+
+
+def _summary(row: GameRow, game: Any | None = None) -> pb.GameSummary:
+    """Public facts; from the live game when given (it may be ahead of `row`)."""
+    summary = pb.GameSummary(
+        game_id=row.game_id,
+        ruleset=row.ruleset,
+        seats=[pb.SeatInfo(seat=i, name=name) for i, name in enumerate(row.seat_names)],
+        create_time=_timestamp(row.created_at),
+        update_time=_timestamp(row.updated_at),
+        from_position=row.position_json is not None,
+    )
+    if game is not None:
+        summary.version = game.version
+        summary.status = _status_of(game)
+        summary.decision = game.decision
+        if game.current_seat is not None:
+            summary.current_seat = game.current_seat
+    else:
+        summary.version = row.version
+        summary.status = row.status
+        summary.decision = row.decision
+        if row.current_seat is not None:
+            summary.current_seat = row.current_seat
+    return summary
+
+
+def game_state(row: GameRow, game: Any, seat: int | None) -> pb.GameState:
+    state = pb.GameState(summary=_summary(row, game), view=to_struct(game.view(seat)))
+    if seat is not None:
+        state.viewer_seat = seat
+    if game.is_over:
+        state.scores.extend(int(s) for s in game.scores())
+        state.winners.extend(int(w) for w in game.winners())
+    return state
+
+
+def _events(version: int, events: list[dict[str, Any]]) -> list[pb.GameEvent]:
+    return [pb.GameEvent(version=version, data=to_struct(e)) for e in events]
+
+
+def _require(condition: bool, message: str, field: str) -> None:
+    if not condition:
+        raise ServiceError("INVALID_ARGUMENT", message, field=field)
+
+
+def _check_game_id(game_id: str) -> None:
+    _require(game_id != "", "game_id is required", "game_id")
+    _require(len(game_id) <= _MAX_GAME_ID_CHARS, "game_id is too long", "game_id")
+
+
+def _encode_cursor(cursor: tuple[float, str]) -> str:
+    raw = json.dumps([cursor[0], cursor[1]]).encode()
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def _decode_cursor(token: str) -> tuple[float, str]:
+    try:
+        raw = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
+        created_at, game_id = json.loads(raw)
+        return float(created_at), str(game_id)
+    except (binascii.Error, ValueError, TypeError) as exc:
+        raise ServiceError(
+            "BAD_PAGE_TOKEN", "page_token is not a token returned by ListGames", field="page_token"
+        ) from exc
+
+
+class GameService:
+    def __init__(self, store: Store, settings: ServiceSettings | None = None) -> None:
+        self.store = store
+        self.settings = settings or ServiceSettings()
+        self.broker = ChangeBroker()
+        self.watch_limiter = WatchLimiter(
+            rate_per_second=self.settings.watch_rate_per_second,
+            burst=self.settings.watch_burst,
+            max_total=self.settings.max_watchers,
+            max_per_game=self.settings.max_watchers_per_game,
+        )
+        self._cache: OrderedDict[str, LiveGame] = OrderedDict()
+        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+        store.add_listener(self._on_store_change)
+
+    async def start(self) -> None:
+        ACTIVE_GAMES.set(await self.store.count_games(pb.GAME_STATUS_IN_PROGRESS))
+
+    def _on_store_change(self, game_id: str, version: int) -> None:
+        self.broker.publish(game_id, version)
+
+    # ----------------------------------------------------------------- loading and cache
+
+    def _lock_for(self, game_id: str) -> asyncio.Lock:
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = asyncio.Lock()
+            self._locks[game_id] = lock
+        return lock
+
+    def _remember(self, game_id: str, live: LiveGame) -> None:
+        self._cache[game_id] = live
+        self._cache.move_to_end(game_id)
+        while len(self._cache) > self.settings.cache_size:
+            self._cache.popitem(last=False)
+        CACHED_GAMES.set(len(self._cache))
+
+    async def _row(self, game_id: str) -> GameRow:
+        _check_game_id(game_id)
+        try:
+            row = await self.store.get_game(game_id)
+        except StoreUnavailable as exc:
+            raise ServiceError("UNAVAILABLE", "the game store is unavailable; retry") from exc
+        if row is None:
+            raise ServiceError("UNKNOWN_GAME", f"no game has id {game_id!r}", game_id=game_id)
+        return row
+
+    async def _live(self, game_id: str) -> tuple[GameRow, LiveGame]:
+        """The game's row and its in-memory game, brought up to the stored head version."""
+        row = await self._row(game_id)
+        live = self._cache.get(game_id)
+        if live is not None and live.game.version == row.version:
+            self._cache.move_to_end(game_id)
+            return row, live
+        if live is not None and live.game.version < row.version:
+            base = live.game
+            rows = await self.store.decisions_after(game_id, base.version, up_to=row.version)
+            live = self._cache.get(game_id) or live
+            game = live.game.clone()
+            self._apply_stored(game, rows)
+            if game.version == row.version:
+                live.game = game
+                return row, live
+        # Not cached, or the cache cannot be brought forward: restore from the store.
+        game = await self._restore(row)
+        live = LiveGame(game)
+        self._remember(game_id, live)
+        return row, live
+
+    async def _restore(self, row: GameRow) -> Any:
+        snapshot = await self.store.latest_snapshot(row.game_id)
+        if snapshot is None:
+            raise ServiceError("CORRUPT_GAME", f"game {row.game_id} has no snapshot")
+        try:
+            game = brass.Game.restore(snapshot.data)
+        except brass.EngineError as exc:
+            log.error("snapshot_rejected", game_id=row.game_id, error=str(exc))
+            raise ServiceError(
+                "CORRUPT_GAME", f"the stored snapshot of game {row.game_id} cannot be restored"
+            ) from exc
+        rows = await self.store.decisions_after(row.game_id, game.version, up_to=row.version)
+        self._apply_stored(game, rows)
+        if game.version != row.version:
+            raise ServiceError(
+                "CORRUPT_GAME",
+                f"game {row.game_id} restores to version {game.version}, not {row.version}",
+            )
+        return game
+
+    def _apply_stored(self, game: Any, rows: list[DecisionRow]) -> None:
+        """Re-applies stored decisions not yet in `game` (in place)."""
+        for stored in rows:
+            if stored.to_version <= game.version:
+                continue
+            if stored.from_version != game.version:
+                raise ServiceError(
+                    "CORRUPT_GAME",
+                    f"game {stored.game_id}: decision log jumps from {game.version} to "
+                    f"{stored.from_version}",
+                )
+            try:
+                if stored.action["compound"]:
+                    game.apply_compound(list(stored.action["ids"]), seat=stored.seat)
+                else:
+                    game.apply(stored.action["ids"][0], seat=stored.seat)
+            except brass.EngineError as exc:
+                raise ServiceError(
+                    "CORRUPT_GAME",
+                    f"game {stored.game_id}: stored decision at version {stored.from_version} "
+                    f"is refused by the engine ({exc})",
+                ) from exc
+            if game.version != stored.to_version:
+                raise ServiceError(
+                    "CORRUPT_GAME",
+                    f"game {stored.game_id}: decision at {stored.from_version} leads to "
+                    f"{game.version}, stored as {stored.to_version}",
+                )
+
+    # ------------------------------------------------------------------------ callers
+
+    @staticmethod
+    def _seat_of(row: GameRow, caller: Caller) -> int | None:
+        """The caller's seat, None for a spectator; a token that fits no seat is refused."""
+        if caller.token is None:
+            return None
+        seat = auth.seat_of_token(caller.token, row.token_hashes)
+        if seat is None:
+            raise ServiceError(
+                "UNAUTHENTICATED", f"the token is not a seat token of game {row.game_id}"
+            )
+        return seat
+
+    def _require_seat(self, row: GameRow, caller: Caller, what: str) -> int:
+        seat = self._seat_of(row, caller)
+        if seat is None:
+            raise ServiceError(
+                "UNAUTHENTICATED", f"{what} needs the seat's token (Authorization: Bearer …)"
+            )
+        return seat
+
+    # ----------------------------------------------------------------------- creation
+
+    async def create_game(
+        self, request: pb.CreateGameRequest, record: RequestRecord
+    ) -> pb.CreateGameResponse:
+        _require(
+            request.ruleset in (pb.RULESET_UNSPECIFIED, pb.RULESET_BIRMINGHAM),
+            f"ruleset {request.ruleset} is not supported",
+            "ruleset",
+        )
+        _require(2 <= request.players <= 4, "players must be 2, 3 or 4", "players")
+        seed = request.seed if request.HasField("seed") else secrets.randbits(63)
+        options: dict[str, Any] = {}
+        for name in ("beginner", "manufacturer_iv_cost", "auto_resolve"):
+            if request.options.HasField(name):
+                options[name] = getattr(request.options, name)
+        try:
+            game = brass.Game.new(players=request.players, seed=seed, **options)
+        except brass.EngineError as exc:
+            raise from_engine_error(exc) from exc
+        return await self._store_new_game(
+            game, list(request.seat_names), seed=seed, options=options, position_json=None,
+            record=record,
+        )
+
+    async def create_game_from_position(
+        self, request: pb.CreateGameFromPositionRequest, record: RequestRecord
+    ) -> pb.CreateGameResponse:
+        _require(
+            request.ruleset in (pb.RULESET_UNSPECIFIED, pb.RULESET_BIRMINGHAM),
+            f"ruleset {request.ruleset} is not supported",
+            "ruleset",
+        )
+        _require(request.position_json != "", "position_json is required", "position_json")
+        try:
+            json.loads(request.position_json)
+        except ValueError as exc:
+            raise ServiceError(
+                "BAD_POSITION", f"position_json is not valid JSON: {exc}", field="position_json"
+            ) from exc
+        try:
+            game = brass.Game.from_position(request.position_json)
+        except brass.EngineError as exc:
+            raise from_engine_error(exc) from exc
+        return await self._store_new_game(
+            game, list(request.seat_names), seed=None, options={},
+            position_json=request.position_json, record=record,
+        )
+
+    async def _store_new_game(
+        self,
+        game: Any,
+        seat_names: list[str],
+        *,
+        seed: int | None,
+        options: dict[str, Any],
+        position_json: str | None,
+        record: RequestRecord,
+    ) -> pb.CreateGameResponse:
+        players = game.num_players
+        _require(
+            len(seat_names) in (0, players),
+            f"seat_names must be empty or name all {players} seats",
+            "seat_names",
+        )
+        for name in seat_names:
+            _require(
+                len(name) <= _MAX_SEAT_NAME_CHARS,
+                f"seat names are at most {_MAX_SEAT_NAME_CHARS} characters",
+                "seat_names",
+            )
+        names = seat_names or [f"Player {i + 1}" for i in range(players)]
+        tokens = [auth.new_token() for _ in range(players)]
+        now = time.time()
+        row = GameRow(
+            game_id=secrets.token_hex(10),
+            ruleset=pb.RULESET_BIRMINGHAM,
+            players=players,
+            seed=seed,
+            options=options,
+            position_json=position_json,
+            seat_names=names,
+            token_hashes=[auth.hash_token(t) for t in tokens],
+            created_at=now,
+            updated_at=now,
+            version=game.version,
+            status=_status_of(game),
+            current_seat=game.current_seat,
+            decision=game.decision,
+        )
+        try:
+            await self.store.create_game(row, Snapshot(game.version, game.snapshot()))
+        except StoreUnavailable as exc:
+            raise ServiceError("UNAVAILABLE", "the game store is unavailable; retry") from exc
+        self._remember(row.game_id, LiveGame(game))
+        if not game.is_over:
+            ACTIVE_GAMES.inc()
+        record.game_id, record.version = row.game_id, game.version
+        return pb.CreateGameResponse(
+            game_id=row.game_id,
+            seats=[
+                pb.SeatToken(seat=i, name=names[i], token=tokens[i]) for i in range(players)
+            ],
+            state=game_state(row, game, None),
+        )
+
+    # -------------------------------------------------------------------------- reads
+
+    async def get_game(
+        self, request: pb.GetGameRequest, caller: Caller, record: RequestRecord
+    ) -> pb.GetGameResponse:
+        record.game_id = request.game_id
+        row, live = await self._live(request.game_id)
+        seat = self._seat_of(row, caller)
+        record.seat, record.version = seat, live.game.version
+        return pb.GetGameResponse(state=game_state(row, live.game, seat))
+
+    async def list_legal_actions(
+        self, request: pb.ListLegalActionsRequest, caller: Caller, record: RequestRecord
+    ) -> pb.ListLegalActionsResponse:
+        record.game_id = request.game_id
+        row, live = await self._live(request.game_id)
+        seat = self._require_seat(row, caller, "ListLegalActions")
+        game = live.game
+        record.seat, record.version = seat, game.version
+        if game.is_over:
+            raise ServiceError(
+                "GAME_OVER", f"game {row.game_id} is over", version=game.version
+            )
+        if game.current_seat != seat:
+            raise ServiceError(
+                "NOT_YOUR_TURN",
+                f"seat {game.current_seat} is to act, not seat {seat}",
+                version=game.version,
+                current_seat=game.current_seat,
+            )
+        response = pb.ListLegalActionsResponse(
+            game_id=row.game_id, version=game.version, seat=seat, decision=game.decision
+        )
+        for option in game.legal_actions():
+            response.options.add(
+                id=option.id, kind=option.kind, name=option.name, meaning=to_struct(option.meaning)
+            )
+        for option_id, reason, message in game.unavailable():
+            response.unavailable.add(id=option_id, reason=reason, message=message)
+        if request.include_compound_actions:
+            for compound in game.compound_actions():
+                response.compound_actions.add(key=compound.key, ids=list(compound.ids))
+        return response
+
+    async def get_replay(
+        self, request: pb.GetReplayRequest, caller: Caller, record: RequestRecord
+    ) -> pb.GetReplayResponse:
+        record.game_id = request.game_id
+        row, live = await self._live(request.game_id)
+        record.seat, record.version = self._seat_of(row, caller), live.game.version
+        full = live.game.replay_record()
+        complete = bool(live.game.is_over)
+        document = full if complete else {k: full[k] for k in _PUBLIC_REPLAY_FIELDS if k in full}
+        return pb.GetReplayResponse(
+            complete=complete,
+            record_json=json.dumps(document, sort_keys=True, separators=(",", ":")),
+            version=live.game.version,
+        )
+
+    async def list_games(
+        self, request: pb.ListGamesRequest, record: RequestRecord
+    ) -> pb.ListGamesResponse:
+        page_size = request.page_size or self.settings.default_page_size
+        _require(
+            1 <= page_size <= self.settings.max_page_size,
+            f"page_size must be between 1 and {self.settings.max_page_size}",
+            "page_size",
+        )
+        cursor = _decode_cursor(request.page_token) if request.page_token else None
+        status = request.status if request.status != pb.GAME_STATUS_UNSPECIFIED else None
+        try:
+            page = await self.store.list_games(page_size, cursor, status)
+        except StoreUnavailable as exc:
+            raise ServiceError("UNAVAILABLE", "the game store is unavailable; retry") from exc
+        record.extra["returned"] = len(page.games)
+        return pb.ListGamesResponse(
+            games=[_summary(row) for row in page.games],
+            next_page_token=_encode_cursor(page.next_cursor) if page.next_cursor else "",
+        )
+
+    # ------------------------------------------------------------------------ actions
+
+    @staticmethod
+    def _resolve_action(action: pb.Action, game: Any) -> tuple[list[int], bool]:
+        """The decision ids to apply and whether they form one atomic compound action."""
+        kind = action.WhichOneof("kind")
+        if kind == "option_id":
+            return [action.option_id], False
+        if kind == "compound":
+            _require(len(action.compound.ids) > 0, "compound.ids is empty", "action.compound")
+            return list(action.compound.ids), True
+        if kind == "compound_key":
+            for compound in game.compound_actions():
+                if compound.key == action.compound_key:
+                    return list(compound.ids), True
+            raise ServiceError(
+                "ILLEGAL_ACTION",
+                f"no legal compound action has key {action.compound_key!r} now",
+                version=game.version,
+            )
+        raise ServiceError(
+            "INVALID_ARGUMENT",
+            "action must set option_id, compound or compound_key",
+            field="action",
+        )
+
+    async def submit_action(
+        self, request: pb.SubmitActionRequest, caller: Caller, record: RequestRecord
+    ) -> pb.SubmitActionResponse:
+        record.game_id = request.game_id
+        _check_game_id(request.game_id)
+        key = request.idempotency_key or None
+        _require(
+            key is None or len(key) <= _MAX_IDEMPOTENCY_KEY_CHARS,
+            f"idempotency_key is at most {_MAX_IDEMPOTENCY_KEY_CHARS} characters",
+            "idempotency_key",
+        )
+        async with self._lock_for(request.game_id):
+            # A conflict means another replica moved the game; without an expected version
+            # the request is simply re-evaluated on the new state.
+            for _attempt in range(5):
+                result = await self._try_submit(request, caller, record, key)
+                if result is not None:
+                    return result
+            raise ServiceError("UNAVAILABLE", "the game is too busy right now; retry")
+
+    async def _try_submit(
+        self,
+        request: pb.SubmitActionRequest,
+        caller: Caller,
+        record: RequestRecord,
+        key: str | None,
+    ) -> pb.SubmitActionResponse | None:
+        row, live = await self._live(request.game_id)
+        seat = self._require_seat(row, caller, "SubmitAction")
+        record.seat = seat
+        fingerprint = hashlib.sha256(
+            b"%d|%s|%s"
+            % (
+                seat,
+                request.action.SerializeToString(deterministic=True).hex().encode(),
+                str(request.expected_version if request.HasField("expected_version") else "")
+                .encode(),
+            )
+        ).hexdigest()
+        if key is not None:
+            prior = await self.store.find_decision_by_key(request.game_id, key)
+            if prior is not None:
+                return self._replayed(prior, fingerprint, record)
+            # The lookup awaited: take the game as it is now.
+            row, live = await self._live(request.game_id)
+        game = live.game
+        record.version = game.version
+        if request.HasField("expected_version") and request.expected_version != game.version:
+            raise ServiceError(
+                "STALE_VERSION",
+                f"the game is at version {game.version}, not {request.expected_version}",
+                version=game.version,
+            )
+        ids, compound = self._resolve_action(request.action, game)
+        work = game.clone()
+        try:
+            events = work.apply_compound(ids, seat=seat) if compound else work.apply(ids[0], seat)
+        except brass.EngineError as exc:
+            raise from_engine_error(exc, version=game.version) from exc
+        now = time.time()
+        row.updated_at = now
+        response = pb.SubmitActionResponse(
+            state=game_state(row, work, seat), events=_events(work.version, events)
+        )
+        every = self.settings.snapshot_every
+        take_snapshot = work.is_over or work.version // every > game.version // every
+        decision = DecisionRow(
+            game_id=row.game_id,
+            from_version=game.version,
+            to_version=work.version,
+            seat=seat,
+            action={"ids": ids, "compound": compound},
+            idempotency_key=key,
+            fingerprint=fingerprint,
+            events=events,
+            response=response.SerializeToString(),
+            created_at=now,
+        )
+        head = HeadUpdate(
+            version=work.version,
+            status=_status_of(work),
+            current_seat=work.current_seat,
+            decision=work.decision,
+            updated_at=now,
+        )
+        try:
+            await self.store.append_decision(
+                decision, head, Snapshot(work.version, work.snapshot()) if take_snapshot else None
+            )
+        except VersionConflict:
+            if request.HasField("expected_version"):
+                fresh = await self._row(request.game_id)
+                raise ServiceError(
+                    "STALE_VERSION",
+                    f"the game moved to version {fresh.version} while this action was applied",
+                    version=fresh.version,
+                ) from None
+            return None
+        except IdempotencyConflict:
+            assert key is not None
+            prior = await self.store.find_decision_by_key(request.game_id, key)
+            if prior is None:
+                return None
+            return self._replayed(prior, fingerprint, record)
+        except StoreUnavailable as exc:
+            raise ServiceError("UNAVAILABLE", "the game store is unavailable; retry") from exc
+        if live.game is game:
+            live.game = work
+        DECISIONS.inc()
+        if work.is_over:
+            ACTIVE_GAMES.dec()
+        record.version = work.version
+        self.broker.publish(row.game_id, work.version)
+        return response
+
+    def _replayed(
+        self, prior: DecisionRow, fingerprint: str, record: RequestRecord
+    ) -> pb.SubmitActionResponse:
+        if prior.fingerprint != fingerprint:
+            raise ServiceError(
+                "IDEMPOTENCY_KEY_REUSED",
+                "this idempotency key was already used for a different request",
+                version=prior.to_version,
+            )
+        response = pb.SubmitActionResponse.FromString(prior.response)
+        response.replayed = True
+        record.version = prior.to_version
+        record.extra["replayed"] = True
+        return response
+
+    async def preview_action(
+        self, request: pb.PreviewActionRequest, caller: Caller, record: RequestRecord
+    ) -> pb.PreviewActionResponse:
+        record.game_id = request.game_id
+        row, live = await self._live(request.game_id)
+        seat = self._require_seat(row, caller, "PreviewAction")
+        game = live.game
+        record.seat, record.version = seat, game.version
+        if request.HasField("expected_version") and request.expected_version != game.version:
+            raise ServiceError(
+                "STALE_VERSION",
+                f"the game is at version {game.version}, not {request.expected_version}",
+                version=game.version,
+            )
+        ids, _compound = self._resolve_action(request.action, game)
+        try:
+            preview = game.preview(ids, seat=seat)
+        except brass.EngineError as exc:
+            raise from_engine_error(exc, version=game.version) from exc
+        return pb.PreviewActionResponse(
+            events=_events(game.version, preview.get("events", [])),
+            cost=to_struct(preview.get("cost") or {}),
+            view=to_struct(preview.get("view") or {}),
+            version=game.version,
+        )
+
+    # -------------------------------------------------------------------------- watch
+
+    async def watch_game(
+        self, request: pb.WatchGameRequest, caller: Caller, record: RequestRecord
+    ) -> AsyncIterator[pb.WatchGameResponse]:
+        """Validates and registers the watcher, then returns its stream of updates.
+
+        Everything that can be refused is checked before the first message, so the caller
+        gets a plain error rather than a broken stream.
+        """
+        record.game_id = request.game_id
+        row, live = await self._live(request.game_id)
+        seat = self._seat_of(row, caller)
+        record.seat = seat
+        _require(request.from_version >= 0, "from_version must not be negative", "from_version")
+        _require(
+            request.from_version <= live.game.version,
+            f"from_version {request.from_version} is ahead of the game "
+            f"(version {live.game.version})",
+            "from_version",
+        )
+        self.watch_limiter.admit(caller.peer, request.game_id, self.broker)
+        wake = self.broker.subscribe(request.game_id)
+        ACTIVE_WATCHERS.inc()
+        return self._watch_stream(request.game_id, request.from_version, seat, wake, record)
+
+    async def _watch_stream(
+        self,
+        game_id: str,
+        from_version: int,
+        seat: int | None,
+        wake: asyncio.Event,
+        record: RequestRecord,
+    ) -> AsyncIterator[pb.WatchGameResponse]:
+        last = from_version
+        sent_any = False
+        try:
+            while True:
+                wake.clear()
+                row, live = await self._live(game_id)
+                game = live.game
+                head = game.version
+                if head > last or not sent_any:
+                    rows = await self.store.decisions_after(
+                        game_id, last, up_to=head, limit=self.settings.watch_batch
+                    )
+                    batch_end = rows[-1].to_version if rows else head
+                    update = pb.WatchGameResponse(version=batch_end)
+                    for stored in rows:
+                        update.events.extend(_events(stored.to_version, stored.events))
+                    if batch_end == head:
+                        update.state.CopyFrom(game_state(row, game, seat))
+                    sent_any = True
+                    last = batch_end
+                    record.version = last
+                    yield update
+                    if batch_end < head:
+                        continue  # more stored decisions to send before waiting
+                if game.is_over:
+                    return
+                try:
+                    await asyncio.wait_for(wake.wait(), timeout=self.settings.watch_poll_seconds)
+                except TimeoutError:
+                    pass
+        finally:
+            self.broker.unsubscribe(game_id, wake)
+            self.watch_limiter.release(game_id)
+            ACTIVE_WATCHERS.dec()

@@ -1,0 +1,387 @@
+"""The REST/JSON gateway (aiohttp), on the same event loop and GameService as gRPC.
+
+Bodies are the canonical proto3 JSON of the brass.v1 messages; errors are the same reasons
+and messages as over gRPC, with the matching HTTP status.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import uuid
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import structlog
+from aiohttp import web
+from google.protobuf import json_format
+from google.protobuf.message import Message
+from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, generate_latest
+
+from .auth import bearer_token
+from .convert import message_to_json_dict, parse_json_into
+from .errors import ServiceError
+from .games import Caller, GameService
+from .gen import game_service_pb2 as pb
+from .observability import RequestRecord, observe_request
+from .openapi import Route, build_openapi
+
+log = structlog.get_logger("brass_service.rest")
+
+SSE_HEARTBEAT_SECONDS = 15.0
+
+_BOOL = {"type": "boolean"}
+_INT = {"type": "integer"}
+_STR = {"type": "string"}
+
+ROUTES: list[Route] = [
+    Route("POST", "/v1/games", "CreateGame", "Create a game; returns one token per seat.",
+          request="CreateGameRequest", response="CreateGameResponse", authorization="none"),
+    Route("POST", "/v1/games:fromPosition", "CreateGameFromPosition",
+          "Create a game from a position in the core's JSON format.",
+          request="CreateGameFromPositionRequest", response="CreateGameResponse",
+          authorization="none"),
+    Route("GET", "/v1/games", "ListGames", "List games, newest first, a page at a time.",
+          response="ListGamesResponse", authorization="none",
+          query=(("pageSize", _INT, "Games per page, 1 to 100 (default 20)."),
+                 ("pageToken", _STR, "nextPageToken of the previous page."),
+                 ("status", {"$ref": "#/components/schemas/GameStatus"},
+                  "Only games of this status."))),
+    Route("GET", "/v1/games/{gameId}", "GetGame",
+          "The caller's view: a seat's with its token, a spectator's without.",
+          response="GetGameResponse"),
+    Route("GET", "/v1/games/{gameId}/actions", "ListLegalActions",
+          "The current decision's options, for the seat to act.",
+          response="ListLegalActionsResponse", authorization="required",
+          query=(("includeCompoundActions", _BOOL, "Also list complete compound actions."),)),
+    Route("POST", "/v1/games/{gameId}/actions", "SubmitAction",
+          "Apply a decision or a whole compound action.", request="SubmitActionRequest",
+          response="SubmitActionResponse", authorization="required"),
+    Route("POST", "/v1/games/{gameId}/actions:preview", "PreviewAction",
+          "What SubmitAction would do; nothing is committed.", request="PreviewActionRequest",
+          response="PreviewActionResponse", authorization="required"),
+    Route("GET", "/v1/games/{gameId}/events", "WatchGame",
+          "Server-Sent Events: updates after a version, then live ones.",
+          content_type="text/event-stream",
+          query=(("fromVersion", {"type": "string", "format": "int64"},
+                  "Send updates after this version (default 0)."),
+                 ("Last-Event-ID", _STR,
+                  "Set by EventSource on reconnection; wins over fromVersion."))),
+    Route("GET", "/v1/games/{gameId}/replay", "GetReplay",
+          "Seed and decisions: complete after the end, the public part before.",
+          response="GetReplayResponse"),
+    Route("GET", "/healthz", "Health", "Liveness and store reachability.",
+          authorization="none"),
+    Route("GET", "/metrics", "Metrics", "Prometheus metrics.", authorization="none",
+          content_type="text/plain"),
+    Route("GET", "/openapi.json", "OpenApi", "This document.", authorization="none"),
+]
+
+
+def _error_response(error: ServiceError) -> web.Response:
+    return web.json_response(error.to_json(), status=error.http_status)
+
+
+def _ok(message: Message) -> web.Response:
+    return web.json_response(message_to_json_dict(message))
+
+
+def _bool_param(value: str | None, name: str) -> bool:
+    if value is None or value == "":
+        return False
+    if value.lower() in ("true", "1"):
+        return True
+    if value.lower() in ("false", "0"):
+        return False
+    raise ServiceError("INVALID_ARGUMENT", f"{name} must be true or false", field=name)
+
+
+def _int_param(value: str | None, name: str) -> int:
+    if value is None or value == "":
+        return 0
+    try:
+        return int(value)
+    except ValueError:
+        raise ServiceError("INVALID_ARGUMENT", f"{name} must be an integer", field=name) from None
+
+
+def _query(request: web.Request, camel: str, snake: str) -> str | None:
+    return request.query.get(camel, request.query.get(snake))
+
+
+class RestGateway:
+    def __init__(self, service: GameService, health_check: Callable[[], Awaitable[bool]]):
+        self.service = service
+        self.health_check = health_check
+        self._openapi = build_openapi(ROUTES)
+
+    def app(self, max_body_bytes: int) -> web.Application:
+        app = web.Application(client_max_size=max_body_bytes, middlewares=[self._errors])
+        handlers = {
+            "CreateGame": self.create_game,
+            "CreateGameFromPosition": self.create_game_from_position,
+            "ListGames": self.list_games,
+            "GetGame": self.get_game,
+            "ListLegalActions": self.list_legal_actions,
+            "SubmitAction": self.submit_action,
+            "PreviewAction": self.preview_action,
+            "WatchGame": self.watch_game,
+            "GetReplay": self.get_replay,
+            "Health": self.health,
+            "Metrics": self.metrics,
+            "OpenApi": self.openapi,
+        }
+        for route in ROUTES:
+            app.router.add_route(route.method, route.path, handlers[route.operation_id])
+        return app
+
+    @web.middleware
+    async def _errors(
+        self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+    ) -> web.StreamResponse:
+        """Routing failures and oversized bodies get the same JSON error shape."""
+        try:
+            return await handler(request)
+        except web.HTTPRequestEntityTooLarge as exc:
+            return _error_response(
+                ServiceError("MESSAGE_TOO_LARGE", f"the request body is too large ({exc.text})")
+            )
+        except web.HTTPMethodNotAllowed:
+            return _error_response(
+                ServiceError(
+                    "METHOD_NOT_ALLOWED", f"{request.method} is not allowed on {request.path}"
+                )
+            )
+        except web.HTTPNotFound:
+            return _error_response(ServiceError("UNKNOWN_ROUTE", f"no route {request.path}"))
+
+    async def _handle(
+        self,
+        request: web.Request,
+        method: str,
+        handler: Callable[[Caller, RequestRecord], Awaitable[Message]],
+    ) -> web.Response:
+        record = RequestRecord(
+            transport="rest",
+            method=method,
+            request_id=request.headers.get("X-Request-Id") or uuid.uuid4().hex[:16],
+        )
+        with observe_request(record):
+            try:
+                caller = Caller(
+                    token=bearer_token(request.headers.get("Authorization")),
+                    peer=request.remote or "unknown",
+                )
+                return _ok(await handler(caller, record))
+            except ServiceError as error:
+                record.outcome = error.reason
+                return _error_response(error)
+            except Exception:
+                record.outcome = "INTERNAL"
+                log.exception("unexpected_error", method=method, request_id=record.request_id)
+                return _error_response(
+                    ServiceError("INTERNAL", f"internal error (request id {record.request_id})")
+                )
+
+    @staticmethod
+    async def _body(request: web.Request, message: Message) -> Message:
+        raw = await request.read()
+        if not raw:
+            return message
+        try:
+            document = json.loads(raw)
+        except ValueError as exc:
+            raise ServiceError("INVALID_ARGUMENT", f"the body is not JSON: {exc}") from exc
+        if not isinstance(document, dict):
+            raise ServiceError("INVALID_ARGUMENT", "the body must be a JSON object")
+        try:
+            return parse_json_into(document, message)
+        except json_format.ParseError as exc:
+            raise ServiceError("INVALID_ARGUMENT", f"the body does not fit: {exc}") from exc
+
+    @staticmethod
+    def _path_game_id(request: web.Request, message: Message) -> None:
+        game_id = request.match_info["gameId"]
+        body_id = getattr(message, "game_id", "")
+        if body_id and body_id != game_id:
+            raise ServiceError(
+                "INVALID_ARGUMENT", "gameId in the body differs from the path", field="game_id"
+            )
+        message.game_id = game_id  # type: ignore[attr-defined]
+
+    # ------------------------------------------------------------------ operations
+
+    async def create_game(self, request: web.Request) -> web.Response:
+        async def run(caller: Caller, record: RequestRecord) -> Message:
+            body = await self._body(request, pb.CreateGameRequest())
+            return await self.service.create_game(body, record)  # type: ignore[arg-type]
+
+        return await self._handle(request, "CreateGame", run)
+
+    async def create_game_from_position(self, request: web.Request) -> web.Response:
+        async def run(caller: Caller, record: RequestRecord) -> Message:
+            body = await self._body(request, pb.CreateGameFromPositionRequest())
+            return await self.service.create_game_from_position(body, record)  # type: ignore[arg-type]
+
+        return await self._handle(request, "CreateGameFromPosition", run)
+
+    async def list_games(self, request: web.Request) -> web.Response:
+        async def run(caller: Caller, record: RequestRecord) -> Message:
+            message = pb.ListGamesRequest(
+                page_size=_int_param(_query(request, "pageSize", "page_size"), "pageSize"),
+                page_token=_query(request, "pageToken", "page_token") or "",
+            )
+            status = request.query.get("status")
+            if status:
+                try:
+                    message.status = (
+                        int(status) if status.isdigit() else pb.GameStatus.Value(status)
+                    )
+                except ValueError:
+                    raise ServiceError(
+                        "INVALID_ARGUMENT", f"status {status!r} is not a GameStatus", field="status"
+                    ) from None
+            return await self.service.list_games(message, record)
+
+        return await self._handle(request, "ListGames", run)
+
+    async def get_game(self, request: web.Request) -> web.Response:
+        async def run(caller: Caller, record: RequestRecord) -> Message:
+            message = pb.GetGameRequest(game_id=request.match_info["gameId"])
+            return await self.service.get_game(message, caller, record)
+
+        return await self._handle(request, "GetGame", run)
+
+    async def list_legal_actions(self, request: web.Request) -> web.Response:
+        async def run(caller: Caller, record: RequestRecord) -> Message:
+            message = pb.ListLegalActionsRequest(
+                game_id=request.match_info["gameId"],
+                include_compound_actions=_bool_param(
+                    _query(request, "includeCompoundActions", "include_compound_actions"),
+                    "includeCompoundActions",
+                ),
+            )
+            return await self.service.list_legal_actions(message, caller, record)
+
+        return await self._handle(request, "ListLegalActions", run)
+
+    async def submit_action(self, request: web.Request) -> web.Response:
+        async def run(caller: Caller, record: RequestRecord) -> Message:
+            message = await self._body(request, pb.SubmitActionRequest())
+            self._path_game_id(request, message)
+            return await self.service.submit_action(message, caller, record)  # type: ignore[arg-type]
+
+        return await self._handle(request, "SubmitAction", run)
+
+    async def preview_action(self, request: web.Request) -> web.Response:
+        async def run(caller: Caller, record: RequestRecord) -> Message:
+            message = await self._body(request, pb.PreviewActionRequest())
+            self._path_game_id(request, message)
+            return await self.service.preview_action(message, caller, record)  # type: ignore[arg-type]
+
+        return await self._handle(request, "PreviewAction", run)
+
+    async def get_replay(self, request: web.Request) -> web.Response:
+        async def run(caller: Caller, record: RequestRecord) -> Message:
+            message = pb.GetReplayRequest(game_id=request.match_info["gameId"])
+            return await self.service.get_replay(message, caller, record)
+
+        return await self._handle(request, "GetReplay", run)
+
+    async def watch_game(self, request: web.Request) -> web.StreamResponse:
+        """SSE: `id` is the version, so EventSource's Last-Event-ID resumes exactly."""
+        record = RequestRecord(
+            transport="rest",
+            method="WatchGame",
+            request_id=request.headers.get("X-Request-Id") or uuid.uuid4().hex[:16],
+            game_id=request.match_info["gameId"],
+        )
+        with observe_request(record):
+            try:
+                caller = Caller(
+                    token=bearer_token(request.headers.get("Authorization")),
+                    peer=request.remote or "unknown",
+                )
+                resume = request.headers.get("Last-Event-ID") or _query(
+                    request, "fromVersion", "from_version"
+                )
+                message = pb.WatchGameRequest(
+                    game_id=request.match_info["gameId"],
+                    from_version=_int_param(resume, "fromVersion"),
+                )
+                stream = await self.service.watch_game(message, caller, record)
+            except ServiceError as error:
+                record.outcome = error.reason
+                return _error_response(error)
+            response = web.StreamResponse(
+                headers={
+                    "Content-Type": "text/event-stream",
+                    "Cache-Control": "no-cache",
+                    "X-Accel-Buffering": "no",
+                }
+            )
+            queue: asyncio.Queue[pb.WatchGameResponse | BaseException | None] = asyncio.Queue(
+                maxsize=16
+            )
+
+            async def pump() -> None:
+                try:
+                    async for update in stream:
+                        await queue.put(update)
+                    await queue.put(None)
+                except Exception as exc:  # handed to the writer, which ends the stream
+                    await queue.put(exc)
+
+            pump_task = asyncio.create_task(pump())
+            try:
+                await response.prepare(request)
+                while True:
+                    try:
+                        item = await asyncio.wait_for(queue.get(), SSE_HEARTBEAT_SECONDS)
+                    except TimeoutError:
+                        await response.write(b": keep-alive\n\n")
+                        continue
+                    if item is None:
+                        await response.write(b"event: end\ndata: {}\n\n")
+                        break
+                    if isinstance(item, BaseException):
+                        error = item if isinstance(item, ServiceError) else ServiceError(
+                            "INTERNAL", "the event stream failed"
+                        )
+                        record.outcome = error.reason
+                        data = json.dumps(error.to_json())
+                        await response.write(f"event: error\ndata: {data}\n\n".encode())
+                        break
+                    record.version = item.version
+                    data = json.dumps(message_to_json_dict(item), separators=(",", ":"))
+                    await response.write(
+                        f"id: {item.version}\nevent: update\ndata: {data}\n\n".encode()
+                    )
+            except ConnectionResetError:
+                record.outcome = "CLIENT_GONE"
+            except asyncio.CancelledError:
+                record.outcome = "CLIENT_GONE"
+                raise
+            finally:
+                pump_task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await pump_task
+                await stream.aclose()  # type: ignore[attr-defined]
+            return response
+
+    async def health(self, request: web.Request) -> web.Response:
+        healthy = await self.health_check()
+        return web.json_response(
+            {"status": "SERVING" if healthy else "NOT_SERVING"}, status=200 if healthy else 503
+        )
+
+    async def metrics(self, request: web.Request) -> web.Response:
+        return web.Response(
+            body=generate_latest(REGISTRY), headers={"Content-Type": CONTENT_TYPE_LATEST}
+        )
+
+    async def openapi(self, request: web.Request) -> web.Response:
+        document: dict[str, Any] = dict(self._openapi)
+        document["servers"] = [{"url": f"{request.scheme}://{request.host}"}]
+        return web.json_response(document)

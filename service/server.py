@@ -1,0 +1,160 @@
+"""Runs the gRPC server and the REST gateway together on one asyncio loop.
+
+`serve(...)` blocks until SIGINT/SIGTERM; `serve_async(...)` is the same as a coroutine.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+from dataclasses import dataclass, fields
+
+import grpc
+import structlog
+from aiohttp import web
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_health.v1._async import HealthServicer
+from grpc_reflection.v1alpha import reflection
+
+from .games import GameService, ServiceSettings
+from .gen import game_service_pb2 as pb
+from .gen import game_service_pb2_grpc as pb_grpc
+from .grpc_api import GameServicer
+from .observability import configure_logging
+from .rest import RestGateway
+from .store import StoreUnavailable, open_store
+
+log = structlog.get_logger("brass_service.server")
+
+DEFAULT_GRPC_PORT = 50051
+DEFAULT_HTTP_PORT = 8080
+DEFAULT_HOST = "127.0.0.1"
+SERVICE_NAME = pb.DESCRIPTOR.services_by_name["GameService"].full_name
+
+
+@dataclass
+class Limits:
+    """Transport limits (service-level ones live in ServiceSettings)."""
+
+    max_message_bytes: int = 1 << 20  # requests; positions are the largest legitimate ones
+    max_send_message_bytes: int = 16 << 20
+
+
+@dataclass
+class ServerInfo:
+    """Where a started server listens (ports resolved when 0 was asked)."""
+
+    grpc_port: int
+    http_port: int
+
+
+def settings_from_env() -> tuple[ServiceSettings, Limits]:
+    """BRASS_<FIELD> environment variables override the defaults (e.g. BRASS_WATCH_BURST)."""
+    settings, limits = ServiceSettings(), Limits()
+    for target in (settings, limits):
+        for spec in fields(target):
+            raw = os.environ.get(f"BRASS_{spec.name.upper()}")
+            if raw is not None:
+                kind = type(getattr(target, spec.name))
+                setattr(target, spec.name, kind(raw))
+    return settings, limits
+
+
+async def serve_async(
+    grpc_port: int = DEFAULT_GRPC_PORT,
+    http_port: int = DEFAULT_HTTP_PORT,
+    database_url: str | None = None,
+    log_level: str = "info",
+    *,
+    host: str | None = None,
+    settings: ServiceSettings | None = None,
+    limits: Limits | None = None,
+    stop: asyncio.Event | None = None,
+    started: asyncio.Future[ServerInfo] | None = None,
+) -> None:
+    """Serves until `stop` is set (or SIGINT/SIGTERM when no `stop` is given)."""
+    configure_logging(log_level)
+    env_settings, env_limits = settings_from_env()
+    settings = settings or env_settings
+    limits = limits or env_limits
+    host = host or os.environ.get("BRASS_HOST", DEFAULT_HOST)
+
+    store = open_store(database_url)
+    await store.open()
+    service = GameService(store, settings)
+    await service.start()
+
+    server = grpc.aio.server(
+        options=[
+            ("grpc.max_receive_message_length", limits.max_message_bytes),
+            ("grpc.max_send_message_length", limits.max_send_message_bytes),
+        ]
+    )
+    pb_grpc.add_GameServiceServicer_to_server(GameServicer(service), server)
+    health = HealthServicer()
+    health_pb2_grpc.add_HealthServicer_to_server(health, server)
+    reflection.enable_server_reflection(
+        [SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
+         reflection.SERVICE_NAME],
+        server,
+    )
+    bound_grpc = server.add_insecure_port(f"{host}:{grpc_port}")
+    if bound_grpc == 0:
+        raise OSError(f"cannot listen for gRPC on {host}:{grpc_port}")
+
+    async def store_is_reachable() -> bool:
+        try:
+            await store.get_game("healthz")
+            return True
+        except StoreUnavailable:
+            return False
+
+    gateway = RestGateway(service, store_is_reachable)
+    runner = web.AppRunner(gateway.app(limits.max_message_bytes), access_log=None)
+    await runner.setup()
+    site = web.TCPSite(runner, host, http_port)
+    await site.start()
+    bound_http = http_port
+    for sock in getattr(site._server, "sockets", None) or ():  # resolve port 0
+        bound_http = sock.getsockname()[1]
+        break
+
+    await server.start()
+    for name in ("", SERVICE_NAME):
+        await health.set(name, health_pb2.HealthCheckResponse.SERVING)
+    log.info(
+        "serving",
+        grpc=f"{host}:{bound_grpc}",
+        http=f"{host}:{bound_http}",
+        store=type(store).__name__,
+    )
+    if started is not None and not started.done():
+        started.set_result(ServerInfo(bound_grpc, bound_http))
+
+    if stop is None:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                loop.add_signal_handler(sig, stop.set)
+    try:
+        await stop.wait()
+    finally:
+        log.info("stopping")
+        await health.enter_graceful_shutdown()
+        await server.stop(grace=2.0)
+        await runner.cleanup()
+        await store.close()
+        log.info("stopped")
+
+
+def serve(
+    grpc_port: int = DEFAULT_GRPC_PORT,
+    http_port: int = DEFAULT_HTTP_PORT,
+    database_url: str | None = None,
+    log_level: str = "info",
+) -> None:
+    """Blocking entry point used by `brass serve`."""
+    asyncio.run(serve_async(grpc_port, http_port, database_url, log_level))
