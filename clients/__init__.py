@@ -1,0 +1,1 @@
+"""Python clients of the Brass game service: SDKs (sync and asyncio), CLI, bots."""

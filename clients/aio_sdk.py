@@ -1,0 +1,224 @@
+"""asyncio Python SDK for the Brass game service: the same calls as brass_clients.sdk.
+
+    async with AsyncGameClient("127.0.0.1:50051") as client:
+        created = await client.create_game(players=2, seed=7)
+        async for update in client.watch_game(created.game_id):
+            ...
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import uuid
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import grpc
+from brass_service.gen import game_service_pb2 as pb
+from brass_service.gen import game_service_pb2_grpc as pb_grpc
+
+from .sdk import DEFAULT_TARGET, BrassError, _auth, _backoff, build_action, struct_to_dict
+
+_TRANSIENT = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED)
+
+__all__ = ["AsyncGameClient", "AsyncSeatClient", "BrassError", "pb", "struct_to_dict"]
+
+
+class AsyncGameClient:
+    def __init__(
+        self,
+        target: str = DEFAULT_TARGET,
+        *,
+        timeout: float = 30.0,
+        retries: int = 2,
+        channel: grpc.aio.Channel | None = None,
+    ) -> None:
+        self.target = target
+        self.timeout = timeout
+        self.retries = retries
+        self._channel = channel or grpc.aio.insecure_channel(target)
+        self._stub = pb_grpc.GameServiceStub(self._channel)
+
+    async def __aenter__(self) -> AsyncGameClient:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def close(self) -> None:
+        await self._channel.close()
+
+    async def _call(self, method: str, request: Any, token: str | None = None) -> Any:
+        rpc = getattr(self._stub, method)
+        attempt = 0
+        while True:
+            try:
+                return await rpc(request, timeout=self.timeout, metadata=_auth(token))
+            except grpc.aio.AioRpcError as error:
+                if error.code() in _TRANSIENT and attempt < self.retries:
+                    attempt += 1
+                    await asyncio.sleep(_backoff(attempt))
+                    continue
+                raise BrassError.from_rpc_error(error) from None
+
+    async def create_game(
+        self,
+        players: int,
+        *,
+        seed: int | None = None,
+        seat_names: Sequence[str] = (),
+        beginner: bool | None = None,
+        manufacturer_iv_cost: int | None = None,
+        auto_resolve: bool | None = None,
+    ) -> pb.CreateGameResponse:
+        options = pb.GameOptions()
+        if beginner is not None:
+            options.beginner = beginner
+        if manufacturer_iv_cost is not None:
+            options.manufacturer_iv_cost = manufacturer_iv_cost
+        if auto_resolve is not None:
+            options.auto_resolve = auto_resolve
+        request = pb.CreateGameRequest(
+            ruleset=pb.RULESET_BIRMINGHAM, players=players, options=options,
+            seat_names=list(seat_names),
+        )
+        if seed is not None:
+            request.seed = seed
+        return await self._call("CreateGame", request)
+
+    async def create_game_from_position(
+        self, position: dict[str, Any] | str, *, seat_names: Sequence[str] = ()
+    ) -> pb.CreateGameResponse:
+        text = position if isinstance(position, str) else json.dumps(position)
+        return await self._call(
+            "CreateGameFromPosition",
+            pb.CreateGameFromPositionRequest(
+                ruleset=pb.RULESET_BIRMINGHAM, position_json=text, seat_names=list(seat_names)
+            ),
+        )
+
+    async def get_game(self, game_id: str, token: str | None = None) -> pb.GameState:
+        return (await self._call("GetGame", pb.GetGameRequest(game_id=game_id), token)).state
+
+    async def list_legal_actions(
+        self, game_id: str, token: str, *, include_compound_actions: bool = False
+    ) -> pb.ListLegalActionsResponse:
+        return await self._call(
+            "ListLegalActions",
+            pb.ListLegalActionsRequest(
+                game_id=game_id, include_compound_actions=include_compound_actions
+            ),
+            token,
+        )
+
+    async def submit_action(
+        self,
+        game_id: str,
+        token: str,
+        option_id: int | None = None,
+        *,
+        compound: Sequence[int] | None = None,
+        compound_key: str | None = None,
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> pb.SubmitActionResponse:
+        request = pb.SubmitActionRequest(
+            game_id=game_id,
+            action=build_action(option_id, compound, compound_key),
+            idempotency_key=idempotency_key or uuid.uuid4().hex,
+        )
+        if expected_version is not None:
+            request.expected_version = expected_version
+        return await self._call("SubmitAction", request, token)
+
+    async def preview_action(
+        self,
+        game_id: str,
+        token: str,
+        option_id: int | None = None,
+        *,
+        compound: Sequence[int] | None = None,
+        compound_key: str | None = None,
+        expected_version: int | None = None,
+    ) -> pb.PreviewActionResponse:
+        request = pb.PreviewActionRequest(
+            game_id=game_id, action=build_action(option_id, compound, compound_key)
+        )
+        if expected_version is not None:
+            request.expected_version = expected_version
+        return await self._call("PreviewAction", request, token)
+
+    async def get_replay(
+        self, game_id: str, token: str | None = None
+    ) -> tuple[bool, dict[str, Any]]:
+        response = await self._call("GetReplay", pb.GetReplayRequest(game_id=game_id), token)
+        return response.complete, json.loads(response.record_json)
+
+    async def list_games(
+        self, *, page_size: int = 0, page_token: str = "", status: int = 0
+    ) -> pb.ListGamesResponse:
+        return await self._call(
+            "ListGames",
+            pb.ListGamesRequest(page_size=page_size, page_token=page_token, status=status),
+        )
+
+    async def watch_game(
+        self, game_id: str, token: str | None = None, *, from_version: int = 0
+    ) -> AsyncIterator[pb.WatchGameResponse]:
+        """Updates after `from_version`, then live ones, resuming after transient failures."""
+        last = from_version
+        attempt = 0
+        while True:
+            call = self._stub.WatchGame(
+                pb.WatchGameRequest(game_id=game_id, from_version=last), metadata=_auth(token)
+            )
+            try:
+                async for update in call:
+                    attempt = 0
+                    last = update.version
+                    yield update
+                return
+            except grpc.aio.AioRpcError as error:
+                if error.code() in _TRANSIENT and attempt < self.retries:
+                    attempt += 1
+                    await asyncio.sleep(_backoff(attempt))
+                    continue
+                raise BrassError.from_rpc_error(error) from None
+            finally:
+                call.cancel()
+
+    def seat(self, game_id: str, token: str) -> AsyncSeatClient:
+        return AsyncSeatClient(self, game_id, token)
+
+
+@dataclass
+class AsyncSeatClient:
+    client: AsyncGameClient
+    game_id: str
+    token: str
+
+    async def state(self) -> pb.GameState:
+        return await self.client.get_game(self.game_id, self.token)
+
+    async def view(self) -> dict[str, Any]:
+        return struct_to_dict((await self.state()).view)
+
+    async def legal_actions(
+        self, *, include_compound_actions: bool = False
+    ) -> pb.ListLegalActionsResponse:
+        return await self.client.list_legal_actions(
+            self.game_id, self.token, include_compound_actions=include_compound_actions
+        )
+
+    async def submit(self, option_id: int | None = None, **kwargs: Any) -> pb.SubmitActionResponse:
+        return await self.client.submit_action(self.game_id, self.token, option_id, **kwargs)
+
+    async def preview(
+        self, option_id: int | None = None, **kwargs: Any
+    ) -> pb.PreviewActionResponse:
+        return await self.client.preview_action(self.game_id, self.token, option_id, **kwargs)
+
+    def watch(self, *, from_version: int = 0) -> AsyncIterator[pb.WatchGameResponse]:
+        return self.client.watch_game(self.game_id, self.token, from_version=from_version)

@@ -1,0 +1,323 @@
+"""Synchronous Python SDK for the Brass game service (gRPC, over the generated stubs).
+
+    from brass_clients.sdk import GameClient
+
+    with GameClient("127.0.0.1:50051") as client:
+        created = client.create_game(players=2, seed=7)
+        seat = client.seat(created.game_id, created.seats[0].token)
+        options = seat.legal_actions().options
+        seat.submit(options[0].id)
+
+Failures raise BrassError with the server's machine-readable reason ("NOT_YOUR_TURN", …).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import grpc
+from brass_service.gen import game_service_pb2 as pb
+from brass_service.gen import game_service_pb2_grpc as pb_grpc
+from google.protobuf import json_format, struct_pb2
+from google.rpc import error_details_pb2, status_pb2
+
+DEFAULT_TARGET = "127.0.0.1:50051"
+# Safe to retry: SubmitAction carries an idempotency key, the rest only read.
+_TRANSIENT = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED)
+
+__all__ = [
+    "BrassError",
+    "GameClient",
+    "SeatClient",
+    "build_action",
+    "pb",
+    "struct_to_dict",
+]
+
+
+@dataclass
+class BrassError(Exception):
+    """A failed call: gRPC code, the service's reason, its message and metadata."""
+
+    code: grpc.StatusCode
+    reason: str
+    message: str
+    metadata: dict[str, str] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        return f"{self.reason}: {self.message}"
+
+    @classmethod
+    def from_rpc_error(cls, error: grpc.RpcError) -> BrassError:
+        code = error.code() if hasattr(error, "code") else grpc.StatusCode.UNKNOWN
+        message = (error.details() if hasattr(error, "details") else None) or str(error)
+        reason, metadata = code.name if code else "UNKNOWN", {}
+        trailing = error.trailing_metadata() if hasattr(error, "trailing_metadata") else None
+        for key, value in trailing or ():
+            if key == "grpc-status-details-bin":
+                status = status_pb2.Status.FromString(value)
+                for detail in status.details:
+                    if detail.Is(error_details_pb2.ErrorInfo.DESCRIPTOR):
+                        info = error_details_pb2.ErrorInfo()
+                        detail.Unpack(info)
+                        reason, metadata = info.reason, dict(info.metadata)
+        return cls(code, reason, message, metadata)
+
+
+def struct_to_dict(struct: struct_pb2.Struct) -> dict[str, Any]:
+    """A Struct (view, event, meaning) as plain Python, whole numbers as ints."""
+
+    def ints(value: Any) -> Any:
+        if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
+            return int(value)
+        if isinstance(value, dict):
+            return {k: ints(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [ints(v) for v in value]
+        return value
+
+    return ints(json_format.MessageToDict(struct))
+
+
+def build_action(
+    option_id: int | None = None,
+    compound: Sequence[int] | None = None,
+    compound_key: str | None = None,
+) -> pb.Action:
+    given = [x is not None for x in (option_id, compound, compound_key)]
+    if sum(given) != 1:
+        raise ValueError("give exactly one of option_id, compound, compound_key")
+    if option_id is not None:
+        return pb.Action(option_id=option_id)
+    if compound is not None:
+        return pb.Action(compound=pb.ActionIds(ids=list(compound)))
+    return pb.Action(compound_key=compound_key)
+
+
+def _backoff(attempt: int) -> float:
+    return min(2.0, 0.1 * 2**attempt)
+
+
+def _auth(token: str | None, request_id: str | None = None) -> list[tuple[str, str]]:
+    metadata = []
+    if token:
+        metadata.append(("authorization", f"Bearer {token}"))
+    if request_id:
+        metadata.append(("x-request-id", request_id))
+    return metadata
+
+
+class GameClient:
+    """A connection to one server. Thread-safe, as gRPC channels are."""
+
+    def __init__(
+        self,
+        target: str = DEFAULT_TARGET,
+        *,
+        timeout: float = 30.0,
+        retries: int = 2,
+        channel: grpc.Channel | None = None,
+    ) -> None:
+        self.target = target
+        self.timeout = timeout
+        self.retries = retries
+        self._channel = channel or grpc.insecure_channel(target)
+        self._stub = pb_grpc.GameServiceStub(self._channel)
+
+    def __enter__(self) -> GameClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._channel.close()
+
+    def _call(self, method: str, request: Any, token: str | None = None) -> Any:
+        rpc = getattr(self._stub, method)
+        attempt = 0
+        while True:
+            try:
+                return rpc(request, timeout=self.timeout, metadata=_auth(token))
+            except grpc.RpcError as error:
+                if error.code() in _TRANSIENT and attempt < self.retries:
+                    attempt += 1
+                    time.sleep(_backoff(attempt))
+                    continue
+                raise BrassError.from_rpc_error(error) from None
+
+    # ----------------------------------------------------------------------- games
+
+    def create_game(
+        self,
+        players: int,
+        *,
+        seed: int | None = None,
+        seat_names: Sequence[str] = (),
+        beginner: bool | None = None,
+        manufacturer_iv_cost: int | None = None,
+        auto_resolve: bool | None = None,
+    ) -> pb.CreateGameResponse:
+        options = pb.GameOptions()
+        if beginner is not None:
+            options.beginner = beginner
+        if manufacturer_iv_cost is not None:
+            options.manufacturer_iv_cost = manufacturer_iv_cost
+        if auto_resolve is not None:
+            options.auto_resolve = auto_resolve
+        request = pb.CreateGameRequest(
+            ruleset=pb.RULESET_BIRMINGHAM,
+            players=players,
+            options=options,
+            seat_names=list(seat_names),
+        )
+        if seed is not None:
+            request.seed = seed
+        return self._call("CreateGame", request)
+
+    def create_game_from_position(
+        self, position: dict[str, Any] | str, *, seat_names: Sequence[str] = ()
+    ) -> pb.CreateGameResponse:
+        text = position if isinstance(position, str) else json.dumps(position)
+        request = pb.CreateGameFromPositionRequest(
+            ruleset=pb.RULESET_BIRMINGHAM, position_json=text, seat_names=list(seat_names)
+        )
+        return self._call("CreateGameFromPosition", request)
+
+    def get_game(self, game_id: str, token: str | None = None) -> pb.GameState:
+        return self._call("GetGame", pb.GetGameRequest(game_id=game_id), token).state
+
+    def list_legal_actions(
+        self, game_id: str, token: str, *, include_compound_actions: bool = False
+    ) -> pb.ListLegalActionsResponse:
+        request = pb.ListLegalActionsRequest(
+            game_id=game_id, include_compound_actions=include_compound_actions
+        )
+        return self._call("ListLegalActions", request, token)
+
+    def submit_action(
+        self,
+        game_id: str,
+        token: str,
+        option_id: int | None = None,
+        *,
+        compound: Sequence[int] | None = None,
+        compound_key: str | None = None,
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> pb.SubmitActionResponse:
+        """Applies an action. A fresh idempotency key is made when none is given, so the
+        SDK's own retries after a lost answer never apply the action twice."""
+        request = pb.SubmitActionRequest(
+            game_id=game_id,
+            action=build_action(option_id, compound, compound_key),
+            idempotency_key=idempotency_key or uuid.uuid4().hex,
+        )
+        if expected_version is not None:
+            request.expected_version = expected_version
+        return self._call("SubmitAction", request, token)
+
+    def preview_action(
+        self,
+        game_id: str,
+        token: str,
+        option_id: int | None = None,
+        *,
+        compound: Sequence[int] | None = None,
+        compound_key: str | None = None,
+        expected_version: int | None = None,
+    ) -> pb.PreviewActionResponse:
+        request = pb.PreviewActionRequest(
+            game_id=game_id, action=build_action(option_id, compound, compound_key)
+        )
+        if expected_version is not None:
+            request.expected_version = expected_version
+        return self._call("PreviewAction", request, token)
+
+    def get_replay(self, game_id: str, token: str | None = None) -> tuple[bool, dict[str, Any]]:
+        """(complete, record): the record is complete (with seed) once the game is over."""
+        response = self._call("GetReplay", pb.GetReplayRequest(game_id=game_id), token)
+        return response.complete, json.loads(response.record_json)
+
+    def list_games(
+        self, *, page_size: int = 0, page_token: str = "", status: int = 0
+    ) -> pb.ListGamesResponse:
+        request = pb.ListGamesRequest(page_size=page_size, page_token=page_token, status=status)
+        return self._call("ListGames", request)
+
+    def iter_games(self, *, page_size: int = 100, status: int = 0) -> Iterator[pb.GameSummary]:
+        token = ""
+        while True:
+            page = self.list_games(page_size=page_size, page_token=token, status=status)
+            yield from page.games
+            token = page.next_page_token
+            if not token:
+                return
+
+    def watch_game(
+        self, game_id: str, token: str | None = None, *, from_version: int = 0
+    ) -> Iterator[pb.WatchGameResponse]:
+        """Updates after `from_version`, then live ones; ends when the game is over.
+
+        Reconnects by itself after a transient failure, resuming from the last version
+        received, so nothing is missed and nothing is repeated.
+        """
+        last = from_version
+        attempt = 0
+        while True:
+            call = self._stub.WatchGame(
+                pb.WatchGameRequest(game_id=game_id, from_version=last), metadata=_auth(token)
+            )
+            try:
+                for update in call:
+                    attempt = 0
+                    last = update.version
+                    yield update
+                return
+            except grpc.RpcError as error:
+                if error.code() in _TRANSIENT and attempt < self.retries:
+                    attempt += 1
+                    time.sleep(_backoff(attempt))
+                    continue
+                raise BrassError.from_rpc_error(error) from None
+            finally:
+                call.cancel()
+
+    def seat(self, game_id: str, token: str) -> SeatClient:
+        return SeatClient(self, game_id, token)
+
+
+@dataclass
+class SeatClient:
+    """One seat of one game: the calls a player makes, with its token filled in."""
+
+    client: GameClient
+    game_id: str
+    token: str
+
+    def state(self) -> pb.GameState:
+        return self.client.get_game(self.game_id, self.token)
+
+    def view(self) -> dict[str, Any]:
+        return struct_to_dict(self.state().view)
+
+    def legal_actions(
+        self, *, include_compound_actions: bool = False
+    ) -> pb.ListLegalActionsResponse:
+        return self.client.list_legal_actions(
+            self.game_id, self.token, include_compound_actions=include_compound_actions
+        )
+
+    def submit(self, option_id: int | None = None, **kwargs: Any) -> pb.SubmitActionResponse:
+        return self.client.submit_action(self.game_id, self.token, option_id, **kwargs)
+
+    def preview(self, option_id: int | None = None, **kwargs: Any) -> pb.PreviewActionResponse:
+        return self.client.preview_action(self.game_id, self.token, option_id, **kwargs)
+
+    def watch(self, *, from_version: int = 0) -> Iterator[pb.WatchGameResponse]:
+        return self.client.watch_game(self.game_id, self.token, from_version=from_version)
