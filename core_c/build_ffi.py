@@ -1,0 +1,44 @@
+"""cffi (API mode) builder for the C core: `brass._core`."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from cffi import FFI
+
+HERE = Path(__file__).resolve().parent
+HEADER = HERE / "include" / "brass.h"
+SOURCES = sorted(str(p.relative_to(HERE.parent)) for p in (HERE / "src").glob("*.c"))
+
+
+def cdef_text() -> str:
+    """The public header, minus preprocessor lines cffi cannot parse."""
+    text = HEADER.read_text()
+    text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
+    lines = []
+    for line in text.splitlines():
+        s = line.strip()
+        if s.startswith("#define"):
+            parts = s.split()
+            if len(parts) >= 3 and re.fullmatch(r"-?(0x[0-9a-fA-F]+|\d+)u?", parts[2]):
+                lines.append(f"#define {parts[1]} {parts[2].rstrip('u')}")
+            continue
+        if s.startswith("#"):
+            continue
+        lines.append(line)
+    return "\n".join(lines)
+
+
+ffibuilder = FFI()
+ffibuilder.cdef(cdef_text())
+ffibuilder.set_source(
+    "brass._core",
+    '#include "brass.h"',
+    sources=[str(HERE.parent / s) for s in SOURCES],
+    include_dirs=[str(HERE / "include"), str(HERE / "src")],
+    extra_compile_args=["-std=c11", "-O2", "-Wall", "-Wextra"],
+)
+
+if __name__ == "__main__":
+    ffibuilder.compile(verbose=True)

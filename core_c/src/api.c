@@ -1,0 +1,574 @@
+#define _POSIX_C_SOURCE 199309L /* clock_gettime for the benchmark */
+/* Public entry points besides decisions: validation, snapshots, hashing, views,
+   determinization, observations, playouts and names. */
+#include <stdio.h>
+#include <time.h>
+
+#include "internal.h"
+
+size_t brass_state_size(void) { return sizeof(BrassGame); }
+
+#define FAIL(name)                                                   \
+    do {                                                             \
+        if (field && field_len) snprintf(field, field_len, "%s", name); \
+        return BRASS_E_BAD_POSITION;                                 \
+    } while (0)
+#define FAILF(fmt, ...)                                                        \
+    do {                                                                       \
+        if (field && field_len) snprintf(field, field_len, fmt, __VA_ARGS__); \
+        return BRASS_E_BAD_POSITION;                                           \
+    } while (0)
+
+static int valid_opt(uint8_t v, int max) { return v == BRASS_NONE || v < max; }
+
+/* Every field in range and every invariant the rules rely on, so that no later call can read
+   out of bounds or get stuck. */
+int brass_validate(const BrassGame *g, char *field, size_t field_len) {
+    if (!g) return BRASS_E_BAD_ARGUMENT;
+    if (g->magic != BRASS_MAGIC) FAIL("magic");
+    if (g->format_version != BRASS_FORMAT_VERSION) FAIL("format_version");
+    if (g->rules_edition < 1 || g->rules_edition > BRASS_RULES_EDITION) FAIL("rules_edition");
+    if (g->ruleset >= BRASS_NUM_RULESETS) FAIL("ruleset");
+    int n = g->num_players;
+    if (n < 2 || n > 4) FAIL("players");
+    if (g->beginner > 1) FAIL("options.beginner");
+    if (g->manufacturer_iv_cost != 8 && g->manufacturer_iv_cost != 14)
+        FAIL("options.manufacturer_iv_cost");
+    if (g->auto_resolve > 1) FAIL("options.auto_resolve");
+    if (g->era > ERA_RAIL) FAIL("era");
+    if (g->beginner && g->era != ERA_CANAL) FAIL("era");
+    if (g->round < 1 || g->round > 20) FAIL("round");
+    if (g->game_over > 1) FAIL("game_over");
+    if (g->phase >= NUM_PHASES || (g->phase == PH_GAME_OVER) != (g->game_over == 1)) FAIL("phase");
+    if (g->current >= n) FAIL("current");
+    int between_turns = g->game_over || g->phase == PH_SHORTFALL;
+    if (g->turn_idx > n || (g->turn_idx == n && !between_turns)) FAIL("turn_index");
+    if (g->actions_left > 2 || (!g->game_over && g->phase != PH_SHORTFALL && !g->actions_left))
+        FAIL("actions_left");
+    uint8_t seen = 0;
+    for (int i = 0; i < n; i++) {
+        if (g->turn_order[i] >= n || (seen & (1u << g->turn_order[i]))) FAILF("turn_order[%d]", i);
+        seen |= (uint8_t)(1u << g->turn_order[i]);
+    }
+    for (int i = n; i < BRASS_MAX_PLAYERS; i++)
+        if (g->turn_order[i]) FAILF("turn_order[%d]", i);
+    if (!between_turns && g->turn_order[g->turn_idx] != g->current)
+        FAIL("current");
+    if (g->deck_size > BRASS_MAX_DECK) FAIL("deck");
+    if (g->coal_market > BT_COAL_CAPACITY) FAIL("markets.coal");
+    if (g->iron_market > BT_IRON_CAPACITY) FAIL("markets.iron");
+    if (g->wild_pile[0] > BT_WILD_CARDS_EACH) FAIL("wild_piles.location");
+    if (g->wild_pile[1] > BT_WILD_CARDS_EACH) FAIL("wild_piles.industry");
+    /* cards: no type more often than the box holds for this player count */
+    int count[BRASS_NUM_CARD_TYPES] = {0};
+    for (int i = 0; i < g->deck_size; i++) {
+        if (g->deck[i] >= BT_CARD_WILD_LOCATION) FAILF("deck[%d]", i);
+        count[g->deck[i]]++;
+    }
+    for (int i = g->deck_size; i < BRASS_MAX_DECK; i++)
+        if (g->deck[i]) FAILF("deck[%d]", i);
+    for (int c = 0; c < BRASS_NUM_CARD_TYPES; c++) {
+        if (is_wild(c) && g->discards[c]) FAIL("discards");
+        count[c] += g->discards[c];
+    }
+    for (int p = 0; p < BRASS_MAX_PLAYERS; p++) {
+        const BrassPlayer *pl = &g->players[p];
+        if (p >= n) {
+            static const BrassPlayer empty_player = {.facedown_card = BRASS_NO_CARD,
+                                                     .last_discard = BRASS_NO_CARD};
+            if (memcmp(pl, &empty_player, sizeof *pl)) FAILF("players[%d]", p);
+            continue;
+        }
+        if (pl->money < 0) FAILF("players[%d].money", p);
+        if (pl->vp < 0) FAILF("players[%d].vp", p);
+        if (pl->spent < 0) FAILF("players[%d].spent", p);
+        if (pl->income_space > 99) FAILF("players[%d].income_space", p);
+        if (pl->links_left > BRASS_LINK_TILES) FAILF("players[%d].links_left", p);
+        for (int i = 0; i < BRASS_NUM_INDUSTRIES; i++)
+            if (pl->mat_taken[i] > BT_TILES_PER_PLAYER[i]) FAILF("players[%d].mat", p);
+        int hs = 0;
+        for (int c = 0; c < BRASS_NUM_CARD_TYPES; c++) {
+            hs += pl->hand[c];
+            count[c] += pl->hand[c];
+        }
+        if (hs != pl->hand_size || hs > BRASS_HAND_LIMIT) FAILF("players[%d].hand", p);
+        if (pl->facedown_card != BRASS_NO_CARD) {
+            if (pl->facedown_card >= BT_CARD_WILD_LOCATION) FAILF("players[%d].facedown", p);
+            count[pl->facedown_card]++;
+        }
+        if (pl->last_discard != BRASS_NO_CARD && pl->last_discard >= BT_CARD_WILD_LOCATION)
+            FAILF("players[%d].last_discard", p);
+        if (pl->pad_) FAILF("players[%d]", p);
+    }
+    for (int c = 0; c < BT_CARD_WILD_LOCATION; c++)
+        if (count[c] > BT_DECK[n - 2][c]) FAILF("cards.%s", BT_ACTION_NAMES[A_CARD + c] + 5);
+    if (count[BT_CARD_WILD_LOCATION] + g->wild_pile[0] > BT_WILD_CARDS_EACH) FAIL("cards.wild_location");
+    if (count[BT_CARD_WILD_INDUSTRY] + g->wild_pile[1] > BT_WILD_CARDS_EACH) FAIL("cards.wild_industry");
+    for (int m = 0; m < BRASS_NUM_MERCHANT_SPACES; m++) {
+        uint8_t t = g->merchant_tile[m];
+        if (t != BRASS_NONE && (t & ~((1u << IND_COTTON) | (1u << IND_MANUFACTURER) | (1u << IND_POTTERY))))
+            FAILF("merchants[%d].tile", m);
+        if (g->merchant_beer[m] > 1 || (g->merchant_beer[m] && (t == BRASS_NONE || t == 0)))
+            FAILF("merchants[%d].beer", m);
+    }
+    for (int l = 0; l < BRASS_NUM_LINKS; l++) {
+        int o = g->link_owner[l];
+        if (o < -1 || o >= n) FAILF("links.%s", BT_LINK_ID[l]);
+        if (o >= 0 && !(g->era == ERA_CANAL ? BT_LINK_CANAL[l] : BT_LINK_RAIL[l]))
+            FAILF("links.%s", BT_LINK_ID[l]);
+    }
+    int on_board[BRASS_MAX_PLAYERS][BRASS_NUM_INDUSTRIES] = {{0}};
+    int links_used[BRASS_MAX_PLAYERS] = {0};
+    for (int l = 0; l < BRASS_NUM_LINKS; l++)
+        if (g->link_owner[l] >= 0) links_used[g->link_owner[l]]++;
+    for (int p = 0; p < n; p++)
+        if (links_used[p] + g->players[p].links_left > BRASS_LINK_TILES) FAILF("players[%d].links_left", p);
+    for (int s = 0; s < BRASS_NUM_SLOTS; s++) {
+        const BrassSlot *t = &g->slots[s];
+        if (t->owner < -1 || t->owner >= n) FAILF("slots.%s.owner", BT_ACTION_NAMES[A_SLOT + s] + 5);
+        if (t->owner < 0) {
+            if (t->industry || t->level || t->flipped || t->cubes)
+                FAILF("slots.%s", BT_ACTION_NAMES[A_SLOT + s] + 5);
+            continue;
+        }
+        if (t->industry >= BRASS_NUM_INDUSTRIES || !(BT_SLOT_INDUSTRIES[s] & (1u << t->industry)))
+            FAILF("slots.%s.industry", BT_ACTION_NAMES[A_SLOT + s] + 5);
+        if (t->level < 1 || t->level > BT_NUM_LEVELS[t->industry])
+            FAILF("slots.%s.level", BT_ACTION_NAMES[A_SLOT + s] + 5);
+        if (t->flipped > 1) FAILF("slots.%s.flipped", BT_ACTION_NAMES[A_SLOT + s] + 5);
+        int max_cubes = t->industry == IND_BREWERY ? 2
+                      : (t->industry == IND_COAL || t->industry == IND_IRON)
+                          ? BT_LEVELS[t->industry][t->level - 1].produces : 0;
+        if (t->cubes > max_cubes || (t->flipped && t->cubes) ||
+            (!t->flipped && max_cubes && !t->cubes))
+            FAILF("slots.%s.cubes", BT_ACTION_NAMES[A_SLOT + s] + 5);
+        on_board[t->owner][t->industry]++;
+    }
+    for (int p = 0; p < n; p++)
+        for (int i = 0; i < BRASS_NUM_INDUSTRIES; i++)
+            if (on_board[p][i] > g->players[p].mat_taken[i]) /* built tiles came off the mat */
+                FAILF("players[%d].mat", p);
+    /* the action in progress must name things that exist */
+    const BrassPending *pd = &g->pend;
+    if (pd->action >= NUM_ACT_TYPES || !valid_opt(pd->card, BRASS_NUM_CARD_TYPES) ||
+        !valid_opt(pd->industry, BRASS_NUM_INDUSTRIES) || !valid_opt(pd->slot, BRASS_NUM_SLOTS) ||
+        !valid_opt(pd->link, BRASS_NUM_LINKS) || !valid_opt(pd->merchant, BRASS_NUM_MERCHANT_SPACES) ||
+        pd->coal_left > 2 || pd->iron_left > 2 || pd->beer_left > 2 || pd->count > BRASS_NUM_SLOTS ||
+        pd->scout_picked > 3 || pd->income_idx > n || pd->pad_[0] || pd->pad_[1] ||
+        pd->after_beer > 1 || pd->last_choice >= BRASS_NUM_SLOTS)
+        FAIL("pending#1");
+    int need_slot = 0, need_link = 0, need_industry = 0, need_card = 0, need_merchant = 0;
+    switch (g->phase) {
+    case PH_CARD: break;
+    case PH_SCOUT_CARD: if (pd->action != ACT_SCOUT || !pd->scout_picked) FAIL("pending#2"); break;
+    case PH_BUILD_INDUSTRY: need_card = 1; if (pd->action != ACT_BUILD) FAIL("pending#3"); break;
+    case PH_BUILD_SLOT: need_card = need_industry = 1; if (pd->action != ACT_BUILD) FAIL("pending#4"); break;
+    case PH_COAL:
+        if (!pd->coal_left) FAIL("pending#5");
+        need_slot = pd->action == ACT_BUILD;
+        need_link = pd->action == ACT_NETWORK;
+        need_industry = need_slot;
+        if (!need_slot && !need_link) FAIL("pending#6");
+        break;
+    case PH_IRON:
+        if (!pd->iron_left || (pd->action != ACT_BUILD && pd->action != ACT_DEVELOP)) FAIL("pending#7");
+        need_industry = 1;
+        need_slot = pd->action == ACT_BUILD;
+        break;
+    case PH_BEER:
+        if (!pd->beer_left) FAIL("pending#8");
+        need_slot = need_merchant = pd->action == ACT_SELL;
+        need_link = pd->action == ACT_NETWORK;
+        if (!need_slot && !need_link) FAIL("pending#9");
+        break;
+    case PH_LINK: case PH_SECOND_RAIL: if (pd->action != ACT_NETWORK) FAIL("pending#10"); break;
+    case PH_DEVELOP: if (pd->action != ACT_DEVELOP) FAIL("pending#11"); break;
+    case PH_SELL_TILE: if (pd->action != ACT_SELL) FAIL("pending#12"); break;
+    case PH_SELL_MERCHANT: case PH_FREE_DEVELOP:
+        if (pd->action != ACT_SELL) FAIL("pending#13");
+        need_slot = 1;
+        break;
+    default: break;
+    }
+    if ((need_slot && pd->slot == BRASS_NONE) || (need_link && pd->link == BRASS_NONE) ||
+        (need_industry && pd->industry == BRASS_NONE) || (need_card && pd->card == BRASS_NONE) ||
+        (need_merchant && pd->merchant == BRASS_NONE))
+        FAIL("pending#14");
+    if (need_slot && g->phase != PH_COAL && g->phase != PH_IRON && pd->action == ACT_SELL) {
+        const BrassSlot *t = &g->slots[pd->slot];
+        if (t->owner != g->current || t->industry > IND_POTTERY) FAIL("pending#15");
+    }
+    if (g->phase == PH_BUILD_SLOT || (pd->action == ACT_BUILD && need_industry)) {
+        if (g->players[g->current].mat_taken[pd->industry] >= BT_TILES_PER_PLAYER[pd->industry])
+            FAIL("pending#16");
+    }
+    if (pd->action == ACT_NETWORK && need_link && g->link_owner[pd->link] != g->current) FAIL("pending#17");
+    /* a position must leave the seat to act something to do */
+    if (!g->game_over) {
+        uint16_t opts[BRASS_NUM_ACTIONS];
+        if (legal_into(g, opts, BRASS_NUM_ACTIONS) <= 0) FAIL("phase (no legal option)");
+    }
+    return BRASS_OK;
+}
+
+/* ---- hashing and snapshots ---- */
+
+uint64_t brass_hash(const BrassGame *g) {
+    uint64_t h = 0x243f6a8885a308d3ull;
+    const uint8_t *p = (const uint8_t *)g;
+    for (size_t i = 0; i + 8 <= sizeof *g; i += 8) {
+        uint64_t w;
+        memcpy(&w, p + i, 8);
+        h ^= w;
+        h *= 0x9e3779b97f4a7c15ull;
+        h ^= h >> 29;
+    }
+    return h;
+}
+
+#define SNAPSHOT_HEADER 16
+
+static uint32_t checksum32(const uint8_t *p, size_t n) {
+    uint32_t h = 2166136261u; /* FNV-1a */
+    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 16777619u;
+    return h;
+}
+
+static void put32(uint8_t *p, uint32_t v) {
+    for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i));
+}
+static uint32_t get32(const uint8_t *p) {
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+size_t brass_snapshot_size(void) { return SNAPSHOT_HEADER + sizeof(BrassGame); }
+
+int brass_snapshot(const BrassGame *g, uint8_t *buf, size_t cap) {
+    if (!g || !buf) return BRASS_E_BAD_ARGUMENT;
+    if (cap < brass_snapshot_size()) return BRASS_E_BUFFER;
+    memcpy(buf + SNAPSHOT_HEADER, g, sizeof *g);
+    put32(buf, BRASS_MAGIC);
+    put32(buf + 4, (uint32_t)BRASS_FORMAT_VERSION | (uint32_t)g->rules_edition << 16);
+    put32(buf + 8, (uint32_t)sizeof *g);
+    put32(buf + 12, checksum32(buf + SNAPSHOT_HEADER, sizeof *g));
+    return BRASS_OK;
+}
+
+int brass_restore(BrassGame *g, const uint8_t *buf, size_t len) {
+    if (!g || (!buf && len)) return BRASS_E_BAD_ARGUMENT;
+    if (len != brass_snapshot_size()) return BRASS_E_BAD_SNAPSHOT;
+    if (get32(buf) != BRASS_MAGIC) return BRASS_E_BAD_SNAPSHOT;
+    if ((get32(buf + 4) & 0xffffu) != BRASS_FORMAT_VERSION) return BRASS_E_BAD_SNAPSHOT;
+    if (get32(buf + 8) != sizeof *g) return BRASS_E_BAD_SNAPSHOT;
+    if (get32(buf + 12) != checksum32(buf + SNAPSHOT_HEADER, sizeof *g)) return BRASS_E_BAD_SNAPSHOT;
+    BrassGame tmp;
+    memcpy(&tmp, buf + SNAPSHOT_HEADER, sizeof tmp);
+    if (brass_validate(&tmp, NULL, 0)) return BRASS_E_BAD_SNAPSHOT;
+    *g = tmp;
+    return BRASS_OK;
+}
+
+/* ---- hidden information ---- */
+
+/* The one redaction function: others' non-wild cards, the deck order, face-down cards and
+   the random state are what no seat may see (wild cards are taken and returned openly). */
+void brass_redact(const BrassGame *g, int seat, BrassGame *out) {
+    *out = *g;
+    for (int p = 0; p < BRASS_MAX_PLAYERS; p++) {
+        BrassPlayer *pl = &out->players[p];
+        pl->facedown_card = p < g->num_players ? 0 : BRASS_NO_CARD;
+        if (p == seat) continue;
+        for (int c = 0; c < BT_CARD_WILD_LOCATION; c++) pl->hand[c] = 0;
+    }
+    memset(out->deck, 0, sizeof out->deck);
+    out->rng_state = 0;
+    out->seed = 0;
+}
+
+int brass_determinize(BrassGame *g, int seat, uint64_t seed) {
+    if (!g || seat < 0 || seat >= g->num_players) return BRASS_E_BAD_ARGUMENT;
+    uint8_t pool[BRASS_MAX_DECK + 40];
+    int n = 0;
+    for (int i = 0; i < g->deck_size; i++) pool[n++] = g->deck[i];
+    for (int p = 0; p < g->num_players; p++) {
+        BrassPlayer *pl = &g->players[p];
+        if (pl->facedown_card != BRASS_NO_CARD) pool[n++] = pl->facedown_card;
+        if (p == seat) continue;
+        for (int c = 0; c < BT_CARD_WILD_LOCATION; c++)
+            for (; pl->hand[c]; pl->hand[c]--) pool[n++] = (uint8_t)c;
+    }
+    rng_seed(&g->rng_state, seed);
+    g->seed = seed;
+    for (int i = n - 1; i > 0; i--) {
+        int j = (int)rng_below(&g->rng_state, (uint32_t)i + 1);
+        uint8_t t = pool[i];
+        pool[i] = pool[j];
+        pool[j] = t;
+    }
+    int k = 0;
+    for (int i = 0; i < g->deck_size; i++) g->deck[i] = pool[k++];
+    for (int p = 0; p < g->num_players; p++) {
+        BrassPlayer *pl = &g->players[p];
+        if (pl->facedown_card != BRASS_NO_CARD) pl->facedown_card = pool[k++];
+        if (p == seat) continue;
+        int wild = pl->hand[BT_CARD_WILD_LOCATION] + pl->hand[BT_CARD_WILD_INDUSTRY];
+        for (int i = wild; i < pl->hand_size; i++) pl->hand[pool[k++]]++;
+    }
+    return BRASS_OK;
+}
+
+/* ---- results ---- */
+
+static int better(const BrassGame *g, int a, int b) {
+    const BrassPlayer *x = &g->players[a], *y = &g->players[b];
+    if (x->vp != y->vp) return x->vp > y->vp;
+    int lx = BT_INCOME_LEVEL[x->income_space], ly = BT_INCOME_LEVEL[y->income_space];
+    if (lx != ly) return lx > ly;
+    return x->money > y->money;
+}
+
+/* Seats best first: VP, then income level, then money (ruling 20). */
+int brass_score_order(const BrassGame *g, uint8_t *ranking) {
+    int n = g->num_players;
+    for (int i = 0; i < n; i++) ranking[i] = (uint8_t)i;
+    for (int i = 1; i < n; i++) {
+        uint8_t s = ranking[i];
+        int j = i - 1;
+        while (j >= 0 && better(g, s, ranking[j])) {
+            ranking[j + 1] = ranking[j];
+            j--;
+        }
+        ranking[j + 1] = s;
+    }
+    return n;
+}
+
+/* ---- names ---- */
+
+const char *brass_action_name(int action) {
+    if (action < 0 || action >= BRASS_NUM_ACTIONS) return "unknown";
+    return BT_ACTION_NAMES[action];
+}
+
+const char *brass_phase_name(int phase) {
+    static const char *const names[NUM_PHASES] = {
+        "action", "card", "scout_card", "build_industry", "build_slot", "coal", "iron", "beer",
+        "link", "second_rail", "develop", "sell_tile", "sell_merchant", "free_develop",
+        "shortfall", "game_over"};
+    return phase >= 0 && phase < NUM_PHASES ? names[phase] : "unknown";
+}
+
+const char *brass_reason_message(int reason) {
+    static const char *const msgs[NUM_REASONS] = {
+        "legal",
+        "that option belongs to another kind of decision",
+        "that card is not in your hand",
+        "not enough money",
+        "no connected coal, and no connection to a merchant location for the coal market",
+        "that location is not in your network",
+        "in the Canal Era you may have only one industry tile per location",
+        "that slot is taken",
+        "that slot does not show this industry",
+        "a slot showing only this industry is free in that location and must be used first",
+        "no tiles of that industry are left on your mat",
+        "your lowest tile of that industry cannot be built in this era",
+        "that tile cannot be overbuilt",
+        "that card does not allow this build",
+        "farm breweries are built only with a brewery or wild industry card",
+        "that route already has a link",
+        "that route cannot take a link in this era",
+        "that route does not touch your network",
+        "no link tiles left",
+        "no beer available",
+        "a nearer connected coal mine must be used first",
+        "a connected coal mine still has coal: the market may not be used",
+        "an iron works still has iron: the market may not be used",
+        "not connected to a merchant location",
+        "no merchant tile accepts these goods",
+        "that tile is not yours",
+        "that tile is already flipped",
+        "only cotton mills, manufacturers and potteries are sold",
+        "lightbulb potteries cannot be developed",
+        "a loan may not take income below level -10",
+        "you may not scout while holding a wild card",
+        "not enough cards",
+        "that source has nothing left",
+        "another player's beer must be connected to where it is used",
+        "merchant beer may only be used when selling to that merchant tile",
+        "nothing of that kind can be completed now",
+        "unordered choices are taken in ascending order",
+        "make at least one choice first",
+        "there is no tile there",
+        "no build can be completed with that card",
+        "this sale needs no beer",
+        "a compound action must end where the action ends",
+        "a compound action holds exactly one action"};
+    return reason >= 0 && reason < NUM_REASONS ? msgs[reason] : "unknown reason";
+}
+
+/* ---- observation ---- */
+
+int brass_observation(const BrassGame *g, int seat, float *out, int cap) {
+    if (!g || !out || seat < 0 || seat >= g->num_players) return -BRASS_E_BAD_ARGUMENT;
+    if (cap < BRASS_OBS_SIZE) return -BRASS_E_BUFFER;
+    memset(out, 0, sizeof(float) * BRASS_OBS_SIZE);
+    int n = g->num_players, k = 0;
+#define REL(o) (((o) - seat + n) % n)
+    for (int s = 0; s < BRASS_NUM_SLOTS; s++, k += 13) {
+        const BrassSlot *t = &g->slots[s];
+        if (t->owner < 0) continue;
+        out[k + REL(t->owner)] = 1.0f;
+        out[k + 4 + t->industry] = 1.0f;
+        out[k + 10] = t->level / 8.0f;
+        out[k + 11] = t->flipped;
+        out[k + 12] = t->cubes / 6.0f;
+    }
+    for (int l = 0; l < BRASS_NUM_LINKS; l++, k += 4)
+        if (g->link_owner[l] >= 0) out[k + REL(g->link_owner[l])] = 1.0f;
+    out[k++] = g->coal_market / (float)BT_COAL_CAPACITY;
+    out[k++] = g->iron_market / (float)BT_IRON_CAPACITY;
+    for (int m = 0; m < BRASS_NUM_MERCHANT_SPACES; m++, k += 4) {
+        uint8_t t = g->merchant_tile[m] == BRASS_NONE ? 0 : g->merchant_tile[m];
+        for (int i = 0; i < 3; i++) out[k + i] = (t >> i) & 1;
+        out[k + 3] = g->merchant_beer[m];
+    }
+    for (int r = 0; r < BRASS_MAX_PLAYERS; r++, k += 13) {
+        if (r >= n) continue;
+        const BrassPlayer *pl = &g->players[(seat + r) % n];
+        out[k] = 1.0f;
+        out[k + 1] = pl->money / 100.0f;
+        out[k + 2] = BT_INCOME_LEVEL[pl->income_space] / 30.0f;
+        out[k + 3] = pl->vp / 100.0f;
+        out[k + 4] = pl->spent / 100.0f;
+        out[k + 5] = pl->links_left / 14.0f;
+        out[k + 6] = pl->hand_size / 8.0f;
+        for (int i = 0; i < BRASS_NUM_INDUSTRIES; i++)
+            out[k + 7 + i] = pl->mat_taken[i] / (float)BT_TILES_PER_PLAYER[i];
+    }
+    for (int c = 0; c < BRASS_NUM_CARD_TYPES; c++) out[k++] = g->players[seat].hand[c] / 8.0f;
+    out[k++] = g->deck_size / 64.0f;
+    out[k++] = g->era;
+    out[k++] = g->round / 10.0f;
+    out[k++] = g->actions_left / 2.0f;
+    out[k++] = g->current == seat && !g->game_over;
+    out[k + g->phase] = 1.0f;
+    k += NUM_PHASES;
+    if (g->phase != PH_ACTION && g->phase != PH_GAME_OVER && g->phase != PH_SHORTFALL) {
+        out[k + g->pend.action] = 1.0f;
+        if (g->pend.industry < BRASS_NUM_INDUSTRIES) out[k + NUM_ACT_TYPES + g->pend.industry] = 1.0f;
+    }
+    k += NUM_ACT_TYPES + BRASS_NUM_INDUSTRIES;
+    out[k++] = g->pend.coal_left / 2.0f;
+    out[k++] = g->pend.iron_left / 2.0f;
+    out[k++] = g->pend.beer_left / 2.0f;
+    out[k++] = g->pend.count / 2.0f;
+    for (int c = 0; c < BRASS_NUM_CARD_TYPES; c++) out[k++] = g->discards[c] / 8.0f;
+    out[k++] = g->wild_pile[0] / 4.0f;
+    out[k++] = g->wild_pile[1] / 4.0f;
+#undef REL
+    return k; /* entries in use; the rest stay 0 */
+}
+
+/* ---- playouts and benchmark ---- */
+
+static int pick(const BrassGame *g, const uint16_t *opts, int n, int policy, uint64_t *rng) {
+    if (policy == POLICY_SANE && g->phase == PH_ACTION && n > 1) {
+        /* no loan (nor pass) while another action type is legal */
+        uint16_t keep[NUM_ACT_TYPES];
+        int m = 0;
+        for (int i = 0; i < n; i++)
+            if (opts[i] != ACT_LOAN && opts[i] != ACT_PASS) keep[m++] = opts[i];
+        if (m) return keep[rng_below(rng, (uint32_t)m)];
+    }
+    return opts[rng_below(rng, (uint32_t)n)];
+}
+
+int brass_playout(BrassGame *g, int policy, uint64_t seed, int max_decisions) {
+    if (!g) return -BRASS_E_BAD_ARGUMENT;
+    uint64_t rng;
+    rng_seed(&rng, seed);
+    uint16_t opts[BRASS_NUM_ACTIONS];
+    int made = 0;
+    Ctx cx = {g, NULL};
+    while (!g->game_over && made < max_decisions) {
+        int n = legal_into(g, opts, BRASS_NUM_ACTIONS);
+        if (n <= 0) return -BRASS_E_ILLEGAL; /* cannot happen in a valid state */
+        /* a forced step resolved automatically is not a decision of the policy */
+        int forced = n == 1 && g->auto_resolve;
+        apply_unchecked(&cx, pick(g, opts, n, policy, &rng));
+        made += !forced;
+    }
+    return made;
+}
+
+int brass_playout_batch(BrassGame *games, int n, int policy, uint64_t seed, int max_decisions) {
+    if (!games || n < 0) return -BRASS_E_BAD_ARGUMENT;
+    int total = 0;
+    for (int i = 0; i < n; i++) {
+        int r = brass_playout(&games[i], policy, seed + (uint64_t)i * 0x9e3779b97f4a7c15ull, max_decisions);
+        if (r < 0) return r;
+        total += r;
+    }
+    return total;
+}
+
+static double now_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+#define BENCH_SAMPLES 4096
+
+int brass_bench(int players, int games, uint64_t seed, int policy, BrassBenchResult *out) {
+    if (!out || games < 0 || players < 2 || players > 4) return BRASS_E_BAD_ARGUMENT;
+    memset(out, 0, sizeof *out);
+    BrassOptions opt = {(uint8_t)players, 0, 8, 1};
+    static BrassGame samples[BENCH_SAMPLES];
+    int nsamples = 0;
+    double t0 = now_seconds();
+    for (int i = 0; i < games; i++) {
+        BrassGame g;
+        brass_new(&g, &opt, seed + (uint64_t)i);
+        int r = brass_playout(&g, policy, seed * 31 + (uint64_t)i, 1 << 20);
+        if (r < 0) return -r;
+        out->decisions += (uint64_t)r;
+        out->games++;
+        if (nsamples < BENCH_SAMPLES && i % 8 == 0) samples[nsamples++] = g; /* end states */
+    }
+    out->seconds = now_seconds() - t0;
+    /* legality and clone timing on states met in play (replayed from seed) */
+    nsamples = 0;
+    for (int i = 0; nsamples < BENCH_SAMPLES && i < 64; i++) {
+        BrassGame g;
+        uint64_t rng;
+        brass_new(&g, &opt, seed + (uint64_t)i);
+        rng_seed(&rng, seed * 31 + (uint64_t)i);
+        uint16_t opts[BRASS_NUM_ACTIONS];
+        Ctx cx = {&g, NULL};
+        while (!g.game_over && nsamples < BENCH_SAMPLES) {
+            samples[nsamples++] = g;
+            int n = legal_into(&g, opts, BRASS_NUM_ACTIONS);
+            apply_unchecked(&cx, pick(&g, opts, n, policy, &rng));
+        }
+    }
+    uint16_t opts[BRASS_NUM_ACTIONS];
+    volatile int sink = 0;
+    int reps = 20;
+    t0 = now_seconds();
+    for (int r = 0; r < reps; r++)
+        for (int i = 0; i < nsamples; i++) sink += legal_into(&samples[i], opts, BRASS_NUM_ACTIONS);
+    out->legal_seconds = now_seconds() - t0;
+    out->legal_calls = (uint64_t)reps * (uint64_t)nsamples;
+    static BrassGame copy;
+    t0 = now_seconds();
+    for (int r = 0; r < reps * 10; r++)
+        for (int i = 0; i < nsamples; i++) {
+            copy = samples[i];
+            sink += copy.round;
+        }
+    out->clone_seconds = now_seconds() - t0;
+    out->clones = (uint64_t)reps * 10 * (uint64_t)nsamples;
+    (void)sink;
+    return BRASS_OK;
+}

@@ -1,0 +1,199 @@
+/* Connectivity over built links, networks, and where coal, iron and beer can come from. */
+#include "internal.h"
+
+/* PCG32 (O'Neill), fixed increment: the same numbers on every machine. */
+#define PCG_MULT 6364136223846793005ull
+#define PCG_INC 1442695040888963407ull
+
+uint32_t rng_next(uint64_t *state) {
+    uint64_t old = *state;
+    *state = old * PCG_MULT + PCG_INC;
+    uint32_t xorshifted = (uint32_t)(((old >> 18u) ^ old) >> 27u);
+    uint32_t rot = (uint32_t)(old >> 59u);
+    return (xorshifted >> rot) | (xorshifted << ((32u - rot) & 31u));
+}
+
+/* Unbiased integer in [0, n) by rejection. */
+uint32_t rng_below(uint64_t *state, uint32_t n) {
+    if (n <= 1) return 0;
+    uint32_t limit = (uint32_t)(-n) % n; /* 2^32 mod n */
+    for (;;) {
+        uint32_t r = rng_next(state);
+        if (r >= limit) return r % n;
+    }
+}
+
+void rng_seed(uint64_t *state, uint64_t seed) {
+    /* splitmix64 scrambles nearby seeds apart */
+    uint64_t z = seed + 0x9e3779b97f4a7c15ull;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    *state = z ^ (z >> 31);
+    rng_next(state);
+}
+
+static int find(uint8_t *parent, int x) {
+    while (parent[x] != x) {
+        parent[x] = parent[parent[x]];
+        x = parent[x];
+    }
+    return x;
+}
+
+int has_presence(const BrassGame *g, int player) {
+    for (int s = 0; s < BRASS_NUM_SLOTS; s++)
+        if (g->slots[s].owner == player) return 1;
+    for (int l = 0; l < BRASS_NUM_LINKS; l++)
+        if (g->link_owner[l] == player) return 1;
+    return 0;
+}
+
+void board_analyse(const BrassGame *g, int player, Board *b) {
+    uint8_t parent[BRASS_NUM_LOCATIONS];
+    for (int i = 0; i < BRASS_NUM_LOCATIONS; i++) parent[i] = (uint8_t)i;
+    uint32_t network = 0;
+    for (int l = 0; l < BRASS_NUM_LINKS; l++) {
+        if (g->link_owner[l] < 0) continue;
+        uint32_t t = BT_LINK_TOUCHES[l];
+        if (g->link_owner[l] == player) network |= t;
+        int first = __builtin_ctz(t);
+        for (uint32_t rest = t & (t - 1); rest; rest &= rest - 1) {
+            int a = find(parent, first), c = find(parent, __builtin_ctz(rest));
+            if (a != c) parent[c] = (uint8_t)a;
+        }
+    }
+    memset(b->comp_coal, 0, sizeof b->comp_coal);
+    memset(b->comp_merchant, 0, sizeof b->comp_merchant);
+    memset(b->comp_opp_beer, 0, sizeof b->comp_opp_beer);
+    for (int i = 0; i < BRASS_NUM_LOCATIONS; i++) {
+        b->comp[i] = (uint8_t)find(parent, i);
+        if (BT_LOCATION_KIND[i] == 2) b->comp_merchant[b->comp[i]] = 1;
+    }
+    b->board_coal = b->board_iron = b->own_beer = 0;
+    b->presence = network != 0;
+    for (int s = 0; s < BRASS_NUM_SLOTS; s++) {
+        const BrassSlot *t = &g->slots[s];
+        if (t->owner < 0) continue;
+        int loc = BT_SLOT_LOCATION[s];
+        if (t->owner == player) {
+            network |= 1u << loc;
+            b->presence = 1;
+        }
+        if (!t->cubes) continue;
+        int c = b->comp[loc];
+        switch (t->industry) {
+        case IND_COAL:
+            b->board_coal += t->cubes;
+            b->comp_coal[c] = (uint8_t)(b->comp_coal[c] + t->cubes);
+            break;
+        case IND_IRON: b->board_iron += t->cubes; break;
+        case IND_BREWERY:
+            if (t->owner == player) b->own_beer += t->cubes;
+            else b->comp_opp_beer[c] = (uint8_t)(b->comp_opp_beer[c] + t->cubes);
+            break;
+        default: break;
+        }
+    }
+    b->network = network;
+    b->player = player;
+    if (!b->presence) {
+        b->net_slots = (1ull << BRASS_NUM_SLOTS) - 1ull; /* nothing on the board: anywhere */
+    } else {
+        b->net_slots = 0;
+        for (uint32_t t = network; t; t &= t - 1) b->net_slots |= location_slots(__builtin_ctz(t));
+    }
+    memset(b->build_mask, 0, sizeof b->build_mask);
+    int building = g->phase == PH_ACTION || g->phase == PH_BUILD_INDUSTRY ||
+                   (g->phase == PH_CARD && g->pend.action == ACT_BUILD);
+    if (building)
+        for (int i = 0; i < BRASS_NUM_INDUSTRIES; i++) b->build_mask[i] = build_feasible_slots(g, b, i);
+    else if (g->phase == PH_BUILD_SLOT && g->pend.industry < BRASS_NUM_INDUSTRIES)
+        b->build_mask[g->pend.industry] = build_feasible_slots(g, b, g->pend.industry);
+}
+
+/* Distinct components touched by a set of locations. */
+int location_comp_set(const Board *b, uint32_t touches, uint8_t *comps) {
+    int n = 0;
+    for (uint32_t t = touches; t; t &= t - 1) {
+        uint8_t c = b->comp[__builtin_ctz(t)];
+        int seen = 0;
+        for (int i = 0; i < n; i++) seen |= comps[i] == c;
+        if (!seen) comps[n++] = c;
+    }
+    return n;
+}
+
+int coal_from_mines(const Board *b, uint32_t touches) {
+    uint8_t comps[8];
+    int n = location_comp_set(b, touches, comps), sum = 0;
+    for (int i = 0; i < n; i++) sum += b->comp_coal[comps[i]];
+    return sum;
+}
+
+int merchant_reachable(const Board *b, uint32_t touches) {
+    uint8_t comps[8];
+    int n = location_comp_set(b, touches, comps);
+    for (int i = 0; i < n; i++)
+        if (b->comp_merchant[comps[i]]) return 1;
+    return 0;
+}
+
+int opp_beer_reachable(const Board *b, uint32_t touches) {
+    uint8_t comps[8];
+    int n = location_comp_set(b, touches, comps), sum = 0;
+    for (int i = 0; i < n; i++) sum += b->comp_opp_beer[comps[i]];
+    return sum;
+}
+
+/* Links between each location and the source set (255 = not connected). */
+void coal_distances(const BrassGame *g, uint32_t sources, uint8_t *dist) {
+    memset(dist, 255, BRASS_NUM_LOCATIONS);
+    uint32_t frontier = sources, seen = sources;
+    for (uint32_t t = sources; t; t &= t - 1) dist[__builtin_ctz(t)] = 0;
+    for (int d = 1; frontier; d++) {
+        uint32_t next = 0;
+        for (int l = 0; l < BRASS_NUM_LINKS; l++) {
+            if (g->link_owner[l] < 0) continue;
+            uint32_t t = BT_LINK_TOUCHES[l];
+            if (t & frontier) next |= t & ~seen;
+        }
+        for (uint32_t t = next; t; t &= t - 1) dist[__builtin_ctz(t)] = (uint8_t)d;
+        seen |= next;
+        frontier = next;
+    }
+}
+
+/* Money for k cubes bought cheapest first from a market holding `cubes`. */
+int market_buy_cost(int cubes, int k, int is_coal) {
+    int cap = is_coal ? BT_COAL_CAPACITY : BT_IRON_CAPACITY;
+    const uint8_t *prices = is_coal ? BT_COAL_PRICES : BT_IRON_PRICES;
+    int empty = is_coal ? BT_COAL_EMPTY_PRICE : BT_IRON_EMPTY_PRICE, cost = 0;
+    for (int i = 0; i < k; i++) {
+        if (cubes > 0) {
+            cost += prices[cap - cubes];
+            cubes--;
+        } else {
+            cost += empty;
+        }
+    }
+    return cost;
+}
+
+/* Money n coal costs at a place (mines first, then the market); -1 = cannot get it. */
+int coal_money_needed(const BrassGame *g, const Board *b, uint32_t touches, int n) {
+    if (n <= 0) return 0;
+    int free_coal = coal_from_mines(b, touches);
+    if (free_coal >= n) return 0;
+    if (!merchant_reachable(b, touches)) return -1;
+    return market_buy_cost(g->coal_market, n - free_coal, 1);
+}
+
+int iron_money_needed(const BrassGame *g, const Board *b, int n) {
+    if (n <= b->board_iron) return 0;
+    return market_buy_cost(g->iron_market, n - b->board_iron, 0);
+}
+
+int tile_cost(const BrassGame *g, int industry, int level) {
+    if (industry == IND_MANUFACTURER && level == 4) return g->manufacturer_iv_cost;
+    return BT_LEVELS[industry][level - 1].money;
+}

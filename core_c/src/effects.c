@@ -1,0 +1,70 @@
+/* Small state changes shared by every rule: money, income, flips, cubes, cards. */
+#include "internal.h"
+
+void emit(Ctx *cx, int type, int seat, int a, int b, int c) {
+    if (!cx->log) return;
+    if (cx->log->count >= BRASS_MAX_EVENTS) {
+        cx->log->dropped++;
+        return;
+    }
+    BrassEvent *e = &cx->log->events[cx->log->count++];
+    e->type = (uint8_t)type;
+    e->seat = (int8_t)seat;
+    e->a = (int16_t)a;
+    e->b = (int16_t)b;
+    e->c = (int16_t)c;
+}
+
+/* Money paid to the bank counts as spending for turn order (ruling 18). */
+void pay_money(Ctx *cx, int player, int amount) {
+    if (amount <= 0) return;
+    BrassPlayer *p = &cx->g->players[player];
+    p->money = (int16_t)(p->money - amount);
+    p->spent = (int16_t)(p->spent + amount);
+    emit(cx, EV_PAY, player, amount, 0, 0);
+}
+
+/* Income rises by track spaces; level 30 (space 99) is the cap (ruling 18). */
+void advance_income(BrassGame *g, int player, int spaces) {
+    int s = g->players[player].income_space + spaces;
+    g->players[player].income_space = (uint8_t)(s > 99 ? 99 : s);
+}
+
+void gain_vp(BrassGame *g, int player, int vp) {
+    int v = g->players[player].vp + vp;
+    g->players[player].vp = (int16_t)(v < 0 ? 0 : v);
+}
+
+void flip_tile(Ctx *cx, int slot) {
+    BrassSlot *t = &cx->g->slots[slot];
+    t->flipped = 1;
+    int spaces = BT_LEVELS[t->industry][t->level - 1].income_spaces;
+    advance_income(cx->g, t->owner, spaces);
+    emit(cx, EV_FLIP, t->owner, slot, spaces, 0);
+}
+
+/* Taking the last cube or barrel from a mine, works or brewery flips it. */
+void take_cube(Ctx *cx, int slot) {
+    BrassSlot *t = &cx->g->slots[slot];
+    t->cubes--;
+    if (t->cubes == 0) flip_tile(cx, slot);
+}
+
+/* A used card goes face up on the discard pile; a wild card back to its pile (ruling 6). */
+void discard_card(Ctx *cx, int player, int card) {
+    BrassGame *g = cx->g;
+    BrassPlayer *p = &g->players[player];
+    p->hand[card]--;
+    p->hand_size--;
+    if (card == BT_CARD_WILD_LOCATION) g->wild_pile[0]++;
+    else if (card == BT_CARD_WILD_INDUSTRY) g->wild_pile[1]++;
+    else {
+        g->discards[card]++;
+        p->last_discard = (uint8_t)card;
+    }
+}
+
+void remove_tile(BrassGame *g, int slot) {
+    memset(&g->slots[slot], 0, sizeof(BrassSlot));
+    g->slots[slot].owner = -1;
+}

@@ -1,0 +1,131 @@
+/* Shared internals of the Birmingham ruleset. Not part of the public API. */
+#ifndef BRASS_INTERNAL_H
+#define BRASS_INTERNAL_H
+
+#include <string.h>
+
+#include "brass.h"
+#include "birmingham_tables.h"
+
+_Static_assert(BT_NUM_LOCATIONS == BRASS_NUM_LOCATIONS, "locations");
+_Static_assert(BT_NUM_SLOTS == BRASS_NUM_SLOTS, "slots");
+_Static_assert(BT_NUM_LINKS == BRASS_NUM_LINKS, "links");
+_Static_assert(BT_NUM_MERCHANT_SPACES == BRASS_NUM_MERCHANT_SPACES, "merchant spaces");
+_Static_assert(BT_NUM_CARD_TYPES == BRASS_NUM_CARD_TYPES, "card types");
+_Static_assert(BT_NUM_ACTION_NAMES == BRASS_NUM_ACTIONS, "action names");
+_Static_assert(sizeof(BrassGame) == 648, "BrassGame must have no hidden padding");
+
+#define MARKET_SOURCE (-1)
+#define TOWN_SLOTS_MASK ((1ull << BT_LOCATION_FIRST_SLOT[BT_NUM_TOWNS]) - 1ull)
+
+/* One call's context: the game and where its events go. */
+typedef struct {
+    BrassGame *g;
+    BrassEventLog *log;
+} Ctx;
+
+/* Facts about the board computed once per legality question. */
+typedef struct {
+    uint8_t comp[BRASS_NUM_LOCATIONS]; /* connected component of each location (built links) */
+    uint8_t comp_coal[BRASS_NUM_LOCATIONS];     /* coal on unflipped mines, per component */
+    uint8_t comp_merchant[BRASS_NUM_LOCATIONS]; /* component holds a merchant location */
+    uint8_t comp_opp_beer[BRASS_NUM_LOCATIONS]; /* opponents' beer, per component */
+    uint32_t network;   /* locations in the acting player's network */
+    uint8_t presence;   /* the acting player has a tile or link on the board */
+    int board_coal, board_iron, own_beer;
+    int player;
+    uint64_t net_slots;   /* slots in locations of the network (all when nothing on board) */
+    uint64_t build_mask[BRASS_NUM_INDUSTRIES]; /* slots where a build of each industry could be
+                                                  completed with a suitable card (build phases) */
+} Board;
+
+/* rng.c */
+uint32_t rng_next(uint64_t *state);
+uint32_t rng_below(uint64_t *state, uint32_t n);
+void rng_seed(uint64_t *state, uint64_t seed);
+
+/* board.c: connectivity and resources */
+void board_analyse(const BrassGame *g, int player, Board *b);
+int location_comp_set(const Board *b, uint32_t touches, uint8_t *comps); /* distinct comps */
+int coal_from_mines(const Board *b, uint32_t touches);
+int merchant_reachable(const Board *b, uint32_t touches);
+int opp_beer_reachable(const Board *b, uint32_t touches);
+void coal_distances(const BrassGame *g, uint32_t sources, uint8_t *dist);
+int market_buy_cost(int cubes, int k, int is_coal);
+int coal_money_needed(const BrassGame *g, const Board *b, uint32_t touches, int n);
+int iron_money_needed(const BrassGame *g, const Board *b, int n);
+int tile_cost(const BrassGame *g, int industry, int level);
+int has_presence(const BrassGame *g, int player);
+
+/* effects.c: small state changes shared by the rules */
+void emit(Ctx *cx, int type, int seat, int a, int b, int c);
+void pay_money(Ctx *cx, int player, int amount);
+void advance_income(BrassGame *g, int player, int spaces);
+void flip_tile(Ctx *cx, int slot);
+void take_cube(Ctx *cx, int slot);
+void discard_card(Ctx *cx, int player, int card);
+void remove_tile(BrassGame *g, int slot);
+void gain_vp(BrassGame *g, int player, int vp);
+
+/* rules_*.c: reasons and effects of each action's decisions */
+int build_slot_reason(const BrassGame *g, const Board *b, int player, int card, int industry,
+                      int slot);
+uint64_t build_feasible_slots(const BrassGame *g, const Board *b, int industry);
+uint64_t location_slots(int loc);
+int build_card_reason(const BrassGame *g, const Board *b, int card);
+int build_industry_reason(const BrassGame *g, const Board *b, int card, int industry);
+void build_choose_slot(Ctx *cx, int slot);
+void build_finish(Ctx *cx);
+
+int link_reason(const BrassGame *g, const Board *b, int link, int second);
+void network_place(Ctx *cx, int link);
+void network_after_coal(Ctx *cx);
+
+int develop_reason(const BrassGame *g, const Board *b, int industry, int free_develop);
+void develop_choose(Ctx *cx, int industry);
+void develop_remove(Ctx *cx, int industry);
+void free_develop(Ctx *cx, int industry);
+
+int sell_tile_reason(const BrassGame *g, const Board *b, int slot);
+int sell_merchant_reason(const BrassGame *g, const Board *b, int slot, int space);
+void sell_choose_merchant(Ctx *cx, int space);
+void sell_finish_tile(Ctx *cx);
+
+int coal_source_reason(const BrassGame *g, const Board *b, int action);
+int iron_source_reason(const BrassGame *g, const Board *b, int action);
+int beer_source_reason(const BrassGame *g, const Board *b, int action);
+void pay_coal(Ctx *cx, int action);
+void pay_iron(Ctx *cx, int action);
+void pay_beer(Ctx *cx, int action);
+void resources_continue(Ctx *cx);
+
+int loan_reason(const BrassGame *g);
+int scout_reason(const BrassGame *g);
+int scout_card_reason(const BrassGame *g, int card, int picks_after);
+void take_loan(Ctx *cx);
+void scout_take_wilds(Ctx *cx);
+
+/* turns.c: turn, round and era end */
+void action_done(Ctx *cx);
+void start_turn(BrassGame *g);
+void shortfall_remove(Ctx *cx, int slot);
+void deal_hand(BrassGame *g, int player);
+void shuffle_deck(BrassGame *g);
+int shortfall_reason(const BrassGame *g, int slot);
+
+/* decision.c */
+int phase_reason(const BrassGame *g, const Board *b, int action);
+int legal_into(const BrassGame *g, uint16_t *out, int cap);
+int apply_unchecked(Ctx *cx, int action);
+void auto_resolve(Ctx *cx);
+
+static inline int level_of(const BrassGame *g, int industry) {
+    int k = g->players[g->current].mat_taken[industry];
+    return k < BT_TILES_PER_PLAYER[industry] ? BT_MAT_LEVEL[industry][k] : 0;
+}
+static inline int popcount32(uint32_t x) { return __builtin_popcount(x); }
+static inline int is_wild(int card) {
+    return card == BT_CARD_WILD_LOCATION || card == BT_CARD_WILD_INDUSTRY;
+}
+
+#endif

@@ -1,0 +1,174 @@
+/* Build action: cards, slots, overbuilding, costs, production and market sales. */
+#include "internal.h"
+
+uint64_t location_slots(int loc) {
+    uint64_t lo = BT_LOCATION_FIRST_SLOT[loc], hi = BT_LOCATION_FIRST_SLOT[loc + 1];
+    return ((1ull << hi) - 1ull) & ~((1ull << lo) - 1ull);
+}
+
+static uint64_t network_slots(const Board *b) { return b->net_slots; }
+
+/* Which slots a card lets the player use for an industry (ruling 14). */
+static uint64_t card_slots(const Board *b, int card, int industry) {
+    if (card < BT_NUM_TOWNS) return location_slots(card);
+    if (card == BT_CARD_WILD_LOCATION) return TOWN_SLOTS_MASK;
+    if (card == BT_CARD_WILD_INDUSTRY) return network_slots(b);
+    if (card >= BT_CARD_FIRST_INDUSTRY && card < BT_CARD_WILD_LOCATION &&
+        (BT_INDUSTRY_CARD_MASK[card - BT_CARD_FIRST_INDUSTRY] & (1u << industry)))
+        return network_slots(b);
+    return 0;
+}
+
+static int card_reason(const Board *b, int card, int industry, int loc) {
+    if (card == BRASS_NONE) return R_OK;
+    if (card < BT_NUM_TOWNS || card == BT_CARD_WILD_LOCATION) {
+        if (BT_LOCATION_KIND[loc] == 1) return R_FARM_NEEDS_INDUSTRY_CARD;
+        return card == BT_CARD_WILD_LOCATION || card == loc ? R_OK : R_CARD_DOES_NOT_ALLOW;
+    }
+    if (!(card_slots(b, card, industry) & location_slots(loc)))
+        return (card_slots(b, card, industry) ? R_NOT_IN_NETWORK : R_CARD_DOES_NOT_ALLOW);
+    return R_OK;
+}
+
+/* Everything about building `industry` on `slot` (card BRASS_NONE: any card). */
+int build_slot_reason(const BrassGame *g, const Board *b, int player, int card, int industry,
+                      int slot) {
+    const BrassPlayer *pl = &g->players[player];
+    int k = pl->mat_taken[industry];
+    if (k >= BT_TILES_PER_PLAYER[industry]) return R_NO_TILES_LEFT;
+    int level = BT_MAT_LEVEL[industry][k];
+    const BtLevel *lv = &BT_LEVELS[industry][level - 1];
+    if (!(g->era == ERA_CANAL ? lv->canal_era : lv->rail_era)) return R_TILE_WRONG_ERA;
+    if (!(BT_SLOT_INDUSTRIES[slot] & (1u << industry))) return R_SLOT_WRONG_INDUSTRY;
+    int loc = BT_SLOT_LOCATION[slot];
+    int r = card_reason(b, card, industry, loc);
+    if (r) return r;
+    const BrassSlot *t = &g->slots[slot];
+    int first = BT_LOCATION_FIRST_SLOT[loc], last = BT_LOCATION_FIRST_SLOT[loc + 1];
+    if (t->owner < 0) {
+        /* a slot showing only this industry is used first (ruling 14) */
+        if (popcount32(BT_SLOT_INDUSTRIES[slot]) > 1)
+            for (int q = first; q < last; q++)
+                if (q != slot && BT_SLOT_INDUSTRIES[q] == (1u << industry) && g->slots[q].owner < 0)
+                    return R_SINGLE_ICON_SLOT_FIRST;
+    } else {
+        /* overbuilding (ruling 13) */
+        if (t->industry != industry) return R_SLOT_OCCUPIED;
+        if (level <= t->level) return R_CANNOT_OVERBUILD;
+        if (t->owner != player) {
+            if (industry == IND_COAL) {
+                if (b->board_coal || g->coal_market) return R_CANNOT_OVERBUILD;
+            } else if (industry == IND_IRON) {
+                if (b->board_iron || g->iron_market) return R_CANNOT_OVERBUILD;
+            } else {
+                return R_CANNOT_OVERBUILD;
+            }
+        }
+    }
+    if (g->era == ERA_CANAL)
+        for (int q = first; q < last; q++)
+            if (q != slot && g->slots[q].owner == player) return R_CANAL_ONE_TILE_PER_TOWN;
+    int coal = coal_money_needed(g, b, 1u << loc, lv->coal);
+    if (coal < 0) return R_NO_CONNECTED_COAL;
+    int money = tile_cost(g, industry, level) + coal + iron_money_needed(g, b, lv->iron);
+    if (money > pl->money) return R_NOT_ENOUGH_MONEY;
+    return R_OK;
+}
+
+uint64_t build_feasible_slots(const BrassGame *g, const Board *b, int industry) {
+    /* quick exits shared by every slot (same checks as build_slot_reason's first lines) */
+    const BrassPlayer *pl = &g->players[b->player];
+    int k = pl->mat_taken[industry];
+    if (k >= BT_TILES_PER_PLAYER[industry]) return 0;
+    int level = BT_MAT_LEVEL[industry][k];
+    const BtLevel *lv = &BT_LEVELS[industry][level - 1];
+    if (!(g->era == ERA_CANAL ? lv->canal_era : lv->rail_era)) return 0;
+    if (tile_cost(g, industry, level) > pl->money) return 0;
+    uint64_t m = 0;
+    for (int s = 0; s < BRASS_NUM_SLOTS; s++)
+        if ((BT_SLOT_INDUSTRIES[s] & (1u << industry)) &&
+            build_slot_reason(g, b, b->player, BRASS_NONE, industry, s) == R_OK)
+            m |= 1ull << s;
+    return m;
+}
+
+int build_industry_reason(const BrassGame *g, const Board *b, int card, int industry) {
+    uint64_t allowed = card_slots(b, card, industry);
+    if (!allowed) return R_CARD_DOES_NOT_ALLOW;
+    if (allowed & b->build_mask[industry]) return R_OK;
+    /* not possible: find the first reason, for the message */
+    int first_reason = R_NO_OPTION;
+    for (int s = 0; s < BRASS_NUM_SLOTS; s++) {
+        if (!(allowed & (1ull << s)) || !(BT_SLOT_INDUSTRIES[s] & (1u << industry))) continue;
+        int r = build_slot_reason(g, b, b->player, card, industry, s);
+        if (first_reason == R_NO_OPTION) first_reason = r;
+    }
+    return first_reason;
+}
+
+int build_card_reason(const BrassGame *g, const Board *b, int card) {
+    (void)g;
+    for (int i = 0; i < BRASS_NUM_INDUSTRIES; i++)
+        if (card_slots(b, card, i) & b->build_mask[i]) return R_OK;
+    return R_NO_BUILD_WITH_CARD;
+}
+
+void build_choose_slot(Ctx *cx, int slot) {
+    BrassGame *g = cx->g;
+    int p = g->current, ind = g->pend.industry, level = level_of(g, ind);
+    BrassSlot *t = &g->slots[slot];
+    if (t->owner >= 0) {
+        /* the old tile leaves the game; its cubes return to the supply */
+        emit(cx, EV_OVERBUILD, p, slot, t->owner, t->level);
+        remove_tile(g, slot);
+    }
+    const BtLevel *lv = &BT_LEVELS[ind][level - 1];
+    g->pend.slot = (uint8_t)slot;
+    pay_money(cx, p, tile_cost(g, ind, level));
+    g->pend.coal_left = lv->coal;
+    g->pend.iron_left = lv->iron;
+    resources_continue(cx);
+}
+
+/* A new mine connected to a merchant location, and every new iron works, sell cubes to the
+   market, most expensive empty slot first; emptied tiles flip (ruling 12). */
+static void sell_to_market(Ctx *cx, int slot, int is_coal) {
+    BrassGame *g = cx->g;
+    BrassSlot *t = &g->slots[slot];
+    uint8_t *market = is_coal ? &g->coal_market : &g->iron_market;
+    int cap = is_coal ? BT_COAL_CAPACITY : BT_IRON_CAPACITY;
+    const uint8_t *prices = is_coal ? BT_COAL_PRICES : BT_IRON_PRICES;
+    int sold = 0, earned = 0;
+    while (t->cubes > 0 && *market < cap) {
+        earned += prices[cap - *market - 1];
+        (*market)++;
+        t->cubes--;
+        sold++;
+    }
+    if (!sold) return;
+    g->players[t->owner].money = (int16_t)(g->players[t->owner].money + earned);
+    emit(cx, EV_MARKET_SALE, t->owner, slot, sold, earned);
+    if (t->cubes == 0) flip_tile(cx, slot);
+}
+
+void build_finish(Ctx *cx) {
+    BrassGame *g = cx->g;
+    int p = g->current, ind = g->pend.industry, slot = g->pend.slot, level = level_of(g, ind);
+    BrassSlot *t = &g->slots[slot];
+    t->owner = (int8_t)p;
+    t->industry = (uint8_t)ind;
+    t->level = (uint8_t)level;
+    t->flipped = 0;
+    if (ind == IND_BREWERY) t->cubes = g->era == ERA_CANAL ? 1 : 2; /* ruling 5 */
+    else t->cubes = BT_LEVELS[ind][level - 1].produces;
+    g->players[p].mat_taken[ind]++;
+    emit(cx, EV_BUILD, p, slot, ind, level);
+    if (ind == IND_COAL) {
+        Board b;
+        board_analyse(g, p, &b);
+        if (merchant_reachable(&b, 1u << BT_SLOT_LOCATION[slot])) sell_to_market(cx, slot, 1);
+    } else if (ind == IND_IRON) {
+        sell_to_market(cx, slot, 0);
+    }
+    action_done(cx);
+}

@@ -1,0 +1,120 @@
+/* Self-play driver for the sanitizer build: random games with invariants checked after
+   every decision. Usage: selfplay [games per player count]. Exit 0 = all good. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "brass.h"
+
+static int failures;
+#define CHECK(cond, ...)                                   \
+    do {                                                   \
+        if (!(cond)) {                                     \
+            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
+            fprintf(stderr, __VA_ARGS__);                  \
+            fprintf(stderr, "\n");                         \
+            failures++;                                    \
+            return;                                        \
+        }                                                  \
+    } while (0)
+
+static uint64_t lcg(uint64_t *s) {
+    *s = *s * 6364136223846793005ull + 1442695040888963407ull;
+    return *s >> 33;
+}
+
+static void check_state(const BrassGame *g) {
+    char field[64];
+    const BrassPending *pd = &g->pend;
+    CHECK(brass_validate(g, field, sizeof field) == BRASS_OK,
+          "validate: %s (phase %d action %d card %d industry %d slot %d link %d merchant %d "
+          "coal %d iron %d beer %d count %d scout %d income %d after %d last %d)",
+          field, g->phase, pd->action, pd->card, pd->industry, pd->slot, pd->link, pd->merchant,
+          pd->coal_left, pd->iron_left, pd->beer_left, pd->count, pd->scout_picked, pd->income_idx,
+          pd->after_beer, pd->last_choice);
+    uint8_t snap[2048];
+    CHECK(brass_snapshot(g, snap, sizeof snap) == BRASS_OK, "snapshot");
+    BrassGame r;
+    CHECK(brass_restore(&r, snap, brass_snapshot_size()) == BRASS_OK, "restore");
+    CHECK(memcmp(&r, g, sizeof r) == 0, "restore differs");
+    snap[20] ^= 0x5a;
+    CHECK(brass_restore(&r, snap, brass_snapshot_size()) == BRASS_E_BAD_SNAPSHOT, "corrupt accepted");
+    BrassGame view;
+    for (int s = -1; s < g->num_players; s++) brass_redact(g, s, &view);
+    float obs[BRASS_OBS_SIZE];
+    CHECK(brass_observation(g, 0, obs, BRASS_OBS_SIZE) > 0, "observation");
+    for (int p = 0; p < g->num_players; p++) CHECK(g->players[p].money >= 0, "money < 0");
+}
+
+static void play(int players, uint64_t seed, int policy_mix) {
+    BrassOptions opt = {(uint8_t)players, (uint8_t)(seed % 7 == 0), (uint8_t)(seed % 3 ? 8 : 14),
+                        (uint8_t)(seed % 2)};
+    BrassGame g;
+    CHECK(brass_new(&g, &opt, seed) == BRASS_OK, "new");
+    uint64_t rng = seed * 977 + 1;
+    uint16_t opts[BRASS_NUM_ACTIONS];
+    int decisions = 0, rounds_seen[2] = {0, 0};
+    while (!g.game_over) {
+        check_state(&g);
+        if (failures) return;
+        int n = brass_legal(&g, opts, BRASS_NUM_ACTIONS);
+        CHECK(n > 0, "no legal options at decision %d phase %d", decisions, g.phase);
+        /* every listed option applies; a sample of the others is refused, state unchanged */
+        uint8_t legal[BRASS_NUM_ACTIONS] = {0};
+        for (int i = 0; i < n; i++) legal[opts[i]] = 1;
+        for (int a = 0; a < BRASS_NUM_ACTIONS; a++) {
+            BrassGame c = g;
+            int reason = 0;
+            int err = brass_apply(&c, g.current, a, NULL, &reason);
+            if (legal[a]) {
+                CHECK(err == BRASS_OK, "legal id %d refused (%d/%d)", a, err, reason);
+            } else {
+                CHECK(err == BRASS_E_ILLEGAL && reason != 0, "illegal id %d accepted", a);
+                CHECK(memcmp(&c, &g, sizeof c) == 0, "refused id %d changed state", a);
+            }
+            if (failures) return;
+        }
+        BrassGame c = g;
+        CHECK(brass_apply(&c, (g.current + 1) % players, opts[0], NULL, NULL) == BRASS_E_NOT_YOUR_TURN,
+              "wrong seat accepted");
+        if (decisions % 50 == 0) {
+            static uint16_t ids[1 << 16];
+            static uint32_t offs[4097];
+            int trunc = 0;
+            int k = brass_compound_actions(&g, ids, 1 << 16, offs, 4096, &trunc);
+            CHECK(k > 0, "no compound actions");
+            BrassGame d = g;
+            int at = 0, reason = 0;
+            int j = (int)(lcg(&rng) % (uint64_t)k);
+            CHECK(brass_apply_sequence(&d, g.current, ids + offs[j], (int)(offs[j + 1] - offs[j]), NULL,
+                                       &reason, &at) == BRASS_OK,
+                  "compound %d refused at %d (%d)", j, at, reason);
+            BrassGame det = g;
+            CHECK(brass_determinize(&det, g.current, seed + 5) == BRASS_OK, "determinize");
+            CHECK(brass_validate(&det, NULL, 0) == BRASS_OK, "determinized state invalid");
+            BrassGame v1, v2;
+            brass_redact(&g, g.current, &v1);
+            brass_redact(&det, g.current, &v2);
+            CHECK(memcmp(&v1, &v2, sizeof v1) == 0, "determinize changed the seat's view");
+        }
+        int pick = opts[lcg(&rng) % (uint64_t)n];
+        if (policy_mix && g.phase == 0 && n > 2) {
+            for (int i = 0; i < n; i++)
+                if (opts[i] != 4 && opts[i] != 6) { pick = opts[(i + (int)(lcg(&rng) % 3)) % n]; break; }
+        }
+        int era = g.era;
+        CHECK(brass_apply(&g, g.current, pick, NULL, NULL) == BRASS_OK, "apply");
+        if (!g.game_over || g.era != era) rounds_seen[era] = g.round > rounds_seen[era] ? g.round : rounds_seen[era];
+        decisions++;
+        CHECK(decisions < 20000, "game does not end");
+    }
+    check_state(&g);
+}
+
+int main(int argc, char **argv) {
+    int games = argc > 1 ? atoi(argv[1]) : 20;
+    for (int players = 2; players <= 4; players++)
+        for (int i = 0; i < games && !failures; i++) play(players, (uint64_t)(players * 100000 + i), i & 1);
+    printf("selfplay: %d games per player count, %d failures\n", games, failures);
+    return failures ? 1 : 0;
+}
