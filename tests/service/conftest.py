@@ -1,0 +1,115 @@
+"""Fixtures: real service processes on loopback ports, on SQLite and on PostgreSQL.
+
+PostgreSQL tests use a fresh schema of the database at BRASS_TEST_POSTGRES_URL (default
+postgresql://postgres@127.0.0.1:5432/test) and are skipped, loudly, when it is unreachable.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+
+from .helpers import ServerProcess
+
+POSTGRES_URL = os.environ.get(
+    "BRASS_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test"
+)
+_postgres_skip_reason: list[str] = []
+
+
+def _postgres_unreachable() -> str | None:
+    try:
+        import psycopg
+
+        with psycopg.connect(POSTGRES_URL, connect_timeout=3) as conn:
+            conn.execute("SELECT 1")
+    except Exception as exc:  # any failure means: cannot run the PostgreSQL half
+        return f"{type(exc).__name__}: {exc}".strip()
+    return None
+
+
+class Backend:
+    """One storage back end: makes fresh databases and starts servers on them."""
+
+    def __init__(self, name: str, workdir: Path) -> None:
+        self.name = name
+        self.workdir = workdir
+        self._schemas: list[str] = []
+        self._servers: list[ServerProcess] = []
+
+    def new_database_url(self) -> str:
+        if self.name == "sqlite":
+            return f"sqlite:///{self.workdir / (uuid.uuid4().hex[:8] + '.sqlite3')}"
+        import psycopg
+
+        schema = "brass_test_" + uuid.uuid4().hex[:12]
+        with psycopg.connect(POSTGRES_URL, autocommit=True) as conn:
+            conn.execute(f"CREATE SCHEMA {schema}")
+        self._schemas.append(schema)
+        separator = "&" if "?" in POSTGRES_URL else "?"
+        return f"{POSTGRES_URL}{separator}options={quote(f'-csearch_path={schema}')}"
+
+    def start_server(
+        self,
+        name: str,
+        database_url: str | None = None,
+        env: dict[str, str] | None = None,
+    ) -> ServerProcess:
+        server = ServerProcess(
+            self.workdir / name,
+            database_url=database_url or self.new_database_url(),
+            env=env,
+            name=name,
+        )
+        self._servers.append(server)
+        return server.start()
+
+    def close(self) -> None:
+        for server in self._servers:
+            server.stop()
+        if self._schemas:
+            import psycopg
+
+            with psycopg.connect(POSTGRES_URL, autocommit=True) as conn:
+                for schema in self._schemas:
+                    conn.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+
+
+@pytest.fixture(scope="session", params=["sqlite", "postgres"])
+def backend(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Backend]:
+    if request.param == "postgres":
+        reason = _postgres_unreachable()
+        if reason is not None:
+            message = (
+                f"PostgreSQL UNREACHABLE at {POSTGRES_URL} ({reason}): the PostgreSQL half of "
+                "the service suite did NOT run"
+            )
+            if not _postgres_skip_reason:
+                _postgres_skip_reason.append(message)
+            pytest.skip(message)
+    backend = Backend(request.param, tmp_path_factory.mktemp(f"brass-{request.param}"))
+    yield backend
+    backend.close()
+
+
+@pytest.fixture(scope="session")
+def server(backend: Backend) -> ServerProcess:
+    """The shared server of a back end (SQLite: the default file in its working directory)."""
+    if backend.name == "sqlite":
+        shared = ServerProcess(backend.workdir / "shared", database_url=None, name="shared")
+        backend._servers.append(shared)
+        return shared.start()
+    return backend.start_server("shared")
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    for message in _postgres_skip_reason:
+        terminalreporter.write_sep("!", "POSTGRESQL TESTS SKIPPED", red=True, bold=True)
+        terminalreporter.write_line(message, red=True, bold=True)
