@@ -1,0 +1,374 @@
+"""Whole games and the main flows, through gRPC and REST, on every back end."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import threading
+
+import brass
+from brass_clients.aio_sdk import AsyncGameClient
+from brass_clients.sdk import BrassError, GameClient, pb, struct_to_dict
+
+from .helpers import ServerProcess, play_random_grpc, play_random_rest, sse_events
+
+
+def _tokens(created: pb.CreateGameResponse) -> list[str]:
+    return [seat.token for seat in created.seats]
+
+
+def _replayed_engine_game(client: GameClient, game_id: str) -> brass.Game:
+    complete, record = client.get_replay(game_id)
+    assert complete
+    return brass.Game.replay(record)
+
+
+def test_full_random_game_through_grpc(server: ServerProcess) -> None:
+    rng = random.Random(11)
+    with server.client() as client:
+        created = client.create_game(players=3, seed=1234, seat_names=["Ann", "Bob", "Cy"])
+        assert [s.name for s in created.seats] == ["Ann", "Bob", "Cy"]
+        assert len({s.token for s in created.seats}) == 3
+        game_id = created.game_id
+        submissions = play_random_grpc(client, game_id, _tokens(created), rng)
+        assert submissions > 0
+        final = client.get_game(game_id)
+        assert final.summary.status == pb.GAME_STATUS_FINISHED
+        assert not final.summary.HasField("current_seat")
+        assert len(final.scores) == 3 and len(final.winners) >= 1
+        # The stored replay reproduces the game exactly with the engine alone.
+        replayed = _replayed_engine_game(client, game_id)
+        assert replayed.version == final.summary.version
+        assert replayed.scores() == list(final.scores)
+        assert replayed.winners() == list(final.winners)
+        complete, record = client.get_replay(game_id)
+        assert record["seed"] == 1234
+        # Nothing more can be played.
+        legal_error = None
+        try:
+            client.submit_action(game_id, created.seats[0].token, 0)
+        except BrassError as error:
+            legal_error = error
+        assert legal_error is not None and legal_error.reason == "GAME_OVER"
+
+
+def test_full_random_game_through_rest(server: ServerProcess) -> None:
+    rng = random.Random(22)
+    rest = server.rest()
+    created = rest.post("/v1/games", {"players": 2, "seed": "987654321"})
+    game_id = created["gameId"]
+    tokens = [seat["token"] for seat in created["seats"]]
+    assert created["state"]["summary"]["status"] == "GAME_STATUS_IN_PROGRESS"
+    play_random_rest(rest, game_id, tokens, rng)
+    final = rest.get(f"/v1/games/{game_id}", token=tokens[0])["state"]
+    assert final["summary"]["status"] == "GAME_STATUS_FINISHED"
+    assert final["viewerSeat"] == 0
+    replay = rest.get(f"/v1/games/{game_id}/replay")
+    assert replay["complete"] is True
+    record = json.loads(replay["recordJson"])
+    assert record["seed"] == 987654321
+    replayed = brass.Game.replay(record)
+    assert replayed.scores() == final["scores"]
+
+
+def test_compound_action_and_preview(server: ServerProcess) -> None:
+    with server.client() as client:
+        created = client.create_game(players=2, seed=5)
+        game_id, tokens = created.game_id, _tokens(created)
+        seat = created.state.summary.current_seat
+        legal = client.list_legal_actions(game_id, tokens[seat], include_compound_actions=True)
+        assert legal.compound_actions, "the engine lists complete compound actions"
+        compound = legal.compound_actions[0]
+        preview = client.preview_action(game_id, tokens[seat], compound_key=compound.key)
+        assert preview.version == legal.version
+        # A preview commits nothing.
+        assert client.get_game(game_id).summary.version == legal.version
+        response = client.submit_action(
+            game_id, tokens[seat], compound=list(compound.ids), expected_version=legal.version
+        )
+        assert response.state.summary.version >= legal.version + len(compound.ids)
+        assert struct_to_dict(response.state.view) == struct_to_dict(preview.view)
+        assert [struct_to_dict(e.data) for e in response.events] == [
+            struct_to_dict(e.data) for e in preview.events
+        ]
+
+
+def test_spectator_and_seat_views(server: ServerProcess) -> None:
+    with server.client() as client:
+        created = client.create_game(players=4, seed=77)
+        game_id = created.game_id
+        spectator = client.get_game(game_id)
+        assert not spectator.HasField("viewer_seat")
+        engine_game = brass.Game.new(players=4, seed=77)
+        assert struct_to_dict(spectator.view) == brass_json(engine_game.view(None))
+        for seat, token_info in enumerate(created.seats):
+            state = client.get_game(game_id, token_info.token)
+            assert state.viewer_seat == seat
+            assert struct_to_dict(state.view) == brass_json(engine_game.view(seat))
+
+
+def brass_json(document: object) -> object:
+    return json.loads(json.dumps(document))
+
+
+def test_idempotent_retry_applies_once(server: ServerProcess) -> None:
+    with server.client() as client:
+        created = client.create_game(players=2, seed=8)
+        game_id, tokens = created.game_id, _tokens(created)
+        seat = created.state.summary.current_seat
+        legal = client.list_legal_actions(game_id, tokens[seat])
+        option = legal.options[0].id
+        first = client.submit_action(
+            game_id, tokens[seat], option, expected_version=legal.version, idempotency_key="k-1"
+        )
+        again = client.submit_action(
+            game_id, tokens[seat], option, expected_version=legal.version, idempotency_key="k-1"
+        )
+        assert not first.replayed and again.replayed
+        again.replayed = False
+        assert again == first
+        assert client.get_game(game_id).summary.version == first.state.summary.version
+        _, record = client.get_replay(game_id)
+        assert len(record["decisions"]) == first.state.summary.version
+
+
+def test_idempotent_retry_through_rest(server: ServerProcess) -> None:
+    rest = server.rest()
+    created = rest.post("/v1/games", {"players": 2, "seed": "9"})
+    game_id = created["gameId"]
+    tokens = [s["token"] for s in created["seats"]]
+    seat = created["state"]["summary"]["currentSeat"]
+    legal = rest.get(f"/v1/games/{game_id}/actions", token=tokens[seat])
+    body = {
+        "action": {"optionId": legal["options"][0]["id"]},
+        "expectedVersion": legal["version"],
+        "idempotencyKey": "rest-key",
+    }
+    first = rest.post(f"/v1/games/{game_id}/actions", body, token=tokens[seat])
+    again = rest.post(f"/v1/games/{game_id}/actions", body, token=tokens[seat])
+    assert first["replayed"] is False and again["replayed"] is True
+    assert again["state"] == first["state"] and again["events"] == first["events"]
+    now = rest.get(f"/v1/games/{game_id}")["state"]["summary"]["version"]
+    assert now == first["state"]["summary"]["version"]
+
+
+def _race(server: ServerProcess, submissions: list[dict]) -> list[object]:
+    """Runs the submissions at the same moment, each on its own connection."""
+    barrier = threading.Barrier(len(submissions))
+    outcomes: list[object] = [None] * len(submissions)
+
+    def submit(index: int) -> None:
+        with server.client() as own:
+            barrier.wait()
+            try:
+                outcomes[index] = own.submit_action(**submissions[index])
+            except BrassError as error:
+                outcomes[index] = error
+
+    threads = [threading.Thread(target=submit, args=(i,)) for i in range(len(submissions))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return outcomes
+
+
+def test_two_clients_racing_exactly_one_wins(server: ServerProcess) -> None:
+    """Both submit on the same version; one is applied, the other gets STALE_VERSION."""
+    with server.client() as client:
+        for seed in range(3):
+            created = client.create_game(players=2, seed=100 + seed)
+            game_id, tokens = created.game_id, _tokens(created)
+            seat = created.state.summary.current_seat
+            legal = client.list_legal_actions(game_id, tokens[seat])
+            outcomes = _race(
+                server,
+                [
+                    {"game_id": game_id, "token": tokens[seat], "option_id": option,
+                     "expected_version": legal.version}
+                    for option in (legal.options[0].id, legal.options[-1].id)
+                ],
+            )
+            winners = [o for o in outcomes if isinstance(o, pb.SubmitActionResponse)]
+            losers = [o for o in outcomes if isinstance(o, BrassError)]
+            assert len(winners) == 1 and len(losers) == 1, outcomes
+            assert losers[0].reason == "STALE_VERSION"
+            assert losers[0].metadata["version"] == str(winners[0].state.summary.version)
+            _, record = client.get_replay(game_id)
+            assert len(record["decisions"]) == winners[0].state.summary.version
+
+
+def test_watch_resumes_without_missing_anything(server: ServerProcess) -> None:
+    rng = random.Random(5)
+    with server.client() as client:
+        created = client.create_game(players=2, seed=31)
+        game_id, tokens = created.game_id, _tokens(created)
+        stream = client.watch_game(game_id, from_version=0)
+        first = next(stream)  # the initial state
+        assert first.version == 0 and first.HasField("state")
+        play_random_grpc(client, game_id, tokens, rng, max_submissions=3)
+        seen_versions = [first.version]
+        events: list[dict] = []
+        while seen_versions[-1] < client.get_game(game_id).summary.version:
+            update = next(stream)
+            seen_versions.append(update.version)
+            events.extend(struct_to_dict(e.data) for e in update.events)
+        stream.close()  # the client goes away
+        last = seen_versions[-1]
+        play_random_grpc(client, game_id, tokens, rng, max_submissions=4)
+        head = client.get_game(game_id).summary.version
+        resumed = client.watch_game(game_id, from_version=last)
+        while last < head:
+            update = next(resumed)
+            assert update.version > last
+            last = update.version
+            events.extend(struct_to_dict(e.data) for e in update.events)
+        assert update.HasField("state")
+        assert update.state.summary.version == head
+        resumed.close()
+        # Every event of the game arrived exactly once, in order: compare with a watcher
+        # that reads everything from version 0 in one go.
+        full = client.watch_game(game_id, from_version=0)
+        all_events: list[dict] = []
+        version = -1
+        while version < head:
+            update = next(full)
+            version = update.version
+            all_events.extend(struct_to_dict(e.data) for e in update.events)
+        full.close()
+        assert events == all_events
+
+
+def test_sse_watch_resumes_with_last_event_id(server: ServerProcess) -> None:
+    rng = random.Random(6)
+    rest = server.rest()
+    created = rest.post("/v1/games", {"players": 2, "seed": "44"})
+    game_id = created["gameId"]
+    tokens = [s["token"] for s in created["seats"]]
+    play_random_rest(rest, game_id, tokens, rng, max_submissions=3)
+    head = int(rest.get(f"/v1/games/{game_id}")["state"]["summary"]["version"])
+    stream = sse_events(server.http_port, f"/v1/games/{game_id}/events?fromVersion=0")
+    last_id = None
+    events_seen = []
+    for event, event_id, data in stream:
+        assert event == "update"
+        last_id = event_id
+        events_seen.extend(data["events"])
+        if int(data["version"]) == head:
+            assert data["state"]["summary"]["version"] == str(head)
+            break
+    stream.close()
+    play_random_rest(rest, game_id, tokens, rng, max_submissions=3)
+    head2 = int(rest.get(f"/v1/games/{game_id}")["state"]["summary"]["version"])
+    assert last_id == str(head)
+    resumed = sse_events(
+        server.http_port, f"/v1/games/{game_id}/events", token=tokens[0], last_event_id=last_id
+    )
+    for _event, event_id, data in resumed:
+        assert int(event_id) > int(last_id)
+        events_seen.extend(data["events"])
+        if int(data["version"]) == head2:
+            assert data["state"]["viewerSeat"] == 0
+            break
+    resumed.close()
+    decision_events = [e for e in events_seen if e]
+    assert decision_events, "moves produce events"
+    assert all(int(e["version"]) <= head2 for e in events_seen)
+
+
+def test_watch_hears_live_moves(server: ServerProcess) -> None:
+    with server.client() as client:
+        created = client.create_game(players=2, seed=3)
+        game_id, tokens = created.game_id, _tokens(created)
+        stream = client.watch_game(game_id, tokens[1], from_version=0)
+        assert next(stream).version == 0
+        received: list[pb.WatchGameResponse] = []
+
+        def listen() -> None:
+            received.append(next(stream))
+
+        listener = threading.Thread(target=listen)
+        listener.start()
+        play_random_grpc(client, game_id, tokens, random.Random(1), max_submissions=1)
+        listener.join(timeout=60)
+        assert received, "the watcher heard the move"
+        assert received[0].version == client.get_game(game_id).summary.version
+        assert received[0].state.viewer_seat == 1
+        stream.close()
+
+
+def test_list_games_pages_through_everything(server: ServerProcess) -> None:
+    with server.client() as client:
+        made = {client.create_game(players=2, seed=i).game_id for i in range(7)}
+        seen: list[str] = []
+        token = ""
+        while True:
+            page = client.list_games(page_size=3, page_token=token)
+            assert len(page.games) <= 3
+            seen.extend(g.game_id for g in page.games)
+            token = page.next_page_token
+            if not token:
+                break
+        assert made <= set(seen)
+        assert len(seen) == len(set(seen)), "no game listed twice"
+        in_progress = client.list_games(page_size=100, status=pb.GAME_STATUS_IN_PROGRESS)
+        assert all(g.status == pb.GAME_STATUS_IN_PROGRESS for g in in_progress.games)
+    rest_page = server.rest().get("/v1/games?pageSize=2")
+    assert len(rest_page["games"]) == 2 and rest_page["nextPageToken"]
+
+
+def test_public_replay_before_the_end_has_no_seed(server: ServerProcess) -> None:
+    with server.client() as client:
+        created = client.create_game(players=2, seed=123456789)
+        play_random_grpc(
+            client, created.game_id, _tokens(created), random.Random(2), max_submissions=2
+        )
+        complete, record = client.get_replay(created.game_id)
+        assert not complete
+        assert "seed" not in record and "position" not in record
+        assert len(record["decisions"]) == client.get_game(created.game_id).summary.version
+
+
+def test_game_from_position(server: ServerProcess) -> None:
+    source = brass.Game.new(players=3, seed=99)
+    with server.client() as client:
+        created = client.create_game_from_position(source.position())
+        state = client.get_game(created.game_id)
+        assert state.summary.from_position
+        assert struct_to_dict(state.view) == brass_json(source.view(None))
+        seat = state.summary.current_seat
+        legal = client.list_legal_actions(created.game_id, created.seats[seat].token)
+        assert sorted(o.id for o in legal.options) == sorted(o.id for o in source.legal_actions())
+
+
+def test_asyncio_sdk_plays_and_watches(server: ServerProcess) -> None:
+    async def scenario() -> None:
+        async with AsyncGameClient(server.grpc_target) as client:
+            created = await client.create_game(players=2, seed=55)
+            tokens = _tokens(created)
+            watcher = client.watch_game(created.game_id, from_version=0)
+            assert (await watcher.__anext__()).version == 0
+            rng = random.Random(3)
+            for _ in range(3):
+                state = await client.get_game(created.game_id)
+                seat = tokens[state.summary.current_seat]
+                legal = await client.list_legal_actions(created.game_id, seat)
+                await client.submit_action(
+                    created.game_id, seat, rng.choice(legal.options).id,
+                    expected_version=legal.version,
+                )
+            head = (await client.get_game(created.game_id)).summary.version
+            version = 0
+            while version < head:
+                version = (await watcher.__anext__()).version
+            assert version == head
+            await watcher.aclose()
+            try:
+                await client.get_game("no-such-game")
+            except BrassError as error:
+                assert error.reason == "UNKNOWN_GAME"
+            else:
+                raise AssertionError("expected UNKNOWN_GAME")
+
+    asyncio.run(scenario())
