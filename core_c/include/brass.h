@@ -92,7 +92,7 @@ enum BrassError {
 
 /* Why an option is unavailable (0 = it is legal). Messages: brass_reason_message(). */
 enum BrassReason {
-    R_OK = 0,
+    R_LEGAL = 0,
     R_WRONG_DECISION,        /* id belongs to another kind of decision */
     R_CARD_NOT_IN_HAND,
     R_NOT_ENOUGH_MONEY,
@@ -297,6 +297,8 @@ void brass_redact(const BrassGame *g, int seat, BrassGame *out);
 /* Re-deal what `seat` cannot see (others' hands, deck order, face-down cards), reseeded. */
 int brass_determinize(BrassGame *g, int seat, uint64_t seed);
 int brass_income_level(int space);
+/* Seed the random state used for future shuffles (positions built from JSON). */
+void brass_set_seed(BrassGame *g, uint64_t seed);
 int brass_score_order(const BrassGame *g, uint8_t *ranking); /* seats best first; returns n */
 
 /* ---- snapshots ---- */

@@ -317,6 +317,11 @@ int brass_determinize(BrassGame *g, int seat, uint64_t seed) {
     return BRASS_OK;
 }
 
+void brass_set_seed(BrassGame *g, uint64_t seed) {
+    g->seed = seed;
+    rng_seed(&g->rng_state, seed);
+}
+
 /* ---- results ---- */
 
 static int better(const BrassGame *g, int a, int b) {

@@ -10,13 +10,13 @@ static int action_type_reason(const BrassGame *g, const Board *b, int type) {
     switch (type) {
     case ACT_BUILD:
         for (int c = 0; c < BRASS_NUM_CARD_TYPES; c++)
-            if (pl->hand[c] && build_card_reason(g, b, c) == R_OK) return R_OK;
+            if (pl->hand[c] && build_card_reason(g, b, c) == R_LEGAL) return R_LEGAL;
         return R_NO_OPTION;
     case ACT_NETWORK: {
         int first = R_NO_OPTION;
         for (int l = 0; l < BRASS_NUM_LINKS; l++) {
             int r = link_reason(g, b, l, 0);
-            if (r == R_OK) return R_OK;
+            if (r == R_LEGAL) return R_LEGAL;
             if (r != R_LINK_TAKEN && r != R_LINK_WRONG_ERA && first == R_NO_OPTION) first = r;
         }
         return first;
@@ -25,7 +25,7 @@ static int action_type_reason(const BrassGame *g, const Board *b, int type) {
         int first = R_NO_OPTION;
         for (int i = 0; i < BRASS_NUM_INDUSTRIES; i++) {
             int r = develop_reason(g, b, i, 0);
-            if (r == R_OK) return R_OK;
+            if (r == R_LEGAL) return R_LEGAL;
             if (first == R_NO_OPTION) first = r;
         }
         return first;
@@ -35,20 +35,20 @@ static int action_type_reason(const BrassGame *g, const Board *b, int type) {
         for (int s = 0; s < BRASS_NUM_SLOTS; s++) {
             if (g->slots[s].owner != g->current) continue;
             int r = sell_tile_reason(g, b, s);
-            if (r == R_OK) return R_OK;
+            if (r == R_LEGAL) return R_LEGAL;
             if (r != R_NOT_SELLABLE && r != R_ALREADY_FLIPPED && first == R_NO_OPTION) first = r;
         }
         return first;
     }
     case ACT_LOAN: return loan_reason(g);
     case ACT_SCOUT: return scout_reason(g);
-    default: return R_OK; /* pass */
+    default: return R_LEGAL; /* pass */
     }
 }
 
 static int any_free_develop(const BrassGame *g, const Board *b) {
     for (int i = 0; i < BRASS_NUM_INDUSTRIES; i++)
-        if (develop_reason(g, b, i, 1) == R_OK) return 1;
+        if (develop_reason(g, b, i, 1) == R_LEGAL) return 1;
     return 0;
 }
 
@@ -65,7 +65,7 @@ int phase_reason(const BrassGame *g, const Board *b, int action) {
         if (!pl->hand[card]) return R_CARD_NOT_IN_HAND;
         if (g->pend.action == ACT_BUILD) return build_card_reason(g, b, card);
         if (g->pend.action == ACT_SCOUT) return scout_card_reason(g, card, 2);
-        return R_OK;
+        return R_LEGAL;
     }
     case PH_SCOUT_CARD:
         if (!in_range(action, A_CARD, BRASS_NUM_CARD_TYPES)) return R_WRONG_DECISION;
@@ -81,22 +81,22 @@ int phase_reason(const BrassGame *g, const Board *b, int action) {
     case PH_BEER: return beer_source_reason(g, b, action);
     case PH_LINK:
     case PH_SECOND_RAIL:
-        if (action == A_DONE) return g->phase == PH_SECOND_RAIL ? R_OK : R_MUST_CHOOSE;
+        if (action == A_DONE) return g->phase == PH_SECOND_RAIL ? R_LEGAL : R_MUST_CHOOSE;
         if (!in_range(action, A_LINK, BRASS_NUM_LINKS)) return R_WRONG_DECISION;
         return link_reason(g, b, action - A_LINK, g->phase == PH_SECOND_RAIL);
     case PH_DEVELOP:
-        if (action == A_DONE) return g->pend.count >= 1 ? R_OK : R_MUST_CHOOSE;
+        if (action == A_DONE) return g->pend.count >= 1 ? R_LEGAL : R_MUST_CHOOSE;
         if (!in_range(action, A_INDUSTRY, BRASS_NUM_INDUSTRIES)) return R_WRONG_DECISION;
         return develop_reason(g, b, action - A_INDUSTRY, 0);
     case PH_SELL_TILE:
-        if (action == A_DONE) return g->pend.count >= 1 ? R_OK : R_MUST_CHOOSE;
+        if (action == A_DONE) return g->pend.count >= 1 ? R_LEGAL : R_MUST_CHOOSE;
         if (!in_range(action, A_SLOT, BRASS_NUM_SLOTS)) return R_WRONG_DECISION;
         return sell_tile_reason(g, b, action - A_SLOT);
     case PH_SELL_MERCHANT:
         if (!in_range(action, A_MERCHANT, BRASS_NUM_MERCHANT_SPACES)) return R_WRONG_DECISION;
         return sell_merchant_reason(g, b, g->pend.slot, action - A_MERCHANT);
     case PH_FREE_DEVELOP:
-        if (action == A_DONE) return R_OK;
+        if (action == A_DONE) return R_LEGAL;
         if (!in_range(action, A_INDUSTRY, BRASS_NUM_INDUSTRIES)) return R_WRONG_DECISION;
         return develop_reason(g, b, action - A_INDUSTRY, 1);
     case PH_SHORTFALL:
@@ -148,12 +148,12 @@ int legal_into(const BrassGame *g, uint16_t *out, int cap) {
             if (is_payment && !g->slots[s].cubes) continue;
         }
         if (a >= A_LINK && a < A_MARKET && is_payment) continue;
-        if (phase_reason(g, &b, a) == R_OK) {
+        if (phase_reason(g, &b, a) == R_LEGAL) {
             if (n >= cap) return -BRASS_E_BUFFER;
             out[n++] = (uint16_t)a;
         }
     }
-    if (done && phase_reason(g, &b, A_DONE) == R_OK) {
+    if (done && phase_reason(g, &b, A_DONE) == R_LEGAL) {
         if (n >= cap) return -BRASS_E_BUFFER;
         out[n++] = A_DONE;
     }
@@ -263,7 +263,7 @@ int brass_reason(const BrassGame *g, int action) {
 }
 
 static int check(const BrassGame *g, int seat, int action, int *reason) {
-    if (reason) *reason = R_OK;
+    if (reason) *reason = R_LEGAL;
     if (g->game_over) return BRASS_E_GAME_OVER;
     if (action < 0 || action >= BRASS_NUM_ACTIONS) return BRASS_E_UNKNOWN_ACTION;
     if (seat >= 0 && seat != g->current) return BRASS_E_NOT_YOUR_TURN;
@@ -298,7 +298,7 @@ int brass_apply_sequence(BrassGame *g, int seat, const uint16_t *ids, int n, Bra
     if (!g || (!ids && n) || n <= 0) return BRASS_E_BAD_ARGUMENT;
     BrassGame work = *g;
     if (failed_at) *failed_at = 0;
-    if (reason) *reason = R_OK;
+    if (reason) *reason = R_LEGAL;
     uint32_t log_start = log ? log->count : 0;
     for (int i = 0; i < n; i++) {
         BrassGame before = work;

@@ -27,14 +27,14 @@ int coal_source_reason(const BrassGame *g, const Board *b, int action) {
         if (!merchant_reachable(b, target)) return R_NOT_CONNECTED_TO_MERCHANT;
         if (market_buy_cost(g->coal_market, 1, 1) > g->players[g->current].money)
             return R_NOT_ENOUGH_MONEY;
-        return R_OK;
+        return R_LEGAL;
     }
     if (action < A_SLOT || action >= A_SLOT + BRASS_NUM_SLOTS) return R_WRONG_DECISION;
     int s = action - A_SLOT;
     if (!is_resource_tile(g, s, IND_COAL)) return R_SOURCE_EMPTY;
     int d = dist[BT_SLOT_LOCATION[s]];
     if (d == 255) return R_NO_CONNECTED_COAL;
-    return d > nearest ? R_NOT_NEAREST_COAL : R_OK;
+    return d > nearest ? R_NOT_NEAREST_COAL : R_LEGAL;
 }
 
 int iron_source_reason(const BrassGame *g, const Board *b, int action) {
@@ -42,10 +42,10 @@ int iron_source_reason(const BrassGame *g, const Board *b, int action) {
         if (b->board_iron > 0) return R_WORKS_IRON_FIRST;
         if (market_buy_cost(g->iron_market, 1, 0) > g->players[g->current].money)
             return R_NOT_ENOUGH_MONEY;
-        return R_OK;
+        return R_LEGAL;
     }
     if (action < A_SLOT || action >= A_SLOT + BRASS_NUM_SLOTS) return R_WRONG_DECISION;
-    return is_resource_tile(g, action - A_SLOT, IND_IRON) ? R_OK : R_SOURCE_EMPTY;
+    return is_resource_tile(g, action - A_SLOT, IND_IRON) ? R_LEGAL : R_SOURCE_EMPTY;
 }
 
 int beer_source_reason(const BrassGame *g, const Board *b, int action) {
@@ -53,16 +53,16 @@ int beer_source_reason(const BrassGame *g, const Board *b, int action) {
         int m = action - A_MERCHANT;
         /* only the barrel beside the merchant tile being sold to; never for rails */
         if (g->pend.action != ACT_SELL || m != g->pend.merchant) return R_MERCHANT_BEER_NOT_HERE;
-        return g->merchant_beer[m] ? R_OK : R_SOURCE_EMPTY;
+        return g->merchant_beer[m] ? R_LEGAL : R_SOURCE_EMPTY;
     }
     if (action < A_SLOT || action >= A_SLOT + BRASS_NUM_SLOTS) return R_WRONG_DECISION;
     int s = action - A_SLOT;
     if (!is_resource_tile(g, s, IND_BREWERY)) return R_SOURCE_EMPTY;
-    if (g->slots[s].owner == g->current) return R_OK; /* own beer needs no connection */
+    if (g->slots[s].owner == g->current) return R_LEGAL; /* own beer needs no connection */
     uint8_t comps[8];
     int n = location_comp_set(b, beer_target(g), comps);
     for (int i = 0; i < n; i++)
-        if (comps[i] == b->comp[BT_SLOT_LOCATION[s]]) return R_OK;
+        if (comps[i] == b->comp[BT_SLOT_LOCATION[s]]) return R_LEGAL;
     return R_BEER_NOT_CONNECTED;
 }
 

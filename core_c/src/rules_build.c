@@ -20,14 +20,14 @@ static uint64_t card_slots(const Board *b, int card, int industry) {
 }
 
 static int card_reason(const Board *b, int card, int industry, int loc) {
-    if (card == BRASS_NONE) return R_OK;
+    if (card == BRASS_NONE) return R_LEGAL;
     if (card < BT_NUM_TOWNS || card == BT_CARD_WILD_LOCATION) {
         if (BT_LOCATION_KIND[loc] == 1) return R_FARM_NEEDS_INDUSTRY_CARD;
-        return card == BT_CARD_WILD_LOCATION || card == loc ? R_OK : R_CARD_DOES_NOT_ALLOW;
+        return card == BT_CARD_WILD_LOCATION || card == loc ? R_LEGAL : R_CARD_DOES_NOT_ALLOW;
     }
     if (!(card_slots(b, card, industry) & location_slots(loc)))
         return (card_slots(b, card, industry) ? R_NOT_IN_NETWORK : R_CARD_DOES_NOT_ALLOW);
-    return R_OK;
+    return R_LEGAL;
 }
 
 /* Everything about building `industry` on `slot` (card BRASS_NONE: any card). */
@@ -72,7 +72,7 @@ int build_slot_reason(const BrassGame *g, const Board *b, int player, int card, 
     if (coal < 0) return R_NO_CONNECTED_COAL;
     int money = tile_cost(g, industry, level) + coal + iron_money_needed(g, b, lv->iron);
     if (money > pl->money) return R_NOT_ENOUGH_MONEY;
-    return R_OK;
+    return R_LEGAL;
 }
 
 uint64_t build_feasible_slots(const BrassGame *g, const Board *b, int industry) {
@@ -87,7 +87,7 @@ uint64_t build_feasible_slots(const BrassGame *g, const Board *b, int industry) 
     uint64_t m = 0;
     for (int s = 0; s < BRASS_NUM_SLOTS; s++)
         if ((BT_SLOT_INDUSTRIES[s] & (1u << industry)) &&
-            build_slot_reason(g, b, b->player, BRASS_NONE, industry, s) == R_OK)
+            build_slot_reason(g, b, b->player, BRASS_NONE, industry, s) == R_LEGAL)
             m |= 1ull << s;
     return m;
 }
@@ -95,7 +95,7 @@ uint64_t build_feasible_slots(const BrassGame *g, const Board *b, int industry) 
 int build_industry_reason(const BrassGame *g, const Board *b, int card, int industry) {
     uint64_t allowed = card_slots(b, card, industry);
     if (!allowed) return R_CARD_DOES_NOT_ALLOW;
-    if (allowed & b->build_mask[industry]) return R_OK;
+    if (allowed & b->build_mask[industry]) return R_LEGAL;
     /* not possible: find the first reason, for the message */
     int first_reason = R_NO_OPTION;
     for (int s = 0; s < BRASS_NUM_SLOTS; s++) {
@@ -109,7 +109,7 @@ int build_industry_reason(const BrassGame *g, const Board *b, int card, int indu
 int build_card_reason(const BrassGame *g, const Board *b, int card) {
     (void)g;
     for (int i = 0; i < BRASS_NUM_INDUSTRIES; i++)
-        if (card_slots(b, card, i) & b->build_mask[i]) return R_OK;
+        if (card_slots(b, card, i) & b->build_mask[i]) return R_LEGAL;
     return R_NO_BUILD_WITH_CARD;
 }
 

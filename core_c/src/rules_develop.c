@@ -6,12 +6,12 @@ int develop_reason(const BrassGame *g, const Board *b, int industry, int free_de
     int k = pl->mat_taken[industry];
     if (k >= BT_TILES_PER_PLAYER[industry]) return R_NO_TILES_LEFT;
     if (!BT_LEVELS[industry][BT_MAT_LEVEL[industry][k] - 1].developable) return R_LIGHTBULB_POTTERY;
-    if (free_develop) return R_OK;
+    if (free_develop) return R_LEGAL;
     /* the two develops are unordered: the second is never a lower industry id */
     if (g->phase == PH_DEVELOP && g->pend.count == 1 && industry < g->pend.last_choice)
         return R_CANONICAL_ORDER;
     if (iron_money_needed(g, b, 1) > pl->money) return R_NOT_ENOUGH_MONEY;
-    return R_OK;
+    return R_LEGAL;
 }
 
 void develop_choose(Ctx *cx, int industry) {

@@ -13,7 +13,7 @@ int brass_income_level(int space) {
 
 int loan_reason(const BrassGame *g) {
     int level = BT_INCOME_LEVEL[g->players[g->current].income_space];
-    return level - LOAN_LEVELS < MIN_INCOME_LEVEL ? R_LOAN_LIMIT : R_OK;
+    return level - LOAN_LEVELS < MIN_INCOME_LEVEL ? R_LOAN_LIMIT : R_LEGAL;
 }
 
 /* £30; income falls 3 levels, onto the highest space of the new level. */
@@ -32,7 +32,7 @@ int scout_reason(const BrassGame *g) {
         return R_HOLDING_WILD_CARD;
     if (pl->hand_size < 3) return R_NOT_ENOUGH_CARDS;
     if (!g->wild_pile[0] || !g->wild_pile[1]) return R_NO_OPTION;
-    return R_OK;
+    return R_LEGAL;
 }
 
 /* Scout's three cards are unordered: taken in ascending card order, and never a pick
@@ -43,7 +43,7 @@ int scout_card_reason(const BrassGame *g, int card, int picks_after) {
     if (g->pend.scout_picked && card < g->pend.last_choice) return R_CANONICAL_ORDER;
     int rest = pl->hand[card] - 1;
     for (int c = card + 1; c < BRASS_NUM_CARD_TYPES; c++) rest += pl->hand[c];
-    return rest >= picks_after ? R_OK : R_CANONICAL_ORDER;
+    return rest >= picks_after ? R_LEGAL : R_CANONICAL_ORDER;
 }
 
 void scout_take_wilds(Ctx *cx) {

@@ -12,13 +12,13 @@ int link_reason(const BrassGame *g, const Board *b, int link, int second) {
     if (!pl->links_left) return R_NO_LINK_TILES;
     uint32_t touches = BT_LINK_TOUCHES[link];
     if (b->presence && !(touches & b->network)) return R_LINK_NOT_IN_NETWORK;
-    if (g->era == ERA_CANAL) return pl->money >= CANAL_COST ? R_OK : R_NOT_ENOUGH_MONEY;
+    if (g->era == ERA_CANAL) return pl->money >= CANAL_COST ? R_LEGAL : R_NOT_ENOUGH_MONEY;
     /* coal is checked as if the link were placed: both ends' components join */
     int coal = coal_money_needed(g, b, touches, 1);
     if (coal < 0) return R_NO_CONNECTED_COAL;
     if (second && b->own_beer + opp_beer_reachable(b, touches) < 1) return R_NO_BEER;
     if ((second ? SECOND_RAIL_COST : RAIL_COST) + coal > pl->money) return R_NOT_ENOUGH_MONEY;
-    return R_OK;
+    return R_LEGAL;
 }
 
 void network_place(Ctx *cx, int link) {

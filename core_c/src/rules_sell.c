@@ -12,7 +12,7 @@ int sell_merchant_reason(const BrassGame *g, const Board *b, int slot, int space
     int loc = BT_SLOT_LOCATION[slot];
     if (b->comp[BT_SPACE_LOCATION[space]] != b->comp[loc]) return R_NOT_CONNECTED_TO_MERCHANT;
     int avail = b->own_beer + b->comp_opp_beer[b->comp[loc]] + g->merchant_beer[space];
-    return avail >= beer_needed(t) ? R_OK : R_NO_BEER;
+    return avail >= beer_needed(t) ? R_LEGAL : R_NO_BEER;
 }
 
 int sell_tile_reason(const BrassGame *g, const Board *b, int slot) {
@@ -27,7 +27,7 @@ int sell_tile_reason(const BrassGame *g, const Board *b, int slot) {
     int best = R_NO_MERCHANT_ACCEPTS;
     for (int m = 0; m < BRASS_NUM_MERCHANT_SPACES; m++) {
         int r = sell_merchant_reason(g, b, slot, m);
-        if (r == R_OK) return R_OK;
+        if (r == R_LEGAL) return R_LEGAL;
         if (r == R_NO_BEER || (r == R_NOT_CONNECTED_TO_MERCHANT && best == R_NO_MERCHANT_ACCEPTS))
             best = r;
     }

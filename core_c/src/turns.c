@@ -118,7 +118,7 @@ static int pay_incomes(Ctx *cx) {
 
 int shortfall_reason(const BrassGame *g, int slot) {
     if (g->slots[slot].owner < 0) return R_NO_TILE_HERE;
-    return g->slots[slot].owner == g->current ? R_OK : R_NOT_YOUR_TILE;
+    return g->slots[slot].owner == g->current ? R_LEGAL : R_NOT_YOUR_TILE;
 }
 
 static void finish_round(Ctx *cx);

@@ -1,0 +1,30 @@
+"""Python engine API over the Brass C core (see docs/ENGINE_API.md).
+
+Every rule lives in C (`brass._core`); this module only moves data in and out.
+"""
+
+from __future__ import annotations
+
+from brass.engine import (
+    NUM_DISTINCT_ACTIONS,
+    OBSERVATION_SIZE,
+    RULES_EDITION,
+    Compound,
+    EngineError,
+    Game,
+    Option,
+    action_name,
+    random_playouts,
+)
+
+__all__ = [
+    "NUM_DISTINCT_ACTIONS",
+    "OBSERVATION_SIZE",
+    "RULES_EDITION",
+    "Compound",
+    "EngineError",
+    "Game",
+    "Option",
+    "action_name",
+    "random_playouts",
+]

@@ -1,0 +1,554 @@
+"""The `Game` class: a thin, typed wrapper over the C core's plain state struct."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from brass._core import ffi, lib
+
+NUM_DISTINCT_ACTIONS: int = lib.BRASS_NUM_ACTIONS
+OBSERVATION_SIZE: int = lib.BRASS_OBS_SIZE
+RULES_EDITION: int = lib.BRASS_RULES_EDITION
+POSITION_FORMAT = "brass-position/1"
+
+INDUSTRIES = ("cotton", "manufacturer", "pottery", "coal", "iron", "brewery")
+ACTION_TYPES = ("build", "network", "develop", "sell", "loan", "scout", "pass")
+ERAS = ("canal", "rail")
+BONUS_KINDS = ("money", "vp", "income_spaces", "develop")
+_NONE = lib.BRASS_NONE
+
+
+def action_name(action: int) -> str:
+    """Stable short name of an action id, e.g. ``card:birmingham`` or ``slot:dudley.0``."""
+    return ffi.string(lib.brass_action_name(action)).decode()
+
+
+_NAMES = [action_name(i) for i in range(NUM_DISTINCT_ACTIONS)]
+_IDS = {name: i for i, name in enumerate(_NAMES)}
+CARD_NAMES = tuple(_NAMES[lib.A_CARD + i][5:] for i in range(lib.BRASS_NUM_CARD_TYPES))
+SLOT_NAMES = tuple(_NAMES[lib.A_SLOT + i][5:] for i in range(lib.BRASS_NUM_SLOTS))
+LINK_NAMES = tuple(_NAMES[lib.A_LINK + i][5:] for i in range(lib.BRASS_NUM_LINKS))
+SPACE_NAMES = tuple(_NAMES[lib.A_MERCHANT + i][9:] for i in range(lib.BRASS_NUM_MERCHANT_SPACES))
+PHASE_NAMES = tuple(ffi.string(lib.brass_phase_name(i)).decode() for i in range(lib.NUM_PHASES))
+_REASONS = {getattr(lib, n): n[2:] for n in dir(lib) if n.startswith("R_")}
+_ERRORS = {
+    lib.BRASS_E_ILLEGAL: "ILLEGAL_ACTION",
+    lib.BRASS_E_NOT_YOUR_TURN: "NOT_YOUR_TURN",
+    lib.BRASS_E_GAME_OVER: "GAME_OVER",
+    lib.BRASS_E_UNKNOWN_ACTION: "UNKNOWN_ACTION",
+    lib.BRASS_E_BAD_SNAPSHOT: "BAD_SNAPSHOT",
+    lib.BRASS_E_BAD_POSITION: "BAD_POSITION",
+    lib.BRASS_E_BAD_ARGUMENT: "INVALID_ARGUMENT",
+    lib.BRASS_E_BUFFER: "INTERNAL",
+}
+_EVENT_FIELDS: dict[int, tuple[str, tuple[str, ...]]] = {
+    lib.EV_ACTION: ("action", ("action", "card")),
+    lib.EV_PAY: ("pay", ("money",)),
+    lib.EV_COAL: ("coal", ("source", "price")),
+    lib.EV_IRON: ("iron", ("source", "price")),
+    lib.EV_BEER: ("beer", ("source", "merchant")),
+    lib.EV_BUILD: ("build", ("slot", "industry", "level")),
+    lib.EV_OVERBUILD: ("overbuild", ("slot", "previous_owner", "previous_level")),
+    lib.EV_LINK: ("link", ("link",)),
+    lib.EV_DEVELOP: ("develop", ("industry", "level")),
+    lib.EV_SELL: ("sell", ("slot", "merchant")),
+    lib.EV_FLIP: ("flip", ("slot", "income_spaces")),
+    lib.EV_MARKET_SALE: ("market_sale", ("slot", "cubes", "money")),
+    lib.EV_MERCHANT_BONUS: ("merchant_bonus", ("merchant", "bonus", "amount")),
+    lib.EV_LOAN: ("loan", ("income_space",)),
+    lib.EV_SCOUT: ("scout", ()),
+    lib.EV_PASS: ("pass", ()),
+    lib.EV_TURN_END: ("turn_end", ("cards_drawn",)),
+    lib.EV_TURN_ORDER: ("turn_order", ("order", "players")),
+    lib.EV_INCOME: ("income", ("money",)),
+    lib.EV_SHORTFALL_REMOVE: ("shortfall_remove", ("slot", "money")),
+    lib.EV_VP_LOSS: ("vp_loss", ("vp",)),
+    lib.EV_LINK_SCORE: ("link_score", ("link", "vp")),
+    lib.EV_TILE_SCORE: ("tile_score", ("slot", "vp")),
+    lib.EV_TILE_REMOVED: ("tile_removed", ("slot",)),
+    lib.EV_ERA_END: ("era_end", ("era",)),
+    lib.EV_BONUS_SCORE: ("bonus_score", ("vp",)),
+    lib.EV_GAME_END: ("game_end", ()),
+    lib.EV_ROUND_END: ("round_end", ("round",)),
+}
+
+
+class EngineError(Exception):
+    """A refused call. ``code`` is machine-readable; ``reason`` says why an action is illegal."""
+
+    def __init__(self, code: str, message: str, reason: str | None = None,
+                 field: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.reason = reason
+        self.message = message
+        self.field = field
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"code": self.code, "reason": self.reason, "message": self.message,
+                "field": self.field}
+
+
+def _reason_message(reason: int) -> str:
+    return ffi.string(lib.brass_reason_message(reason)).decode()
+
+
+def _raise(err: int, reason: int = 0, what: str = "", field: str | None = None) -> None:
+    code = _ERRORS.get(err, "INTERNAL")
+    if err == lib.BRASS_E_ILLEGAL:
+        msg = f"{what} is not legal now: {_reason_message(reason)}"
+        raise EngineError(code, msg, _REASONS.get(reason), field)
+    messages = {
+        "NOT_YOUR_TURN": f"it is not this seat's turn ({what})",
+        "GAME_OVER": "the game is over",
+        "UNKNOWN_ACTION": f"{what} is outside the action space 0..{NUM_DISTINCT_ACTIONS - 1}",
+        "BAD_SNAPSHOT": "snapshot bytes are corrupt, truncated or from another format",
+        "BAD_POSITION": f"invalid position: {field or what}",
+        "INVALID_ARGUMENT": f"invalid argument: {what}",
+    }
+    raise EngineError(code, messages.get(code, f"internal error {err}"), None, field)
+
+
+def meaning(action: int) -> dict[str, Any]:
+    """Structured meaning of an action id, for frontends."""
+    name = _NAMES[action]
+    kind, _, value = name.partition(":")
+    if kind == "type":
+        return {"kind": "action_type", "action_type": value}
+    if kind in ("card", "industry", "link"):
+        return {"kind": kind, kind: value}
+    if kind == "slot":
+        return {"kind": "slot", "slot": value, "location": value.split(".")[0]}
+    if kind == "merchant":
+        return {"kind": "merchant", "merchant": value, "location": value.split(".")[0]}
+    return {"kind": name}
+
+
+@dataclass(frozen=True)
+class Option:
+    id: int
+    decision: str
+    name: str
+    meaning: dict[str, Any] = field(hash=False, compare=False)
+
+
+@dataclass(frozen=True)
+class Compound:
+    key: str
+    ids: tuple[int, ...]
+
+
+def _card(c: int) -> str | None:
+    return None if c == lib.BRASS_NO_CARD else CARD_NAMES[c]
+
+
+def _opt(v: int, names: Sequence[str]) -> str | None:
+    return None if v == _NONE else names[v]
+
+
+class Game:
+    """One game of Brass in the C core. Methods never leave the state half-changed."""
+
+    __slots__ = ("_g", "_record")
+
+    def __init__(self, _state: Any, _record: dict[str, Any]) -> None:
+        self._g = _state
+        self._record = _record
+
+    # ---- creation ----
+    @classmethod
+    def new(cls, players: int, seed: int = 0, *, beginner: bool = False,
+            manufacturer_iv_cost: int = 8, auto_resolve: bool = True) -> Game:
+        if not isinstance(players, int) or not 2 <= players <= 4:
+            raise EngineError("INVALID_ARGUMENT", "players must be 2, 3 or 4", None, "players")
+        if manufacturer_iv_cost not in (8, 14):
+            raise EngineError("INVALID_ARGUMENT", "manufacturer_iv_cost must be 8 or 14", None,
+                              "options.manufacturer_iv_cost")
+        if not isinstance(seed, int) or not 0 <= seed < 2**64:
+            raise EngineError("INVALID_ARGUMENT", "seed must be an integer in [0, 2^64)", None,
+                              "seed")
+        opt = ffi.new("BrassOptions *", [players, int(beginner), manufacturer_iv_cost,
+                                         int(auto_resolve)])
+        g = ffi.new("BrassGame *")
+        err = lib.brass_new(g, opt, seed)
+        if err:
+            _raise(err, what="options")
+        record = {"rules_edition": RULES_EDITION, "ruleset": "birmingham", "players": players,
+                  "seed": seed, "options": {"beginner": beginner,
+                                            "manufacturer_iv_cost": manufacturer_iv_cost,
+                                            "auto_resolve": auto_resolve},
+                  "decisions": []}
+        return cls(g, record)
+
+    @classmethod
+    def from_position(cls, position: dict[str, Any] | str | bytes) -> Game:
+        from brass.position import state_from_position  # local: keeps import light
+
+        if isinstance(position, str | bytes):
+            try:
+                position = json.loads(position)
+            except (ValueError, UnicodeDecodeError) as exc:
+                raise EngineError("BAD_POSITION", f"position is not valid JSON: {exc}", None,
+                                  "$") from exc
+        g = state_from_position(position)
+        record = {"rules_edition": RULES_EDITION, "ruleset": "birmingham",
+                  "players": g.num_players, "position": position, "decisions": []}
+        return cls(g, record)
+
+    @classmethod
+    def restore(cls, data: bytes) -> Game:
+        if not isinstance(data, bytes | bytearray | memoryview):
+            raise EngineError("BAD_SNAPSHOT", "snapshot must be bytes")
+        data = bytes(data)
+        g = ffi.new("BrassGame *")
+        err = lib.brass_restore(g, data, len(data))
+        if err:
+            _raise(err)
+        return cls(g, {"rules_edition": g.rules_edition, "ruleset": "birmingham",
+                       "players": g.num_players, "restored": True, "decisions": []})
+
+    @classmethod
+    def replay(cls, record: dict[str, Any]) -> Game:
+        """Rebuild a game from its seed (or start position) and decision list."""
+        try:
+            edition = int(record.get("rules_edition", RULES_EDITION))
+            if edition > RULES_EDITION:
+                raise EngineError("INVALID_ARGUMENT",
+                                  f"replay needs rules edition {edition}; this engine has "
+                                  f"{RULES_EDITION}", None, "rules_edition")
+            if "position" in record:
+                game = cls.from_position(record["position"])
+            else:
+                opts = record.get("options", {})
+                game = cls.new(int(record["players"]), int(record["seed"]),
+                               beginner=bool(opts.get("beginner", False)),
+                               manufacturer_iv_cost=int(opts.get("manufacturer_iv_cost", 8)),
+                               auto_resolve=bool(opts.get("auto_resolve", True)))
+            decisions = [int(d) for d in record.get("decisions", [])]
+        except (KeyError, TypeError, ValueError) as exc:
+            raise EngineError("INVALID_ARGUMENT", f"malformed replay record: {exc}") from exc
+        for i, d in enumerate(decisions):
+            try:
+                game.apply(d)
+            except EngineError as exc:
+                raise EngineError(exc.code, f"decision {i}: {exc.message}", exc.reason,
+                                  f"decisions[{i}]") from exc
+        return game
+
+    def clone(self) -> Game:
+        g = ffi.new("BrassGame *")
+        ffi.memmove(g, self._g, ffi.sizeof("BrassGame"))
+        rec = dict(self._record)
+        rec["decisions"] = list(self._record["decisions"])
+        return Game(g, rec)
+
+    # ---- state ----
+    @property
+    def num_players(self) -> int:
+        return self._g.num_players
+
+    @property
+    def is_over(self) -> bool:
+        return bool(self._g.game_over)
+
+    @property
+    def current_seat(self) -> int | None:
+        return None if self._g.game_over else self._g.current
+
+    @property
+    def decision(self) -> str:
+        return PHASE_NAMES[self._g.phase]
+
+    @property
+    def decisions_applied(self) -> int:
+        """Every decision applied, forced ones included."""
+        return self._g.decisions
+
+    @property
+    def version(self) -> int:
+        """Number of decisions submitted to this game object (its replay length)."""
+        return len(self._record["decisions"])
+
+    def state_hash(self) -> int:
+        return int(lib.brass_hash(self._g))
+
+    def snapshot(self) -> bytes:
+        n = lib.brass_snapshot_size()
+        buf = ffi.new("uint8_t[]", n)
+        err = lib.brass_snapshot(self._g, buf, n)
+        if err:
+            _raise(err)
+        return bytes(ffi.buffer(buf, n))
+
+    def replay_record(self) -> dict[str, Any]:
+        rec = dict(self._record)
+        rec["decisions"] = list(self._record["decisions"])
+        return rec
+
+    # ---- decisions ----
+    def legal_ids(self) -> list[int]:
+        buf = ffi.new("uint16_t[]", NUM_DISTINCT_ACTIONS)
+        n = lib.brass_legal(self._g, buf, NUM_DISTINCT_ACTIONS)
+        if n < 0:
+            _raise(-n)
+        return list(buf[0:n])
+
+    def legal_actions(self) -> list[Option]:
+        phase = self.decision
+        return [Option(i, phase, _NAMES[i], meaning(i)) for i in self.legal_ids()]
+
+    def legal_mask(self) -> np.ndarray:
+        mask = np.zeros(NUM_DISTINCT_ACTIONS, dtype=bool)
+        mask[self.legal_ids()] = True
+        return mask
+
+    def reason(self, action: int) -> str | None:
+        """Why `action` is not legal now (None when it is)."""
+        r = lib.brass_reason(self._g, int(action))
+        return None if r == 0 else _REASONS[r]
+
+    def unavailable(self) -> list[tuple[int, str, str]]:
+        """Options of this decision's kind that are not legal now, with reason and message."""
+        out = []
+        for a in range(NUM_DISTINCT_ACTIONS):
+            r = lib.brass_reason(self._g, a)
+            if r not in (0, lib.R_WRONG_DECISION):
+                out.append((a, _REASONS[r], _reason_message(r)))
+        return out
+
+    def _check_seat(self, seat: int | None) -> int:
+        if seat is None:
+            return -1
+        if not isinstance(seat, int) or not 0 <= seat < self.num_players:
+            raise EngineError("INVALID_ARGUMENT", f"seat must be 0..{self.num_players - 1}",
+                              None, "seat")
+        return seat
+
+    def apply(self, action: int, seat: int | None = None) -> list[dict[str, Any]]:
+        """Apply one decision id; returns the events it caused."""
+        s = self._check_seat(seat)
+        if not isinstance(action, int | np.integer):
+            raise EngineError("INVALID_ARGUMENT", "action id must be an integer", None, "action")
+        action = int(action)
+        if not 0 <= action < NUM_DISTINCT_ACTIONS:
+            _raise(lib.BRASS_E_UNKNOWN_ACTION, what=f"action {action}")
+        log = ffi.new("BrassEventLog *")
+        reason = ffi.new("int *")
+        err = lib.brass_apply(self._g, s, action, log, reason)
+        if err:
+            _raise(err, reason[0], f"action {action} ({_NAMES[action]})" if err != 2
+                   else f"seat {seat} tried to act; seat {self._g.current} is to act")
+        self._record["decisions"].append(action)
+        return self._events(log)
+
+    def apply_compound(self, ids: Iterable[int], seat: int | None = None) -> list[dict[str, Any]]:
+        """Apply a whole compound action atomically: all of it or nothing."""
+        ids = [int(i) for i in ids]
+        s = self._check_seat(seat)
+        if not ids:
+            raise EngineError("INVALID_ARGUMENT", "a compound action needs at least one id",
+                              None, "ids")
+        for k, i in enumerate(ids):
+            if not 0 <= i < NUM_DISTINCT_ACTIONS:
+                _raise(lib.BRASS_E_UNKNOWN_ACTION, what=f"ids[{k}]={i}")
+        arr = ffi.new("uint16_t[]", ids)
+        log = ffi.new("BrassEventLog *")
+        reason = ffi.new("int *")
+        at = ffi.new("int *")
+        err = lib.brass_apply_sequence(self._g, s, arr, len(ids), log, reason, at)
+        if err:
+            k = at[0]
+            _raise(err, reason[0], f"ids[{k}]={ids[k]} ({_NAMES[ids[k]]})")
+        self._record["decisions"].extend(ids)
+        return self._events(log)
+
+    def compound_actions(self, limit: int = 20000) -> tuple[list[Compound], bool]:
+        """Every complete compound action from here (canonical), and whether the list was cut."""
+        ids = ffi.new("uint16_t[]", limit * 16)
+        offs = ffi.new("uint32_t[]", limit + 1)
+        trunc = ffi.new("int *")
+        n = lib.brass_compound_actions(self._g, ids, limit * 16, offs, limit, trunc)
+        if n < 0:
+            _raise(-n)
+        out = []
+        for k in range(n):
+            seq = tuple(ids[offs[k]:offs[k + 1]])
+            out.append(Compound(" ".join(_NAMES[i] for i in seq), seq))
+        return out, bool(trunc[0])
+
+    def preview(self, ids: int | Sequence[int], seat: int | None = None) -> dict[str, Any]:
+        """Apply on a copy; return events, the cost breakdown and the resulting view."""
+        work = self.clone()
+        seq = [ids] if isinstance(ids, int) else list(ids)
+        events = work.apply(seq[0], seat) if len(seq) == 1 else work.apply_compound(seq, seat)
+        actor = self._g.current
+        cost: dict[str, Any] = {"money": 0, "coal": [], "iron": [], "beer": [],
+                                "market_income": 0, "flips": [], "merchant_bonus": []}
+        for e in events:
+            if e["seat"] != actor:
+                continue
+            t = e["type"]
+            if t == "pay":
+                cost["money"] += e["money"]
+            elif t in ("coal", "iron", "beer"):
+                cost[t].append(e["source"])
+            elif t == "market_sale":
+                cost["market_income"] += e["money"]
+            elif t == "merchant_bonus":
+                cost["merchant_bonus"].append(e)
+        cost["flips"] = [e for e in events if e["type"] == "flip"]
+        before, after = self._g.players[actor], work._g.players[actor]
+        cost["income_spaces"] = after.income_space - before.income_space
+        cost["vp"] = after.vp - before.vp
+        cost["money_after"] = after.money
+        return {"events": events, "cost": cost,
+                "view": work.view(None if seat is None else seat)}
+
+    def _events(self, log: Any) -> list[dict[str, Any]]:
+        out = []
+        for k in range(min(log.count, lib.BRASS_MAX_EVENTS)):
+            e = log.events[k]
+            name, fields = _EVENT_FIELDS.get(e.type, ("unknown", ()))
+            d: dict[str, Any] = {"type": name, "seat": None if e.seat < 0 else e.seat}
+            for f, v in zip(fields, (e.a, e.b, e.c), strict=False):
+                d[f] = v
+            _name_event(d)
+            out.append(d)
+        return out
+
+    # ---- views ----
+    def view(self, seat: int | None = None) -> dict[str, Any]:
+        """What `seat` may see (spectator when None): never others' hands, deck order, seed."""
+        s = self._check_seat(seat)
+        red = ffi.new("BrassGame *")
+        lib.brass_redact(self._g, s, red)
+        from brass.position import state_to_dict
+
+        return state_to_dict(red, seat=s, hidden=False)
+
+    def position(self) -> dict[str, Any]:
+        """The full position (hidden information included), in the documented JSON format."""
+        from brass.position import state_to_dict
+
+        return state_to_dict(self._g, seat=-1, hidden=True)
+
+    def observation(self, seat: int) -> np.ndarray:
+        s = self._check_seat(seat)
+        out = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
+        n = lib.brass_observation(self._g, s, ffi.cast("float *", out.ctypes.data),
+                                  OBSERVATION_SIZE)
+        if n < 0:
+            _raise(-n)
+        return out
+
+    def determinize(self, seat: int, seed: int) -> Game:
+        """A copy with what `seat` cannot see re-dealt at random (for information-set search)."""
+        s = self._check_seat(seat)
+        copy = self.clone()
+        err = lib.brass_determinize(copy._g, s, seed & (2**64 - 1))
+        if err:
+            _raise(err, what="seat")
+        return copy
+
+    # ---- results ----
+    def scores(self) -> list[int]:
+        return [self._g.players[p].vp for p in range(self.num_players)]
+
+    def ranking(self) -> list[int]:
+        out = ffi.new("uint8_t[4]")
+        n = lib.brass_score_order(self._g, out)
+        return list(out[0:n])
+
+    def winners(self) -> list[int]:
+        """Seats sharing first place (ruling 20: VP, then income level, then money)."""
+        rank = self.ranking()
+
+        def key(p: int) -> tuple[int, int, int]:
+            pl = self._g.players[p]
+            return (pl.vp, lib.brass_income_level(pl.income_space), pl.money)
+
+        return [p for p in rank if key(p) == key(rank[0])]
+
+    def playout(self, seed: int, policy: str = "random", max_decisions: int = 1 << 20) -> int:
+        """Play this game to the end inside C with a random policy; returns decisions made."""
+        n = lib.brass_playout(self._g, _policy(policy), seed & (2**64 - 1), max_decisions)
+        if n < 0:
+            _raise(-n)
+        self._record["playout"] = True
+        return n
+
+    def __repr__(self) -> str:
+        return (f"<brass.Game players={self.num_players} era={ERAS[self._g.era]} "
+                f"round={self._g.round} decision={self.decision} seat={self.current_seat}>")
+
+
+def _name_event(d: dict[str, Any]) -> None:
+    """Replace raw numbers in an event by names a frontend can use."""
+    t = d["type"]
+    if "slot" in d:
+        d["slot"] = SLOT_NAMES[d["slot"]]
+    if t in ("coal", "iron", "beer"):
+        d["source"] = "market" if d["source"] < 0 else SLOT_NAMES[d["source"]]
+        if t == "beer":
+            if d["source"] == "market":
+                d["source"] = "merchant"
+                d["merchant"] = SPACE_NAMES[d["merchant"]]
+            else:
+                d.pop("merchant", None)
+    if t == "action":
+        d["action"] = ACTION_TYPES[d["action"]]
+        d["card"] = CARD_NAMES[d["card"]]
+    if "industry" in d:
+        d["industry"] = INDUSTRIES[d["industry"]]
+    if "link" in d:
+        d["link"] = LINK_NAMES[d["link"]]
+    if "merchant" in d and isinstance(d["merchant"], int):
+        d["merchant"] = SPACE_NAMES[d["merchant"]]
+    if t == "merchant_bonus":
+        d["bonus"] = BONUS_KINDS[d["bonus"]]
+    if t == "era_end":
+        d["era"] = ERAS[d["era"]]
+    if t == "turn_order":
+        packed, n = d.pop("order"), d.pop("players")
+        d["order"] = [(packed >> (4 * i)) & 15 for i in range(n)]
+
+
+def _policy(policy: str) -> int:
+    if policy == "random":
+        return lib.POLICY_RANDOM
+    if policy == "sane":
+        return lib.POLICY_SANE
+    raise EngineError("INVALID_ARGUMENT", "policy must be 'random' or 'sane'", None, "policy")
+
+
+def random_playouts(players: int, games: int, seed: int = 1, policy: str = "random") -> dict:
+    """Run random full games in C; returns the benchmark figures."""
+    res = ffi.new("BrassBenchResult *")
+    err = lib.brass_bench(players, games, seed, _policy(policy), res)
+    if err:
+        _raise(err, what="benchmark arguments")
+    return {
+        "players": players,
+        "games": res.games,
+        "policy": policy,
+        "seconds": res.seconds,
+        "games_per_second": res.games / res.seconds if res.seconds else 0.0,
+        "decisions_per_second": res.decisions / res.seconds if res.seconds else 0.0,
+        "mean_decisions_per_game": res.decisions / res.games if res.games else 0.0,
+        "legal_generation_us": 1e6 * res.legal_seconds / res.legal_calls if res.legal_calls else 0,
+        "clone_us": 1e6 * res.clone_seconds / res.clones if res.clones else 0.0,
+        "state_bytes": int(lib.brass_state_size()),
+    }
+
+
+def id_of(name: str) -> int:
+    """Action id of a stable name (``card:birmingham``); raises EngineError if unknown."""
+    try:
+        return _IDS[name]
+    except KeyError:
+        raise EngineError("UNKNOWN_ACTION", f"no action named {name!r}") from None

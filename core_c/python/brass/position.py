@@ -1,0 +1,323 @@
+"""The JSON position format (docs/POSITION.md): state struct <-> dict.
+
+Only data moves here. Whether a position is consistent is decided by the core's
+`brass_validate`, which names the offending field.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from brass._core import ffi, lib
+from brass.engine import (
+    ACTION_TYPES,
+    CARD_NAMES,
+    ERAS,
+    INDUSTRIES,
+    LINK_NAMES,
+    PHASE_NAMES,
+    POSITION_FORMAT,
+    RULES_EDITION,
+    SLOT_NAMES,
+    SPACE_NAMES,
+    EngineError,
+)
+
+_NONE = lib.BRASS_NONE
+_NO_CARD = lib.BRASS_NO_CARD
+_CARD_IDS = {n: i for i, n in enumerate(CARD_NAMES)}
+_SLOT_IDS = {n: i for i, n in enumerate(SLOT_NAMES)}
+_LINK_IDS = {n: i for i, n in enumerate(LINK_NAMES)}
+_SPACE_IDS = {n: i for i, n in enumerate(SPACE_NAMES)}
+_GOODS = ("cotton", "manufacturer", "pottery")
+WILD = ("wild_location", "wild_industry")
+
+
+def _goods(mask: int) -> list[str] | None:
+    if mask == _NONE:
+        return None
+    return [g for i, g in enumerate(_GOODS) if mask & (1 << i)]
+
+
+def _name(v: int, names: tuple[str, ...]) -> str | None:
+    return None if v == _NONE else names[v]
+
+
+def state_to_dict(g: Any, seat: int, hidden: bool) -> dict[str, Any]:
+    """A position dict; with hidden=False, the seat view (g must already be redacted)."""
+    n = g.num_players
+    players = []
+    for p in range(n):
+        pl = g.players[p]
+        d: dict[str, Any] = {
+            "money": pl.money, "vp": pl.vp, "spent": pl.spent,
+            "income_space": pl.income_space,
+            "income_level": lib.brass_income_level(pl.income_space),
+            "links_left": pl.links_left,
+            "mat_taken": {ind: pl.mat_taken[i] for i, ind in enumerate(INDUSTRIES)},
+            "hand_size": pl.hand_size,
+            "last_discard": None if pl.last_discard == _NO_CARD else CARD_NAMES[pl.last_discard],
+        }
+        if hidden or p == seat:
+            d["hand"] = {CARD_NAMES[c]: pl.hand[c] for c in range(len(CARD_NAMES)) if pl.hand[c]}
+        else:
+            d["wild_cards"] = {w: pl.hand[_CARD_IDS[w]] for w in WILD}
+        if hidden:
+            d["facedown"] = None if pl.facedown_card == _NO_CARD else CARD_NAMES[pl.facedown_card]
+        players.append(d)
+    slots = {}
+    for s in range(lib.BRASS_NUM_SLOTS):
+        t = g.slots[s]
+        if t.owner >= 0:
+            slots[SLOT_NAMES[s]] = {"owner": t.owner, "industry": INDUSTRIES[t.industry],
+                                    "level": t.level, "flipped": bool(t.flipped),
+                                    "cubes": t.cubes}
+    pend = g.pend
+    out: dict[str, Any] = {
+        "format": POSITION_FORMAT,
+        "rules_edition": g.rules_edition,
+        "ruleset": "birmingham",
+        "players": n,
+        "options": {"beginner": bool(g.beginner),
+                    "manufacturer_iv_cost": g.manufacturer_iv_cost,
+                    "auto_resolve": bool(g.auto_resolve)},
+        "era": ERAS[g.era],
+        "round": g.round,
+        "turn_order": [g.turn_order[i] for i in range(n)],
+        "turn_index": g.turn_idx,
+        "actions_left": g.actions_left,
+        "current": g.current,
+        "decision": PHASE_NAMES[g.phase],
+        "game_over": bool(g.game_over),
+        "pending": {
+            "action": ACTION_TYPES[pend.action],
+            "card": None if pend.card == _NONE else CARD_NAMES[pend.card],
+            "industry": _name(pend.industry, INDUSTRIES),
+            "slot": _name(pend.slot, SLOT_NAMES),
+            "link": _name(pend.link, LINK_NAMES),
+            "merchant": _name(pend.merchant, SPACE_NAMES),
+            "coal_left": pend.coal_left, "iron_left": pend.iron_left,
+            "beer_left": pend.beer_left, "count": pend.count,
+            "last_choice": pend.last_choice, "scout_picked": pend.scout_picked,
+            "merchant_beer_used": bool(pend.after_beer & 1),
+            "income_index": pend.income_idx,
+        },
+        "markets": {"coal": g.coal_market, "iron": g.iron_market},
+        "wild_piles": {"location": g.wild_pile[0], "industry": g.wild_pile[1]},
+        "discards": {CARD_NAMES[c]: g.discards[c] for c in range(len(CARD_NAMES))
+                     if g.discards[c]},
+        "merchants": {SPACE_NAMES[m]: {"goods": _goods(g.merchant_tile[m]),
+                                       "beer": g.merchant_beer[m]}
+                      for m in range(lib.BRASS_NUM_MERCHANT_SPACES)},
+        "links": {LINK_NAMES[k]: g.link_owner[k] for k in range(lib.BRASS_NUM_LINKS)
+                  if g.link_owner[k] >= 0},
+        "slots": slots,
+        "player_state": players,
+    }
+    if hidden:
+        out["deck"] = [CARD_NAMES[g.deck[i]] for i in range(g.deck_size)]
+        out["seed"] = int(g.seed)
+        out["decisions_applied"] = int(g.decisions)
+    else:
+        out["deck_size"] = g.deck_size
+        out["seat"] = None if seat < 0 else seat
+    return out
+
+
+class _Reader:
+    """Typed access to the position dict, naming the field on every error."""
+
+    def __init__(self, data: Any) -> None:
+        if not isinstance(data, dict):
+            raise EngineError("BAD_POSITION", "position must be a JSON object", None, "$")
+        self.data = data
+
+    @staticmethod
+    def fail(path: str, what: str) -> EngineError:
+        return EngineError("BAD_POSITION", f"position field {path}: {what}", None, path)
+
+    def get(self, obj: Any, key: str, path: str, kind: type | tuple[type, ...],
+            default: Any = ...) -> Any:
+        if not isinstance(obj, dict):
+            raise self.fail(path.rsplit(".", 1)[0], "must be an object")
+        if key not in obj:
+            if default is ...:
+                raise self.fail(path, "is required")
+            return default
+        v = obj[key]
+        if kind is int and isinstance(v, bool) or not isinstance(v, kind):
+            names = kind.__name__ if isinstance(kind, type) else "/".join(k.__name__ for k in kind)
+            raise self.fail(path, f"must be {names}")
+        return v
+
+    def int_in(self, obj: Any, key: str, path: str, lo: int, hi: int, default: Any = ...) -> int:
+        v = self.get(obj, key, path, int, default)
+        if not lo <= v <= hi:
+            raise self.fail(path, f"must be between {lo} and {hi}")
+        return v
+
+    def name(self, v: Any, table: dict[str, int], path: str, allow_none: bool = False) -> int:
+        if v is None and allow_none:
+            return _NONE
+        if not isinstance(v, str) or v not in table:
+            raise self.fail(path, f"unknown name {v!r}")
+        return table[v]
+
+
+def state_from_position(data: Any) -> Any:
+    r = _Reader(data)
+    d = r.data
+    fmt = r.get(d, "format", "format", str, POSITION_FORMAT)
+    if fmt != POSITION_FORMAT:
+        raise r.fail("format", f"must be {POSITION_FORMAT!r}")
+    edition = r.int_in(d, "rules_edition", "rules_edition", 1, RULES_EDITION, RULES_EDITION)
+    if r.get(d, "ruleset", "ruleset", str, "birmingham") != "birmingham":
+        raise r.fail("ruleset", "only 'birmingham' is available")
+    n = r.int_in(d, "players", "players", 2, 4)
+    opts = r.get(d, "options", "options", dict, {})
+    beginner = r.get(opts, "beginner", "options.beginner", bool, False)
+    mfr = r.get(opts, "manufacturer_iv_cost", "options.manufacturer_iv_cost", int, 8)
+    auto = r.get(opts, "auto_resolve", "options.auto_resolve", bool, True)
+    g = ffi.new("BrassGame *")
+    opt = ffi.new("BrassOptions *", [n, int(beginner), mfr if mfr in (8, 14) else 8, int(auto)])
+    lib.brass_new(g, opt, 0)  # a blank, valid frame; every field is set below
+    g.manufacturer_iv_cost = mfr if 0 <= mfr <= 255 else 0
+    g.rules_edition = edition
+    era = r.get(d, "era", "era", str)
+    if era not in ERAS:
+        raise r.fail("era", "must be 'canal' or 'rail'")
+    g.era = ERAS.index(era)
+    g.round = r.int_in(d, "round", "round", 1, 20)
+    order = r.get(d, "turn_order", "turn_order", list)
+    if len(order) != n:
+        raise r.fail("turn_order", f"must list {n} seats")
+    for i in range(4):
+        g.turn_order[i] = 0
+    for i, v in enumerate(order):
+        if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < n:
+            raise r.fail(f"turn_order[{i}]", f"must be a seat 0..{n - 1}")
+        g.turn_order[i] = v
+    g.turn_idx = r.int_in(d, "turn_index", "turn_index", 0, n, 0)
+    g.actions_left = r.int_in(d, "actions_left", "actions_left", 0, 2, 2)
+    g.current = r.int_in(d, "current", "current", 0, n - 1, order[g.turn_idx % n])
+    phase = r.get(d, "decision", "decision", str, "action")
+    if phase not in PHASE_NAMES:
+        raise r.fail("decision", f"unknown decision {phase!r}")
+    g.phase = PHASE_NAMES.index(phase)
+    g.game_over = int(r.get(d, "game_over", "game_over", bool, False))
+    pend = r.get(d, "pending", "pending", dict, {})
+    p = g.pend
+    act = r.get(pend, "action", "pending.action", str, "build")
+    if act not in ACTION_TYPES:
+        raise r.fail("pending.action", f"unknown action {act!r}")
+    p.action = ACTION_TYPES.index(act)
+    p.card = r.name(pend.get("card"), _CARD_IDS, "pending.card", True)
+    p.industry = r.name(pend.get("industry"), {k: i for i, k in enumerate(INDUSTRIES)},
+                        "pending.industry", True)
+    p.slot = r.name(pend.get("slot"), _SLOT_IDS, "pending.slot", True)
+    p.link = r.name(pend.get("link"), _LINK_IDS, "pending.link", True)
+    p.merchant = r.name(pend.get("merchant"), _SPACE_IDS, "pending.merchant", True)
+    for key, attr in (("coal_left", "coal_left"), ("iron_left", "iron_left"),
+                      ("beer_left", "beer_left"), ("count", "count"),
+                      ("last_choice", "last_choice"), ("scout_picked", "scout_picked"),
+                      ("income_index", "income_idx")):
+        setattr(p, attr, r.int_in(pend, key, f"pending.{key}", 0, 255, 0))
+    p.after_beer = int(r.get(pend, "merchant_beer_used", "pending.merchant_beer_used", bool,
+                             False))
+    markets = r.get(d, "markets", "markets", dict)
+    g.coal_market = r.int_in(markets, "coal", "markets.coal", 0, 255)
+    g.iron_market = r.int_in(markets, "iron", "markets.iron", 0, 255)
+    wild = r.get(d, "wild_piles", "wild_piles", dict, {"location": 4, "industry": 4})
+    g.wild_pile[0] = r.int_in(wild, "location", "wild_piles.location", 0, 255)
+    g.wild_pile[1] = r.int_in(wild, "industry", "wild_piles.industry", 0, 255)
+    deck = r.get(d, "deck", "deck", list, [])
+    if len(deck) > lib.BRASS_MAX_DECK:
+        raise r.fail("deck", f"at most {lib.BRASS_MAX_DECK} cards")
+    for i in range(lib.BRASS_MAX_DECK):
+        g.deck[i] = 0
+    for i, c in enumerate(deck):
+        g.deck[i] = r.name(c, _CARD_IDS, f"deck[{i}]")
+    g.deck_size = len(deck)
+    discards = r.get(d, "discards", "discards", dict, {})
+    for c in range(len(CARD_NAMES)):
+        g.discards[c] = 0
+    for k, v in discards.items():
+        g.discards[r.name(k, _CARD_IDS, f"discards.{k}")] = r.int_in(discards, k,
+                                                                     f"discards.{k}", 0, 255)
+    merchants = r.get(d, "merchants", "merchants", dict)
+    for m in range(lib.BRASS_NUM_MERCHANT_SPACES):
+        g.merchant_tile[m] = _NONE
+        g.merchant_beer[m] = 0
+    for k, v in merchants.items():
+        m = r.name(k, _SPACE_IDS, f"merchants.{k}")
+        goods = r.get(v, "goods", f"merchants.{k}.goods", (list, type(None)))
+        if goods is None:
+            g.merchant_tile[m] = _NONE
+        else:
+            mask = 0
+            for j, good in enumerate(goods):
+                if good not in _GOODS:
+                    raise r.fail(f"merchants.{k}.goods[{j}]", f"unknown goods {good!r}")
+                mask |= 1 << _GOODS.index(good)
+            g.merchant_tile[m] = mask
+        g.merchant_beer[m] = r.int_in(v, "beer", f"merchants.{k}.beer", 0, 255, 0)
+    links = r.get(d, "links", "links", dict, {})
+    for k in range(lib.BRASS_NUM_LINKS):
+        g.link_owner[k] = -1
+    for k, v in links.items():
+        g.link_owner[r.name(k, _LINK_IDS, f"links.{k}")] = r.int_in(links, k, f"links.{k}", 0,
+                                                                    n - 1)
+    slots = r.get(d, "slots", "slots", dict, {})
+    for s in range(lib.BRASS_NUM_SLOTS):
+        t = g.slots[s]
+        t.owner, t.industry, t.level, t.flipped, t.cubes = -1, 0, 0, 0, 0
+    for k, v in slots.items():
+        s = r.name(k, _SLOT_IDS, f"slots.{k}")
+        t = g.slots[s]
+        t.owner = r.int_in(v, "owner", f"slots.{k}.owner", 0, n - 1)
+        ind = r.get(v, "industry", f"slots.{k}.industry", str)
+        if ind not in INDUSTRIES:
+            raise r.fail(f"slots.{k}.industry", f"unknown industry {ind!r}")
+        t.industry = INDUSTRIES.index(ind)
+        t.level = r.int_in(v, "level", f"slots.{k}.level", 1, 8)
+        t.flipped = int(r.get(v, "flipped", f"slots.{k}.flipped", bool, False))
+        t.cubes = r.int_in(v, "cubes", f"slots.{k}.cubes", 0, 255, 0)
+    pstates = r.get(d, "player_state", "player_state", list)
+    if len(pstates) != n:
+        raise r.fail("player_state", f"must list {n} players")
+    for i, ps in enumerate(pstates):
+        base = f"player_state[{i}]"
+        pl = g.players[i]
+        pl.money = r.int_in(ps, "money", f"{base}.money", 0, 32767)
+        pl.vp = r.int_in(ps, "vp", f"{base}.vp", 0, 32767, 0)
+        pl.spent = r.int_in(ps, "spent", f"{base}.spent", 0, 32767, 0)
+        pl.income_space = r.int_in(ps, "income_space", f"{base}.income_space", 0, 99, 10)
+        pl.links_left = r.int_in(ps, "links_left", f"{base}.links_left", 0, 14, 14)
+        mat = r.get(ps, "mat_taken", f"{base}.mat_taken", dict, {})
+        for j, ind in enumerate(INDUSTRIES):
+            pl.mat_taken[j] = r.int_in(mat, ind, f"{base}.mat_taken.{ind}", 0, 11, 0)
+        for k in mat:
+            if k not in INDUSTRIES:
+                raise r.fail(f"{base}.mat_taken.{k}", "unknown industry")
+        hand = r.get(ps, "hand", f"{base}.hand", dict, {})
+        for c in range(len(CARD_NAMES)):
+            pl.hand[c] = 0
+        total = 0
+        for k, v in hand.items():
+            c = r.name(k, _CARD_IDS, f"{base}.hand.{k}")
+            pl.hand[c] = r.int_in(hand, k, f"{base}.hand.{k}", 0, 8)
+            total += pl.hand[c]
+        if total > 8:
+            raise r.fail(f"{base}.hand", "at most 8 cards")
+        pl.hand_size = total
+        pl.facedown_card = r.name(ps.get("facedown"), _CARD_IDS, f"{base}.facedown", True)
+        pl.last_discard = r.name(ps.get("last_discard"), _CARD_IDS, f"{base}.last_discard",
+                                 True)
+    seed = r.int_in(d, "seed", "seed", 0, 2**64 - 1, 0)
+    lib.brass_set_seed(g, seed)
+    field = ffi.new("char[96]")
+    err = lib.brass_validate(g, field, 96)
+    if err:
+        name = ffi.string(field).decode()
+        raise EngineError("BAD_POSITION", f"position is inconsistent at {name}", None, name)
+    return g
