@@ -186,7 +186,14 @@ class RestGateway:
 
     @staticmethod
     async def _body(request: web.Request, message: Message) -> Message:
-        raw = await request.read()
+        try:
+            raw = await request.read()
+        except web.HTTPRequestEntityTooLarge as exc:
+            raise ServiceError(
+                "MESSAGE_TOO_LARGE",
+                f"the request body is larger than the {request.client_max_size} bytes accepted",
+                limit=str(request.client_max_size),
+            ) from exc
         if not raw:
             return message
         try:
