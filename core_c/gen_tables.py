@@ -220,6 +220,17 @@ def generate(data: dict) -> str:
         top.append(max(i for i, x in enumerate(levels) if x == lvl))
     w("/* highest space of each level, index level + 10 */")
     w("static const uint8_t BT_LEVEL_TOP_SPACE[41] = {" + ", ".join(map(str, top)) + "};")
+    w("/* slot masks: the slots of each location; slots showing each industry; slots showing"
+      " only that industry */")
+    w("static const uint64_t BT_LOCATION_SLOTS[BT_NUM_LOCATIONS] = {"
+      + ", ".join(f"0x{sum(1 << k for k, sl in enumerate(slots) if sl[0] == i):013x}ull"
+                  for i in range(len(locs))) + "};")
+    w("static const uint64_t BT_INDUSTRY_SLOTS[6] = {"
+      + ", ".join(f"0x{sum(1 << k for k, sl in enumerate(slots) if sl[1] & (1 << j)):013x}ull"
+                  for j in range(6)) + "};")
+    w("static const uint64_t BT_SINGLE_ICON_SLOTS[6] = {"
+      + ", ".join(f"0x{sum(1 << k for k, sl in enumerate(slots) if sl[1] == (1 << j)):013x}ull"
+                  for j in range(6)) + "};")
     w("")
     # stable short names of every action id, in the ranges of brass.h
     names = ["type:" + t for t in ("build", "network", "develop", "sell", "loan", "scout", "pass")]

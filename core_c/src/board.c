@@ -71,13 +71,19 @@ void board_analyse(const BrassGame *g, int player, Board *b) {
     }
     b->board_coal = b->board_iron = b->own_beer = 0;
     b->presence = network != 0;
+    b->empty_slots = 0;
+    memset(b->own_in_loc, 0, sizeof b->own_in_loc);
     for (int s = 0; s < BRASS_NUM_SLOTS; s++) {
         const BrassSlot *t = &g->slots[s];
-        if (t->owner < 0) continue;
+        if (t->owner < 0) {
+            b->empty_slots |= 1ull << s;
+            continue;
+        }
         int loc = BT_SLOT_LOCATION[s];
         if (t->owner == player) {
             network |= 1u << loc;
             b->presence = 1;
+            b->own_in_loc[loc]++;
         }
         if (!t->cubes) continue;
         int c = b->comp[loc];
@@ -96,6 +102,10 @@ void board_analyse(const BrassGame *g, int player, Board *b) {
     }
     b->network = network;
     b->player = player;
+    for (int k = 0; k < 3; k++) {
+        b->coal_market_cost[k] = market_buy_cost(g->coal_market, k, 1);
+        b->iron_cost[k] = k <= b->board_iron ? 0 : market_buy_cost(g->iron_market, k - b->board_iron, 0);
+    }
     if (!b->presence) {
         b->net_slots = (1ull << BRASS_NUM_SLOTS) - 1ull; /* nothing on the board: anywhere */
     } else {
@@ -182,14 +192,17 @@ int market_buy_cost(int cubes, int k, int is_coal) {
 /* Money n coal costs at a place (mines first, then the market); -1 = cannot get it. */
 int coal_money_needed(const BrassGame *g, const Board *b, uint32_t touches, int n) {
     if (n <= 0) return 0;
-    int free_coal = coal_from_mines(b, touches);
+    int free_coal = (touches & (touches - 1)) ? coal_from_mines(b, touches)
+                                              : b->comp_coal[b->comp[__builtin_ctz(touches)]];
     if (free_coal >= n) return 0;
     if (!merchant_reachable(b, touches)) return -1;
+    if (n - free_coal < 3) return b->coal_market_cost[n - free_coal];
     return market_buy_cost(g->coal_market, n - free_coal, 1);
 }
 
 int iron_money_needed(const BrassGame *g, const Board *b, int n) {
     if (n <= b->board_iron) return 0;
+    if (n < 3) return b->iron_cost[n];
     return market_buy_cost(g->iron_market, n - b->board_iron, 0);
 }
 

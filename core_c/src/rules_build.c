@@ -1,11 +1,6 @@
 /* Build action: cards, slots, overbuilding, costs, production and market sales. */
 #include "internal.h"
 
-uint64_t location_slots(int loc) {
-    uint64_t lo = BT_LOCATION_FIRST_SLOT[loc], hi = BT_LOCATION_FIRST_SLOT[loc + 1];
-    return ((1ull << hi) - 1ull) & ~((1ull << lo) - 1ull);
-}
-
 static uint64_t network_slots(const Board *b) { return b->net_slots; }
 
 /* Which slots a card lets the player use for an industry (ruling 14). */
@@ -44,13 +39,11 @@ int build_slot_reason(const BrassGame *g, const Board *b, int player, int card, 
     int r = card_reason(b, card, industry, loc);
     if (r) return r;
     const BrassSlot *t = &g->slots[slot];
-    int first = BT_LOCATION_FIRST_SLOT[loc], last = BT_LOCATION_FIRST_SLOT[loc + 1];
     if (t->owner < 0) {
         /* a slot showing only this industry is used first (ruling 14) */
-        if (popcount32(BT_SLOT_INDUSTRIES[slot]) > 1)
-            for (int q = first; q < last; q++)
-                if (q != slot && BT_SLOT_INDUSTRIES[q] == (1u << industry) && g->slots[q].owner < 0)
-                    return R_SINGLE_ICON_SLOT_FIRST;
+        if (BT_SLOT_INDUSTRIES[slot] != (1u << industry) &&
+            (BT_LOCATION_SLOTS[loc] & BT_SINGLE_ICON_SLOTS[industry] & b->empty_slots))
+            return R_SINGLE_ICON_SLOT_FIRST;
     } else {
         /* overbuilding (ruling 13) */
         if (t->industry != industry) return R_SLOT_OCCUPIED;
@@ -65,9 +58,8 @@ int build_slot_reason(const BrassGame *g, const Board *b, int player, int card, 
             }
         }
     }
-    if (g->era == ERA_CANAL)
-        for (int q = first; q < last; q++)
-            if (q != slot && g->slots[q].owner == player) return R_CANAL_ONE_TILE_PER_TOWN;
+    if (g->era == ERA_CANAL && b->own_in_loc[loc] - (t->owner == player) > 0)
+        return R_CANAL_ONE_TILE_PER_TOWN;
     int coal = coal_money_needed(g, b, 1u << loc, lv->coal);
     if (coal < 0) return R_NO_CONNECTED_COAL;
     int money = tile_cost(g, industry, level) + coal + iron_money_needed(g, b, lv->iron);
@@ -85,10 +77,10 @@ uint64_t build_feasible_slots(const BrassGame *g, const Board *b, int industry) 
     if (!(g->era == ERA_CANAL ? lv->canal_era : lv->rail_era)) return 0;
     if (tile_cost(g, industry, level) > pl->money) return 0;
     uint64_t m = 0;
-    for (int s = 0; s < BRASS_NUM_SLOTS; s++)
-        if ((BT_SLOT_INDUSTRIES[s] & (1u << industry)) &&
-            build_slot_reason(g, b, b->player, BRASS_NONE, industry, s) == R_LEGAL)
-            m |= 1ull << s;
+    for (uint64_t cand = BT_INDUSTRY_SLOTS[industry]; cand; cand &= cand - 1) {
+        int s = __builtin_ctzll(cand);
+        if (build_slot_reason(g, b, b->player, BRASS_NONE, industry, s) == R_LEGAL) m |= 1ull << s;
+    }
     return m;
 }
 
