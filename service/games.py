@@ -54,7 +54,7 @@ _MAX_IDEMPOTENCY_KEY_CHARS = 128
 _MAX_SEAT_NAME_CHARS = 64
 # Public fields of a replay record; everything else (seed, starting position) waits for
 # the end of the game.
-_PUBLIC_REPLAY_FIELDS = ("rules_edition", "players", "options", "decisions")
+_PUBLIC_REPLAY_FIELDS = ("rules_edition", "ruleset", "players", "options", "decisions")
 
 
 @dataclass
@@ -81,13 +81,17 @@ class Caller:
     peer: str
 
 
+@dataclass(frozen=True)
 class LiveGame:
-    """An engine game held in memory, always exactly at some stored version."""
+    """An engine game held in memory, exactly at a stored version.
 
-    __slots__ = ("game",)
+    The version is the service's: the number of decision ids submitted since creation (the
+    length of the replay record). Entries are replaced, never changed, so a reader holding
+    one always sees a consistent game and version.
+    """
 
-    def __init__(self, game: Any) -> None:
-        self.game = game
+    game: Any
+    version: int
 
 
 class ChangeBroker:
@@ -126,7 +130,7 @@ def _status_of(game: Any) -> int:
     return pb.GAME_STATUS_FINISHED if game.is_over else pb.GAME_STATUS_IN_PROGRESS
 
 
-def _summary(row: GameRow, game: Any | None = None) -> pb.GameSummary:
+def _summary(row: GameRow, live: LiveGame | None = None) -> pb.GameSummary:
     """Public facts; from the live game when given (it may be ahead of `row`)."""
     summary = pb.GameSummary(
         game_id=row.game_id,
@@ -136,8 +140,9 @@ def _summary(row: GameRow, game: Any | None = None) -> pb.GameSummary:
         update_time=_timestamp(row.updated_at),
         from_position=row.position_json is not None,
     )
-    if game is not None:
-        summary.version = game.version
+    if live is not None:
+        game = live.game
+        summary.version = live.version
         summary.status = _status_of(game)
         summary.decision = game.decision
         if game.current_seat is not None:
@@ -151,8 +156,9 @@ def _summary(row: GameRow, game: Any | None = None) -> pb.GameSummary:
     return summary
 
 
-def game_state(row: GameRow, game: Any, seat: int | None) -> pb.GameState:
-    state = pb.GameState(summary=_summary(row, game), view=to_struct(game.view(seat)))
+def game_state(row: GameRow, live: LiveGame, seat: int | None) -> pb.GameState:
+    game = live.game
+    state = pb.GameState(summary=_summary(row, live), view=to_struct(game.view(seat)))
     if seat is not None:
         state.viewer_seat = seat
     if game.is_over:
@@ -163,6 +169,20 @@ def game_state(row: GameRow, game: Any, seat: int | None) -> pb.GameState:
 
 def _events(version: int, events: list[dict[str, Any]]) -> list[pb.GameEvent]:
     return [pb.GameEvent(version=version, data=to_struct(e)) for e in events]
+
+
+def _option_kind(option: Any) -> str:
+    """The decision kind of an option (the engine names the attribute `decision`)."""
+    return str(getattr(option, "decision", None) or getattr(option, "kind", ""))
+
+
+def _compound_actions(game: Any) -> tuple[list[Any], bool]:
+    """The engine's complete compound actions and whether its list was cut short."""
+    result = game.compound_actions()
+    if isinstance(result, tuple):
+        compounds, truncated = result
+        return list(compounds), bool(truncated)
+    return list(result), False
 
 
 def _require(condition: bool, message: str, field: str) -> None:
@@ -242,25 +262,24 @@ class GameService:
         """The game's row and its in-memory game, brought up to the stored head version."""
         row = await self._row(game_id)
         live = self._cache.get(game_id)
-        if live is not None and live.game.version == row.version:
+        if live is not None and live.version == row.version:
             self._cache.move_to_end(game_id)
             return row, live
-        if live is not None and live.game.version < row.version:
-            base = live.game
-            rows = await self.store.decisions_after(game_id, base.version, up_to=row.version)
-            live = self._cache.get(game_id) or live
-            game = live.game.clone()
-            self._apply_stored(game, rows)
-            if game.version == row.version:
-                live.game = game
-                return row, live
+        if live is not None and live.version < row.version:
+            rows = await self.store.decisions_after(game_id, live.version, up_to=row.version)
+            current = self._cache.get(game_id) or live
+            if current.version >= row.version:
+                return row, current
+            caught_up = self._apply_stored(current, rows)
+            if caught_up.version == row.version:
+                self._remember(game_id, caught_up)
+                return row, caught_up
         # Not cached, or the cache cannot be brought forward: restore from the store.
-        game = await self._restore(row)
-        live = LiveGame(game)
+        live = await self._restore(row)
         self._remember(game_id, live)
         return row, live
 
-    async def _restore(self, row: GameRow) -> Any:
+    async def _restore(self, row: GameRow) -> LiveGame:
         snapshot = await self.store.latest_snapshot(row.game_id)
         if snapshot is None:
             raise ServiceError("CORRUPT_GAME", f"game {row.game_id} has no snapshot")
@@ -271,24 +290,28 @@ class GameService:
             raise ServiceError(
                 "CORRUPT_GAME", f"the stored snapshot of game {row.game_id} cannot be restored"
             ) from exc
-        rows = await self.store.decisions_after(row.game_id, game.version, up_to=row.version)
-        self._apply_stored(game, rows)
-        if game.version != row.version:
+        rows = await self.store.decisions_after(row.game_id, snapshot.version, up_to=row.version)
+        live = self._apply_stored(LiveGame(game, snapshot.version), rows, in_place=True)
+        if live.version != row.version:
             raise ServiceError(
                 "CORRUPT_GAME",
-                f"game {row.game_id} restores to version {game.version}, not {row.version}",
+                f"game {row.game_id} restores to version {live.version}, not {row.version}",
             )
-        return game
+        return live
 
-    def _apply_stored(self, game: Any, rows: list[DecisionRow]) -> None:
-        """Re-applies stored decisions not yet in `game` (in place)."""
+    def _apply_stored(
+        self, live: LiveGame, rows: list[DecisionRow], in_place: bool = False
+    ) -> LiveGame:
+        """Re-applies the stored decisions that `live` lacks; returns the later game."""
+        game = live.game if in_place else live.game.clone()
+        version = live.version
         for stored in rows:
-            if stored.to_version <= game.version:
+            if stored.to_version <= version:
                 continue
-            if stored.from_version != game.version:
+            if stored.from_version != version:
                 raise ServiceError(
                     "CORRUPT_GAME",
-                    f"game {stored.game_id}: decision log jumps from {game.version} to "
+                    f"game {stored.game_id}: decision log jumps from {version} to "
                     f"{stored.from_version}",
                 )
             try:
@@ -302,12 +325,14 @@ class GameService:
                     f"game {stored.game_id}: stored decision at version {stored.from_version} "
                     f"is refused by the engine ({exc})",
                 ) from exc
-            if game.version != stored.to_version:
+            if stored.state_hash is not None and game.state_hash() != stored.state_hash:
                 raise ServiceError(
                     "CORRUPT_GAME",
-                    f"game {stored.game_id}: decision at {stored.from_version} leads to "
-                    f"{game.version}, stored as {stored.to_version}",
+                    f"game {stored.game_id}: re-applying the decision at version "
+                    f"{stored.from_version} gives another state than the one stored",
                 )
+            version = stored.to_version
+        return LiveGame(game, version)
 
     # ------------------------------------------------------------------------ callers
 
@@ -351,9 +376,11 @@ class GameService:
             game = brass.Game.new(players=request.players, seed=seed, **options)
         except brass.EngineError as exc:
             raise from_engine_error(exc) from exc
+        # Store the options the engine actually used, so the replay record is complete.
+        used_options = game.replay_record().get("options", options)
         return await self._store_new_game(
-            game, list(request.seat_names), seed=seed, options=options, position_json=None,
-            record=record,
+            game, list(request.seat_names), seed=seed, options=used_options,
+            position_json=None, record=record,
         )
 
     async def create_game_from_position(
@@ -408,6 +435,7 @@ class GameService:
         row = GameRow(
             game_id=secrets.token_hex(10),
             ruleset=pb.RULESET_BIRMINGHAM,
+            rules_edition=int(brass.RULES_EDITION),
             players=players,
             seed=seed,
             options=options,
@@ -416,25 +444,26 @@ class GameService:
             token_hashes=[auth.hash_token(t) for t in tokens],
             created_at=now,
             updated_at=now,
-            version=game.version,
+            version=0,
             status=_status_of(game),
             current_seat=game.current_seat,
             decision=game.decision,
         )
+        live = LiveGame(game, 0)
         try:
-            await self.store.create_game(row, Snapshot(game.version, game.snapshot()))
+            await self.store.create_game(row, Snapshot(0, game.snapshot()))
         except StoreUnavailable as exc:
             raise ServiceError("UNAVAILABLE", "the game store is unavailable; retry") from exc
-        self._remember(row.game_id, LiveGame(game))
+        self._remember(row.game_id, live)
         if not game.is_over:
             ACTIVE_GAMES.inc()
-        record.game_id, record.version = row.game_id, game.version
+        record.game_id, record.version = row.game_id, 0
         return pb.CreateGameResponse(
             game_id=row.game_id,
             seats=[
                 pb.SeatToken(seat=i, name=names[i], token=tokens[i]) for i in range(players)
             ],
-            state=game_state(row, game, None),
+            state=game_state(row, live, None),
         )
 
     # -------------------------------------------------------------------------- reads
@@ -445,8 +474,8 @@ class GameService:
         record.game_id = request.game_id
         row, live = await self._live(request.game_id)
         seat = self._seat_of(row, caller)
-        record.seat, record.version = seat, live.game.version
-        return pb.GetGameResponse(state=game_state(row, live.game, seat))
+        record.seat, record.version = seat, live.version
+        return pb.GetGameResponse(state=game_state(row, live, seat))
 
     async def list_legal_actions(
         self, request: pb.ListLegalActionsRequest, caller: Caller, record: RequestRecord
@@ -455,30 +484,33 @@ class GameService:
         row, live = await self._live(request.game_id)
         seat = self._require_seat(row, caller, "ListLegalActions")
         game = live.game
-        record.seat, record.version = seat, game.version
+        record.seat, record.version = seat, live.version
         if game.is_over:
-            raise ServiceError(
-                "GAME_OVER", f"game {row.game_id} is over", version=game.version
-            )
+            raise ServiceError("GAME_OVER", f"game {row.game_id} is over", version=live.version)
         if game.current_seat != seat:
             raise ServiceError(
                 "NOT_YOUR_TURN",
                 f"seat {game.current_seat} is to act, not seat {seat}",
-                version=game.version,
+                version=live.version,
                 current_seat=game.current_seat,
             )
         response = pb.ListLegalActionsResponse(
-            game_id=row.game_id, version=game.version, seat=seat, decision=game.decision
+            game_id=row.game_id, version=live.version, seat=seat, decision=game.decision
         )
         for option in game.legal_actions():
             response.options.add(
-                id=option.id, kind=option.kind, name=option.name, meaning=to_struct(option.meaning)
+                id=option.id,
+                kind=_option_kind(option),
+                name=option.name,
+                meaning=to_struct(option.meaning),
             )
         for option_id, reason, message in game.unavailable():
             response.unavailable.add(id=option_id, reason=reason, message=message)
         if request.include_compound_actions:
-            for compound in game.compound_actions():
+            compounds, truncated = _compound_actions(game)
+            for compound in compounds:
                 response.compound_actions.add(key=compound.key, ids=list(compound.ids))
+            response.compound_actions_truncated = truncated
         return response
 
     async def get_replay(
@@ -486,14 +518,28 @@ class GameService:
     ) -> pb.GetReplayResponse:
         record.game_id = request.game_id
         row, live = await self._live(request.game_id)
-        record.seat, record.version = self._seat_of(row, caller), live.game.version
-        full = live.game.replay_record()
+        record.seat, record.version = self._seat_of(row, caller), live.version
+        rows = await self.store.decisions_after(row.game_id, 0, up_to=live.version)
+        decisions = [int(i) for stored in rows for i in stored.action["ids"]]
+        if len(decisions) != live.version:
+            raise ServiceError("CORRUPT_GAME", f"game {row.game_id}: decision log is incomplete")
+        full: dict[str, Any] = {
+            "rules_edition": row.rules_edition,
+            "ruleset": "birmingham",
+            "players": row.players,
+            "options": row.options,
+            "decisions": decisions,
+        }
+        if row.position_json is not None:
+            full["position"] = json.loads(row.position_json)
+        else:
+            full["seed"] = row.seed
         complete = bool(live.game.is_over)
         document = full if complete else {k: full[k] for k in _PUBLIC_REPLAY_FIELDS if k in full}
         return pb.GetReplayResponse(
             complete=complete,
             record_json=json.dumps(document, sort_keys=True, separators=(",", ":")),
-            version=live.game.version,
+            version=live.version,
         )
 
     async def list_games(
@@ -529,13 +575,13 @@ class GameService:
             _require(len(action.compound.ids) > 0, "compound.ids is empty", "action.compound")
             return list(action.compound.ids), True
         if kind == "compound_key":
-            for compound in game.compound_actions():
+            compounds, _truncated = _compound_actions(game)
+            for compound in compounds:
                 if compound.key == action.compound_key:
                     return list(compound.ids), True
             raise ServiceError(
                 "ILLEGAL_ACTION",
                 f"no legal compound action has key {action.compound_key!r} now",
-                version=game.version,
             )
         raise ServiceError(
             "INVALID_ARGUMENT",
@@ -588,31 +634,32 @@ class GameService:
                 return self._replayed(prior, fingerprint, record)
             # The lookup awaited: take the game as it is now.
             row, live = await self._live(request.game_id)
-        game = live.game
-        record.version = game.version
-        if request.HasField("expected_version") and request.expected_version != game.version:
+        game, version = live.game, live.version
+        record.version = version
+        if request.HasField("expected_version") and request.expected_version != version:
             raise ServiceError(
                 "STALE_VERSION",
-                f"the game is at version {game.version}, not {request.expected_version}",
-                version=game.version,
+                f"the game is at version {version}, not {request.expected_version}",
+                version=version,
             )
         ids, compound = self._resolve_action(request.action, game)
         work = game.clone()
         try:
             events = work.apply_compound(ids, seat=seat) if compound else work.apply(ids[0], seat)
         except brass.EngineError as exc:
-            raise from_engine_error(exc, version=game.version) from exc
+            raise from_engine_error(exc, version=version) from exc
+        after = LiveGame(work, version + len(ids))
         now = time.time()
         row.updated_at = now
         response = pb.SubmitActionResponse(
-            state=game_state(row, work, seat), events=_events(work.version, events)
+            state=game_state(row, after, seat), events=_events(after.version, events)
         )
         every = self.settings.snapshot_every
-        take_snapshot = work.is_over or work.version // every > game.version // every
+        take_snapshot = work.is_over or after.version // every > version // every
         decision = DecisionRow(
             game_id=row.game_id,
-            from_version=game.version,
-            to_version=work.version,
+            from_version=version,
+            to_version=after.version,
             seat=seat,
             action={"ids": ids, "compound": compound},
             idempotency_key=key,
@@ -620,9 +667,10 @@ class GameService:
             events=events,
             response=response.SerializeToString(),
             created_at=now,
+            state_hash=int(work.state_hash()),
         )
         head = HeadUpdate(
-            version=work.version,
+            version=after.version,
             status=_status_of(work),
             current_seat=work.current_seat,
             decision=work.decision,
@@ -630,7 +678,7 @@ class GameService:
         )
         try:
             await self.store.append_decision(
-                decision, head, Snapshot(work.version, work.snapshot()) if take_snapshot else None
+                decision, head, Snapshot(after.version, work.snapshot()) if take_snapshot else None
             )
         except VersionConflict:
             if request.HasField("expected_version"):
@@ -649,13 +697,13 @@ class GameService:
             return self._replayed(prior, fingerprint, record)
         except StoreUnavailable as exc:
             raise ServiceError("UNAVAILABLE", "the game store is unavailable; retry") from exc
-        if live.game is game:
-            live.game = work
+        if self._cache.get(row.game_id) is live:
+            self._remember(row.game_id, after)
         DECISIONS.inc()
         if work.is_over:
             ACTIVE_GAMES.dec()
-        record.version = work.version
-        self.broker.publish(row.game_id, work.version)
+        record.version = after.version
+        self.broker.publish(row.game_id, after.version)
         return response
 
     def _replayed(
@@ -679,24 +727,24 @@ class GameService:
         record.game_id = request.game_id
         row, live = await self._live(request.game_id)
         seat = self._require_seat(row, caller, "PreviewAction")
-        game = live.game
-        record.seat, record.version = seat, game.version
-        if request.HasField("expected_version") and request.expected_version != game.version:
+        game, version = live.game, live.version
+        record.seat, record.version = seat, version
+        if request.HasField("expected_version") and request.expected_version != version:
             raise ServiceError(
                 "STALE_VERSION",
-                f"the game is at version {game.version}, not {request.expected_version}",
-                version=game.version,
+                f"the game is at version {version}, not {request.expected_version}",
+                version=version,
             )
         ids, _compound = self._resolve_action(request.action, game)
         try:
             preview = game.preview(ids, seat=seat)
         except brass.EngineError as exc:
-            raise from_engine_error(exc, version=game.version) from exc
+            raise from_engine_error(exc, version=version) from exc
         return pb.PreviewActionResponse(
-            events=_events(game.version, preview.get("events", [])),
+            events=_events(version, preview.get("events", [])),
             cost=to_struct(preview.get("cost") or {}),
             view=to_struct(preview.get("view") or {}),
-            version=game.version,
+            version=version,
         )
 
     # -------------------------------------------------------------------------- watch
@@ -715,9 +763,9 @@ class GameService:
         record.seat = seat
         _require(request.from_version >= 0, "from_version must not be negative", "from_version")
         _require(
-            request.from_version <= live.game.version,
+            request.from_version <= live.version,
             f"from_version {request.from_version} is ahead of the game "
-            f"(version {live.game.version})",
+            f"(version {live.version})",
             "from_version",
         )
         self.watch_limiter.admit(caller.peer, request.game_id, self.broker)
@@ -740,7 +788,7 @@ class GameService:
                 wake.clear()
                 row, live = await self._live(game_id)
                 game = live.game
-                head = game.version
+                head = live.version
                 if head > last or not sent_any:
                     rows = await self.store.decisions_after(
                         game_id, last, up_to=head, limit=self.settings.watch_batch
@@ -750,7 +798,7 @@ class GameService:
                     for stored in rows:
                         update.events.extend(_events(stored.to_version, stored.events))
                     if batch_end == head:
-                        update.state.CopyFrom(game_state(row, game, seat))
+                        update.state.CopyFrom(game_state(row, live, seat))
                     sent_any = True
                     last = batch_end
                     record.version = last

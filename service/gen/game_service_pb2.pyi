@@ -243,7 +243,7 @@ class ListLegalActionsRequest(_message.Message):
     def __init__(self, game_id: _Optional[str] = ..., include_compound_actions: _Optional[bool] = ...) -> None: ...
 
 class ListLegalActionsResponse(_message.Message):
-    __slots__ = ("game_id", "version", "seat", "decision", "options", "unavailable", "compound_actions")
+    __slots__ = ("game_id", "version", "seat", "decision", "options", "unavailable", "compound_actions", "compound_actions_truncated")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
@@ -251,6 +251,7 @@ class ListLegalActionsResponse(_message.Message):
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
     UNAVAILABLE_FIELD_NUMBER: _ClassVar[int]
     COMPOUND_ACTIONS_FIELD_NUMBER: _ClassVar[int]
+    COMPOUND_ACTIONS_TRUNCATED_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     version: int
     seat: int
@@ -258,7 +259,8 @@ class ListLegalActionsResponse(_message.Message):
     options: _containers.RepeatedCompositeFieldContainer[LegalOption]
     unavailable: _containers.RepeatedCompositeFieldContainer[UnavailableOption]
     compound_actions: _containers.RepeatedCompositeFieldContainer[CompoundAction]
-    def __init__(self, game_id: _Optional[str] = ..., version: _Optional[int] = ..., seat: _Optional[int] = ..., decision: _Optional[str] = ..., options: _Optional[_Iterable[_Union[LegalOption, _Mapping]]] = ..., unavailable: _Optional[_Iterable[_Union[UnavailableOption, _Mapping]]] = ..., compound_actions: _Optional[_Iterable[_Union[CompoundAction, _Mapping]]] = ...) -> None: ...
+    compound_actions_truncated: bool
+    def __init__(self, game_id: _Optional[str] = ..., version: _Optional[int] = ..., seat: _Optional[int] = ..., decision: _Optional[str] = ..., options: _Optional[_Iterable[_Union[LegalOption, _Mapping]]] = ..., unavailable: _Optional[_Iterable[_Union[UnavailableOption, _Mapping]]] = ..., compound_actions: _Optional[_Iterable[_Union[CompoundAction, _Mapping]]] = ..., compound_actions_truncated: _Optional[bool] = ...) -> None: ...
 
 class SubmitActionRequest(_message.Message):
     __slots__ = ("game_id", "action", "expected_version", "idempotency_key")

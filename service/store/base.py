@@ -39,6 +39,7 @@ class StoreUnavailable(Exception):
 class GameRow:
     game_id: str
     ruleset: int
+    rules_edition: int
     players: int
     seed: int | None
     options: dict[str, Any]
@@ -68,6 +69,8 @@ class DecisionRow:
     # The serialized SubmitActionResponse returned to the submitter.
     response: bytes
     created_at: float
+    # The engine's 64-bit state hash after the decision: re-applying it must give the same.
+    state_hash: int | None = None
 
 
 @dataclass
@@ -139,6 +142,7 @@ def game_row_from_columns(columns: dict[str, Any]) -> GameRow:
     return GameRow(
         game_id=columns["game_id"],
         ruleset=int(columns["ruleset"]),
+        rules_edition=int(columns["rules_edition"]),
         players=int(columns["players"]),
         seed=int(columns["seed"]) if columns["seed"] is not None else None,
         options=json.loads(columns["options"]),
@@ -166,14 +170,15 @@ def decision_row_from_columns(columns: dict[str, Any]) -> DecisionRow:
         events=json.loads(columns["events"]),
         response=bytes(columns["response"]),
         created_at=float(columns["created_at"]),
+        state_hash=int(columns["state_hash"]) if columns["state_hash"] is not None else None,
     )
 
 
 GAME_COLUMNS = (
-    "game_id, ruleset, players, seed, options, position_json, seat_names, token_hashes, "
-    "created_at, updated_at, version, status, current_seat, decision"
+    "game_id, ruleset, rules_edition, players, seed, options, position_json, seat_names, "
+    "token_hashes, created_at, updated_at, version, status, current_seat, decision"
 )
 DECISION_COLUMNS = (
     "game_id, from_version, to_version, seat, action, idempotency_key, fingerprint, events, "
-    "response, created_at"
+    "response, created_at, state_hash"
 )

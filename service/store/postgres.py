@@ -43,6 +43,7 @@ SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     game_id TEXT PRIMARY KEY,
     ruleset INTEGER NOT NULL,
+    rules_edition INTEGER NOT NULL,
     players INTEGER NOT NULL,
     seed TEXT,
     options TEXT NOT NULL,
@@ -68,6 +69,7 @@ CREATE TABLE IF NOT EXISTS decisions (
     events TEXT NOT NULL,
     response BYTEA NOT NULL,
     created_at DOUBLE PRECISION NOT NULL,
+    state_hash TEXT,
     CONSTRAINT decisions_version_key PRIMARY KEY (game_id, from_version),
     CONSTRAINT decisions_idempotency_key UNIQUE (game_id, idempotency_key)
 );
@@ -147,7 +149,7 @@ class PostgresStore:
             async with self._pool.connection() as conn, conn.transaction():
                 await conn.execute(
                     f"INSERT INTO games ({GAME_COLUMNS}) VALUES "
-                    "(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                    "(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
                     _game_values(game),
                 )
                 await conn.execute(
@@ -212,7 +214,7 @@ class PostgresStore:
                     raise VersionConflict(row.game_id)
                 await conn.execute(
                     f"INSERT INTO decisions ({DECISION_COLUMNS}) VALUES "
-                    "(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                    "(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
                     _decision_values(row),
                 )
                 if snapshot is not None:
@@ -262,6 +264,7 @@ def _game_values(game: GameRow) -> tuple[Any, ...]:
     return (
         game.game_id,
         game.ruleset,
+        game.rules_edition,
         game.players,
         str(game.seed) if game.seed is not None else None,
         dumps(game.options),
@@ -289,4 +292,6 @@ def _decision_values(row: DecisionRow) -> tuple[Any, ...]:
         dumps(row.events),
         row.response,
         row.created_at,
+        # TEXT: an unsigned 64-bit hash does not fit a signed integer column.
+        str(row.state_hash) if row.state_hash is not None else None,
     )

@@ -37,6 +37,7 @@ SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     game_id TEXT PRIMARY KEY,
     ruleset INTEGER NOT NULL,
+    rules_edition INTEGER NOT NULL,
     players INTEGER NOT NULL,
     seed TEXT,
     options TEXT NOT NULL,
@@ -62,6 +63,7 @@ CREATE TABLE IF NOT EXISTS decisions (
     events TEXT NOT NULL,
     response BLOB NOT NULL,
     created_at REAL NOT NULL,
+    state_hash TEXT,
     PRIMARY KEY (game_id, from_version),
     UNIQUE (game_id, idempotency_key)
 );
@@ -125,7 +127,7 @@ class SqliteStore:
             try:
                 conn.execute(
                     f"INSERT INTO games ({GAME_COLUMNS}) VALUES "
-                    "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     _game_values(game),
                 )
                 conn.execute(
@@ -211,7 +213,7 @@ class SqliteStore:
                 try:
                     conn.execute(
                         f"INSERT INTO decisions ({DECISION_COLUMNS}) VALUES "
-                        "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                         _decision_values(row),
                     )
                 except sqlite3.IntegrityError as exc:
@@ -268,6 +270,7 @@ def _game_values(game: GameRow) -> tuple[Any, ...]:
     return (
         game.game_id,
         game.ruleset,
+        game.rules_edition,
         game.players,
         # TEXT: a 64-bit unsigned seed does not fit SQLite's signed INTEGER.
         str(game.seed) if game.seed is not None else None,
@@ -296,4 +299,6 @@ def _decision_values(row: DecisionRow) -> tuple[Any, ...]:
         dumps(row.events),
         row.response,
         row.created_at,
+        # TEXT: an unsigned 64-bit hash does not fit a signed integer column.
+        str(row.state_hash) if row.state_hash is not None else None,
     )
