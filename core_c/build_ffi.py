@@ -35,8 +35,9 @@ ffibuilder.cdef(cdef_text())
 ffibuilder.set_source(
     "brass._core",
     '#include "brass.h"',
-    sources=[str(HERE.parent / s) for s in SOURCES],
-    include_dirs=[str(HERE / "include"), str(HERE / "src")],
+    # relative to the project root, where setup.py runs (setuptools refuses absolute paths)
+    sources=SOURCES,
+    include_dirs=["core_c/include", "core_c/src"],
     extra_compile_args=["-std=c11", "-O2", "-Wall", "-Wextra"],
 )
 
