@@ -30,6 +30,9 @@ from .openapi import Route, build_openapi
 log = structlog.get_logger("brass_service.rest")
 
 SSE_HEARTBEAT_SECONDS = 15.0
+# How often an idle SSE handler checks that its client is still there (and the server is
+# not shutting down), so a vanished client frees its watcher slot promptly.
+SSE_LIVENESS_SECONDS = 0.5
 
 _BOOL = {"type": "boolean"}
 _INT = {"type": "integer"}
@@ -115,6 +118,7 @@ class RestGateway:
         self.service = service
         self.health_check = health_check
         self._openapi = build_openapi(ROUTES)
+        self._closing = asyncio.Event()
 
     def app(self, max_body_bytes: int) -> web.Application:
         app = web.Application(client_max_size=max_body_bytes, middlewares=[self._errors])
@@ -134,7 +138,11 @@ class RestGateway:
         }
         for route in ROUTES:
             app.router.add_route(route.method, route.path, handlers[route.operation_id])
+        app.on_shutdown.append(self._on_shutdown)
         return app
+
+    async def _on_shutdown(self, app: web.Application) -> None:
+        self._closing.set()  # ends open SSE streams so shutdown does not wait on them
 
     @web.middleware
     async def _errors(
@@ -343,12 +351,24 @@ class RestGateway:
             pump_task = asyncio.create_task(pump())
             try:
                 await response.prepare(request)
+                loop = asyncio.get_running_loop()
+                last_write = loop.time()
                 while True:
                     try:
-                        item = await asyncio.wait_for(queue.get(), SSE_HEARTBEAT_SECONDS)
+                        item = await asyncio.wait_for(queue.get(), SSE_LIVENESS_SECONDS)
                     except TimeoutError:
-                        await response.write(b": keep-alive\n\n")
+                        transport = request.transport
+                        if transport is None or transport.is_closing():
+                            record.outcome = "CLIENT_GONE"
+                            break
+                        if self._closing.is_set():
+                            await response.write(b"event: end\ndata: {}\n\n")
+                            break
+                        if loop.time() - last_write >= SSE_HEARTBEAT_SECONDS:
+                            await response.write(b": keep-alive\n\n")
+                            last_write = loop.time()
                         continue
+                    last_write = loop.time()
                     if item is None:
                         await response.write(b"event: end\ndata: {}\n\n")
                         break
