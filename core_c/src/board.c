@@ -32,14 +32,6 @@ void rng_seed(uint64_t *state, uint64_t seed) {
     rng_next(state);
 }
 
-static int find(uint8_t *parent, int x) {
-    while (parent[x] != x) {
-        parent[x] = parent[parent[x]];
-        x = parent[x];
-    }
-    return x;
-}
-
 int has_presence(const BrassGame *g, int player) {
     for (int s = 0; s < BRASS_NUM_SLOTS; s++)
         if (g->slots[s].owner == player) return 1;
@@ -49,29 +41,38 @@ int has_presence(const BrassGame *g, int player) {
 }
 
 void board_analyse(const BrassGame *g, int player, Board *b) {
-    uint8_t parent[BRASS_NUM_LOCATIONS];
-    for (int i = 0; i < BRASS_NUM_LOCATIONS; i++) parent[i] = (uint8_t)i;
+    /* components as location bit masks: each built link joins every mask it touches */
+    uint32_t comps[BRASS_NUM_LOCATIONS];
+    int ncomps = 0;
     uint32_t network = 0;
     for (int l = 0; l < BRASS_NUM_LINKS; l++) {
         if (g->link_owner[l] < 0) continue;
-        uint32_t t = BT_LINK_TOUCHES[l];
-        if (g->link_owner[l] == player) network |= t;
-        int first = __builtin_ctz(t);
-        for (uint32_t rest = t & (t - 1); rest; rest &= rest - 1) {
-            int a = find(parent, first), c = find(parent, __builtin_ctz(rest));
-            if (a != c) parent[c] = (uint8_t)a;
+        uint32_t m = BT_LINK_TOUCHES[l];
+        if (g->link_owner[l] == player) network |= m;
+        for (int i = 0; i < ncomps;) {
+            if (comps[i] & m) {
+                m |= comps[i];
+                comps[i] = comps[--ncomps];
+            } else {
+                i++;
+            }
         }
+        comps[ncomps++] = m;
+    }
+    for (int i = 0; i < BRASS_NUM_LOCATIONS; i++) b->comp[i] = (uint8_t)i;
+    for (int i = 0; i < ncomps; i++) {
+        int id = __builtin_ctz(comps[i]);
+        for (uint32_t t = comps[i]; t; t &= t - 1) b->comp[__builtin_ctz(t)] = (uint8_t)id;
     }
     memset(b->comp_coal, 0, sizeof b->comp_coal);
     memset(b->comp_merchant, 0, sizeof b->comp_merchant);
     memset(b->comp_opp_beer, 0, sizeof b->comp_opp_beer);
-    for (int i = 0; i < BRASS_NUM_LOCATIONS; i++) {
-        b->comp[i] = (uint8_t)find(parent, i);
+    for (int i = 0; i < BRASS_NUM_LOCATIONS; i++)
         if (BT_LOCATION_KIND[i] == 2) b->comp_merchant[b->comp[i]] = 1;
-    }
     b->board_coal = b->board_iron = b->own_beer = 0;
     b->presence = network != 0;
     b->empty_slots = 0;
+    memset(b->industry_slots, 0, sizeof b->industry_slots);
     memset(b->own_in_loc, 0, sizeof b->own_in_loc);
     for (int s = 0; s < BRASS_NUM_SLOTS; s++) {
         const BrassSlot *t = &g->slots[s];
@@ -79,6 +80,7 @@ void board_analyse(const BrassGame *g, int player, Board *b) {
             b->empty_slots |= 1ull << s;
             continue;
         }
+        b->industry_slots[t->industry] |= 1ull << s;
         int loc = BT_SLOT_LOCATION[s];
         if (t->owner == player) {
             network |= 1u << loc;
@@ -112,13 +114,7 @@ void board_analyse(const BrassGame *g, int player, Board *b) {
         b->net_slots = 0;
         for (uint32_t t = network; t; t &= t - 1) b->net_slots |= location_slots(__builtin_ctz(t));
     }
-    memset(b->build_mask, 0, sizeof b->build_mask);
-    int building = g->phase == PH_ACTION || g->phase == PH_BUILD_INDUSTRY ||
-                   (g->phase == PH_CARD && g->pend.action == ACT_BUILD);
-    if (building)
-        for (int i = 0; i < BRASS_NUM_INDUSTRIES; i++) b->build_mask[i] = build_feasible_slots(g, b, i);
-    else if (g->phase == PH_BUILD_SLOT && g->pend.industry < BRASS_NUM_INDUSTRIES)
-        b->build_mask[g->pend.industry] = build_feasible_slots(g, b, g->pend.industry);
+    b->build_mask_ready = 0; /* build masks are computed on first use (build_mask) */
 }
 
 /* Distinct components touched by a set of locations. */

@@ -137,7 +137,7 @@ int legal_into(const BrassGame *g, uint16_t *out, int cap) {
     candidate_range(g, &lo, &hi, &done);
     const BrassPlayer *pl = &g->players[g->current];
     int is_payment = g->phase == PH_COAL || g->phase == PH_IRON || g->phase == PH_BEER;
-    uint64_t build_slots = g->phase == PH_BUILD_SLOT ? b.build_mask[g->pend.industry] : 0;
+    uint64_t build_slots = g->phase == PH_BUILD_SLOT ? build_mask(g, &b, g->pend.industry) : 0;
     for (int a = lo; a < hi; a++) {
         /* cheap skips: cards not held, slots that cannot matter here */
         if (a >= A_CARD && a < A_INDUSTRY && !pl->hand[a - A_CARD]) continue;

@@ -35,12 +35,14 @@ typedef struct {
     int board_coal, board_iron, own_beer;
     int player;
     uint64_t empty_slots; /* slots with no tile */
+    uint64_t industry_slots[BRASS_NUM_INDUSTRIES]; /* slots holding a tile of each industry */
     int coal_market_cost[3], iron_cost[3]; /* money for 0..2 cubes from the coal market /
                                               for 0..2 iron (works first, then market) */
     uint8_t own_in_loc[BRASS_NUM_LOCATIONS]; /* the acting player's tiles per location */
     uint64_t net_slots;   /* slots in locations of the network (all when nothing on board) */
     uint64_t build_mask[BRASS_NUM_INDUSTRIES]; /* slots where a build of each industry could be
-                                                  completed with a suitable card (build phases) */
+                                                  completed with a suitable card (lazy cache) */
+    uint8_t build_mask_ready; /* bit i: build_mask[i] computed */
 } Board;
 
 /* rng.c */
@@ -75,6 +77,7 @@ void gain_vp(BrassGame *g, int player, int vp);
 int build_slot_reason(const BrassGame *g, const Board *b, int player, int card, int industry,
                       int slot);
 uint64_t build_feasible_slots(const BrassGame *g, const Board *b, int industry);
+uint64_t build_mask(const BrassGame *g, const Board *b, int industry);
 static inline uint64_t location_slots(int loc) { return BT_LOCATION_SLOTS[loc]; }
 int build_card_reason(const BrassGame *g, const Board *b, int card);
 int build_industry_reason(const BrassGame *g, const Board *b, int card, int industry);

@@ -77,17 +77,44 @@ uint64_t build_feasible_slots(const BrassGame *g, const Board *b, int industry) 
     if (!(g->era == ERA_CANAL ? lv->canal_era : lv->rail_era)) return 0;
     if (tile_cost(g, industry, level) > pl->money) return 0;
     uint64_t m = 0;
-    for (uint64_t cand = BT_INDUSTRY_SLOTS[industry]; cand; cand &= cand - 1) {
+    /* only empty slots or tiles of the same industry can take it (build_slot_reason decides) */
+    uint64_t cand = BT_INDUSTRY_SLOTS[industry] & (b->empty_slots | b->industry_slots[industry]);
+    for (; cand; cand &= cand - 1) {
         int s = __builtin_ctzll(cand);
         if (build_slot_reason(g, b, b->player, BRASS_NONE, industry, s) == R_LEGAL) m |= 1ull << s;
     }
     return m;
 }
 
+/* Lazily cached build_feasible_slots: the Board is a per-call scratch object. */
+uint64_t build_mask(const BrassGame *g, const Board *b, int industry) {
+    if (!(b->build_mask_ready & (1u << industry))) {
+        Board *cache = (Board *)b;
+        cache->build_mask[industry] = build_feasible_slots(g, b, industry);
+        cache->build_mask_ready |= (uint8_t)(1u << industry);
+    }
+    return b->build_mask[industry];
+}
+
+/* Can `industry` be built on one of `allowed`? Few slots are checked one by one. */
+static int build_possible_in(const BrassGame *g, const Board *b, int industry, uint64_t allowed) {
+    uint64_t cand = allowed & BT_INDUSTRY_SLOTS[industry] &
+                    (b->empty_slots | b->industry_slots[industry]);
+    if (!cand) return 0;
+    if ((b->build_mask_ready & (1u << industry)) || popcount32((uint32_t)(cand >> 32)) +
+                                                           popcount32((uint32_t)cand) > 4)
+        return (build_mask(g, b, industry) & cand) != 0;
+    for (; cand; cand &= cand - 1)
+        if (build_slot_reason(g, b, b->player, BRASS_NONE, industry, __builtin_ctzll(cand)) ==
+            R_LEGAL)
+            return 1;
+    return 0;
+}
+
 int build_industry_reason(const BrassGame *g, const Board *b, int card, int industry) {
     uint64_t allowed = card_slots(b, card, industry);
     if (!allowed) return R_CARD_DOES_NOT_ALLOW;
-    if (allowed & b->build_mask[industry]) return R_LEGAL;
+    if (build_possible_in(g, b, industry, allowed)) return R_LEGAL;
     /* not possible: find the first reason, for the message */
     int first_reason = R_NO_OPTION;
     for (int s = 0; s < BRASS_NUM_SLOTS; s++) {
@@ -99,9 +126,8 @@ int build_industry_reason(const BrassGame *g, const Board *b, int card, int indu
 }
 
 int build_card_reason(const BrassGame *g, const Board *b, int card) {
-    (void)g;
     for (int i = 0; i < BRASS_NUM_INDUSTRIES; i++)
-        if (card_slots(b, card, i) & b->build_mask[i]) return R_LEGAL;
+        if (build_possible_in(g, b, i, card_slots(b, card, i))) return R_LEGAL;
     return R_NO_BUILD_WITH_CARD;
 }
 
