@@ -20,6 +20,9 @@ POSTGRES_URL = os.environ.get(
     "BRASS_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test"
 )
 _postgres_skip_reason: list[str] = []
+# Every test connects from 127.0.0.1, so the per-address watch limit is raised for the
+# shared servers; the rate-limit test starts its own server with a tight one.
+GENEROUS_LIMITS = {"BRASS_WATCH_BURST": "100000", "BRASS_WATCH_RATE_PER_SECOND": "100000"}
 
 
 def _postgres_unreachable() -> str | None:
@@ -63,7 +66,7 @@ class Backend:
         server = ServerProcess(
             self.workdir / name,
             database_url=database_url or self.new_database_url(),
-            env=env,
+            env={**GENEROUS_LIMITS, **(env or {})},
             name=name,
         )
         self._servers.append(server)
@@ -103,7 +106,9 @@ def backend(
 def server(backend: Backend) -> ServerProcess:
     """The shared server of a back end (SQLite: the default file in its working directory)."""
     if backend.name == "sqlite":
-        shared = ServerProcess(backend.workdir / "shared", database_url=None, name="shared")
+        shared = ServerProcess(
+            backend.workdir / "shared", database_url=None, env=GENEROUS_LIMITS, name="shared"
+        )
         backend._servers.append(shared)
         return shared.start()
     return backend.start_server("shared")
