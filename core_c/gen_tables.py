@@ -78,26 +78,27 @@ def generate(data: dict) -> str:
       + ", ".join(map(str, loc_first_slot)) + "};")
     w("static const uint8_t BT_SLOT_LOCATION[BT_NUM_SLOTS] = {"
       + ", ".join(str(s[0]) for s in slots) + "};")
-    w("/* bit i set: the slot shows industry i (cotton, manufacturer, pottery, coal, iron, brewery) */")
+    w("/* bit i set: the slot shows industry i"
+      " (cotton, manufacturer, pottery, coal, iron, brewery) */")
     w("static const uint8_t BT_SLOT_INDUSTRIES[BT_NUM_SLOTS] = {"
       + ", ".join(str(s[1]) for s in slots) + "};")
     w("")
     w("/* links: locations touched (bit mask), canal / rail capable */")
     w("static const char *const BT_LINK_ID[BT_NUM_LINKS] = {")
-    w("  " + ", ".join(c_str(l["id"]) for l in links))
+    w("  " + ", ".join(c_str(link["id"]) for link in links))
     w("};")
     masks = []
-    for l in links:
+    for link in links:
         m = 0
-        for c in l["connects"]:
+        for c in link["connects"]:
             m |= 1 << loc_index[c]
         masks.append(m)
     w("static const uint32_t BT_LINK_TOUCHES[BT_NUM_LINKS] = {"
       + ", ".join(f"0x{m:07x}u" for m in masks) + "};")
     w("static const uint8_t BT_LINK_CANAL[BT_NUM_LINKS] = {"
-      + ", ".join("1" if l["canal"] else "0" for l in links) + "};")
+      + ", ".join("1" if link["canal"] else "0" for link in links) + "};")
     w("static const uint8_t BT_LINK_RAIL[BT_NUM_LINKS] = {"
-      + ", ".join("1" if l["rail"] else "0" for l in links) + "};")
+      + ", ".join("1" if link["rail"] else "0" for link in links) + "};")
     w("")
     w("/* merchant spaces: location, fewest players using it, beer bonus kind"
       " (0 money, 1 vp, 2 income spaces, 3 free develop), amount */")
@@ -141,12 +142,11 @@ def generate(data: dict) -> str:
             if lv["produces"]:
                 prod = lv["produces"].get("coal") or lv["produces"].get("iron") or 0
             bts = lv["beer_to_sell"] if lv["beer_to_sell"] is not None else -1
-            rows.append(
-                "{%d, %d, %d, %d, %d, %d, %d, %d, %d, %d, %d, %d}" % (
-                    lv["count"], lv["cost"]["money"], lv["cost"]["coal"], lv["cost"]["iron"], bts,
-                    lv["income_spaces"], lv["vp"], lv["link_icons"], prod, int(lv["canal_era"]),
-                    int(lv["rail_era"]), int(lv["developable"]))
-            )
+            fields = (
+                lv["count"], lv["cost"]["money"], lv["cost"]["coal"], lv["cost"]["iron"], bts,
+                lv["income_spaces"], lv["vp"], lv["link_icons"], prod, int(lv["canal_era"]),
+                int(lv["rail_era"]), int(lv["developable"]))
+            rows.append("{" + ", ".join(map(str, fields)) + "}")
         tiles_per.append(per[ind]["tiles_per_player"])
         assert sum(lv["count"] for lv in per[ind]["levels"]) == per[ind]["tiles_per_player"]
         w("  {" + ", ".join(rows) + "},")
@@ -182,7 +182,7 @@ def generate(data: dict) -> str:
     w("#define BT_CARD_FIRST_INDUSTRY 20 /* iron, coal, pottery, brewery, cotton/manufacturer */")
     w("#define BT_CARD_WILD_LOCATION 25")
     w("#define BT_CARD_WILD_INDUSTRY 26")
-    w("#define BT_WILD_CARDS_EACH %d" % cards["wild_cards"]["wild_location"])
+    w(f"#define BT_WILD_CARDS_EACH {cards['wild_cards']['wild_location']}")
     w("/* cards of each type in the draw deck, by player count 2, 3, 4 */")
     w("static const uint8_t BT_DECK[3][BT_NUM_CARD_TYPES] = {")
     for n in (2, 3, 4):
@@ -206,15 +206,18 @@ def generate(data: dict) -> str:
     w(f"#define BT_IRON_EMPTY_PRICE {mk['iron']['price_when_empty']}")
     w(f"#define BT_COAL_INITIAL {mk['coal']['initial_cubes']}")
     w(f"#define BT_IRON_INITIAL {mk['iron']['initial_cubes']}")
-    w("static const uint8_t BT_COAL_PRICES[BT_COAL_CAPACITY] = {" + ", ".join(map(str, coal)) + "};")
-    w("static const uint8_t BT_IRON_PRICES[BT_IRON_CAPACITY] = {" + ", ".join(map(str, iron)) + "};")
+    w("static const uint8_t BT_COAL_PRICES[BT_COAL_CAPACITY] = {"
+      + ", ".join(map(str, coal)) + "};")
+    w("static const uint8_t BT_IRON_PRICES[BT_IRON_CAPACITY] = {"
+      + ", ".join(map(str, iron)) + "};")
     # income track
-    table = mk and data["income_track"]["table"]
+    table = data["income_track"]["table"]
     levels = [row["level"] for row in sorted(table, key=lambda r: r["space"])]
     assert len(levels) == 100
     w("#define BT_INCOME_SPACES 100")
     w(f"#define BT_INCOME_START_SPACE {data['income_track']['start_space']}")
-    w("static const int8_t BT_INCOME_LEVEL[BT_INCOME_SPACES] = {" + ", ".join(map(str, levels)) + "};")
+    w("static const int8_t BT_INCOME_LEVEL[BT_INCOME_SPACES] = {"
+      + ", ".join(map(str, levels)) + "};")
     top = []
     for lvl in range(-10, 31):
         top.append(max(i for i, x in enumerate(levels) if x == lvl))
@@ -243,7 +246,7 @@ def generate(data: dict) -> str:
         k = per_loc.get(loc_i, 0)
         per_loc[loc_i] = k + 1
         names.append(f"slot:{locs[loc_i]['id']}.{k}")
-    names += ["link:" + l["id"] for l in links]
+    names += ["link:" + link["id"] for link in links]
     names.append("market")
     per_loc = {}
     for sp in spaces:

@@ -241,7 +241,7 @@ def state_from_position(data: Any) -> Any:
     discards = r.get(d, "discards", "discards", dict, {})
     for c in range(len(CARD_NAMES)):
         g.discards[c] = 0
-    for k, v in discards.items():
+    for k in discards:
         g.discards[r.name(k, _CARD_IDS, f"discards.{k}")] = r.int_in(discards, k,
                                                                      f"discards.{k}", 0, 255)
     merchants = r.get(d, "merchants", "merchants", dict)
@@ -264,7 +264,7 @@ def state_from_position(data: Any) -> Any:
     links = r.get(d, "links", "links", dict, {})
     for k in range(lib.BRASS_NUM_LINKS):
         g.link_owner[k] = -1
-    for k, v in links.items():
+    for k in links:
         g.link_owner[r.name(k, _LINK_IDS, f"links.{k}")] = r.int_in(links, k, f"links.{k}", 0,
                                                                     n - 1)
     slots = r.get(d, "slots", "slots", dict, {})
@@ -303,7 +303,7 @@ def state_from_position(data: Any) -> Any:
         for c in range(len(CARD_NAMES)):
             pl.hand[c] = 0
         total = 0
-        for k, v in hand.items():
+        for k in hand:
             c = r.name(k, _CARD_IDS, f"{base}.hand.{k}")
             pl.hand[c] = r.int_in(hand, k, f"{base}.hand.{k}", 0, 8)
             total += pl.hand[c]
