@@ -266,6 +266,7 @@ typedef struct {
     uint8_t beginner;
     uint8_t manufacturer_iv_cost; /* 8 (default) or 14 */
     uint8_t auto_resolve;
+    uint8_t ruleset;              /* BRASS_RULESET_* (0 = Birmingham) */
 } BrassOptions;
 
 /* ---- lifecycle ---- */

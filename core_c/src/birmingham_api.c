@@ -1,12 +1,9 @@
-#define _POSIX_C_SOURCE 199309L /* clock_gettime for the benchmark */
-/* Public entry points besides decisions: validation, snapshots, hashing, views,
-   determinization, observations, playouts and names. */
+/* Birmingham's validation, views, determinization, observation, results and names. */
 #include <stdio.h>
-#include <time.h>
 
 #include "internal.h"
+#include "ruleset.h"
 
-size_t brass_state_size(void) { return sizeof(BrassGame); }
 
 #define FAIL(name)                                                   \
     do {                                                             \
@@ -23,8 +20,7 @@ static int valid_opt(uint8_t v, int max) { return v == BRASS_NONE || v < max; }
 
 /* Every field in range and every invariant the rules rely on, so that no later call can read
    out of bounds or get stuck. */
-int brass_validate(const BrassGame *g, char *field, size_t field_len) {
-    if (!g) return BRASS_E_BAD_ARGUMENT;
+int bham_validate(const BrassGame *g, char *field, size_t field_len) {
     if (g->magic != BRASS_MAGIC) FAIL("magic");
     if (g->format_version != BRASS_FORMAT_VERSION) FAIL("format_version");
     if (g->rules_edition < 1 || g->rules_edition > BRASS_RULES_EDITION) FAIL("rules_edition");
@@ -211,68 +207,11 @@ int brass_validate(const BrassGame *g, char *field, size_t field_len) {
     return BRASS_OK;
 }
 
-/* ---- hashing and snapshots ---- */
-
-uint64_t brass_hash(const BrassGame *g) {
-    uint64_t h = 0x243f6a8885a308d3ull;
-    const uint8_t *p = (const uint8_t *)g;
-    for (size_t i = 0; i + 8 <= sizeof *g; i += 8) {
-        uint64_t w;
-        memcpy(&w, p + i, 8);
-        h ^= w;
-        h *= 0x9e3779b97f4a7c15ull;
-        h ^= h >> 29;
-    }
-    return h;
-}
-
-#define SNAPSHOT_HEADER 16
-
-static uint32_t checksum32(const uint8_t *p, size_t n) {
-    uint32_t h = 2166136261u; /* FNV-1a */
-    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 16777619u;
-    return h;
-}
-
-static void put32(uint8_t *p, uint32_t v) {
-    for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i));
-}
-static uint32_t get32(const uint8_t *p) {
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-size_t brass_snapshot_size(void) { return SNAPSHOT_HEADER + sizeof(BrassGame); }
-
-int brass_snapshot(const BrassGame *g, uint8_t *buf, size_t cap) {
-    if (!g || !buf) return BRASS_E_BAD_ARGUMENT;
-    if (cap < brass_snapshot_size()) return BRASS_E_BUFFER;
-    memcpy(buf + SNAPSHOT_HEADER, g, sizeof *g);
-    put32(buf, BRASS_MAGIC);
-    put32(buf + 4, (uint32_t)BRASS_FORMAT_VERSION | (uint32_t)g->rules_edition << 16);
-    put32(buf + 8, (uint32_t)sizeof *g);
-    put32(buf + 12, checksum32(buf + SNAPSHOT_HEADER, sizeof *g));
-    return BRASS_OK;
-}
-
-int brass_restore(BrassGame *g, const uint8_t *buf, size_t len) {
-    if (!g || (!buf && len)) return BRASS_E_BAD_ARGUMENT;
-    if (len != brass_snapshot_size()) return BRASS_E_BAD_SNAPSHOT;
-    if (get32(buf) != BRASS_MAGIC) return BRASS_E_BAD_SNAPSHOT;
-    if ((get32(buf + 4) & 0xffffu) != BRASS_FORMAT_VERSION) return BRASS_E_BAD_SNAPSHOT;
-    if (get32(buf + 8) != sizeof *g) return BRASS_E_BAD_SNAPSHOT;
-    if (get32(buf + 12) != checksum32(buf + SNAPSHOT_HEADER, sizeof *g)) return BRASS_E_BAD_SNAPSHOT;
-    BrassGame tmp;
-    memcpy(&tmp, buf + SNAPSHOT_HEADER, sizeof tmp);
-    if (brass_validate(&tmp, NULL, 0)) return BRASS_E_BAD_SNAPSHOT;
-    *g = tmp;
-    return BRASS_OK;
-}
-
 /* ---- hidden information ---- */
 
 /* The one redaction function: others' non-wild cards, the deck order, face-down cards and
    the random state are what no seat may see (wild cards are taken and returned openly). */
-void brass_redact(const BrassGame *g, int seat, BrassGame *out) {
+void bham_redact(const BrassGame *g, int seat, BrassGame *out) {
     *out = *g;
     for (int p = 0; p < BRASS_MAX_PLAYERS; p++) {
         BrassPlayer *pl = &out->players[p];
@@ -285,8 +224,7 @@ void brass_redact(const BrassGame *g, int seat, BrassGame *out) {
     out->seed = 0;
 }
 
-int brass_determinize(BrassGame *g, int seat, uint64_t seed) {
-    if (!g || seat < 0 || seat >= g->num_players) return BRASS_E_BAD_ARGUMENT;
+int bham_determinize(BrassGame *g, int seat, uint64_t seed) {
     uint8_t pool[BRASS_MAX_DECK + 40];
     int n = 0;
     for (int i = 0; i < g->deck_size; i++) pool[n++] = g->deck[i];
@@ -317,11 +255,6 @@ int brass_determinize(BrassGame *g, int seat, uint64_t seed) {
     return BRASS_OK;
 }
 
-void brass_set_seed(BrassGame *g, uint64_t seed) {
-    g->seed = seed;
-    rng_seed(&g->rng_state, seed);
-}
-
 /* ---- results ---- */
 
 static int better(const BrassGame *g, int a, int b) {
@@ -333,7 +266,7 @@ static int better(const BrassGame *g, int a, int b) {
 }
 
 /* Seats best first: VP, then income level, then money (ruling 20). */
-int brass_score_order(const BrassGame *g, uint8_t *ranking) {
+int bham_score_order(const BrassGame *g, uint8_t *ranking) {
     int n = g->num_players;
     for (int i = 0; i < n; i++) ranking[i] = (uint8_t)i;
     for (int i = 1; i < n; i++) {
@@ -350,12 +283,12 @@ int brass_score_order(const BrassGame *g, uint8_t *ranking) {
 
 /* ---- names ---- */
 
-const char *brass_action_name(int action) {
+const char *bham_action_name(int action) {
     if (action < 0 || action >= BRASS_NUM_ACTIONS) return "unknown";
     return BT_ACTION_NAMES[action];
 }
 
-const char *brass_phase_name(int phase) {
+const char *bham_phase_name(int phase) {
     static const char *const names[NUM_PHASES] = {
         "action", "card", "scout_card", "build_industry", "build_slot", "coal", "iron", "beer",
         "link", "second_rail", "develop", "sell_tile", "sell_merchant", "free_develop",
@@ -363,7 +296,7 @@ const char *brass_phase_name(int phase) {
     return phase >= 0 && phase < NUM_PHASES ? names[phase] : "unknown";
 }
 
-const char *brass_reason_message(int reason) {
+const char *bham_reason_message(int reason) {
     static const char *const msgs[NUM_REASONS] = {
         "legal",
         "that option belongs to another kind of decision",
@@ -413,8 +346,7 @@ const char *brass_reason_message(int reason) {
 
 /* ---- observation ---- */
 
-int brass_observation(const BrassGame *g, int seat, float *out, int cap) {
-    if (!g || !out || seat < 0 || seat >= g->num_players) return -BRASS_E_BAD_ARGUMENT;
+int bham_observation(const BrassGame *g, int seat, float *out, int cap) {
     if (cap < BRASS_OBS_SIZE) return -BRASS_E_BUFFER;
     memset(out, 0, sizeof(float) * BRASS_OBS_SIZE);
     int n = g->num_players, k = 0;
@@ -474,106 +406,10 @@ int brass_observation(const BrassGame *g, int seat, float *out, int cap) {
     return k; /* entries in use; the rest stay 0 */
 }
 
-/* ---- playouts and benchmark ---- */
 
-static int pick(const BrassGame *g, const uint16_t *opts, int n, int policy, uint64_t *rng) {
-    if (policy == POLICY_SANE && g->phase == PH_ACTION && n > 1) {
-        /* no loan (nor pass) while another action type is legal */
-        uint16_t keep[NUM_ACT_TYPES];
-        int m = 0;
-        for (int i = 0; i < n; i++)
-            if (opts[i] != ACT_LOAN && opts[i] != ACT_PASS) keep[m++] = opts[i];
-        if (m) return keep[rng_below(rng, (uint32_t)m)];
-    }
-    return opts[rng_below(rng, (uint32_t)n)];
-}
-
-int brass_playout(BrassGame *g, int policy, uint64_t seed, int max_decisions) {
-    if (!g) return -BRASS_E_BAD_ARGUMENT;
-    uint64_t rng;
-    rng_seed(&rng, seed);
-    uint16_t opts[BRASS_NUM_ACTIONS];
-    int made = 0;
-    Ctx cx = {g, NULL};
-    while (!g->game_over && made < max_decisions) {
-        int n = legal_into(g, opts, BRASS_NUM_ACTIONS);
-        if (n <= 0) return -BRASS_E_ILLEGAL; /* cannot happen in a valid state */
-        /* a forced step resolved automatically is not a decision of the policy */
-        int forced = n == 1 && g->auto_resolve;
-        apply_unchecked(&cx, pick(g, opts, n, policy, &rng));
-        made += !forced;
-    }
-    return made;
-}
-
-int brass_playout_batch(BrassGame *games, int n, int policy, uint64_t seed, int max_decisions) {
-    if (!games || n < 0) return -BRASS_E_BAD_ARGUMENT;
-    int total = 0;
-    for (int i = 0; i < n; i++) {
-        int r = brass_playout(&games[i], policy, seed + (uint64_t)i * 0x9e3779b97f4a7c15ull, max_decisions);
-        if (r < 0) return r;
-        total += r;
-    }
-    return total;
-}
-
-static double now_seconds(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-#define BENCH_SAMPLES 4096
-
-int brass_bench(int players, int games, uint64_t seed, int policy, BrassBenchResult *out) {
-    if (!out || games < 0 || players < 2 || players > 4) return BRASS_E_BAD_ARGUMENT;
-    memset(out, 0, sizeof *out);
-    BrassOptions opt = {(uint8_t)players, 0, 8, 1};
-    static BrassGame samples[BENCH_SAMPLES];
-    int nsamples = 0;
-    double t0 = now_seconds();
-    for (int i = 0; i < games; i++) {
-        BrassGame g;
-        brass_new(&g, &opt, seed + (uint64_t)i);
-        int r = brass_playout(&g, policy, seed * 31 + (uint64_t)i, 1 << 20);
-        if (r < 0) return -r;
-        out->decisions += (uint64_t)r;
-        out->games++;
-        if (nsamples < BENCH_SAMPLES && i % 8 == 0) samples[nsamples++] = g; /* end states */
-    }
-    out->seconds = now_seconds() - t0;
-    /* legality and clone timing on states met in play (replayed from seed) */
-    nsamples = 0;
-    for (int i = 0; nsamples < BENCH_SAMPLES && i < 64; i++) {
-        BrassGame g;
-        uint64_t rng;
-        brass_new(&g, &opt, seed + (uint64_t)i);
-        rng_seed(&rng, seed * 31 + (uint64_t)i);
-        uint16_t opts[BRASS_NUM_ACTIONS];
-        Ctx cx = {&g, NULL};
-        while (!g.game_over && nsamples < BENCH_SAMPLES) {
-            samples[nsamples++] = g;
-            int n = legal_into(&g, opts, BRASS_NUM_ACTIONS);
-            apply_unchecked(&cx, pick(&g, opts, n, policy, &rng));
-        }
-    }
-    uint16_t opts[BRASS_NUM_ACTIONS];
-    volatile int sink = 0;
-    int reps = 20;
-    t0 = now_seconds();
-    for (int r = 0; r < reps; r++)
-        for (int i = 0; i < nsamples; i++) sink += legal_into(&samples[i], opts, BRASS_NUM_ACTIONS);
-    out->legal_seconds = now_seconds() - t0;
-    out->legal_calls = (uint64_t)reps * (uint64_t)nsamples;
-    static BrassGame copy;
-    t0 = now_seconds();
-    for (int r = 0; r < reps * 10; r++)
-        for (int i = 0; i < nsamples; i++) {
-            copy = samples[i];
-            sink += copy.round;
-        }
-    out->clone_seconds = now_seconds() - t0;
-    out->clones = (uint64_t)reps * 10 * (uint64_t)nsamples;
-    (void)sink;
-    return BRASS_OK;
-}
+const BrassRuleset BRASS_BIRMINGHAM = {
+    "birmingham",   bham_new,          bham_validate,     legal_into,
+    bham_reason,    bham_apply_legal,  bham_action_ended, bham_redact,
+    bham_determinize, bham_observation, bham_score_order, bham_sane_options,
+    bham_action_name, bham_phase_name, bham_reason_message,
+};

@@ -249,115 +249,31 @@ void auto_resolve(Ctx *cx) {
     }
 }
 
-int brass_legal(const BrassGame *g, uint16_t *out, int cap) {
-    if (!g || !out || cap < 0) return -BRASS_E_BAD_ARGUMENT;
-    return legal_into(g, out, cap);
-}
-
-int brass_reason(const BrassGame *g, int action) {
-    if (!g || action < 0 || action >= BRASS_NUM_ACTIONS) return R_WRONG_DECISION;
-    if (g->game_over) return R_WRONG_DECISION;
+int bham_reason(const BrassGame *g, int action) {
     Board b;
     board_analyse(g, g->current, &b);
     return phase_reason(g, &b, action);
 }
 
-static int check(const BrassGame *g, int seat, int action, int *reason) {
-    if (reason) *reason = R_LEGAL;
-    if (g->game_over) return BRASS_E_GAME_OVER;
-    if (action < 0 || action >= BRASS_NUM_ACTIONS) return BRASS_E_UNKNOWN_ACTION;
-    if (seat >= 0 && seat != g->current) return BRASS_E_NOT_YOUR_TURN;
-    if (seat < -1 || seat >= g->num_players) return BRASS_E_BAD_ARGUMENT;
-    int r = brass_reason(g, action);
-    if (r) {
-        if (reason) *reason = r;
-        return BRASS_E_ILLEGAL;
-    }
-    return BRASS_OK;
-}
-
-int brass_apply(BrassGame *g, int seat, int action, BrassEventLog *log, int *reason) {
-    if (!g) return BRASS_E_BAD_ARGUMENT;
-    int err = check(g, seat, action, reason);
-    if (err) return err;
+void bham_apply_legal(BrassGame *g, int action, BrassEventLog *log, int resolve_forced) {
     Ctx cx = {g, log};
     apply_unchecked(&cx, action);
-    if (g->auto_resolve) auto_resolve(&cx);
-    return BRASS_OK;
+    if (resolve_forced && g->auto_resolve) auto_resolve(&cx);
 }
 
 /* Where one action ends: the next action begins, another seat decides, or the game ends. */
-static int action_boundary(const BrassGame *after, const BrassGame *before) {
+int bham_action_ended(const BrassGame *after, const BrassGame *before) {
     if (after->game_over || after->phase == PH_ACTION || after->phase == PH_SHORTFALL) return 1;
     return after->current != before->current || after->actions_left != before->actions_left ||
            after->era != before->era || after->round != before->round;
 }
 
-int brass_apply_sequence(BrassGame *g, int seat, const uint16_t *ids, int n, BrassEventLog *log,
-                         int *reason, int *failed_at) {
-    if (!g || (!ids && n) || n <= 0) return BRASS_E_BAD_ARGUMENT;
-    BrassGame work = *g;
-    if (failed_at) *failed_at = 0;
-    if (reason) *reason = R_LEGAL;
-    uint32_t log_start = log ? log->count : 0;
-    for (int i = 0; i < n; i++) {
-        BrassGame before = work;
-        int err = brass_apply(&work, seat, ids[i], log, reason);
-        int boundary = err == BRASS_OK && action_boundary(&work, &before);
-        if (err == BRASS_OK && boundary != (i == n - 1)) {
-            err = BRASS_E_ILLEGAL;
-            if (reason) *reason = boundary ? R_TOO_MANY_DECISIONS : R_INCOMPLETE_ACTION;
-        }
-        if (err) {
-            if (failed_at) *failed_at = i;
-            if (log) log->count = log_start;
-            return err;
-        }
-        seat = before.current;
-    }
-    *g = work;
-    return BRASS_OK;
-}
-
-typedef struct {
-    uint16_t *ids;
-    int ids_cap, ids_used;
-    uint32_t *offsets;
-    int max_actions, count, truncated;
-} CompoundOut;
-
-static void compound_dfs(const BrassGame *g, const BrassGame *start, uint16_t *path, int depth,
-                         CompoundOut *o) {
-    uint16_t opts[BRASS_NUM_ACTIONS];
-    int n = legal_into(g, opts, BRASS_NUM_ACTIONS);
-    for (int i = 0; i < n && !o->truncated; i++) {
-        BrassGame next = *g;
-        Ctx cx = {&next, NULL};
-        apply_unchecked(&cx, opts[i]);
-        if (next.auto_resolve) auto_resolve(&cx);
-        path[depth] = opts[i];
-        if (action_boundary(&next, start) || depth + 1 >= 32) {
-            if (o->count >= o->max_actions || o->ids_used + depth + 1 > o->ids_cap) {
-                o->truncated = 1;
-                return;
-            }
-            memcpy(o->ids + o->ids_used, path, (size_t)(depth + 1) * sizeof(uint16_t));
-            o->ids_used += depth + 1;
-            o->count++;
-            o->offsets[o->count] = (uint32_t)o->ids_used;
-        } else {
-            compound_dfs(&next, start, path, depth + 1, o);
-        }
-    }
-}
-
-int brass_compound_actions(const BrassGame *g, uint16_t *ids, int ids_cap, uint32_t *offsets,
-                           int max_actions, int *truncated) {
-    if (!g || !ids || !offsets || ids_cap < 0 || max_actions < 0) return -BRASS_E_BAD_ARGUMENT;
-    CompoundOut o = {ids, ids_cap, 0, offsets, max_actions, 0, 0};
-    uint16_t path[32];
-    offsets[0] = 0;
-    if (!g->game_over) compound_dfs(g, g, path, 0, &o);
-    if (truncated) *truncated = o.truncated;
-    return o.count;
+/* The sane policy: no loan (nor pass) while another action type is legal. */
+int bham_sane_options(const BrassGame *g, const uint16_t *opts, int n, uint16_t *keep) {
+    int m = 0;
+    if (g->phase != PH_ACTION) return 0;
+    for (int i = 0; i < n; i++)
+        if (opts[i] != A_ACTION_TYPE + ACT_LOAN && opts[i] != A_ACTION_TYPE + ACT_PASS)
+            keep[m++] = opts[i];
+    return m;
 }

@@ -120,6 +120,21 @@ void deal_hand(BrassGame *g, int player);
 void shuffle_deck(BrassGame *g);
 int shortfall_reason(const BrassGame *g, int slot);
 
+/* Birmingham's entries of the ruleset interface (ruleset.h) */
+int bham_new(BrassGame *g, const BrassOptions *opt, uint64_t seed);
+int bham_validate(const BrassGame *g, char *field, size_t field_len);
+int bham_reason(const BrassGame *g, int action);
+void bham_apply_legal(BrassGame *g, int action, BrassEventLog *log, int resolve_forced);
+int bham_action_ended(const BrassGame *after, const BrassGame *before);
+int bham_sane_options(const BrassGame *g, const uint16_t *opts, int n, uint16_t *keep);
+void bham_redact(const BrassGame *g, int seat, BrassGame *out);
+int bham_determinize(BrassGame *g, int seat, uint64_t seed);
+int bham_observation(const BrassGame *g, int seat, float *out, int cap);
+int bham_score_order(const BrassGame *g, uint8_t *ranking);
+const char *bham_action_name(int action);
+const char *bham_phase_name(int phase);
+const char *bham_reason_message(int reason);
+
 /* decision.c */
 int phase_reason(const BrassGame *g, const Board *b, int action);
 int legal_into(const BrassGame *g, uint16_t *out, int cap);

@@ -259,8 +259,7 @@ static void round_end(Ctx *cx) {
     finish_round(cx);
 }
 
-int brass_new(BrassGame *g, const BrassOptions *opt, uint64_t seed) {
-    if (!g || !opt) return BRASS_E_BAD_ARGUMENT;
+int bham_new(BrassGame *g, const BrassOptions *opt, uint64_t seed) {
     if (opt->players < 2 || opt->players > 4) return BRASS_E_BAD_ARGUMENT;
     if (opt->manufacturer_iv_cost != 8 && opt->manufacturer_iv_cost != 14) return BRASS_E_BAD_ARGUMENT;
     memset(g, 0, sizeof *g);

@@ -48,7 +48,7 @@ static void check_state(const BrassGame *g) {
 
 static void play(int players, uint64_t seed, int policy_mix) {
     BrassOptions opt = {(uint8_t)players, (uint8_t)(seed % 7 == 0), (uint8_t)(seed % 3 ? 8 : 14),
-                        (uint8_t)(seed % 2)};
+                        (uint8_t)(seed % 2), BRASS_RULESET_BIRMINGHAM};
     BrassGame g;
     CHECK(brass_new(&g, &opt, seed) == BRASS_OK, "new");
     uint64_t rng = seed * 977 + 1;

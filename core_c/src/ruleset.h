@@ -1,0 +1,34 @@
+/* The interface every ruleset implements. The public API in engine.c only dispatches
+   through it, so a new ruleset (Brass: Pittsburgh next) adds its own tables and rule files
+   plus one BrassRuleset entry, without touching another ruleset's rules. */
+#ifndef BRASS_RULESET_H
+#define BRASS_RULESET_H
+
+#include "brass.h"
+
+typedef struct BrassRuleset {
+    const char *name;
+    int (*new_game)(BrassGame *g, const BrassOptions *opt, uint64_t seed);
+    /* every field in range and every invariant the rules rely on */
+    int (*validate)(const BrassGame *g, char *field, size_t field_len);
+    int (*legal)(const BrassGame *g, uint16_t *out, int cap);
+    int (*reason)(const BrassGame *g, int action);
+    /* apply an id known to be legal; then, if resolve_forced and the game's option says so,
+       every following single-option decision */
+    void (*apply_legal)(BrassGame *g, int action, BrassEventLog *log, int resolve_forced);
+    /* does `after` start a new action (or seat, or end the game) compared with `before`? */
+    int (*action_ended)(const BrassGame *after, const BrassGame *before);
+    void (*redact)(const BrassGame *g, int seat, BrassGame *out);
+    int (*determinize)(BrassGame *g, int seat, uint64_t seed);
+    int (*observation)(const BrassGame *g, int seat, float *out, int cap);
+    int (*score_order)(const BrassGame *g, uint8_t *ranking);
+    /* options a "sane" random policy keeps (e.g. no loan while another action is legal) */
+    int (*sane_options)(const BrassGame *g, const uint16_t *opts, int n, uint16_t *keep);
+    const char *(*action_name)(int action);
+    const char *(*phase_name)(int phase);
+    const char *(*reason_message)(int reason);
+} BrassRuleset;
+
+extern const BrassRuleset BRASS_BIRMINGHAM;
+
+#endif
