@@ -58,7 +58,10 @@ def generate(data: dict) -> str:
                 (loc_index[m["id"]], min(sp["player_counts"]), BONUS[m["beer_bonus"]["type"]],
                  m["beer_bonus"]["amount"])
             )
+    merchant_locs = [i for i, loc in enumerate(locs) if loc["type"] == "merchant"]
+    assert merchant_locs == list(range(merchant_locs[0], len(locs))), "merchants must come last"
     w(f"#define BT_NUM_LOCATIONS {len(locs)}")
+    w(f"#define BT_LOCATION_FIRST_MERCHANT {merchant_locs[0]} /* merchant locations come last */")
     w(f"#define BT_NUM_TOWNS {n_towns}")
     w(f"#define BT_NUM_SLOTS {len(slots)}")
     w(f"#define BT_NUM_LINKS {len(links)}")

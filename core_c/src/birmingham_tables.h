@@ -4,6 +4,7 @@
 #include <stdint.h>
 
 #define BT_NUM_LOCATIONS 27
+#define BT_LOCATION_FIRST_MERCHANT 22 /* merchant locations come last */
 #define BT_NUM_TOWNS 20
 #define BT_NUM_SLOTS 49
 #define BT_NUM_LINKS 39

@@ -67,8 +67,7 @@ void board_analyse(const BrassGame *g, int player, Board *b) {
     memset(b->comp_coal, 0, sizeof b->comp_coal);
     memset(b->comp_merchant, 0, sizeof b->comp_merchant);
     memset(b->comp_opp_beer, 0, sizeof b->comp_opp_beer);
-    for (int i = 0; i < BRASS_NUM_LOCATIONS; i++)
-        if (BT_LOCATION_KIND[i] == 2) b->comp_merchant[b->comp[i]] = 1;
+    for (int i = BT_LOCATION_FIRST_MERCHANT; i < BRASS_NUM_LOCATIONS; i++) b->comp_merchant[b->comp[i]] = 1;
     b->board_coal = b->board_iron = b->own_beer = 0;
     b->presence = network != 0;
     b->empty_slots = 0;

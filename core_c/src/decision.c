@@ -132,7 +132,10 @@ static void candidate_range(const BrassGame *g, int *lo, int *hi, int *done) {
 int legal_into(const BrassGame *g, uint16_t *out, int cap) {
     if (g->game_over) return 0;
     Board b;
-    board_analyse(g, g->current, &b);
+    /* choosing the card of a non-build action, or Scout's cards, needs no board facts */
+    int cards_only = g->phase == PH_SCOUT_CARD || (g->phase == PH_CARD && g->pend.action != ACT_BUILD);
+    if (cards_only) memset(&b, 0, sizeof b);
+    else board_analyse(g, g->current, &b);
     int lo, hi, done, n = 0;
     candidate_range(g, &lo, &hi, &done);
     const BrassPlayer *pl = &g->players[g->current];

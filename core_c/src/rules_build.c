@@ -101,8 +101,9 @@ static int build_possible_in(const BrassGame *g, const Board *b, int industry, u
     uint64_t cand = allowed & BT_INDUSTRY_SLOTS[industry] &
                     (b->empty_slots | b->industry_slots[industry]);
     if (!cand) return 0;
-    if ((b->build_mask_ready & (1u << industry)) || popcount32((uint32_t)(cand >> 32)) +
-                                                           popcount32((uint32_t)cand) > 4)
+    uint64_t beyond_four = cand;
+    for (int k = 0; k < 4; k++) beyond_four &= beyond_four - 1;
+    if ((b->build_mask_ready & (1u << industry)) || beyond_four)
         return (build_mask(g, b, industry) & cand) != 0;
     for (; cand; cand &= cand - 1)
         if (build_slot_reason(g, b, b->player, BRASS_NONE, industry, __builtin_ctzll(cand)) ==
