@@ -482,6 +482,24 @@ class Game:
         self._record["playout"] = True
         return n
 
+    def batch_playouts(self, n: int, seed: int, policy: str = "random") -> np.ndarray:
+        """Play n copies of this game to the end inside C (one call); returns their final VP
+        as an n x players int array. This game is not changed."""
+        if not isinstance(n, int) or n < 1:
+            raise EngineError("INVALID_ARGUMENT", "n must be a positive integer", None, "n")
+        games = ffi.new("BrassGame[]", n)
+        size = ffi.sizeof("BrassGame")
+        for i in range(n):
+            ffi.memmove(ffi.addressof(games, i), self._g, size)
+        err = lib.brass_playout_batch(games, n, _policy(policy), seed & (2**64 - 1), 1 << 20)
+        if err < 0:
+            _raise(-err)
+        out = np.zeros((n, self.num_players), dtype=np.int32)
+        for i in range(n):
+            for p in range(self.num_players):
+                out[i, p] = games[i].players[p].vp
+        return out
+
     def __repr__(self) -> str:
         return (f"<brass.Game players={self.num_players} era={ERAS[self._g.era]} "
                 f"round={self._g.round} decision={self.decision} seat={self.current_seat}>")
