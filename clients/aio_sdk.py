@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import grpc
+
 from brass_service.gen import game_service_pb2 as pb
 from brass_service.gen import game_service_pb2_grpc as pb_grpc
 
@@ -103,12 +104,19 @@ class AsyncGameClient:
         return (await self._call("GetGame", pb.GetGameRequest(game_id=game_id), token)).state
 
     async def list_legal_actions(
-        self, game_id: str, token: str, *, include_compound_actions: bool = False
+        self,
+        game_id: str,
+        token: str,
+        *,
+        include_compound_actions: bool = False,
+        include_unavailable: bool = False,
     ) -> pb.ListLegalActionsResponse:
         return await self._call(
             "ListLegalActions",
             pb.ListLegalActionsRequest(
-                game_id=game_id, include_compound_actions=include_compound_actions
+                game_id=game_id,
+                include_compound_actions=include_compound_actions,
+                include_unavailable=include_unavailable,
             ),
             token,
         )

@@ -21,10 +21,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import grpc
-from brass_service.gen import game_service_pb2 as pb
-from brass_service.gen import game_service_pb2_grpc as pb_grpc
 from google.protobuf import json_format, struct_pb2
 from google.rpc import error_details_pb2, status_pb2
+
+from brass_service.gen import game_service_pb2 as pb
+from brass_service.gen import game_service_pb2_grpc as pb_grpc
 
 DEFAULT_TARGET = "127.0.0.1:50051"
 # Safe to retry: SubmitAction carries an idempotency key, the rest only read.
@@ -193,10 +194,17 @@ class GameClient:
         return self._call("GetGame", pb.GetGameRequest(game_id=game_id), token).state
 
     def list_legal_actions(
-        self, game_id: str, token: str, *, include_compound_actions: bool = False
+        self,
+        game_id: str,
+        token: str,
+        *,
+        include_compound_actions: bool = False,
+        include_unavailable: bool = False,
     ) -> pb.ListLegalActionsResponse:
         request = pb.ListLegalActionsRequest(
-            game_id=game_id, include_compound_actions=include_compound_actions
+            game_id=game_id,
+            include_compound_actions=include_compound_actions,
+            include_unavailable=include_unavailable,
         )
         return self._call("ListLegalActions", request, token)
 

@@ -3,7 +3,7 @@
     python -m brass_service.bench --grpc 127.0.0.1:50051 --http 127.0.0.1:8080 \\
         --seconds 10 --clients 4
 
-Each client thread plays random games (ListLegalActions + SubmitAction per decision) against
+Each client process plays random games (ListLegalActions + SubmitAction per decision) against
 a running server, on loopback only. It is a measurement, not a test: nothing is asserted.
 """
 
@@ -12,8 +12,8 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
+import multiprocessing
 import random
-import threading
 import time
 from dataclasses import dataclass
 
@@ -29,10 +29,12 @@ class Figure:
         return self.decisions / self.seconds if self.seconds else 0.0
 
 
-def _grpc_worker(target: str, deadline: float, seed: int, counter: list[int]) -> None:
+def _grpc_worker(target: str, seconds: float, seed: int) -> int:
     from brass_clients.sdk import GameClient, pb
 
+    deadline = time.monotonic() + seconds  # counted from here: process start-up excluded
     rng = random.Random(seed)
+    decisions = 0
     with GameClient(target) as client:
         while time.monotonic() < deadline:
             created = client.create_game(players=rng.choice((2, 3, 4)), seed=rng.getrandbits(32))
@@ -40,7 +42,7 @@ def _grpc_worker(target: str, deadline: float, seed: int, counter: list[int]) ->
             state = created.state
             while state.summary.status == pb.GAME_STATUS_IN_PROGRESS:
                 if time.monotonic() >= deadline:
-                    return
+                    return decisions
                 token = tokens[state.summary.current_seat]
                 legal = client.list_legal_actions(created.game_id, token)
                 response = client.submit_action(
@@ -48,10 +50,12 @@ def _grpc_worker(target: str, deadline: float, seed: int, counter: list[int]) ->
                     expected_version=legal.version,
                 )
                 state = response.state
-                counter[0] += 1
+                decisions += 1
+    return decisions
 
 
-def _rest_worker(address: str, deadline: float, seed: int, counter: list[int]) -> None:
+def _rest_worker(address: str, seconds: float, seed: int) -> int:
+    deadline = time.monotonic() + seconds
     host, _, port = address.rpartition(":")
     connection = http.client.HTTPConnection(host, int(port), timeout=30)
 
@@ -67,6 +71,7 @@ def _rest_worker(address: str, deadline: float, seed: int, counter: list[int]) -
         return payload
 
     rng = random.Random(seed)
+    decisions = 0
     try:
         while time.monotonic() < deadline:
             created = call("POST", "/v1/games", {"players": rng.choice((2, 3, 4)),
@@ -75,7 +80,7 @@ def _rest_worker(address: str, deadline: float, seed: int, counter: list[int]) -
             state = created["state"]
             while state["summary"]["status"] == "GAME_STATUS_IN_PROGRESS":
                 if time.monotonic() >= deadline:
-                    return
+                    return decisions
                 token = tokens[state["summary"]["currentSeat"]]
                 legal = call("GET", f"/v1/games/{game_id}/actions", token=token)
                 state = call(
@@ -84,25 +89,19 @@ def _rest_worker(address: str, deadline: float, seed: int, counter: list[int]) -
                      "expectedVersion": legal["version"]},
                     token,
                 )["state"]
-                counter[0] += 1
+                decisions += 1
+        return decisions
     finally:
         connection.close()
 
 
 def measure(transport: str, address: str, seconds: float, clients: int) -> Figure:
+    """Runs `clients` processes (not threads: the GIL would make the client the bottleneck)."""
     worker = _grpc_worker if transport == "grpc" else _rest_worker
-    counters = [[0] for _ in range(clients)]
-    start = time.monotonic()
-    deadline = start + seconds
-    threads = [
-        threading.Thread(target=worker, args=(address, deadline, 1000 + i, counters[i]))
-        for i in range(clients)
-    ]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return Figure(transport, sum(c[0] for c in counters), time.monotonic() - start)
+    context = multiprocessing.get_context("spawn")
+    with context.Pool(clients) as pool:
+        counts = pool.starmap(worker, [(address, seconds, 1000 + i) for i in range(clients)])
+    return Figure(transport, sum(counts), seconds)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -28,7 +28,11 @@ def jsonable(value: Any) -> Any:
 def to_struct(document: dict[str, Any] | None) -> struct_pb2.Struct:
     struct = struct_pb2.Struct()
     if document:
-        struct.update(jsonable(document))
+        try:
+            struct.update(document)  # the engine's documents are plain JSON types already
+        except (TypeError, ValueError, AttributeError):
+            struct.Clear()
+            struct.update(jsonable(document))
     return struct
 
 

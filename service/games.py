@@ -20,9 +20,10 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
 
-import brass
 import structlog
 from google.protobuf import timestamp_pb2
+
+import brass
 
 from . import auth
 from .convert import to_struct
@@ -504,8 +505,9 @@ class GameService:
                 name=option.name,
                 meaning=to_struct(option.meaning),
             )
-        for option_id, reason, message in game.unavailable():
-            response.unavailable.add(id=option_id, reason=reason, message=message)
+        if request.include_unavailable:
+            for option_id, reason, message in game.unavailable():
+                response.unavailable.add(id=option_id, reason=reason, message=message)
         if request.include_compound_actions:
             compounds, truncated = _compound_actions(game)
             for compound in compounds:

@@ -57,7 +57,9 @@ ROUTES: list[Route] = [
     Route("GET", "/v1/games/{gameId}/actions", "ListLegalActions",
           "The current decision's options, for the seat to act.",
           response="ListLegalActionsResponse", authorization="required",
-          query=(("includeCompoundActions", _BOOL, "Also list complete compound actions."),)),
+          query=(("includeCompoundActions", _BOOL, "Also list complete compound actions."),
+                 ("includeUnavailable", _BOOL,
+                  "Also list unavailable options with the engine's reason."))),
     Route("POST", "/v1/games/{gameId}/actions", "SubmitAction",
           "Apply a decision or a whole compound action.", request="SubmitActionRequest",
           response="SubmitActionResponse", authorization="required"),
@@ -275,6 +277,10 @@ class RestGateway:
                 include_compound_actions=_bool_param(
                     _query(request, "includeCompoundActions", "include_compound_actions"),
                     "includeCompoundActions",
+                ),
+                include_unavailable=_bool_param(
+                    _query(request, "includeUnavailable", "include_unavailable"),
+                    "includeUnavailable",
                 ),
             )
             return await self.service.list_legal_actions(message, caller, record)

@@ -1,14 +1,19 @@
 """SQLite store (the embedded default): one file, WAL journal, synchronous=FULL.
 
-sqlite3 blocks, so every statement runs on one dedicated worker thread, never on the event
-loop. One thread also serializes writers inside this process; other processes sharing the
-file are kept honest by the same version checks and unique keys as on PostgreSQL.
+sqlite3 blocks, so no statement runs on the event loop: reads run on a reader thread with
+its own connection (WAL lets it read while a write is in progress), writes on one writer
+thread. The writer commits whatever writes are waiting in one transaction, each in its own
+savepoint (group commit), so the fsync that makes a move durable is shared by all the moves
+that arrived meanwhile, and one write's conflict does not undo the others. Other processes
+sharing the file are kept honest by the same version checks and unique keys as PostgreSQL.
 """
 
 from __future__ import annotations
 
 import asyncio
+import queue
 import sqlite3
+import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -76,45 +81,142 @@ CREATE TABLE IF NOT EXISTS snapshots (
 """
 
 
+# Writes committed together at most; bounds how long the first of them waits.
+_MAX_GROUP = 64
+
+
+def _connect(path: str) -> sqlite3.Connection:
+    conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    conn.row_factory = sqlite3.Row
+    conn.execute("PRAGMA journal_mode=WAL")
+    # FULL: the WAL is synced at every commit, so an acknowledged move survives a power
+    # cut, not just a process crash.
+    conn.execute("PRAGMA synchronous=FULL")
+    conn.execute("PRAGMA foreign_keys=ON")
+    conn.execute("PRAGMA busy_timeout=5000")
+    return conn
+
+
+class _GroupWriter(threading.Thread):
+    """The one thread that writes: drains the queue, commits the batch once."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__(name="sqlite-writer", daemon=True)
+        self.path = path
+        self.jobs: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self.ready = threading.Event()
+        self.failure: BaseException | None = None
+
+    def run(self) -> None:
+        try:
+            conn = _connect(self.path)
+            conn.executescript(SCHEMA)
+        except BaseException as exc:
+            self.failure = exc
+            self.ready.set()
+            return
+        self.ready.set()
+        try:
+            while True:
+                job = self.jobs.get()
+                if job is None:
+                    return
+                batch = [job]
+                while len(batch) < _MAX_GROUP:
+                    try:
+                        more = self.jobs.get_nowait()
+                    except queue.Empty:
+                        break
+                    if more is None:
+                        self.jobs.put(None)  # stop after this batch
+                        break
+                    batch.append(more)
+                self._commit(conn, batch)
+        finally:
+            conn.close()
+
+    @staticmethod
+    def _commit(conn: sqlite3.Connection, batch: list[Any]) -> None:
+        # (loop, future, error, result) for each job of the batch
+        outcomes: list[tuple[Any, Any, BaseException | None, Any]] = []
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            for fn, loop, future in batch:
+                conn.execute("SAVEPOINT job")
+                try:
+                    result = fn(conn)
+                    conn.execute("RELEASE job")
+                    outcomes.append((loop, future, None, result))
+                except Exception as exc:
+                    conn.execute("ROLLBACK TO job")
+                    conn.execute("RELEASE job")
+                    outcomes.append((loop, future, exc, None))
+            conn.execute("COMMIT")
+        except sqlite3.Error as exc:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            failure = StoreUnavailable(f"sqlite: {exc}")
+            outcomes = [(loop, future, failure, None) for _fn, loop, future in batch]
+        for loop, future, error, result in outcomes:
+            loop.call_soon_threadsafe(_settle, future, error, result)
+
+
+def _settle(future: asyncio.Future[Any], error: BaseException | None, result: Any) -> None:
+    if future.cancelled():
+        return
+    if error is not None:
+        future.set_exception(error)
+    else:
+        future.set_result(result)
+
+
 class SqliteStore:
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
-        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-store")
-        self._conn: sqlite3.Connection | None = None
+        self._reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-reader")
+        self._reader_conn: sqlite3.Connection | None = None
+        self._writer = _GroupWriter(self.path)
 
     async def _run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """Runs a read on the reader thread."""
+
         def call() -> T:
-            assert self._conn is not None, "store is not open"
+            assert self._reader_conn is not None, "store is not open"
             try:
-                return fn(self._conn)
+                return fn(self._reader_conn)
             except sqlite3.OperationalError as exc:
                 raise StoreUnavailable(f"sqlite: {exc}") from exc
 
-        return await asyncio.get_running_loop().run_in_executor(self._executor, call)
+        return await asyncio.get_running_loop().run_in_executor(self._reader, call)
+
+    async def _write(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """Queues a write for the next group commit; returns once it is durable."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[T] = loop.create_future()
+        self._writer.jobs.put((fn, loop, future))
+        return await future
 
     async def open(self) -> None:
-        def connect() -> None:
-            conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-            conn.row_factory = sqlite3.Row
-            conn.execute("PRAGMA journal_mode=WAL")
-            # FULL: the WAL is synced at every commit, so an acknowledged move survives
-            # a power cut, not just a process crash.
-            conn.execute("PRAGMA synchronous=FULL")
-            conn.execute("PRAGMA foreign_keys=ON")
-            conn.execute("PRAGMA busy_timeout=5000")
-            conn.executescript(SCHEMA)
-            self._conn = conn
+        self._writer.start()
+        await asyncio.get_running_loop().run_in_executor(None, self._writer.ready.wait)
+        if self._writer.failure is not None:
+            raise StoreUnavailable(f"sqlite: {self._writer.failure}") from self._writer.failure
 
-        await asyncio.get_running_loop().run_in_executor(self._executor, connect)
+        def connect() -> None:
+            self._reader_conn = _connect(self.path)
+
+        await asyncio.get_running_loop().run_in_executor(self._reader, connect)
 
     async def close(self) -> None:
         def disconnect() -> None:
-            if self._conn is not None:
-                self._conn.close()
-                self._conn = None
+            if self._reader_conn is not None:
+                self._reader_conn.close()
+                self._reader_conn = None
 
-        await asyncio.get_running_loop().run_in_executor(self._executor, disconnect)
-        self._executor.shutdown(wait=True)
+        self._writer.jobs.put(None)
+        await asyncio.get_running_loop().run_in_executor(None, self._writer.join)
+        await asyncio.get_running_loop().run_in_executor(self._reader, disconnect)
+        self._reader.shutdown(wait=True)
 
     def add_listener(self, listener: ChangeListener) -> None:
         # Only this process writes through this store object; the service notifies its own
@@ -123,23 +225,17 @@ class SqliteStore:
 
     async def create_game(self, game: GameRow, snapshot: Snapshot) -> None:
         def write(conn: sqlite3.Connection) -> None:
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                conn.execute(
-                    f"INSERT INTO games ({GAME_COLUMNS}) VALUES "
-                    "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    _game_values(game),
-                )
-                conn.execute(
-                    "INSERT INTO snapshots (game_id, version, data) VALUES (?, ?, ?)",
-                    (game.game_id, snapshot.version, snapshot.data),
-                )
-                conn.execute("COMMIT")
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
+            conn.execute(
+                f"INSERT INTO games ({GAME_COLUMNS}) VALUES "
+                "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                _game_values(game),
+            )
+            conn.execute(
+                "INSERT INTO snapshots (game_id, version, data) VALUES (?, ?, ?)",
+                (game.game_id, snapshot.version, snapshot.data),
+            )
 
-        await self._run(write)
+        await self._write(write)
 
     async def get_game(self, game_id: str) -> GameRow | None:
         def read(conn: sqlite3.Connection) -> GameRow | None:
@@ -193,45 +289,38 @@ class SqliteStore:
         self, row: DecisionRow, head: HeadUpdate, snapshot: Snapshot | None
     ) -> None:
         def write(conn: sqlite3.Connection) -> None:
-            conn.execute("BEGIN IMMEDIATE")
+            moved = conn.execute(
+                "UPDATE games SET version = ?, status = ?, current_seat = ?, decision = ?, "
+                "updated_at = ? WHERE game_id = ? AND version = ?",
+                (
+                    head.version,
+                    head.status,
+                    head.current_seat,
+                    head.decision,
+                    head.updated_at,
+                    row.game_id,
+                    row.from_version,
+                ),
+            ).rowcount
+            if moved != 1:
+                raise VersionConflict(row.game_id)
             try:
-                moved = conn.execute(
-                    "UPDATE games SET version = ?, status = ?, current_seat = ?, decision = ?, "
-                    "updated_at = ? WHERE game_id = ? AND version = ?",
-                    (
-                        head.version,
-                        head.status,
-                        head.current_seat,
-                        head.decision,
-                        head.updated_at,
-                        row.game_id,
-                        row.from_version,
-                    ),
-                ).rowcount
-                if moved != 1:
-                    raise VersionConflict(row.game_id)
-                try:
-                    conn.execute(
-                        f"INSERT INTO decisions ({DECISION_COLUMNS}) VALUES "
-                        "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                        _decision_values(row),
-                    )
-                except sqlite3.IntegrityError as exc:
-                    if "idempotency_key" in str(exc):
-                        raise IdempotencyConflict(row.game_id) from exc
-                    raise VersionConflict(row.game_id) from exc
-                if snapshot is not None:
-                    conn.execute(
-                        "INSERT OR REPLACE INTO snapshots (game_id, version, data) "
-                        "VALUES (?, ?, ?)",
-                        (row.game_id, snapshot.version, snapshot.data),
-                    )
-                conn.execute("COMMIT")
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
+                conn.execute(
+                    f"INSERT INTO decisions ({DECISION_COLUMNS}) VALUES "
+                    "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    _decision_values(row),
+                )
+            except sqlite3.IntegrityError as exc:
+                if "idempotency_key" in str(exc):
+                    raise IdempotencyConflict(row.game_id) from exc
+                raise VersionConflict(row.game_id) from exc
+            if snapshot is not None:
+                conn.execute(
+                    "INSERT OR REPLACE INTO snapshots (game_id, version, data) VALUES (?, ?, ?)",
+                    (row.game_id, snapshot.version, snapshot.data),
+                )
 
-        await self._run(write)
+        await self._write(write)
 
     async def list_games(
         self, limit: int, cursor: tuple[float, str] | None, status: int | None

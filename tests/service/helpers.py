@@ -16,8 +16,9 @@ from pathlib import Path
 from typing import Any
 
 import grpc
-from brass_clients.sdk import BrassError, GameClient, pb
 from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from brass_clients.sdk import BrassError, GameClient, pb
 
 LOOPBACK = "127.0.0.1"
 STARTUP_SECONDS = 30.0

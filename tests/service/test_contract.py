@@ -5,11 +5,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from openapi_spec_validator import validate
+
 from brass_service import gen_proto
 from brass_service.gen import game_service_pb2 as pb
 from brass_service.openapi import build_openapi
 from brass_service.rest import ROUTES
-from openapi_spec_validator import validate
 
 from .helpers import ServerProcess
 

@@ -6,9 +6,10 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-import brass
 import grpc
 import pytest
+
+import brass
 from brass_clients.sdk import BrassError, GameClient, pb
 
 from .conftest import Backend

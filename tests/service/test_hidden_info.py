@@ -13,8 +13,9 @@ from __future__ import annotations
 import json
 import random
 
-import brass
 import pytest
+
+import brass
 from brass_clients.sdk import GameClient, struct_to_dict
 
 from .conftest import Backend

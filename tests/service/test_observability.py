@@ -6,9 +6,10 @@ import json
 import random
 
 import grpc
-from brass_clients.sdk import BrassError
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
+
+from brass_clients.sdk import BrassError
 
 from .conftest import Backend
 from .helpers import ServerProcess, play_random_grpc, play_random_rest, rest_get_status
