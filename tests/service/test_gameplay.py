@@ -372,3 +372,23 @@ def test_asyncio_sdk_plays_and_watches(server: ServerProcess) -> None:
                 raise AssertionError("expected UNKNOWN_GAME")
 
     asyncio.run(scenario())
+
+
+def test_play_module_runs_bots_and_a_prompted_human(server: ServerProcess) -> None:
+    """`brass play`: a scripted "human" (answering 0 at every prompt) against a random bot."""
+    import io
+
+    from brass_clients.play import play
+
+    prompts: list[str] = []
+
+    def answer(prompt: str) -> str:
+        prompts.append(prompt)
+        return "0" if len(prompts) % 2 else "not a number"  # also exercises the re-prompt
+
+    out = io.StringIO()
+    final = play(server.grpc_target, players=2, seats=["human", "random"], seed=3,
+                 read=answer, out=out)
+    assert final.summary.status == pb.GAME_STATUS_FINISHED
+    assert prompts and "game over" in out.getvalue()
+    assert "please type one of the numbers shown" in out.getvalue()
