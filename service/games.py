@@ -16,7 +16,7 @@ import secrets
 import time
 import weakref
 from collections import OrderedDict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -93,6 +93,26 @@ class LiveGame:
 
     game: Any
     version: int
+
+
+class WatchStream:
+    """The updates of one watcher. Always aclose() it: that frees the watcher's slot even
+    when the stream was never iterated."""
+
+    def __init__(
+        self, updates: AsyncGenerator[pb.WatchGameResponse, None], release: Callable[[], None]
+    ) -> None:
+        self._updates = updates
+        self._release = release
+
+    def __aiter__(self) -> AsyncIterator[pb.WatchGameResponse]:
+        return self._updates
+
+    async def aclose(self) -> None:
+        try:
+            await self._updates.aclose()
+        finally:
+            self._release()
 
 
 class ChangeBroker:
@@ -753,7 +773,7 @@ class GameService:
 
     async def watch_game(
         self, request: pb.WatchGameRequest, caller: Caller, record: RequestRecord
-    ) -> AsyncIterator[pb.WatchGameResponse]:
+    ) -> WatchStream:
         """Validates and registers the watcher, then returns its stream of updates.
 
         Everything that can be refused is checked before the first message, so the caller
@@ -773,7 +793,20 @@ class GameService:
         self.watch_limiter.admit(caller.peer, request.game_id, self.broker)
         wake = self.broker.subscribe(request.game_id)
         ACTIVE_WATCHERS.inc()
-        return self._watch_stream(request.game_id, request.from_version, seat, wake, record)
+        released = False
+
+        def release() -> None:
+            nonlocal released
+            if not released:
+                released = True
+                self.broker.unsubscribe(request.game_id, wake)
+                self.watch_limiter.release(request.game_id)
+                ACTIVE_WATCHERS.dec()
+
+        updates = self._watch_stream(
+            request.game_id, request.from_version, seat, wake, record, release
+        )
+        return WatchStream(updates, release)
 
     async def _watch_stream(
         self,
@@ -782,6 +815,7 @@ class GameService:
         seat: int | None,
         wake: asyncio.Event,
         record: RequestRecord,
+        release: Callable[[], None],
     ) -> AsyncIterator[pb.WatchGameResponse]:
         last = from_version
         sent_any = False
@@ -814,6 +848,4 @@ class GameService:
                 except TimeoutError:
                     pass
         finally:
-            self.broker.unsubscribe(game_id, wake)
-            self.watch_limiter.release(game_id)
-            ACTIVE_WATCHERS.dec()
+            release()

@@ -153,4 +153,4 @@ class GameServicer(pb_grpc.GameServiceServicer):
                     record.version = update.version
                     yield update
             finally:
-                await stream.aclose()  # type: ignore[attr-defined]
+                await stream.aclose()

@@ -400,7 +400,7 @@ class RestGateway:
                 pump_task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await pump_task
-                await stream.aclose()  # type: ignore[attr-defined]
+                await stream.aclose()
             return response
 
     async def health(self, request: web.Request) -> web.Response:

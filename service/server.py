@@ -156,5 +156,10 @@ def serve(
     database_url: str | None = None,
     log_level: str = "info",
 ) -> None:
-    """Blocking entry point used by `brass serve`."""
-    asyncio.run(serve_async(grpc_port, http_port, database_url, log_level))
+    """Blocking entry point used by `brass serve`; exits with status 2 when the store
+    cannot be opened (the reason is logged)."""
+    try:
+        asyncio.run(serve_async(grpc_port, http_port, database_url, log_level))
+    except StoreUnavailable as exc:
+        log.error("store_unavailable", error=str(exc))
+        raise SystemExit(2) from exc
