@@ -1,0 +1,83 @@
+"""One-step greedy: try every complete action on a copy, keep the best-scoring one."""
+
+from __future__ import annotations
+
+import random
+
+import brass
+from brass_clients.bots.base import Bot, register
+from brass_clients.bots.heuristic import HeuristicWeights, PositionEvaluator
+
+CARD_IDS = frozenset(i for i in range(brass.NUM_DISTINCT_ACTIONS)
+                     if brass.action_name(i).startswith("card:"))
+
+
+def _board_key(ids: tuple[int, ...]) -> tuple[int, ...]:
+    """The ids without the cards discarded: the evaluator does not look at hands, so
+    actions that differ only in their cards score alike and are evaluated once."""
+    return tuple(i for i in ids if i not in CARD_IDS)
+
+
+@register("greedy")
+class GreedyBot(Bot):
+    """Scores each complete compound action from the current decision with
+    `PositionEvaluator` (acting seat's worth minus its opponents') and plays the best.
+
+    The chosen action's later decisions are remembered, so an action of five decisions
+    is searched once. Ties are broken by `rng`.
+    """
+
+    name = "greedy"
+
+    def __init__(self, max_candidates: int = 20000, **weights: float) -> None:
+        """`weights`: overrides of `HeuristicWeights` fields, e.g. ``money_vp=0.2``."""
+        self.evaluator = PositionEvaluator(HeuristicWeights(**weights))
+        self.max_candidates = max_candidates
+        self._plan: dict[int, int] = {}  # state hash -> next id of the chosen action
+
+    def reset(self) -> None:
+        self._plan.clear()
+
+    def choose(self, game: brass.Game, rng: random.Random) -> int:
+        planned = self._plan.pop(game.state_hash(), None)
+        if planned is not None:
+            return planned
+        self._plan.clear()
+        seat = game.current_seat
+        assert seat is not None, "the game is over"
+        legal = game.legal_ids()
+        if len(legal) == 1:
+            return legal[0]
+        candidates, _truncated = game.compound_actions(limit=self.max_candidates)
+        if not candidates:  # nothing complete is listed: judge single decisions instead
+            return self._best_single(game, legal, seat, rng)
+        groups: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
+        for compound in candidates:
+            groups.setdefault(_board_key(compound.ids), []).append(compound.ids)
+        best_value, best = float("-inf"), []
+        for variants in groups.values():
+            trial = game.clone()
+            trial.apply_compound(variants[0])
+            value = self.evaluator.value(trial, seat)
+            if value > best_value + 1e-9:
+                best_value, best = value, list(variants)
+            elif abs(value - best_value) <= 1e-9:
+                best.extend(variants)
+        ids = rng.choice(best)
+        self._remember(game, ids)
+        return ids[0]
+
+    def _remember(self, game: brass.Game, ids: tuple[int, ...]) -> None:
+        walk = game.clone()
+        for this_id, next_id in zip(ids, ids[1:], strict=False):
+            walk.apply(this_id)
+            self._plan[walk.state_hash()] = next_id
+
+    def _best_single(self, game: brass.Game, legal: list[int], seat: int,
+                     rng: random.Random) -> int:
+        scored = []
+        for option in legal:
+            trial = game.clone()
+            trial.apply(option)
+            scored.append((self.evaluator.value(trial, seat), rng.random(), option))
+        return max(scored)[2]

@@ -1,0 +1,144 @@
+"""Static evaluation of a position for one seat, in victory-point equivalents.
+
+Only the engine's public view is read (`game.view(None)`); legality is never decided here.
+Tile values (VP, link icons, income spaces) come from the engine's board data file; the
+formula is documented in docs/BOTS.md.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import brass
+from brass.engine import LINK_NAMES
+
+GOODS = ("cotton", "manufacturer", "pottery")
+
+
+@dataclass(frozen=True)
+class HeuristicWeights:
+    money_vp: float = 0.15           # VP equivalent of £1 while there is time to spend it
+    liquidity_vp: float = 0.25       # extra VP per £ of the first `liquidity_money` pounds
+    liquidity_money: int = 12
+    income_discount: float = 0.6     # future income counts this much of its face value
+    levels_per_space: float = 0.5    # income levels per income space (mid-track average)
+    unflipped_goods: float = 0.5     # weight of an unflipped cotton / manufacturer / pottery
+    unflipped_resources: float = 0.6  # weight of an unflipped coal mine / iron works / brewery
+    merchant_link_icons: int = 2     # printed link icons of a merchant location
+    opponent_weight: float = 1.0     # how much the opponents' mean worth counts against ours
+
+
+@dataclass(frozen=True)
+class TileFacts:
+    vp: int
+    link_icons: int
+    income_spaces: int
+
+
+@dataclass
+class BoardFacts:
+    tiles: dict[tuple[str, int], TileFacts]
+    link_locations: dict[str, tuple[str, ...]]
+    merchant_locations: frozenset[str]
+    income_level_of_space: list[int] = field(default_factory=list)
+
+    def tile(self, industry: str, level: int) -> TileFacts:
+        return self.tiles.get((industry, level), TileFacts(2 * level + 1, 1, 2))
+
+
+def _board_data_file() -> Path | None:
+    package_dir = Path(brass.__file__).resolve().parent
+    for candidate in (package_dir / "data" / "birmingham.json",
+                      package_dir.parent.parent / "data" / "birmingham.json"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+@lru_cache(maxsize=1)
+def board_facts() -> BoardFacts:
+    """Tile and link facts from the engine's data file (rough defaults when it is absent)."""
+    link_locations = {name: tuple(name.split("--")) for name in LINK_NAMES}
+    path = _board_data_file()
+    if path is None:
+        return BoardFacts({}, link_locations, frozenset())
+    data = json.loads(path.read_text())
+    tiles: dict[tuple[str, int], TileFacts] = {}
+    for industry, facts in data["industries"]["per_industry"].items():
+        for level in facts["levels"]:
+            tiles[(industry, int(level["level"]))] = TileFacts(
+                int(level["vp"]), int(level["link_icons"]), int(level["income_spaces"]))
+    for link in data["links"]:
+        link_locations[link["id"]] = tuple(link.get("connects") or link["endpoints"])
+    merchants = frozenset(m["id"] for m in data["merchants"]["locations"])
+    return BoardFacts(tiles, link_locations, merchants)
+
+
+@lru_cache(maxsize=8)
+def turns_per_era(players: int) -> float:
+    """Turns each seat gets in an era, measured on a fresh deal (cards / actions per turn)."""
+    view = brass.Game.new(players, seed=0).view(None)
+    cards = view["deck_size"] + sum(p["hand_size"] for p in view["player_state"])
+    return cards / (2 * players) + 0.5
+
+
+class PositionEvaluator:
+    """`value(game, seat)`: the seat's estimated worth minus its opponents' (VP units)."""
+
+    def __init__(self, weights: HeuristicWeights | None = None) -> None:
+        self.weights = weights or HeuristicWeights()
+        self.facts = board_facts()
+
+    def value(self, game: brass.Game, seat: int) -> float:
+        worth = self.seat_worths(game.view(None))
+        others = [w for s, w in enumerate(worth) if s != seat]
+        return worth[seat] - self.weights.opponent_weight * (sum(others) / len(others))
+
+    def seat_worths(self, view: dict[str, Any]) -> list[float]:
+        w = self.weights
+        players = view["players"]
+        states = view["player_state"]
+        if view["game_over"]:
+            return [p["vp"] + 0.01 * p["income_level"] + 0.001 * p["money"] for p in states]
+        era_turns = turns_per_era(players)
+        cards_left = view["deck_size"] + sum(p["hand_size"] for p in states)
+        turns_left_era = cards_left / (2 * players)
+        more_eras = view["era"] == "canal" and not view["options"]["beginner"]
+        turns_left = turns_left_era + (era_turns if more_eras else 0.0)
+        era_left_share = min(1.0, turns_left_era / era_turns)
+        time_to_spend = min(1.0, turns_left / 4.0)
+        money_vp = w.money_vp * time_to_spend
+        liquidity_vp = w.liquidity_vp * time_to_spend
+        income_vp = money_vp * w.income_discount * max(0.0, turns_left - 1.0)
+
+        worth = [p["vp"] + money_vp * p["money"] + income_vp * p["income_level"]
+                 + liquidity_vp * min(p["money"], w.liquidity_money)
+                 for p in states]
+
+        icons_at: dict[str, float] = {}
+        for slot_name, tile in view["slots"].items():
+            location = slot_name.split(".")[0]
+            industry, owner = tile["industry"], tile["owner"]
+            t = self.facts.tile(industry, tile["level"])
+            if tile["flipped"]:
+                worth[owner] += t.vp
+                icons_at[location] = icons_at.get(location, 0.0) + t.link_icons
+            else:
+                base = w.unflipped_goods if industry in GOODS else w.unflipped_resources
+                share = base * (0.35 + 0.65 * era_left_share)
+                income_gain = w.levels_per_space * t.income_spaces
+                worth[owner] += share * (t.vp + income_vp * income_gain)
+                icons_at[location] = icons_at.get(location, 0.0) + share * t.link_icons
+        for link_name, owner in view["links"].items():
+            link_vp = 0.0
+            for location in self.facts.link_locations.get(link_name, ()):
+                if location in self.facts.merchant_locations:
+                    link_vp += w.merchant_link_icons
+                else:
+                    link_vp += icons_at.get(location, 0.0)
+            worth[owner] += link_vp
+        return worth

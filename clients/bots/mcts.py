@@ -1,0 +1,167 @@
+"""Information-set MCTS with determinization (single-observer ISMCTS).
+
+Every iteration re-deals what the searching seat cannot see (`game.determinize`), walks
+one shared tree of decision ids with UCT restricted to the ids legal in that deal
+(availability counts), expands one new id, then finishes the game inside C with
+`playout(policy="sane")`, optionally cut after `rollout_depth` decisions and scored with the
+static evaluator. Rewards are per seat, in [0, 1]: finishing rank plus VP margin.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+
+import brass
+from brass_clients.bots.base import Bot, register
+from brass_clients.bots.heuristic import PositionEvaluator
+
+RANK_WEIGHT = 0.7     # share of the reward given by the finishing rank
+MARGIN_SCALE = 40.0   # VP margin that moves the margin part from 0.5 to 0 or 1
+HEURISTIC_SCALE = 15.0  # evaluator points that move a cut-off rollout's reward by ~0.27
+
+
+class Node:
+    __slots__ = ("actor", "availability", "children", "reward_sum", "visits")
+
+    def __init__(self, actor: int) -> None:
+        self.actor = actor  # seat that chose the id leading here (-1 at the root)
+        self.children: dict[int, Node] = {}
+        self.visits = 0
+        self.availability = 0
+        self.reward_sum = 0.0  # summed reward of `actor`
+
+
+def final_rewards(game: brass.Game) -> list[float]:
+    """Per-seat reward of a finished game: rank (shared places averaged) and VP margin."""
+    scores = game.scores()
+    n = len(scores)
+    ranking = game.ranking()
+    rank_of = {seat: place for place, seat in enumerate(ranking)}
+    winners = set(game.winners())
+    rewards = []
+    for seat in range(n):
+        if seat in winners:
+            rank_part = 1.0 - (len(winners) - 1) / (2 * (n - 1))
+        else:
+            rank_part = 1.0 - rank_of[seat] / (n - 1)
+        best_other = max(s for other, s in enumerate(scores) if other != seat)
+        margin = 0.5 + (scores[seat] - best_other) / (2 * MARGIN_SCALE)
+        rewards.append(RANK_WEIGHT * rank_part + (1 - RANK_WEIGHT) * min(1.0, max(0.0, margin)))
+    return rewards
+
+
+@register("mcts")
+class MctsBot(Bot):
+    """`iterations` per decision (or `seconds` per decision when > 0; not reproducible).
+
+    `rollout_depth` = 0 plays rollouts to the end; otherwise rollouts stop after that many
+    decisions and the position is scored with the static evaluator.
+    """
+
+    name = "mcts"
+
+    def __init__(self, iterations: int = 400, seconds: float = 0.0,
+                 exploration: float = 0.7, rollout_depth: int = 0,
+                 rollout_policy: str = "sane", reuse_tree: bool = True) -> None:
+        self.iterations = int(iterations)
+        self.seconds = float(seconds)
+        self.exploration = float(exploration)
+        self.rollout_depth = int(rollout_depth)
+        self.rollout_policy = rollout_policy
+        self.reuse_tree = reuse_tree
+        self.evaluator = PositionEvaluator()
+        self._kept: tuple[int, Node] | None = None  # (state hash, subtree) for reuse
+        self.last_iterations = 0
+
+    def reset(self) -> None:
+        self._kept = None
+
+    def choose(self, game: brass.Game, rng: random.Random) -> int:
+        legal = game.legal_ids()
+        seat = game.current_seat
+        assert seat is not None, "the game is over"
+        if len(legal) == 1:
+            self._kept = None
+            return legal[0]
+        root = self._root_for(game)
+        deadline = time.perf_counter() + self.seconds if self.seconds > 0 else None
+        done = 0
+        while True:
+            if deadline is not None:
+                if time.perf_counter() >= deadline and done > 0:
+                    break
+            elif done >= self.iterations:
+                break
+            self._iterate(game, seat, root, rng)
+            done += 1
+        self.last_iterations = done
+        choices = [(child.visits, child.reward_sum, option)
+                   for option, child in root.children.items() if option in legal]
+        best = max(choices)[2]
+        if self.reuse_tree:
+            after = game.clone()
+            after.apply(best)
+            self._kept = (after.state_hash(), root.children[best])
+        return best
+
+    def _root_for(self, game: brass.Game) -> Node:
+        if self._kept is not None and self._kept[0] == game.state_hash():
+            return self._kept[1]
+        return Node(actor=-1)
+
+    def _iterate(self, game: brass.Game, seat: int, root: Node, rng: random.Random) -> None:
+        world = game.determinize(seat, rng.getrandbits(64))
+        node, path = root, [root]
+        while not world.is_over:
+            legal = world.legal_ids()
+            actor = world.current_seat
+            untried = [option for option in legal if option not in node.children]
+            if untried:
+                option = rng.choice(untried)
+                child = Node(actor)
+                node.children[option] = child
+                for other in legal:
+                    sibling = node.children.get(other)
+                    if sibling is not None:
+                        sibling.availability += 1
+                world.apply(option)
+                path.append(child)
+                break
+            option = self._select(node, legal)
+            world.apply(option)
+            node = node.children[option]
+            path.append(node)
+        rewards = self._rollout(world, rng)
+        for visited in path:
+            visited.visits += 1
+            if visited.actor >= 0:
+                visited.reward_sum += rewards[visited.actor]
+
+    def _select(self, node: Node, legal: list[int]) -> int:
+        best_score, best_option = float("-inf"), legal[0]
+        c = self.exploration
+        for option in legal:
+            child = node.children[option]
+            child.availability += 1
+            score = (child.reward_sum / child.visits
+                     + c * math.sqrt(math.log(child.availability) / child.visits))
+            if score > best_score:
+                best_score, best_option = score, option
+        return best_option
+
+    def _rollout(self, world: brass.Game, rng: random.Random) -> list[float]:
+        if not world.is_over:
+            if self.rollout_depth > 0:
+                world.playout(rng.getrandbits(64), self.rollout_policy, self.rollout_depth)
+            else:
+                world.playout(rng.getrandbits(64), self.rollout_policy)
+        if world.is_over:
+            return final_rewards(world)
+        n = world.num_players
+        rewards = []
+        for seat in range(n):
+            value = self.evaluator.value(world, seat)
+            rewards.append(1.0 / (1.0 + math.exp(-value / HEURISTIC_SCALE)))
+        return rewards

@@ -1,0 +1,241 @@
+"""The `brass` command: benchmarks, the game service, bot games and bot evaluations."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+import brass
+
+err_console = Console(stderr=True)
+
+
+def _console() -> Console:
+    """stdout console, made wide when output goes to a file or pipe (tables stay readable)."""
+    return Console() if sys.stdout.isatty() else Console(width=150)
+
+
+@click.group()
+@click.version_option(package_name="brass-engine", message="%(version)s")
+def main() -> None:
+    """Brass: Birmingham engine tools."""
+
+
+# ------------------------------------------------------------------------------ bench
+@main.group()
+def bench() -> None:
+    """Benchmarks."""
+
+
+@bench.command("core")
+@click.option("--players", type=click.IntRange(2, 4), default=4, show_default=True)
+@click.option("--games", type=click.IntRange(1), default=1000, show_default=True)
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--policy", type=click.Choice(["random", "sane"]), default="random",
+              show_default=True, help="Playout policy inside C.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def bench_core(players: int, games: int, seed: int, policy: str, as_json: bool) -> None:
+    """Full random games inside the C core: throughput, clone and legal-generation cost."""
+    figures = brass.random_playouts(players, games, seed, policy)
+    if as_json:
+        click.echo(json.dumps(figures, sort_keys=True))
+        return
+    table = Table(title=f"C core: {games} {policy} games, {players} players")
+    table.add_column("figure")
+    table.add_column("value", justify="right")
+    rows = [
+        ("games/s", f"{figures['games_per_second']:,.1f}"),
+        ("decisions/s", f"{figures['decisions_per_second']:,.0f}"),
+        ("mean decisions per game", f"{figures['mean_decisions_per_game']:.1f}"),
+        ("clone (µs)", f"{figures['clone_us']:.3f}"),
+        ("legal generation (µs)", f"{figures['legal_generation_us']:.3f}"),
+        ("state bytes", str(figures["state_bytes"])),
+        ("seconds", f"{figures['seconds']:.3f}"),
+    ]
+    for name, value in rows:
+        table.add_row(name, value)
+    _console().print(table)
+
+
+@bench.command("vector")
+@click.option("--envs", type=click.IntRange(1), default=64, show_default=True)
+@click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True)
+@click.option("--steps", type=click.IntRange(1), default=20000, show_default=True)
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--json", "as_json", is_flag=True)
+def bench_vector(envs: int, players: int, steps: int, seed: int, as_json: bool) -> None:
+    """Steps/s of VectorEnv against a plain one-game loop (random legal actions)."""
+    from brass_clients.vector import benchmark
+
+    figures = benchmark(envs=envs, players=players, steps=steps, seed=seed)
+    if as_json:
+        click.echo(json.dumps(figures, sort_keys=True))
+        return
+    for key, value in figures.items():
+        _console().print(f"{key}: {value}")
+
+
+# ------------------------------------------------------------------------------ serve
+@main.command()
+@click.option("--port", "grpc_port", type=int, envvar="BRASS_GRPC_PORT", default=50051,
+              show_default=True, help="gRPC port (env BRASS_GRPC_PORT).")
+@click.option("--http-port", type=int, envvar="BRASS_HTTP_PORT", default=8080,
+              show_default=True, help="REST/SSE port (env BRASS_HTTP_PORT).")
+@click.option("--database-url", envvar="BRASS_DATABASE_URL", default=None,
+              help="sqlite:///path or postgresql://... (env BRASS_DATABASE_URL).")
+@click.option("--log-level", envvar="BRASS_LOG_LEVEL", default="info", show_default=True,
+              type=click.Choice(["debug", "info", "warning", "error"], case_sensitive=False))
+def serve(grpc_port: int, http_port: int, database_url: str | None, log_level: str) -> None:
+    """Run the game service (gRPC + REST gateway)."""
+    try:
+        from brass_service.server import serve as run_server
+    except ImportError as exc:
+        raise click.ClickException(f"the game service is not available: {exc}") from exc
+    run_server(grpc_port=grpc_port, http_port=http_port, database_url=database_url,
+               log_level=log_level.lower())
+
+
+# ------------------------------------------------------------------------------ play
+def _split_bots(text: str) -> list[str]:
+    return [part for part in (p.strip() for p in text.split(",")) if part]
+
+
+@main.command()
+@click.option("--bots", default="greedy,random", show_default=True,
+              help="Comma-separated bot specs, e.g. 'mcts:iterations=200,greedy'.")
+@click.option("--players", type=click.IntRange(2, 4), default=None,
+              help="Seats (default: number of bots).")
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--server", default=None, metavar="HOST:PORT",
+              help="Play through the gRPC game service instead of in-process.")
+@click.option("--verbose", "-v", is_flag=True, help="Print every decision.")
+@click.option("--json", "as_json", is_flag=True)
+def play(bots: str, players: int | None, seed: int, server: str | None, verbose: bool,
+         as_json: bool) -> None:
+    """Play one game between bots and show the result."""
+    from brass_clients import eval as evaluation
+
+    specs = _split_bots(bots)
+    try:
+        entries = evaluation.lineup(specs, players or len(specs))
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--bots") from exc
+    if server:
+        result = evaluation.play_game_on_server(server, entries, seed, 0)
+    elif verbose:
+        result = _play_verbose(entries, seed)
+    else:
+        result = evaluation.play_game(entries, seed, 0)
+    labels = evaluation.entry_labels(entries)
+    seats = [{"seat": seat, "bot": labels[entry], "vp": result.scores[seat],
+              "winner": seat in result.winners}
+             for seat, entry in enumerate(result.seat_entries)]
+    if as_json:
+        click.echo(json.dumps({"seed": result.seed, "decisions": result.decisions,
+                               "seats": seats, "via": "server" if server else "engine"},
+                              sort_keys=True))
+        return
+    table = Table(title=f"game seed {result.seed}: {result.decisions} decisions")
+    for column in ("seat", "bot", "VP", ""):
+        table.add_column(column)
+    for row in seats:
+        table.add_row(str(row["seat"]), row["bot"], str(row["vp"]),
+                      "winner" if row["winner"] else "")
+    _console().print(table)
+
+
+def _play_verbose(entries: list[str], base_seed: int) -> Any:
+    from brass_clients import eval as evaluation
+    from brass_clients.bots import make_bot
+
+    players = len(entries)
+    seating = evaluation.seat_entries(0, players)
+    bots = [make_bot(entries[e]) for e in seating]
+    rngs = [evaluation.bot_rng(base_seed, 0, s) for s in range(players)]
+    game = brass.Game.new(players, seed=evaluation.game_seed(base_seed, 0))
+    while not game.is_over:
+        seat = game.current_seat
+        assert seat is not None
+        decision = game.decision
+        option = bots[seat].choose(game, rngs[seat])
+        events = game.apply(option, seat)
+        shown = ", ".join(e["type"] for e in events if e["type"] not in ("action",))
+        _console().print(f"[dim]{game.version:4d}[/] seat {seat} {decision:>12}: "
+                      f"{brass.action_name(option)}" + (f"  [dim]({shown})[/]" if shown else ""))
+    return evaluation.GameResult(0, evaluation.game_seed(base_seed, 0), seating, game.scores(),
+                                 game.winners(), game.ranking(), game.version, 0.0)
+
+
+# ------------------------------------------------------------------------------ eval
+@main.command("eval")
+@click.option("--bots", required=True, help="Comma-separated bot specs (the line-up).")
+@click.option("--players", type=click.IntRange(2, 4), default=None,
+              help="Seats (default: number of bots).")
+@click.option("--games", type=click.IntRange(1), default=200, show_default=True)
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--workers", type=click.IntRange(1), default=None,
+              help="Worker processes (default: all cores).")
+@click.option("--ray-address", default=None, help="Run on Ray ('local' starts one here).")
+@click.option("--server", default=None, metavar="HOST:PORT",
+              help="Play every game through the gRPC game service.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("--progress/--no-progress", default=None,
+              help="Progress bar on stderr (default: when stderr is a terminal).")
+def eval_command(bots: str, players: int | None, games: int, seed: int, workers: int | None,
+                 ray_address: str | None, server: str | None, as_json: bool,
+                 progress: bool | None) -> None:
+    """Play many games between bots (seats rotated) and report win rates and ratings."""
+    from brass_clients import eval as evaluation
+
+    specs = _split_bots(bots)
+    players = players or len(specs)
+    try:
+        evaluation.lineup(specs, players)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--bots") from exc
+    show_progress = sys.stderr.isatty() if progress is None else progress
+    workers = workers or os.cpu_count() or 1
+    if show_progress:
+        with Progress(TextColumn("[bold]eval"), BarColumn(), MofNCompleteColumn(),
+                      TimeElapsedColumn(), console=err_console) as bar:
+            task = bar.add_task("games", total=games)
+            report = evaluation.evaluate(specs, players, games, seed, workers=workers,
+                                         server=server, ray_address=ray_address,
+                                         on_done=lambda n: bar.advance(task, n))
+    else:
+        report = evaluation.evaluate(specs, players, games, seed, workers=workers,
+                                     server=server, ray_address=ray_address)
+    if as_json:
+        click.echo(json.dumps(report, sort_keys=True))
+        return
+    _print_report(report)
+
+
+def _print_report(report: dict[str, Any]) -> None:
+    timing = report["timing"]
+    table = Table(title=(f"{report['games']} games, {report['players']} players, seed "
+                         f"{report['seed']} ({timing['games_per_second']:.2f} games/s, "
+                         f"{timing['workers']} workers)"))
+    for column in ("bot", "games", "wins", "win rate", "95% CI", "VP mean", "VP sd",
+                   "length", "rating μ", "σ"):
+        table.add_column(column, justify="left" if column == "bot" else "right")
+    for label, row in report["per_bot"].items():
+        low, high = row["win_rate_95"]
+        table.add_row(label, str(row["games"]), f"{row['wins']:g}", f"{row['win_rate']:.3f}",
+                      f"[{low:.3f}, {high:.3f}]", f"{row['vp_mean']:.1f}",
+                      f"{row['vp_stdev']:.1f}", f"{row['mean_game_length']:.0f}",
+                      f"{row['rating']['mu']:.2f}", f"{row['rating']['sigma']:.2f}")
+    _console().print(table)
+
+
+
+
+if __name__ == "__main__":
+    main()

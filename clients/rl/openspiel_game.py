@@ -1,0 +1,169 @@
+"""OpenSpiel Python game ``python_brass`` (needs the `rl` extra).
+
+    import pyspiel
+    import brass_clients.rl.openspiel_game  # registers the game
+    game = pyspiel.load_game("python_brass", {"players": 2})
+
+The deal is an explicit chance node at the root: outcome k deals the engine's game with seed
+k (uniform over `num_deals` seeds); every later event inside the engine follows from that
+seed. Decisions are the engine's action ids; legality always comes from the engine.
+Returns: place p of n is worth 1 - 2p/(n-1) (zero-sum).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+import brass
+from brass_clients.vector import outcome_rewards
+
+SHORT_NAME = "python_brass"
+DEFAULT_PLAYERS = 2
+DEFAULT_NUM_DEALS = 1000
+MAX_GAME_LENGTH = 5000  # decisions; random games take ~150-300
+
+_GAME_TYPE = pyspiel.GameType(
+    short_name=SHORT_NAME,
+    long_name="Python Brass: Birmingham",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.ZERO_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=4,
+    min_num_players=2,
+    provides_information_state_string=False,
+    provides_information_state_tensor=False,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification={"players": DEFAULT_PLAYERS, "num_deals": DEFAULT_NUM_DEALS},
+)
+
+
+def _game_info(players: int, num_deals: int) -> pyspiel.GameInfo:
+    return pyspiel.GameInfo(
+        num_distinct_actions=brass.NUM_DISTINCT_ACTIONS,
+        max_chance_outcomes=num_deals,
+        num_players=players,
+        min_utility=-1.0,
+        max_utility=1.0,
+        utility_sum=0.0,
+        max_game_length=MAX_GAME_LENGTH,
+    )
+
+
+class _EngineGame:
+    """Holds a brass.Game; deep copies clone it in C (OpenSpiel clones states by deepcopy)."""
+
+    __slots__ = ("game",)
+
+    def __init__(self, game: brass.Game | None) -> None:
+        self.game = game
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _EngineGame:
+        return _EngineGame(None if self.game is None else self.game.clone())
+
+
+class BrassOpenSpielGame(pyspiel.Game):
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        params = dict(params or {})
+        self.players = int(params.get("players", DEFAULT_PLAYERS))
+        self.num_deals = int(params.get("num_deals", DEFAULT_NUM_DEALS))
+        if self.players not in (2, 3, 4):
+            raise ValueError("players must be 2, 3 or 4")
+        super().__init__(_GAME_TYPE, _game_info(self.players, self.num_deals), params)
+
+    def new_initial_state(self) -> BrassOpenSpielState:
+        return BrassOpenSpielState(self)
+
+    def make_py_observer(self, iig_obs_type: Any = None,
+                         params: dict[str, Any] | None = None) -> BrassObserver:
+        return BrassObserver()
+
+
+class BrassOpenSpielState(pyspiel.State):
+    def __init__(self, game: BrassOpenSpielGame) -> None:
+        super().__init__(game)
+        self._players = game.players
+        self._num_deals = game.num_deals
+        self._engine = _EngineGame(None)
+
+    @property
+    def engine_game(self) -> brass.Game | None:
+        return self._engine.game
+
+    def current_player(self) -> int:
+        game = self._engine.game
+        if game is None:
+            return pyspiel.PlayerId.CHANCE
+        if game.is_over:
+            return pyspiel.PlayerId.TERMINAL
+        seat = game.current_seat
+        assert seat is not None
+        return seat
+
+    def _legal_actions(self, player: int) -> list[int]:
+        game = self._engine.game
+        assert game is not None and player == game.current_seat
+        return sorted(game.legal_ids())
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        assert self._engine.game is None
+        p = 1.0 / self._num_deals
+        return [(seed, p) for seed in range(self._num_deals)]
+
+    def _apply_action(self, action: int) -> None:
+        if self._engine.game is None:
+            self._engine.game = brass.Game.new(self._players, seed=int(action))
+        else:
+            self._engine.game.apply(int(action))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"deal:{action}"
+        return brass.action_name(int(action))
+
+    def is_terminal(self) -> bool:
+        game = self._engine.game
+        return game is not None and game.is_over
+
+    def returns(self) -> list[float]:
+        game = self._engine.game
+        if game is None or not game.is_over:
+            return [0.0] * self._players
+        return [float(r) for r in outcome_rewards(game)]
+
+    def __str__(self) -> str:
+        game = self._engine.game
+        return "(no deal yet)" if game is None else repr(game)
+
+
+class BrassObserver:
+    """Observation tensor = `game.observation(player)`; string = the seat's view summary."""
+
+    def __init__(self) -> None:
+        self.tensor = np.zeros(brass.OBSERVATION_SIZE, np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def set_from(self, state: BrassOpenSpielState, player: int) -> None:
+        game = state.engine_game
+        if game is None:
+            self.tensor.fill(0.0)
+        else:
+            self.tensor[:] = game.observation(player)
+
+    def string_from(self, state: BrassOpenSpielState, player: int) -> str:
+        game = state.engine_game
+        if game is None:
+            return "(no deal yet)"
+        view = game.view(player)
+        me = view["player_state"][player]
+        return (f"p{player} era={view['era']} round={view['round']} decision="
+                f"{view['decision']} money={me['money']} vp={me['vp']} "
+                f"income={me['income_level']} hand={sorted((me.get('hand') or {}).items())}")
+
+
+pyspiel.register_game(_GAME_TYPE, BrassOpenSpielGame)

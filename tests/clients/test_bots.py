@@ -1,0 +1,117 @@
+"""Bots return legal ids, never change the game they are given, and replay from seeds."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import brass
+from brass_clients.bots import Bot, MctsBot, make_bot, parse_bot_spec, register
+from brass_clients.bots.heuristic import PositionEvaluator, board_facts
+
+from .conftest import advance_randomly
+
+FAST_SPECS = ["random", "greedy", "mcts:iterations=12", "mcts:iterations=8:rollout_depth=20"]
+
+
+@pytest.mark.parametrize("spec", FAST_SPECS)
+@pytest.mark.parametrize("players,depth", [(2, 0), (3, 37), (4, 120)])
+def test_bot_returns_a_legal_id_and_leaves_the_game_unchanged(spec: str, players: int,
+                                                              depth: int) -> None:
+    game = advance_randomly(brass.Game.new(players, seed=11), depth, seed=depth)
+    before = game.state_hash()
+    bot = make_bot(spec)
+    choice = bot.choose(game, random.Random(5))
+    assert choice in game.legal_ids()
+    assert game.state_hash() == before
+
+
+@pytest.mark.parametrize("spec", ["greedy", "mcts:iterations=6:rollout_depth=10"])
+def test_bot_finishes_a_game_with_only_legal_decisions(spec: str) -> None:
+    bot, rng = make_bot(spec), random.Random(3)
+    game = brass.Game.new(2, seed=4)
+    opponent = make_bot("random")
+    while not game.is_over:
+        player = bot if game.current_seat == 0 else opponent
+        choice = player.choose(game, rng)
+        assert choice in game.legal_ids()
+        game.apply(choice)
+    assert len(game.scores()) == 2
+
+
+def test_same_rng_seed_gives_the_same_choices() -> None:
+    game = advance_randomly(brass.Game.new(2, seed=2), 20, seed=1)
+    for spec in ("greedy", "mcts:iterations=20"):
+        first = make_bot(spec).choose(game, random.Random(9))
+        second = make_bot(spec).choose(game, random.Random(9))
+        assert first == second
+
+
+def test_greedy_follows_through_a_chosen_compound_action() -> None:
+    game = brass.Game.new(2, seed=6)
+    bot, rng = make_bot("greedy"), random.Random(0)
+    seat = game.current_seat
+    steps = 0
+    while game.current_seat == seat and steps < 30:
+        game.apply(bot.choose(game, rng))
+        steps += 1
+    assert steps >= 2  # an action is several decisions; all were legal
+
+
+def test_mcts_tree_reuse_keeps_choices_legal() -> None:
+    game = brass.Game.new(2, seed=8)
+    bot, rng = MctsBot(iterations=15), random.Random(1)
+    for _ in range(6):
+        choice = bot.choose(game, rng)
+        assert choice in game.legal_ids()
+        game.apply(choice)
+    assert bot.last_iterations in (0, 15)
+
+
+def test_mcts_time_budget_runs_at_least_one_iteration() -> None:
+    game = brass.Game.new(2, seed=8)
+    bot = MctsBot(seconds=0.01)
+    assert bot.choose(game, random.Random(2)) in game.legal_ids()
+    assert bot.last_iterations >= 1
+
+
+def test_a_new_bot_is_a_dozen_lines() -> None:
+    @register("first-legal")
+    class FirstLegalBot(Bot):
+        name = "first-legal"
+
+        def choose(self, game: brass.Game, rng: random.Random) -> int:
+            return game.legal_ids()[0]
+
+    game = brass.Game.new(2, seed=1)
+    assert make_bot("first-legal").choose(game, random.Random(0)) == game.legal_ids()[0]
+
+
+def test_bot_specs_parse_options() -> None:
+    assert parse_bot_spec("mcts:iterations=50:exploration=0.5") == (
+        "mcts", {"iterations": 50, "exploration": 0.5})
+    with pytest.raises(ValueError, match="unknown bot"):
+        make_bot("nonesuch")
+    with pytest.raises(ValueError, match="bad options"):
+        make_bot("random:depth=3")
+    with pytest.raises(ValueError, match="key=value"):
+        parse_bot_spec("mcts:fast")
+
+
+def test_evaluator_prefers_more_victory_points() -> None:
+    game = brass.Game.new(2, seed=1)
+    evaluator = PositionEvaluator()
+    position = game.position()
+    richer = position | {"player_state": [dict(p) for p in position["player_state"]]}
+    richer["player_state"][0]["vp"] = 20
+    better = brass.Game.from_position(richer)
+    assert evaluator.value(better, 0) > evaluator.value(game, 0)
+    assert evaluator.value(better, 1) < evaluator.value(game, 1)
+
+
+def test_board_facts_are_loaded_from_the_engine_data() -> None:
+    facts = board_facts()
+    assert facts.tiles, "the engine's board data file was not found"
+    assert facts.tile("cotton", 1).vp > 0
+    assert facts.merchant_locations

@@ -1,0 +1,128 @@
+"""The `brass` command through click's CliRunner (and one real service on loopback)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from brass_clients import cli
+
+
+def run(*args: str) -> str:
+    result = CliRunner().invoke(cli.main, list(args), catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def test_bench_core_json() -> None:
+    figures = json.loads(run("bench", "core", "--players", "2", "--games", "20", "--json"))
+    assert figures["games"] == 20 and figures["policy"] == "random"
+    for key in ("games_per_second", "decisions_per_second", "mean_decisions_per_game",
+                "clone_us", "legal_generation_us", "state_bytes"):
+        assert figures[key] > 0
+
+
+def test_bench_core_table_and_sane_policy() -> None:
+    out = run("bench", "core", "--players", "3", "--games", "10", "--policy", "sane")
+    assert "games/s" in out and "state bytes" in out and "legal generation" in out
+
+
+def test_bench_vector_json() -> None:
+    figures = json.loads(run("bench", "vector", "--envs", "4", "--steps", "200", "--json"))
+    assert figures["vector_steps_per_second"] > 0
+    assert figures["single_loop_steps_per_second"] > 0
+
+
+def test_play_json_and_table() -> None:
+    report = json.loads(run("play", "--bots", "random,random,random", "--seed", "3", "--json"))
+    assert len(report["seats"]) == 3
+    assert any(seat["winner"] for seat in report["seats"])
+    assert "winner" in run("play", "--bots", "random,random", "--seed", "4")
+
+
+def test_play_verbose_prints_decisions() -> None:
+    out = run("play", "--bots", "random,random", "--seed", "2", "--verbose")
+    assert "type:" in out and "card:" in out
+
+
+def test_eval_json_report() -> None:
+    report = json.loads(run("eval", "--bots", "mcts:iterations=3:rollout_depth=5,random",
+                            "--games", "4", "--seed", "2", "--workers", "1", "--json",
+                            "--no-progress"))
+    assert set(report["per_bot"]) == {"mcts:iterations=3:rollout_depth=5", "random"}
+    assert report["per_bot"]["random"]["games"] == 4
+
+
+def test_eval_table_with_progress() -> None:
+    result = CliRunner().invoke(cli.main, ["eval", "--bots", "random", "--players", "2",
+                                           "--games", "3", "--workers", "2", "--progress"])
+    assert result.exit_code == 0, result.output
+    assert "random#2" in result.stdout and "win rate" in result.stdout
+
+
+def test_eval_rejects_unknown_bot() -> None:
+    result = CliRunner().invoke(cli.main, ["eval", "--bots", "nobody,random", "--games", "1"])
+    assert result.exit_code != 0
+    assert "unknown bot" in result.output
+
+
+def test_serve_passes_options_and_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("brass_service.server", reason="the game service is not importable")
+    import brass_service.server
+
+    calls: list[dict] = []
+    monkeypatch.setattr(brass_service.server, "serve", lambda **kw: calls.append(kw))
+    monkeypatch.setenv("BRASS_HTTP_PORT", "18080")
+    monkeypatch.setenv("BRASS_DATABASE_URL", "sqlite:///tmp/x.db")
+    run("serve", "--port", "15051", "--log-level", "DEBUG")
+    assert calls == [{"grpc_port": 15051, "http_port": 18080,
+                      "database_url": "sqlite:///tmp/x.db", "log_level": "debug"}]
+
+
+@pytest.fixture(scope="module")
+def service_target(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A real game service on loopback (ephemeral ports, SQLite in a temp dir)."""
+    server = pytest.importorskip("brass_service.server",
+                                 reason="the game service is not importable")
+    pytest.importorskip("brass_clients.sdk", reason="the SDK is not importable")
+    database = Path(tmp_path_factory.mktemp("service")) / "games.db"
+    loop = asyncio.new_event_loop()
+    stop = asyncio.Event()
+    started: asyncio.Future = loop.create_future()
+
+    def serve() -> None:
+        asyncio.set_event_loop(loop)
+        loop.run_until_complete(server.serve_async(
+            0, 0, f"sqlite:///{database}", "warning", host="127.0.0.1", stop=stop,
+            started=started))
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    info = asyncio.run_coroutine_threadsafe(asyncio.wait_for(asyncio.shield(started), 30),
+                                            loop).result(35)
+    yield f"127.0.0.1:{info.grpc_port}"
+    loop.call_soon_threadsafe(stop.set)
+    thread.join(15)
+
+
+def test_play_through_the_service(service_target: str) -> None:
+    report = json.loads(run("play", "--bots", "random,random", "--seed", "5",
+                            "--server", service_target, "--json"))
+    local = json.loads(run("play", "--bots", "random,random", "--seed", "5", "--json"))
+    assert report["via"] == "server"
+    assert report["seats"] == local["seats"]
+    assert report["decisions"] == local["decisions"]
+
+
+def test_eval_through_the_service_matches_in_process(service_target: str) -> None:
+    args = ["eval", "--bots", "mcts:iterations=3:rollout_depth=5,random", "--games", "2",
+            "--seed", "9", "--workers", "1", "--json", "--no-progress"]
+    via_server = json.loads(run(*args, "--server", service_target))
+    in_process = json.loads(run(*args))
+    assert via_server["per_bot"] == in_process["per_bot"]
