@@ -224,14 +224,14 @@ void bham_redact(const BrassGame *g, int seat, BrassGame *out) {
     out->seed = 0;
 }
 
-int bham_determinize(BrassGame *g, int seat, uint64_t seed) {
+static void redeal(BrassGame *g, int seat, int keep, uint64_t seed) {
     uint8_t pool[BRASS_MAX_DECK + 40];
     int n = 0;
     for (int i = 0; i < g->deck_size; i++) pool[n++] = g->deck[i];
     for (int p = 0; p < g->num_players; p++) {
         BrassPlayer *pl = &g->players[p];
         if (pl->facedown_card != BRASS_NO_CARD) pool[n++] = pl->facedown_card;
-        if (p == seat) continue;
+        if (p == seat || p == keep) continue;
         for (int c = 0; c < BT_CARD_WILD_LOCATION; c++)
             for (; pl->hand[c]; pl->hand[c]--) pool[n++] = (uint8_t)c;
     }
@@ -248,10 +248,27 @@ int bham_determinize(BrassGame *g, int seat, uint64_t seed) {
     for (int p = 0; p < g->num_players; p++) {
         BrassPlayer *pl = &g->players[p];
         if (pl->facedown_card != BRASS_NO_CARD) pl->facedown_card = pool[k++];
-        if (p == seat) continue;
+        if (p == seat || p == keep) continue;
         int wild = pl->hand[BT_CARD_WILD_LOCATION] + pl->hand[BT_CARD_WILD_INDUSTRY];
         for (int i = wild; i < pl->hand_size; i++) pl->hand[pool[k++]]++;
     }
+}
+
+/* Bug fix (found by core_c/fuzz/fuzz_state): determinizing for a seat other than the one
+   acting, mid-action, could deal the acting player a hand with no legal option (Scout's
+   2nd/3rd card in canonical order, a Build card), a stuck state that brass_validate refuses.
+   Deals that leave no legal option are rejected (the real hand is one consistent deal);
+   after 64 rejections the acting player's hand is kept. */
+int bham_determinize(BrassGame *g, int seat, uint64_t seed) {
+    BrassGame orig = *g;
+    uint16_t opts[BRASS_NUM_ACTIONS];
+    for (uint64_t attempt = 0; attempt < 64; attempt++) {
+        redeal(g, seat, -1, seed + attempt * 0x9e3779b97f4a7c15ull);
+        g->seed = seed;
+        if (g->game_over || legal_into(g, opts, BRASS_NUM_ACTIONS) > 0) return BRASS_OK;
+        *g = orig;
+    }
+    redeal(g, seat, g->current, seed);
     return BRASS_OK;
 }
 

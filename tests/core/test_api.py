@@ -336,6 +336,30 @@ def test_determinize_keeps_the_view_and_changes_hidden_cards(players: int) -> No
     refused(g, "INVALID_ARGUMENT", g.determinize, -1, 1)
 
 
+@pytest.mark.parametrize("kind", ["scout_card", "card", "build_slot", "coal", "beer"])
+def test_determinize_for_another_seat_mid_action_stays_playable(kind: str) -> None:
+    """Regression (found by fuzz_state): determinizing for a seat that is not acting, in the
+    middle of the acting seat's action, must still leave that seat a legal option (it used
+    to deal a hand with none, e.g. mid-Scout)."""
+    met = 0
+    for seed in range(40):
+        players = 2 + seed % 3
+        g = new_random_game(players, 900 + seed)
+        rng = random.Random(seed)
+        while not g.is_over and met < 60:
+            if g.decision == kind:
+                for s in range(players):
+                    if s == g.current_seat:
+                        continue
+                    for k in range(4):
+                        d = g.determinize(s, 31 * k + s)
+                        assert d.legal_ids(), f"stuck after determinize({s}) at {kind}"
+                        brass.Game.restore(d.snapshot())
+                        met += 1
+            g.apply(policy_choice(g, g.legal_ids(), rng))
+    assert met >= 40
+
+
 def test_determinize_is_seeded() -> None:
     g = play_random(4, 8, steps=50)
     a, b, c = g.determinize(1, 5), g.determinize(1, 5), g.determinize(1, 6)
