@@ -157,7 +157,7 @@ typedef struct {
     uint8_t hand_size;
     uint8_t facedown_card;      /* the face-down setup discard (nobody may see it) */
     uint8_t last_discard;       /* top of the face-up discard pile, or BRASS_NO_CARD */
-    uint8_t pad_;
+    uint8_t pad_[2];            /* explicit (was 1 byte + 1 hidden): zero in a valid state */
 } BrassPlayer;
 
 /* The action in progress (between its first and last decision). */

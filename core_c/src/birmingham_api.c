@@ -94,7 +94,9 @@ int bham_validate(const BrassGame *g, char *field, size_t field_len) {
         }
         if (pl->last_discard != BRASS_NO_CARD && pl->last_discard >= BT_CARD_WILD_LOCATION)
             FAILF("players[%d].last_discard", p);
-        if (pl->pad_) FAILF("players[%d]", p);
+        /* bug fix (found by fuzz_state): the 2nd byte was hidden padding that was never
+           checked, so one state could have several byte images (and hashes) */
+        if (pl->pad_[0] || pl->pad_[1]) FAILF("players[%d]", p);
     }
     for (int c = 0; c < BT_CARD_WILD_LOCATION; c++)
         if (count[c] > BT_DECK[n - 2][c]) FAILF("cards.%s", BT_ACTION_NAMES[A_CARD + c] + 5);

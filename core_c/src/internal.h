@@ -14,6 +14,8 @@ _Static_assert(BT_NUM_MERCHANT_SPACES == BRASS_NUM_MERCHANT_SPACES, "merchant sp
 _Static_assert(BT_NUM_CARD_TYPES == BRASS_NUM_CARD_TYPES, "card types");
 _Static_assert(BT_NUM_ACTION_NAMES == BRASS_NUM_ACTIONS, "action names");
 _Static_assert(sizeof(BrassGame) == 648, "BrassGame must have no hidden padding");
+_Static_assert(sizeof(BrassPlayer) == offsetof(BrassPlayer, pad_) + sizeof(((BrassPlayer *)0)->pad_),
+               "BrassPlayer must have no hidden padding");
 
 #define MARKET_SOURCE (-1)
 #define TOWN_SLOTS_MASK ((1ull << BT_LOCATION_FIRST_SLOT[BT_NUM_TOWNS]) - 1ull)

@@ -484,6 +484,10 @@ def test_sealed_but_inconsistent_snapshots_are_refused(mid_game: brass.Game) -> 
         "wild pile overfull": (_field("wild_pile"), b"\x09"),
         "link owner out of range": (_field("link_owner"), bytes([7])),
         "slot owner out of range": (_field("slots"), bytes([9])),
+        # regression (found by fuzz_state): the last byte of a player was hidden padding,
+        # accepted whatever it held (one state, several byte images and hashes)
+        "player padding byte 0": (_player_field(1, "pad_"), b"\x01"),
+        "player padding byte 1": (_player_field(1, "pad_") + 1, b"\x80"),
     }
     for what, (off, value) in edits.items():
         body = bytearray(snap)
