@@ -650,12 +650,28 @@ class GameService:
                 .encode(),
             )
         ).hexdigest()
-        if key is not None:
-            prior = await self.store.find_decision_by_key(request.game_id, key)
-            if prior is not None:
-                return self._replayed(prior, fingerprint, record)
-            # The lookup awaited: take the game as it is now.
-            row, live = await self._live(request.game_id)
+        try:
+            return await self._apply_and_store(request, record, key, row, live, seat, fingerprint)
+        except ServiceError:
+            # A retry of a request that was accepted earlier is refused on today's state
+            # (stale version, not this seat's turn…): answer it with the stored result.
+            # Looking the key up only here saves a read on every first attempt.
+            if key is not None:
+                prior = await self.store.find_decision_by_key(request.game_id, key)
+                if prior is not None:
+                    return self._replayed(prior, fingerprint, record)
+            raise
+
+    async def _apply_and_store(
+        self,
+        request: pb.SubmitActionRequest,
+        record: RequestRecord,
+        key: str | None,
+        row: GameRow,
+        live: LiveGame,
+        seat: int,
+        fingerprint: str,
+    ) -> pb.SubmitActionResponse | None:
         game, version = live.game, live.version
         record.version = version
         if request.HasField("expected_version") and request.expected_version != version:
