@@ -1,0 +1,109 @@
+"""The store contract on both back ends: optimistic concurrency, idempotency keys, snapshots,
+paging, and (SQLite) group commit keeping one write's failure from undoing the others."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+
+from brass_service.store import (
+    DecisionRow,
+    GameRow,
+    HeadUpdate,
+    IdempotencyConflict,
+    Snapshot,
+    VersionConflict,
+    open_store,
+)
+
+from .conftest import Backend
+
+
+def _game(game_id: str, created_at: float) -> GameRow:
+    return GameRow(
+        game_id=game_id, ruleset=1, rules_edition=1, players=2, seed=2**64 - 1,
+        options={"beginner": False}, position_json=None, seat_names=["A", "B"],
+        token_hashes=["0" * 64, "1" * 64], created_at=created_at, updated_at=created_at,
+        version=0, status=1, current_seat=0, decision="action",
+    )
+
+
+def _decision(
+    game_id: str, start: int, key: str | None, ids: tuple[int, ...] = (3,)
+) -> DecisionRow:
+    return DecisionRow(
+        game_id=game_id, from_version=start, to_version=start + len(ids), seat=0,
+        action={"ids": list(ids), "compound": len(ids) > 1}, idempotency_key=key,
+        fingerprint="f", events=[{"type": "pass", "seat": 0}], response=b"\x00\x01",
+        created_at=time.time(), state_hash=2**64 - 5,
+    )
+
+
+def _head(version: int) -> HeadUpdate:
+    return HeadUpdate(version=version, status=1, current_seat=1, decision="action",
+                      updated_at=time.time())
+
+
+def test_store_contract(backend: Backend) -> None:
+    url = backend.new_database_url()
+
+    async def scenario() -> None:
+        store = open_store(url)
+        await store.open()
+        try:
+            base = time.time()
+            for index in range(5):
+                await store.create_game(_game(f"g{index}", base + index), Snapshot(0, b"snap0"))
+            row = await store.get_game("g0")
+            assert row is not None and row.seed == 2**64 - 1 and row.options == {"beginner": False}
+            assert await store.get_game("nope") is None
+
+            await store.append_decision(_decision("g0", 0, "k1"), _head(1), None)
+            # A second writer on the same version loses, whatever its key.
+            with pytest.raises(VersionConflict):
+                await store.append_decision(_decision("g0", 0, "k2"), _head(1), None)
+            # The same key again (on the new version) is an idempotency conflict.
+            with pytest.raises(IdempotencyConflict):
+                await store.append_decision(_decision("g0", 1, "k1"), _head(2), None)
+            await store.append_decision(
+                _decision("g0", 1, None, (4, 5, 6)), _head(4), Snapshot(4, b"snap4")
+            )
+            assert (await store.get_game("g0")).version == 4  # type: ignore[union-attr]
+            stored = await store.decisions_after("g0", 0)
+            assert [(d.from_version, d.to_version) for d in stored] == [(0, 1), (1, 4)]
+            assert stored[0].state_hash == 2**64 - 5 and stored[1].action["compound"]
+            assert (await store.find_decision_by_key("g0", "k1")).to_version == 1  # type: ignore[union-attr]
+            assert await store.find_decision_by_key("g0", "k2") is None
+            assert await store.latest_snapshot("g0") == Snapshot(4, b"snap4")
+
+            seen, cursor = [], None
+            while True:
+                page = await store.list_games(2, cursor, None)
+                seen += [g.game_id for g in page.games]
+                cursor = page.next_cursor
+                if cursor is None:
+                    break
+            assert seen == ["g4", "g3", "g2", "g1", "g0"]
+            assert await store.count_games(1) == 5
+
+            # Concurrent writers on one version: exactly one wins (on SQLite they share one
+            # group commit, and the loser's savepoint does not undo the winner).
+            results = await asyncio.gather(
+                *(store.append_decision(_decision("g1", 0, f"r{i}"), _head(1), None)
+                  for i in range(6)),
+                *(store.append_decision(_decision(f"g{i}", 0, "x"), _head(1), None)
+                  for i in (2, 3)),
+                return_exceptions=True,
+            )
+            g1 = results[:6]
+            assert sum(r is None for r in g1) == 1
+            assert all(isinstance(r, VersionConflict) for r in g1 if r is not None)
+            assert results[6:] == [None, None]
+            for game_id in ("g1", "g2", "g3"):
+                assert (await store.get_game(game_id)).version == 1  # type: ignore[union-attr]
+        finally:
+            await store.close()
+
+    asyncio.run(scenario())
