@@ -66,9 +66,8 @@ def test_restart_keeps_idempotency_and_rest_play(backend: Backend) -> None:
     server.stop()
 
 
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
 def test_sqlite_store_is_wal_and_tokens_are_hashed(backend: Backend) -> None:
-    if backend.name != "sqlite":
-        pytest.skip("SQLite-specific")
     database_url = backend.new_database_url()
     server = backend.start_server("wal", database_url=database_url)
     with server.client() as client:
@@ -82,11 +81,10 @@ def test_sqlite_store_is_wal_and_tokens_are_hashed(backend: Backend) -> None:
         assert seat.token not in dump, "tokens are never stored in clear"
 
 
+@pytest.mark.parametrize("backend", ["postgres"], indirect=True)
 def test_replicas_share_one_postgres(backend: Backend) -> None:
     """Two service processes on one database: a watcher on B hears moves made on A, and
     racing submissions across replicas are applied exactly once."""
-    if backend.name != "postgres":
-        pytest.skip("replicas need the shared PostgreSQL store")
     database_url = backend.new_database_url()
     replica_a = backend.start_server("replica-a", database_url=database_url)
     replica_b = backend.start_server("replica-b", database_url=database_url)
