@@ -419,10 +419,18 @@ class GameService:
             raise ServiceError(
                 "BAD_POSITION", f"position_json is not valid JSON: {exc}", field="position_json"
             ) from exc
+        except RecursionError as exc:
+            raise ServiceError(
+                "BAD_POSITION", "position_json is nested too deeply", field="position_json"
+            ) from exc
         try:
             game = brass.Game.from_position(request.position_json)
         except brass.EngineError as exc:
             raise from_engine_error(exc) from exc
+        except RecursionError as exc:
+            raise ServiceError(
+                "BAD_POSITION", "position_json is nested too deeply", field="position_json"
+            ) from exc
         return await self._store_new_game(
             game, list(request.seat_names), seed=None, options={},
             position_json=request.position_json, record=record,
@@ -588,7 +596,7 @@ class GameService:
     # ------------------------------------------------------------------------ actions
 
     @staticmethod
-    def _resolve_action(action: pb.Action, game: Any) -> tuple[list[int], bool]:
+    def _resolve_action(action: pb.Action, game: Any, seat: int) -> tuple[list[int], bool]:
         """The decision ids to apply and whether they form one atomic compound action."""
         kind = action.WhichOneof("kind")
         if kind == "option_id":
@@ -597,6 +605,16 @@ class GameService:
             _require(len(action.compound.ids) > 0, "compound.ids is empty", "action.compound")
             return list(action.compound.ids), True
         if kind == "compound_key":
+            # The engine's own precedence for ids (game over, then whose turn) holds for keys
+            # too: a key is only looked up among the acting seat's compound actions.
+            if game.is_over:
+                raise ServiceError("GAME_OVER", "the game is over")
+            if game.current_seat != seat:
+                raise ServiceError(
+                    "NOT_YOUR_TURN",
+                    f"seat {game.current_seat} is to act, not seat {seat}",
+                    current_seat=game.current_seat,
+                )
             compounds, _truncated = _compound_actions(game)
             for compound in compounds:
                 if compound.key == action.compound_key:
@@ -680,7 +698,7 @@ class GameService:
                 f"the game is at version {version}, not {request.expected_version}",
                 version=version,
             )
-        ids, compound = self._resolve_action(request.action, game)
+        ids, compound = self._resolve_action(request.action, game, seat)
         work = game.clone()
         try:
             events = work.apply_compound(ids, seat=seat) if compound else work.apply(ids[0], seat)
@@ -773,7 +791,7 @@ class GameService:
                 f"the game is at version {version}, not {request.expected_version}",
                 version=version,
             )
-        ids, _compound = self._resolve_action(request.action, game)
+        ids, _compound = self._resolve_action(request.action, game, seat)
         try:
             preview = game.preview(ids, seat=seat)
         except brass.EngineError as exc:

@@ -8,6 +8,7 @@ from typing import TypeVar
 
 import grpc
 import structlog
+from google.protobuf.message import DecodeError, Message
 from grpc_status import rpc_status
 
 from .auth import bearer_token
@@ -40,6 +41,49 @@ async def _abort(context: grpc.aio.ServicerContext, error: ServiceError) -> None
     await context.abort(status.code, status.details, status.trailing_metadata)
 
 
+class MalformedRequest:
+    """Stands in for a request whose bytes are not its message: the servicer answers it with
+    INVALID_ARGUMENT and an ErrorInfo, instead of gRPC's bare UNKNOWN for a decode error."""
+
+    def __init__(self, message_name: str, error: str) -> None:
+        self.message_name = message_name
+        self.error = error
+
+
+def _tolerant_parser(message_class: type[Message]) -> Callable[[bytes], object]:
+    def parse(data: bytes) -> object:
+        try:
+            return message_class.FromString(data)
+        except (DecodeError, RecursionError) as exc:
+            return MalformedRequest(message_class.DESCRIPTOR.name, str(exc) or "decode error")
+
+    return parse
+
+
+def add_to_server(servicer: GameServicer, server: grpc.aio.Server) -> None:
+    """Registers the servicer like the generated add_GameServiceServicer_to_server, but with
+    request parsing that reports undecodable bytes as INVALID_ARGUMENT."""
+    service = pb.DESCRIPTOR.services_by_name["GameService"]
+    handlers = {}
+    for method in service.methods:
+        request_class = getattr(pb, method.input_type.name)
+        response_class = getattr(pb, method.output_type.name)
+        make = (
+            grpc.unary_stream_rpc_method_handler
+            if method.server_streaming
+            else grpc.unary_unary_rpc_method_handler
+        )
+        handlers[method.name] = make(
+            getattr(servicer, method.name),
+            request_deserializer=_tolerant_parser(request_class),
+            response_serializer=response_class.SerializeToString,
+        )
+    server.add_generic_rpc_handlers(
+        (grpc.method_handlers_generic_handler(service.full_name, handlers),)
+    )
+    server.add_registered_method_handlers(service.full_name, handlers)
+
+
 class GameServicer(pb_grpc.GameServiceServicer):
     def __init__(self, service: GameService) -> None:
         self.service = service
@@ -48,6 +92,7 @@ class GameServicer(pb_grpc.GameServiceServicer):
         self,
         method: str,
         context: grpc.aio.ServicerContext,
+        request: object,
         handler: Callable[[Caller, RequestRecord], Awaitable[T]],
     ) -> T:
         record = RequestRecord(
@@ -57,6 +102,12 @@ class GameServicer(pb_grpc.GameServiceServicer):
         )
         with observe_request(record):
             try:
+                if isinstance(request, MalformedRequest):
+                    raise ServiceError(
+                        "INVALID_ARGUMENT",
+                        f"the request is not a valid {request.message_name} message "
+                        f"({request.error})",
+                    )
                 caller = Caller(
                     token=bearer_token(_metadata(context, "authorization")),
                     peer=peer_host(context.peer()),
@@ -80,7 +131,7 @@ class GameServicer(pb_grpc.GameServiceServicer):
         self, request: pb.CreateGameRequest, context: grpc.aio.ServicerContext
     ) -> pb.CreateGameResponse:
         return await self._call(
-            "CreateGame", context, lambda c, r: self.service.create_game(request, r)
+            "CreateGame", context, request, lambda c, r: self.service.create_game(request, r)
         )
 
     async def CreateGameFromPosition(
@@ -89,6 +140,7 @@ class GameServicer(pb_grpc.GameServiceServicer):
         return await self._call(
             "CreateGameFromPosition",
             context,
+            request,
             lambda c, r: self.service.create_game_from_position(request, r),
         )
 
@@ -96,49 +148,61 @@ class GameServicer(pb_grpc.GameServiceServicer):
         self, request: pb.GetGameRequest, context: grpc.aio.ServicerContext
     ) -> pb.GetGameResponse:
         return await self._call(
-            "GetGame", context, lambda c, r: self.service.get_game(request, c, r)
+            "GetGame", context, request, lambda c, r: self.service.get_game(request, c, r)
         )
 
     async def ListLegalActions(
         self, request: pb.ListLegalActionsRequest, context: grpc.aio.ServicerContext
     ) -> pb.ListLegalActionsResponse:
         return await self._call(
-            "ListLegalActions", context, lambda c, r: self.service.list_legal_actions(request, c, r)
+            "ListLegalActions",
+            context,
+            request,
+            lambda c, r: self.service.list_legal_actions(request, c, r),
         )
 
     async def SubmitAction(
         self, request: pb.SubmitActionRequest, context: grpc.aio.ServicerContext
     ) -> pb.SubmitActionResponse:
         return await self._call(
-            "SubmitAction", context, lambda c, r: self.service.submit_action(request, c, r)
+            "SubmitAction",
+            context,
+            request,
+            lambda c, r: self.service.submit_action(request, c, r),
         )
 
     async def PreviewAction(
         self, request: pb.PreviewActionRequest, context: grpc.aio.ServicerContext
     ) -> pb.PreviewActionResponse:
         return await self._call(
-            "PreviewAction", context, lambda c, r: self.service.preview_action(request, c, r)
+            "PreviewAction",
+            context,
+            request,
+            lambda c, r: self.service.preview_action(request, c, r),
         )
 
     async def GetReplay(
         self, request: pb.GetReplayRequest, context: grpc.aio.ServicerContext
     ) -> pb.GetReplayResponse:
         return await self._call(
-            "GetReplay", context, lambda c, r: self.service.get_replay(request, c, r)
+            "GetReplay", context, request, lambda c, r: self.service.get_replay(request, c, r)
         )
 
     async def ListGames(
         self, request: pb.ListGamesRequest, context: grpc.aio.ServicerContext
     ) -> pb.ListGamesResponse:
         return await self._call(
-            "ListGames", context, lambda c, r: self.service.list_games(request, r)
+            "ListGames", context, request, lambda c, r: self.service.list_games(request, r)
         )
 
     async def WatchGame(
         self, request: pb.WatchGameRequest, context: grpc.aio.ServicerContext
     ) -> AsyncIterator[pb.WatchGameResponse]:
         stream = await self._call(
-            "WatchGame.open", context, lambda c, r: self.service.watch_game(request, c, r)
+            "WatchGame.open",
+            context,
+            request,
+            lambda c, r: self.service.watch_game(request, c, r),
         )
         # The stream's own log line is written when it ends (client gone or game over).
         record = RequestRecord(

@@ -210,12 +210,16 @@ class RestGateway:
             document = json.loads(raw)
         except ValueError as exc:
             raise ServiceError("INVALID_ARGUMENT", f"the body is not JSON: {exc}") from exc
+        except RecursionError as exc:
+            raise ServiceError("INVALID_ARGUMENT", "the body is nested too deeply") from exc
         if not isinstance(document, dict):
             raise ServiceError("INVALID_ARGUMENT", "the body must be a JSON object")
         try:
             return parse_json_into(document, message)
         except json_format.ParseError as exc:
             raise ServiceError("INVALID_ARGUMENT", f"the body does not fit: {exc}") from exc
+        except RecursionError as exc:
+            raise ServiceError("INVALID_ARGUMENT", "the body is nested too deeply") from exc
 
     @staticmethod
     def _path_game_id(request: web.Request, message: Message) -> None:

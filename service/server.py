@@ -20,8 +20,7 @@ from grpc_reflection.v1alpha import reflection
 
 from .games import GameService, ServiceSettings
 from .gen import game_service_pb2 as pb
-from .gen import game_service_pb2_grpc as pb_grpc
-from .grpc_api import GameServicer
+from .grpc_api import GameServicer, add_to_server
 from .observability import configure_logging
 from .rest import RestGateway
 from .store import StoreUnavailable, open_store
@@ -92,7 +91,7 @@ async def serve_async(
             ("grpc.max_send_message_length", limits.max_send_message_bytes),
         ]
     )
-    pb_grpc.add_GameServiceServicer_to_server(GameServicer(service), server)
+    add_to_server(GameServicer(service), server)
     health = HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health, server)
     reflection.enable_server_reflection(

@@ -273,12 +273,6 @@ def test_grpc_malformed_protobuf_is_refused_and_changes_nothing(
     assert answer.state.summary.version == game.version + 1
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="FINDING: bytes that are not a request message get gRPC UNKNOWN ('Unexpected "
-    "DecodeError') with no google.rpc.ErrorInfo; docs/SERVICE.md says every failure carries "
-    "an ErrorInfo, and a malformed request is INVALID_ARGUMENT",
-)
 def test_grpc_malformed_protobuf_gets_invalid_argument_with_error_info(
     server: ServerProcess, game: Game
 ) -> None:
@@ -409,11 +403,6 @@ def test_rest_malformed_and_mistyped_json(server: ServerProcess, game: Game, res
     game.assert_unchanged()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="FINDING: deeply nested JSON (a RecursionError in json.loads) is answered with "
-    "INTERNAL/500 instead of INVALID_ARGUMENT (REST body) or BAD_POSITION (position_json)",
-)
 def test_deeply_nested_json_is_a_client_error(server: ServerProcess, rest: Rest,
                                               client: GameClient) -> None:
     deep = "[" * 100_000 + "]" * 100_000
@@ -702,11 +691,6 @@ def test_actions_after_the_game_ended(server: ServerProcess, client: GameClient,
     assert client.get_replay(game_id) == replay
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="FINDING: on a finished game a compound_key action is answered ILLEGAL_ACTION "
-    "('no legal compound action has key ...') where option_id and compound get GAME_OVER",
-)
 def test_compound_key_after_the_game_ended_is_game_over(client: GameClient) -> None:
     game_id, tokens, _ = finished_game(client, seed=4041)
     expect_grpc("GAME_OVER", client.submit_action, game_id, tokens[0], compound_key="x")

@@ -331,3 +331,26 @@ def test_rest_errors_match_grpc_reasons(server: ServerProcess, game: Game,
     reused = {**keyed, "action": {"optionId": legal.options[-1].id}, "expectedVersion": "0"}
     expect_rest_error("IDEMPOTENCY_KEY_REUSED", 409, rest.post, f"{base}/actions", reused, to_act)
     game.assert_unchanged()
+
+
+def test_undecodable_request_bytes_are_invalid_argument(server: ServerProcess) -> None:
+    with grpc.insecure_channel(server.grpc_target) as channel:
+        call = channel.unary_unary(
+            "/brass.v1.GameService/GetGame", request_serializer=None, response_deserializer=None
+        )
+        with pytest.raises(grpc.RpcError) as caught:
+            call(b"\xff" * 16, timeout=30)
+    error = BrassError.from_rpc_error(caught.value)
+    assert error.code == grpc.StatusCode.INVALID_ARGUMENT
+    assert error.reason == "INVALID_ARGUMENT" and "GetGameRequest" in error.message
+
+
+def test_compound_key_follows_the_engine_precedence(
+    game: Game, finished_game: tuple[str, list[str]]
+) -> None:
+    expect_error("NOT_YOUR_TURN", game.client.submit_action, game.id,
+                 game.tokens[game.waiting], compound_key="anything")
+    done_id, done_tokens = finished_game
+    expect_error("GAME_OVER", game.client.submit_action, done_id, done_tokens[0],
+                 compound_key="anything")
+    game.assert_unchanged()
