@@ -22,12 +22,13 @@ GOODS = ("cotton", "manufacturer", "pottery")
 @dataclass(frozen=True)
 class HeuristicWeights:
     money_vp: float = 0.15           # VP equivalent of £1 while there is time to spend it
-    liquidity_vp: float = 0.25       # extra VP per £ of the first `liquidity_money` pounds
+    liquidity_vp: float = 0.4        # extra VP per £ of the first `liquidity_money` pounds
     liquidity_money: int = 12
-    income_discount: float = 0.6     # future income counts this much of its face value
+    income_discount: float = 1.0     # future income counts this much of its face value
+    negative_income_vp: float = 0.5  # extra VP lost per income level below 0 (shortfall risk)
     levels_per_space: float = 0.5    # income levels per income space (mid-track average)
     unflipped_goods: float = 0.5     # weight of an unflipped cotton / manufacturer / pottery
-    unflipped_resources: float = 0.6  # weight of an unflipped coal mine / iron works / brewery
+    unflipped_resources: float = 0.35  # weight of an unflipped coal mine / iron works / brewery
     merchant_link_icons: int = 2     # printed link icons of a merchant location
     opponent_weight: float = 1.0     # how much the opponents' mean worth counts against ours
 
@@ -117,6 +118,7 @@ class PositionEvaluator:
 
         worth = [p["vp"] + money_vp * p["money"] + income_vp * p["income_level"]
                  + liquidity_vp * min(p["money"], w.liquidity_money)
+                 - w.negative_income_vp * time_to_spend * max(0, -p["income_level"])
                  for p in states]
 
         icons_at: dict[str, float] = {}

@@ -99,6 +99,9 @@ class MctsBot(Bot):
         self.last_iterations = done
         choices = [(child.visits, child.reward_sum, option)
                    for option, child in root.children.items() if option in legal]
+        if not choices:  # no search was possible (iterations=0)
+            self._kept = None
+            return rng.choice(legal)
         best = max(choices)[2]
         if self.reuse_tree:
             after = game.clone()
