@@ -95,7 +95,6 @@ BRASS_HOST=127.0.0.1 BRASS_WATCH_BURST=100000 BRASS_WATCH_RATE_PER_SECOND=100000
   --database-url "$DATABASE_URL" --log-level warning >"$OUT/server.log" 2>&1 &
 SERVER_PID=$!
 "${SUPPORT[@]}" wait-ready --pid "$SERVER_PID" --grpc-port "$GRPC_PORT" --http-port "$HTTP_PORT"
-read -r _ BASELINE_KB < <("${SUPPORT[@]}" memory "$SERVER_PID")
 read -r BASELINE_KB _ < <("${SUPPORT[@]}" memory "$SERVER_PID")
 
 if (( PRELOAD > 0 )); then
@@ -103,6 +102,7 @@ if (( PRELOAD > 0 )); then
 fi
 
 read -r DECISIONS_BEFORE _ _ < <("${SUPPORT[@]}" decisions --http-port "$HTTP_PORT")
+CPU_BEFORE="$("${SUPPORT[@]}" cpu "$SERVER_PID")"
 set +e
 (cd "$OUT" && "$PYTHON" -m locust -f "$HERE/locustfile.py" --headless \
   --users "$USERS" --spawn-rate "$SPAWN_RATE" --run-time "$RUN_TIME" --stop-timeout 10 \
@@ -117,9 +117,11 @@ PEAK_KB=0
 LIVE=0
 CACHED=0
 DECISIONS_AFTER="$DECISIONS_BEFORE"
+CPU_AFTER="$CPU_BEFORE"
 if kill -0 "$SERVER_PID" 2>/dev/null; then
   SERVER_ALIVE=1
   read -r _ PEAK_KB < <("${SUPPORT[@]}" memory "$SERVER_PID")
+  CPU_AFTER="$("${SUPPORT[@]}" cpu "$SERVER_PID")"
   read -r DECISIONS_AFTER LIVE CACHED < <("${SUPPORT[@]}" decisions --http-port "$HTTP_PORT")
 fi
 if (( LOCUST_EXIT > 1 )); then
@@ -131,4 +133,5 @@ fi
   --run-seconds "$RUN_SECONDS" --decisions-before "$DECISIONS_BEFORE" \
   --decisions-after "$DECISIONS_AFTER" --peak-kb "$PEAK_KB" --baseline-kb "$BASELINE_KB" \
   --live-games "$LIVE" --cached-games "$CACHED" --locust-exit "$LOCUST_EXIT" \
-  --server-alive "$SERVER_ALIVE" --server-log "$OUT/server.log"
+  --server-alive "$SERVER_ALIVE" --server-log "$OUT/server.log" \
+  --server-cpu-seconds "$("$PYTHON" -c "print($CPU_AFTER - $CPU_BEFORE)")"

@@ -6,6 +6,7 @@
     python loadtest/support.py pg-drop URL SCHEMA
     python loadtest/support.py preload --grpc-target HOST:PORT --games N
     python loadtest/support.py memory PID            # VmRSS and VmHWM in kB
+    python loadtest/support.py cpu PID               # CPU seconds used so far
     python loadtest/support.py decisions --http-port Q
     python loadtest/support.py report --out DIR ...  # exit status 1 on unexpected errors
 
@@ -136,6 +137,13 @@ def memory_kb(pid: int) -> dict[str, int]:
     return figures
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time the process has used so far (all its threads)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    ticks = int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15 of stat)
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
 def metrics(http_port: int) -> dict[str, float]:
     """The service's own gauges and counters (Prometheus text), by metric name."""
     status, body = http_get(http_port, "/metrics")
@@ -197,6 +205,7 @@ def report(args: argparse.Namespace) -> int:
     expected = {k.split(".", 1)[1]: v for k, v in counters.items()
                 if k.startswith("expected_rejections.")}
     live = args.live_games
+    cpu_ms_per_decision = args.server_cpu_seconds * 1000 / decisions if decisions else 0.0
     growth_kb = max(0, args.peak_kb - args.baseline_kb)
     per_thousand_mb = growth_kb / 1024 / live * 1000 if live else 0.0
     result: dict[str, Any] = {
@@ -217,6 +226,10 @@ def report(args: argparse.Namespace) -> int:
         "live_games": live,
         "cached_games": args.cached_games,
         "peak_memory_growth_mb_per_1000_live_games": round(per_thousand_mb, 1),
+        "server_cpu_seconds": round(args.server_cpu_seconds, 2),
+        "server_cpu_ms_per_decision": round(cpu_ms_per_decision, 2),
+        "server_cores_busy": round(args.server_cpu_seconds / args.run_seconds, 2)
+        if args.run_seconds else 0.0,
         "locust_exit_code": args.locust_exit,
         "server_alive": args.server_alive,
     }
@@ -225,6 +238,9 @@ def report(args: argparse.Namespace) -> int:
     print(f"store: {args.store}; users: {args.users}; run time: {args.run_seconds:.0f} s")
     print(f"accepted decisions: {decisions} = {per_second:.1f}/s (server counter); "
           f"SubmitAction p99 {submit_p99:.0f} ms; all requests p99 {all_p99:.0f} ms")
+    print(f"server CPU: {args.server_cpu_seconds:.1f} s over the run = "
+          f"{result['server_cores_busy']:.2f} cores busy, {cpu_ms_per_decision:.1f} ms per "
+          "accepted decision (all requests included)")
     print(f"expected rejections (races): {expected or 'none'}; "
           f"idempotent replays checked: {counters.get('idempotent_replays', 0)}; "
           f"games created {counters.get('games_created', 0)}, "
@@ -233,7 +249,8 @@ def report(args: argparse.Namespace) -> int:
     print(f"server memory: peak (VmHWM) {args.peak_kb / 1024:.1f} MB, "
           f"after start-up {args.baseline_kb / 1024:.1f} MB; live games {live} "
           f"(cached {args.cached_games}); growth per 1,000 live games "
-          f"{per_thousand_mb:.1f} MB")
+          f"{per_thousand_mb:.1f} MB"
+          + ("" if live >= 500 else " (too few live games to mean much: use --preload 2000)"))
     print(f"unexpected errors: {unexpected} (locust failures "
           f"{int(_number(aggregated, 'Failure Count'))}, exceptions {len(exceptions)}, "
           f"server log {server_unexpected})")
@@ -266,9 +283,11 @@ def main(argv: list[str] | None = None) -> int:
     load = commands.add_parser("preload")
     load.add_argument("--grpc-target", required=True)
     load.add_argument("--games", type=int, required=True)
-    load.add_argument("--moves", type=int, default=4)
+    load.add_argument("--moves", type=int, default=2)
     memory = commands.add_parser("memory")
     memory.add_argument("pid", type=int)
+    cpu = commands.add_parser("cpu")
+    cpu.add_argument("pid", type=int)
     counted = commands.add_parser("decisions")
     counted.add_argument("--http-port", type=int, required=True)
     final = commands.add_parser("report")
@@ -285,6 +304,7 @@ def main(argv: list[str] | None = None) -> int:
     final.add_argument("--locust-exit", type=int, default=0)
     final.add_argument("--server-alive", type=int, default=1)
     final.add_argument("--server-log", default="")
+    final.add_argument("--server-cpu-seconds", type=float, default=0.0)
     args = parser.parse_args(argv)
 
     if args.command == "ports":
@@ -304,6 +324,8 @@ def main(argv: list[str] | None = None) -> int:
     elif args.command == "memory":
         figures = memory_kb(args.pid)
         print(figures.get("VmRSS", 0), figures.get("VmHWM", 0))
+    elif args.command == "cpu":
+        print(f"{cpu_seconds(args.pid):.2f}")
     elif args.command == "decisions":
         values = metrics(args.http_port)
         print(int(values.get("brass_decisions_total", 0)),
