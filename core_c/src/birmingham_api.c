@@ -155,10 +155,36 @@ int bham_validate(const BrassGame *g, char *field, size_t field_len) {
         pd->scout_picked > 3 || pd->income_idx > n || pd->pad_[0] || pd->pad_[1] ||
         pd->after_beer > 1 || pd->last_choice >= BRASS_NUM_SLOTS)
         FAIL("pending#1");
+    /* bug fix (found by fuzz_state): cubes and barrels are owed only while paying, in the
+       order coal, iron, beer, and only those the action pays; and an action not yet begun
+       has counted nothing. Otherwise a later step leads to a decision the action does not
+       have (e.g. beer for a build, a "first" link counted as the second). */
+    int paying = g->phase == PH_COAL || g->phase == PH_IRON || g->phase == PH_BEER;
+    if ((!paying && (pd->coal_left || pd->iron_left || pd->beer_left)) ||
+        (g->phase == PH_IRON && pd->coal_left) ||
+        (g->phase == PH_BEER && (pd->coal_left || pd->iron_left)) ||
+        (pd->coal_left && pd->action != ACT_BUILD && pd->action != ACT_NETWORK) ||
+        (pd->iron_left && pd->action != ACT_BUILD && pd->action != ACT_DEVELOP) ||
+        (pd->beer_left && pd->action != ACT_SELL && pd->action != ACT_NETWORK) ||
+        ((g->phase == PH_ACTION || g->phase == PH_CARD) &&
+         (pd->count || pd->scout_picked || pd->after_beer)))
+        FAIL("pending#18");
+    /* bug fix (with the fuzz_state findings): a Scout in progress will take one card from
+       each wild pile, and is open only to a player without wild cards */
+    if (pd->action == ACT_SCOUT && (g->phase == PH_CARD || g->phase == PH_SCOUT_CARD)) {
+        const BrassPlayer *cur = &g->players[g->current];
+        if (!g->wild_pile[0] || !g->wild_pile[1] || cur->hand[BT_CARD_WILD_LOCATION] ||
+            cur->hand[BT_CARD_WILD_INDUSTRY])
+            FAIL("pending#19");
+    }
     int need_slot = 0, need_link = 0, need_industry = 0, need_card = 0, need_merchant = 0;
     switch (g->phase) {
     case PH_CARD: break;
-    case PH_SCOUT_CARD: if (pd->action != ACT_SCOUT || !pd->scout_picked) FAIL("pending#2"); break;
+    case PH_SCOUT_CARD:
+        /* bug fix (found by fuzz_state): Scout discards exactly 3 cards (picked 1 or 2 so
+           far; 3 counted past the end) */
+        if (pd->action != ACT_SCOUT || !pd->scout_picked || pd->scout_picked > 2) FAIL("pending#2");
+        break;
     case PH_BUILD_INDUSTRY: need_card = 1; if (pd->action != ACT_BUILD) FAIL("pending#3"); break;
     case PH_BUILD_SLOT: need_card = need_industry = 1; if (pd->action != ACT_BUILD) FAIL("pending#4"); break;
     case PH_COAL:
@@ -178,9 +204,17 @@ int bham_validate(const BrassGame *g, char *field, size_t field_len) {
         need_slot = need_merchant = pd->action == ACT_SELL;
         need_link = pd->action == ACT_NETWORK;
         if (!need_slot && !need_link) FAIL("pending#9");
+        if (need_link && pd->count != 2) FAIL("pending#9"); /* only a double rail needs beer */
         break;
-    case PH_LINK: case PH_SECOND_RAIL: if (pd->action != ACT_NETWORK) FAIL("pending#10"); break;
-    case PH_DEVELOP: if (pd->action != ACT_DEVELOP) FAIL("pending#11"); break;
+    case PH_LINK: case PH_SECOND_RAIL:
+        if (pd->action != ACT_NETWORK) FAIL("pending#10");
+        /* bug fix (found by fuzz_state): links placed so far must match the decision, or a
+           "first" link becomes a double rail whose beer was never checked */
+        if (pd->count != (g->phase == PH_SECOND_RAIL) ||
+            (g->phase == PH_SECOND_RAIL && g->era != ERA_RAIL))
+            FAIL("pending#10");
+        break;
+    case PH_DEVELOP: if (pd->action != ACT_DEVELOP || pd->count > 1) FAIL("pending#11"); break;
     case PH_SELL_TILE: if (pd->action != ACT_SELL) FAIL("pending#12"); break;
     case PH_SELL_MERCHANT: case PH_FREE_DEVELOP:
         if (pd->action != ACT_SELL) FAIL("pending#13");

@@ -592,6 +592,37 @@ def test_malformed_positions_name_the_field(path: str, value: Any, field: str) -
     assert exc.value.field == field, (exc.value.field, exc.value.message)
 
 
+# Regressions (found by fuzz_state): positions brass_validate used to accept although a
+# legal decision from them led to a state it refuses (a game that could not be restored).
+UNREACHABLE_PENDING: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
+    ("coal", {"beer_left": 2}, {"action": "build"}),       # beer owed for a build
+    ("scout_card", {"scout_picked": 3}, {}),                # a 4th Scout card
+    ("scout_card", {}, {"wild_piles": 0}),                  # Scout with no wild card left
+    ("link", {"count": 1}, {}),                             # a "first" link that is the 2nd
+    ("action", {"iron_left": 1}, {}),                       # iron owed before any action
+    ("card", {"count": 1}, {}),                             # counted before it began
+    ("develop", {"count": 2}, {}),                          # a third develop
+]
+
+
+@pytest.mark.parametrize("kind,pending,other", UNREACHABLE_PENDING)
+def test_unreachable_actions_in_progress_are_refused(
+        kind: str, pending: dict[str, Any], other: dict[str, Any]) -> None:
+    pos = game_at(kind, players=3).position()
+    brass.Game.from_position(pos)  # the real state is accepted
+    bad = json.loads(json.dumps(pos))
+    bad["pending"].update(pending)
+    if "action" in other:
+        bad["pending"]["action"] = other["action"]
+    if "wild_piles" in other:
+        bad["wild_piles"] = {"location": 0, "industry": 0}
+    with pytest.raises(EngineError) as exc:
+        brass.Game.from_position(bad)
+    assert exc.value.code == "BAD_POSITION"
+    assert exc.value.field and exc.value.field.startswith(("pending", "cards.wild")), (
+        exc.value.field)
+
+
 @pytest.mark.parametrize("text", ["", "{", "[1, 2]", "null", "42", '"position"', b"\xff\xfe"])
 def test_position_that_is_not_a_json_object(text: str | bytes) -> None:
     with pytest.raises(EngineError) as exc:
