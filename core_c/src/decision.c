@@ -243,9 +243,17 @@ int apply_unchecked(Ctx *cx, int action) {
     return BRASS_OK;
 }
 
+/* May a single-option decision of this kind be applied automatically? Not the action type
+   nor the cards: whether those are forced depends on the hand, and resolving them at once
+   would tell the other seats something about it. Every later step depends only on public
+   facts (the card played is face up). */
+int bham_forced_step_public(const BrassGame *g) {
+    return g->phase != PH_ACTION && g->phase != PH_CARD && g->phase != PH_SCOUT_CARD;
+}
+
 void auto_resolve(Ctx *cx) {
     uint16_t opts[BRASS_NUM_ACTIONS];
-    while (!cx->g->game_over) {
+    while (!cx->g->game_over && bham_forced_step_public(cx->g)) {
         int n = legal_into(cx->g, opts, BRASS_NUM_ACTIONS);
         if (n != 1) break;
         apply_unchecked(cx, opts[0]);

@@ -259,8 +259,9 @@ int brass_playout(BrassGame *g, int policy, uint64_t seed, int max_decisions) {
     while (!g->game_over && made < max_decisions) {
         int n = rs->legal(g, opts, BRASS_NUM_ACTIONS);
         if (n <= 0) return -BRASS_E_ILLEGAL; /* cannot happen in a valid state */
-        /* forced steps are taken here, from the list already computed, and not counted */
-        made += !(n == 1 && g->auto_resolve);
+        /* every decision counts, forced ones included; forced steps are taken here from the
+           list already computed rather than by apply_legal's auto-resolution */
+        made++;
         rs->apply_legal(g, pick(rs, g, opts, n, policy, &rng), NULL, 0);
     }
     return made;

@@ -142,6 +142,7 @@ int phase_reason(const BrassGame *g, const Board *b, int action);
 int legal_into(const BrassGame *g, uint16_t *out, int cap);
 int apply_unchecked(Ctx *cx, int action);
 void auto_resolve(Ctx *cx);
+int bham_forced_step_public(const BrassGame *g);
 
 static inline int level_of(const BrassGame *g, int industry) {
     int k = g->players[g->current].mat_taken[industry];

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from brass.engine import id_of
+
 from .positions import (
     blank,
     do,
@@ -189,7 +191,11 @@ def test_ruling_07_forced_coal_choice_resolved_automatically() -> None:
     pos = _birmingham_coal_position({"cotton": 3})
     pos["options"]["auto_resolve"] = True
     g = game(pos)
-    ev = do(g, "type:build", "industry:cotton")  # the only card and the only slot: forced
+    do(g, "type:build")
+    # a card choice is never resolved automatically, even with one card: whether it is forced
+    # depends on the hand, which the other seats must not learn (docs/RULINGS.md)
+    assert g.decision == "card" and g.legal_ids() == [id_of("card:birmingham")]
+    ev = do(g, "card:birmingham", "industry:cotton")  # the only slot and mine: forced
     assert [e["source"] for e in events_of(ev, "coal")] == ["dudley.0"]
     assert (g.decision, g.current_seat) == ("action", 1)  # P0's last card: P1's turn now
     assert slot(g, "birmingham.0")["level"] == 2 and ps(g, 0)["money"] == 3
