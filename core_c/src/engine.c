@@ -232,6 +232,9 @@ int brass_restore(BrassGame *g, const uint8_t *buf, size_t len) {
     BrassGame tmp;
     memcpy(&tmp, buf + SNAPSHOT_HEADER, sizeof tmp);
     if (brass_validate(&tmp, NULL, 0)) return BRASS_E_BAD_SNAPSHOT;
+    /* bug fix (found by fuzz_restore): the header's rules edition was never compared with
+       the state's, so a header claiming another edition was accepted */
+    if ((get32(buf + 4) >> 16) != tmp.rules_edition) return BRASS_E_BAD_SNAPSHOT;
     *g = tmp;
     return BRASS_OK;
 }

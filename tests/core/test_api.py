@@ -433,6 +433,9 @@ def bad_snapshots(snap: bytes) -> Iterator[tuple[str, bytes]]:
     other[4:6] = struct.pack("<H", 2)  # another format version, same body
     yield "format version 2", bytes(other)
     other = bytearray(snap)
+    other[6:8] = struct.pack("<H", brass.RULES_EDITION + 1)  # header edition != the state's
+    yield "header claims another rules edition", bytes(other)  # regression (fuzz_restore)
+    other = bytearray(snap)
     other[8:12] = struct.pack("<I", len(snap))
     yield "wrong size field", bytes(other)
     other = bytearray(snap)
