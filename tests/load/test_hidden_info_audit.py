@@ -132,14 +132,8 @@ def strong_check(game: brass.Game, seat: int, other_seed: int, rng: random.Rando
         else:
             twin_applied, twin_seen = observed_outcome(twin, option, actor, seat)
             applied, seen = observed_outcome(game, option, actor, seat)
-            if twin_applied != applied:
-                # With auto_resolve, the next step was forced in one deal and not in the
-                # other: a known side channel (see test_forced_steps_...); nothing else may
-                # differ.
-                assert game.replay_record()["options"]["auto_resolve"]
-                figures["forced_step_differences"] += 1
-                return
-            same = twin_seen == seen
+            # Whether the step was forced (auto_resolve) must not differ either.
+            same = twin_applied == applied and twin_seen == seen
         assert same, f"the events of option {option} depend on what seat {seat} cannot see"
         figures["events_compared"] += 1
     # An option the actor cannot take now: the same refusal in both.
@@ -291,7 +285,7 @@ def test_forced_steps_do_not_reveal_hidden_cards() -> None:
     """With auto_resolve on, whether an opponent's step was forced must not depend on its hidden
     hand: action types and card choices are never resolved automatically (docs/RULINGS.md)."""
     rng = random.Random(7)
-    for _ in range(100):
+    for _ in range(25):  # every state of 25 games, every common option
         seed = rng.randrange(2**40, 2**63)
         game = brass.Game.new(players=rng.choice((2, 3, 4)), seed=seed)
         while not game.is_over:
