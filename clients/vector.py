@@ -27,7 +27,7 @@ def outcome_rewards(game: brass.Game) -> np.ndarray:
     """Per-seat final reward in [-1, 1]: place p of n is worth 1 - 2p/(n-1); seats sharing
     first place share the mean of the places they cover (a 2-player tie gives 0 each)."""
     n = game.num_players
-    rewards = np.zeros(n, dtype=np.float32)
+    rewards = np.zeros(n, dtype=np.float64)
     winners = game.winners()
     shared = float(np.mean([1.0 - 2.0 * p / (n - 1) for p in range(len(winners))]))
     for place, seat in enumerate(game.ranking()):

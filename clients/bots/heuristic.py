@@ -95,9 +95,13 @@ class PositionEvaluator:
         self.facts = board_facts()
 
     def value(self, game: brass.Game, seat: int) -> float:
+        return self.values(game)[seat]
+
+    def values(self, game: brass.Game) -> list[float]:
+        """`value` for every seat at once (one view of the game)."""
         worth = self.seat_worths(game.view(None))
-        others = [w for s, w in enumerate(worth) if s != seat]
-        return worth[seat] - self.weights.opponent_weight * (sum(others) / len(others))
+        total, n = sum(worth), len(worth)
+        return [w - self.weights.opponent_weight * (total - w) / (n - 1) for w in worth]
 
     def seat_worths(self, view: dict[str, Any]) -> list[float]:
         w = self.weights

@@ -62,8 +62,8 @@ class MctsBot(Bot):
 
     name = "mcts"
 
-    def __init__(self, iterations: int = 400, seconds: float = 0.0,
-                 exploration: float = 0.7, rollout_depth: int = 0,
+    def __init__(self, iterations: int = 100, seconds: float = 0.0,
+                 exploration: float = 0.7, rollout_depth: int = 30,
                  rollout_policy: str = "sane", reuse_tree: bool = True) -> None:
         self.iterations = int(iterations)
         self.seconds = float(seconds)
@@ -162,9 +162,5 @@ class MctsBot(Bot):
                 world.playout(rng.getrandbits(64), self.rollout_policy)
         if world.is_over:
             return final_rewards(world)
-        n = world.num_players
-        rewards = []
-        for seat in range(n):
-            value = self.evaluator.value(world, seat)
-            rewards.append(1.0 / (1.0 + math.exp(-value / HEURISTIC_SCALE)))
-        return rewards
+        return [1.0 / (1.0 + math.exp(-value / HEURISTIC_SCALE))
+                for value in self.evaluator.values(world)]
