@@ -266,11 +266,10 @@ def service_check_game(client: GameClient, server: ServerProcess, rng: random.Ra
     figures["games"] += 1
 
 
-def test_service_messages_hide_hands_deck_and_seed(request: pytest.FixtureRequest,
-                                                   backend: Backend) -> None:
-    if backend.name != "sqlite":
-        pytest.skip("what the service reveals does not depend on the store: checked on SQLite")
-    server: ServerProcess = request.getfixturevalue("server")
+# What the service reveals does not depend on the store: checked once, on SQLite.
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+def test_service_messages_hide_hands_deck_and_seed(backend: Backend,
+                                                   server: ServerProcess) -> None:
     rng = random.Random(24)
     figures: Counter[str] = Counter()
     with server.client() as client:
