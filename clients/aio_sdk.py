@@ -20,7 +20,15 @@ import grpc
 from brass_service.gen import game_service_pb2 as pb
 from brass_service.gen import game_service_pb2_grpc as pb_grpc
 
-from .sdk import DEFAULT_TARGET, BrassError, _auth, _backoff, build_action, struct_to_dict
+from .sdk import (
+    DEFAULT_TARGET,
+    BrassError,
+    _auth,
+    _backoff,
+    build_action,
+    build_batch_request,
+    struct_to_dict,
+)
 
 _TRANSIENT = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED)
 
@@ -196,6 +204,35 @@ class AsyncGameClient:
                 raise BrassError.from_rpc_error(error) from None
             finally:
                 call.cancel()
+
+    async def run_batch(
+        self,
+        players: int,
+        bots: Sequence[str],
+        games: int,
+        *,
+        seed: int | None = None,
+        include_decisions: bool = False,
+        beginner: bool | None = None,
+        manufacturer_iv_cost: int | None = None,
+        auto_resolve: bool | None = None,
+        timeout: float | None = None,
+    ) -> AsyncIterator[pb.RunBatchResponse]:
+        """Plays `games` bot games on the server; yields each result as it finishes
+        (not retried; leaving early cancels the rest of the batch)."""
+        request = build_batch_request(
+            players, bots, games, seed=seed, include_decisions=include_decisions,
+            beginner=beginner, manufacturer_iv_cost=manufacturer_iv_cost,
+            auto_resolve=auto_resolve,
+        )
+        call = self._stub.RunBatch(request, timeout=timeout)
+        try:
+            async for result in call:
+                yield result
+        except grpc.aio.AioRpcError as error:
+            raise BrassError.from_rpc_error(error) from None
+        finally:
+            call.cancel()
 
     def seat(self, game_id: str, token: str) -> AsyncSeatClient:
         return AsyncSeatClient(self, game_id, token)

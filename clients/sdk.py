@@ -36,6 +36,7 @@ __all__ = [
     "GameClient",
     "SeatClient",
     "build_action",
+    "build_batch_request",
     "pb",
     "struct_to_dict",
 ]
@@ -98,6 +99,44 @@ def build_action(
     if compound is not None:
         return pb.Action(compound=pb.ActionIds(ids=list(compound)))
     return pb.Action(compound_key=compound_key)
+
+
+def game_options(
+    beginner: bool | None = None,
+    manufacturer_iv_cost: int | None = None,
+    auto_resolve: bool | None = None,
+) -> pb.GameOptions:
+    options = pb.GameOptions()
+    if beginner is not None:
+        options.beginner = beginner
+    if manufacturer_iv_cost is not None:
+        options.manufacturer_iv_cost = manufacturer_iv_cost
+    if auto_resolve is not None:
+        options.auto_resolve = auto_resolve
+    return options
+
+
+def build_batch_request(
+    players: int,
+    bots: Sequence[str],
+    games: int,
+    *,
+    seed: int | None = None,
+    include_decisions: bool = False,
+    beginner: bool | None = None,
+    manufacturer_iv_cost: int | None = None,
+    auto_resolve: bool | None = None,
+) -> pb.RunBatchRequest:
+    request = pb.RunBatchRequest(
+        players=players,
+        bots=list(bots),
+        games=games,
+        options=game_options(beginner, manufacturer_iv_cost, auto_resolve),
+        include_decisions=include_decisions,
+    )
+    if seed is not None:
+        request.seed = seed
+    return request
 
 
 def _backoff(attempt: int) -> float:
@@ -295,6 +334,38 @@ class GameClient:
                 raise BrassError.from_rpc_error(error) from None
             finally:
                 call.cancel()
+
+    def run_batch(
+        self,
+        players: int,
+        bots: Sequence[str],
+        games: int,
+        *,
+        seed: int | None = None,
+        include_decisions: bool = False,
+        beginner: bool | None = None,
+        manufacturer_iv_cost: int | None = None,
+        auto_resolve: bool | None = None,
+        timeout: float | None = None,
+    ) -> Iterator[pb.RunBatchResponse]:
+        """Plays `games` bot games on the server; yields each result as it finishes.
+
+        Not retried: the batch is reproducible from its seed (every result carries
+        `batch_seed`), so a failed batch can be run again. Leaving the loop early (or
+        closing the iterator) cancels the rest of the batch on the server.
+        """
+        request = build_batch_request(
+            players, bots, games, seed=seed, include_decisions=include_decisions,
+            beginner=beginner, manufacturer_iv_cost=manufacturer_iv_cost,
+            auto_resolve=auto_resolve,
+        )
+        call = self._stub.RunBatch(request, timeout=timeout)
+        try:
+            yield from call
+        except grpc.RpcError as error:
+            raise BrassError.from_rpc_error(error) from None
+        finally:
+            call.cancel()
 
     def seat(self, game_id: str, token: str) -> SeatClient:
         return SeatClient(self, game_id, token)

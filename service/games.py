@@ -26,6 +26,7 @@ from google.protobuf import timestamp_pb2
 import brass
 
 from . import auth
+from .batches import BatchLimits, BatchRunner, BatchStream
 from .convert import to_struct
 from .errors import ServiceError, from_engine_error
 from .gen import game_service_pb2 as pb
@@ -72,6 +73,22 @@ class ServiceSettings:
     # notification (or another process on the same SQLite file) only delays an update.
     watch_poll_seconds: float = 2.0
     watch_batch: int = 256
+    # RunBatch: games per request, batches at once, worker processes (0: CPUs - 1, at
+    # least 1), the search budget accepted from clients, the workers' nice increment.
+    batch_max_games: int = 1000
+    max_batches: int = 4
+    batch_workers: int = 0
+    batch_max_mcts_iterations: int = 2000
+    batch_worker_nice: int = 10
+
+    def batch_limits(self) -> BatchLimits:
+        return BatchLimits(
+            max_games=self.batch_max_games,
+            max_batches=self.max_batches,
+            workers=self.batch_workers,
+            max_mcts_iterations=self.batch_max_mcts_iterations,
+            worker_nice=self.batch_worker_nice,
+        )
 
 
 @dataclass
@@ -245,10 +262,14 @@ class GameService:
         )
         self._cache: OrderedDict[str, LiveGame] = OrderedDict()
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+        self.batches = BatchRunner(self.settings.batch_limits())
         store.add_listener(self._on_store_change)
 
     async def start(self) -> None:
         ACTIVE_GAMES.set(await self.store.count_games(pb.GAME_STATUS_IN_PROGRESS))
+
+    def close(self) -> None:
+        self.batches.close()
 
     def _on_store_change(self, game_id: str, version: int) -> None:
         self.broker.publish(game_id, version)
@@ -883,3 +904,9 @@ class GameService:
                     pass
         finally:
             release()
+
+    # ------------------------------------------------------------------------ batches
+
+    async def run_batch(self, request: pb.RunBatchRequest, record: RequestRecord) -> BatchStream:
+        """Validates and admits a batch of bot games; returns the stream of its results."""
+        return self.batches.start(request, record)

@@ -218,3 +218,33 @@ class GameServicer(pb_grpc.GameServiceServicer):
                     yield update
             finally:
                 await stream.aclose()
+
+    async def RunBatch(
+        self, request: pb.RunBatchRequest, context: grpc.aio.ServicerContext
+    ) -> AsyncIterator[pb.RunBatchResponse]:
+        stream = await self._call(
+            "RunBatch.open", context, request, lambda c, r: self.service.run_batch(request, r)
+        )
+        # One log line when the batch ends (finished, failed or the client left).
+        record = RequestRecord(
+            transport="grpc",
+            method="RunBatch",
+            request_id=_metadata(context, "x-request-id") or uuid.uuid4().hex[:16],
+        )
+        with observe_request(record):
+            try:
+                async for result in stream:
+                    record.extra["completed"] = result.completed
+                    yield result
+            except ServiceError as error:
+                record.outcome = error.reason
+                await _abort(context, error)
+            except Exception:
+                record.outcome = "INTERNAL"
+                log.exception("unexpected_error", method="RunBatch", request_id=record.request_id)
+                await _abort(
+                    context,
+                    ServiceError("INTERNAL", f"internal error (request id {record.request_id})"),
+                )
+            finally:
+                await stream.aclose()

@@ -31,6 +31,8 @@ ACTIVE_WATCHERS = Gauge(
     "brass_active_watchers", "Open WatchGame streams and SSE connections on this replica."
 )
 CACHED_GAMES = Gauge("brass_cached_games", "Games held in this replica's memory cache.")
+ACTIVE_BATCHES = Gauge("brass_active_batches", "RunBatch streams running on this replica.")
+BATCH_GAMES = Counter("brass_batch_games_total", "Games finished by RunBatch on this replica.")
 
 _LEVELS = {"debug": logging.DEBUG, "info": logging.INFO, "warning": logging.WARNING,
            "error": logging.ERROR}

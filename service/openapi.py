@@ -57,6 +57,7 @@ class Route:
     query: tuple[tuple[str, dict[str, Any], str], ...] = ()
     authorization: str = "optional"  # "none" | "optional" | "required"
     content_type: str = "application/json"
+    stream_item: str | None = None  # message name of each line of a streamed response
     extra_responses: dict[str, str] = field(default_factory=dict)
 
 
@@ -210,6 +211,19 @@ def build_openapi(routes: list[Route], server_url: str | None = None) -> dict[st
                     "in JSON and its `id` the version (send it back as Last-Event-ID)."
                 ),
                 "content": {"text/event-stream": {"schema": {"type": "string"}}},
+            }
+        elif route.stream_item:
+            ok = {
+                "description": (
+                    f"A stream of newline-delimited JSON (NDJSON): one {route.stream_item} "
+                    "per line, sent as each is ready. A failure after the first line is a "
+                    "last line holding an Error object instead."
+                ),
+                "content": {
+                    route.content_type: {
+                        "schema": {"$ref": f"#/components/schemas/{route.stream_item}"}
+                    }
+                },
             }
         elif route.content_type == "application/json":
             ok = {

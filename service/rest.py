@@ -76,6 +76,11 @@ ROUTES: list[Route] = [
     Route("GET", "/v1/games/{gameId}/replay", "GetReplay",
           "Seed and decisions: complete after the end, the public part before.",
           response="GetReplayResponse"),
+    Route("POST", "/v1/batches", "RunBatch",
+          "Play a batch of bot-vs-bot games; one NDJSON line (a RunBatchResponse) per "
+          "finished game.",
+          request="RunBatchRequest", authorization="none", content_type="application/x-ndjson",
+          stream_item="RunBatchResponse"),
     Route("GET", "/healthz", "Health", "Liveness and store reachability.",
           authorization="none"),
     Route("GET", "/metrics", "Metrics", "Prometheus metrics.", authorization="none",
@@ -134,6 +139,7 @@ class RestGateway:
             "PreviewAction": self.preview_action,
             "WatchGame": self.watch_game,
             "GetReplay": self.get_replay,
+            "RunBatch": self.run_batch,
             "Health": self.health,
             "Metrics": self.metrics,
             "OpenApi": self.openapi,
@@ -404,6 +410,54 @@ class RestGateway:
                 pump_task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await pump_task
+                await stream.aclose()
+            return response
+
+    async def run_batch(self, request: web.Request) -> web.StreamResponse:
+        """NDJSON: one RunBatchResponse per line as each game finishes; a failure after the
+        first line is sent as a last line `{"error": {...}}` (the HTTP status is 200 by then)."""
+        record = RequestRecord(
+            transport="rest",
+            method="RunBatch",
+            request_id=request.headers.get("X-Request-Id") or uuid.uuid4().hex[:16],
+        )
+        with observe_request(record):
+            try:
+                message = await self._body(request, pb.RunBatchRequest())
+                stream = await self.service.run_batch(message, record)  # type: ignore[arg-type]
+            except ServiceError as error:
+                record.outcome = error.reason
+                return _error_response(error)
+            response = web.StreamResponse(
+                headers={
+                    "Content-Type": "application/x-ndjson",
+                    "Cache-Control": "no-cache",
+                    "X-Accel-Buffering": "no",
+                }
+            )
+            try:
+                await response.prepare(request)
+                try:
+                    async for result in stream:
+                        record.extra["completed"] = result.completed
+                        line = json.dumps(message_to_json_dict(result), separators=(",", ":"))
+                        await response.write(line.encode() + b"\n")
+                except ServiceError as error:
+                    record.outcome = error.reason
+                    await response.write(json.dumps(error.to_json()).encode() + b"\n")
+                await response.write_eof()
+            except ConnectionResetError:
+                record.outcome = "CLIENT_GONE"
+            except asyncio.CancelledError:
+                record.outcome = "CLIENT_GONE"
+                raise
+            except Exception:
+                record.outcome = "INTERNAL"
+                log.exception("unexpected_error", method="RunBatch", request_id=record.request_id)
+                error = ServiceError("INTERNAL", f"internal error (request id {record.request_id})")
+                with contextlib.suppress(Exception):
+                    await response.write(json.dumps(error.to_json()).encode() + b"\n")
+            finally:
                 await stream.aclose()
             return response
 

@@ -145,6 +145,7 @@ async def serve_async(
         await health.enter_graceful_shutdown()
         await server.stop(grace=2.0)
         await runner.cleanup()
+        service.close()
         await store.close()
         log.info("stopped")
 

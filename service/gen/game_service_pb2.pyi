@@ -359,3 +359,55 @@ class ListGamesResponse(_message.Message):
     games: _containers.RepeatedCompositeFieldContainer[GameSummary]
     next_page_token: str
     def __init__(self, games: _Optional[_Iterable[_Union[GameSummary, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
+
+class RunBatchRequest(_message.Message):
+    __slots__ = ("players", "bots", "games", "seed", "options", "include_decisions")
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    BOTS_FIELD_NUMBER: _ClassVar[int]
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    INCLUDE_DECISIONS_FIELD_NUMBER: _ClassVar[int]
+    players: int
+    bots: _containers.RepeatedScalarFieldContainer[str]
+    games: int
+    seed: int
+    options: GameOptions
+    include_decisions: bool
+    def __init__(self, players: _Optional[int] = ..., bots: _Optional[_Iterable[str]] = ..., games: _Optional[int] = ..., seed: _Optional[int] = ..., options: _Optional[_Union[GameOptions, _Mapping]] = ..., include_decisions: _Optional[bool] = ...) -> None: ...
+
+class BatchSeat(_message.Message):
+    __slots__ = ("seat", "bot", "entry", "score")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    ENTRY_FIELD_NUMBER: _ClassVar[int]
+    SCORE_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    bot: str
+    entry: int
+    score: int
+    def __init__(self, seat: _Optional[int] = ..., bot: _Optional[str] = ..., entry: _Optional[int] = ..., score: _Optional[int] = ...) -> None: ...
+
+class RunBatchResponse(_message.Message):
+    __slots__ = ("index", "batch_seed", "seed", "seats", "winners", "ranking", "decisions", "decision_ids", "completed", "seconds")
+    INDEX_FIELD_NUMBER: _ClassVar[int]
+    BATCH_SEED_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    WINNERS_FIELD_NUMBER: _ClassVar[int]
+    RANKING_FIELD_NUMBER: _ClassVar[int]
+    DECISIONS_FIELD_NUMBER: _ClassVar[int]
+    DECISION_IDS_FIELD_NUMBER: _ClassVar[int]
+    COMPLETED_FIELD_NUMBER: _ClassVar[int]
+    SECONDS_FIELD_NUMBER: _ClassVar[int]
+    index: int
+    batch_seed: int
+    seed: int
+    seats: _containers.RepeatedCompositeFieldContainer[BatchSeat]
+    winners: _containers.RepeatedScalarFieldContainer[int]
+    ranking: _containers.RepeatedScalarFieldContainer[int]
+    decisions: int
+    decision_ids: _containers.RepeatedScalarFieldContainer[int]
+    completed: int
+    seconds: float
+    def __init__(self, index: _Optional[int] = ..., batch_seed: _Optional[int] = ..., seed: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[BatchSeat, _Mapping]]] = ..., winners: _Optional[_Iterable[int]] = ..., ranking: _Optional[_Iterable[int]] = ..., decisions: _Optional[int] = ..., decision_ids: _Optional[_Iterable[int]] = ..., completed: _Optional[int] = ..., seconds: _Optional[float] = ...) -> None: ...

@@ -81,6 +81,11 @@ class GameServiceStub:
                 request_serializer=brass_dot_v1_dot_game__service__pb2.ListGamesRequest.SerializeToString,
                 response_deserializer=brass_dot_v1_dot_game__service__pb2.ListGamesResponse.FromString,
                 _registered_method=True)
+        self.RunBatch = channel.unary_stream(
+                '/brass.v1.GameService/RunBatch',
+                request_serializer=brass_dot_v1_dot_game__service__pb2.RunBatchRequest.SerializeToString,
+                response_deserializer=brass_dot_v1_dot_game__service__pb2.RunBatchResponse.FromString,
+                _registered_method=True)
 
 
 class GameServiceServicer:
@@ -154,6 +159,16 @@ class GameServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def RunBatch(self, request, context):
+        """Plays a batch of bot-vs-bot games on the server and streams each game's result as it
+        finishes. Nothing is stored: the games are simulations, reproducible from the seed.
+        At most 1,000 games per batch (INVALID_ARGUMENT beyond) and a few batches at once per
+        server (RESOURCE_EXHAUSTED, reason RATE_LIMITED, beyond).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_GameServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -201,6 +216,11 @@ def add_GameServiceServicer_to_server(servicer, server):
                     servicer.ListGames,
                     request_deserializer=brass_dot_v1_dot_game__service__pb2.ListGamesRequest.FromString,
                     response_serializer=brass_dot_v1_dot_game__service__pb2.ListGamesResponse.SerializeToString,
+            ),
+            'RunBatch': grpc.unary_stream_rpc_method_handler(
+                    servicer.RunBatch,
+                    request_deserializer=brass_dot_v1_dot_game__service__pb2.RunBatchRequest.FromString,
+                    response_serializer=brass_dot_v1_dot_game__service__pb2.RunBatchResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -448,6 +468,33 @@ class GameService:
             '/brass.v1.GameService/ListGames',
             brass_dot_v1_dot_game__service__pb2.ListGamesRequest.SerializeToString,
             brass_dot_v1_dot_game__service__pb2.ListGamesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RunBatch(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/brass.v1.GameService/RunBatch',
+            brass_dot_v1_dot_game__service__pb2.RunBatchRequest.SerializeToString,
+            brass_dot_v1_dot_game__service__pb2.RunBatchResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -1,0 +1,355 @@
+"""RunBatch: bot-vs-bot games played on the server, each result streamed as it finishes.
+
+The games run in a pool of worker processes (spawned, at a lower scheduling priority), so
+neither the GIL nor the CPU they burn stalls the event loop that serves the players. The
+bots are those of `brass_clients.bots`; seating, deal seeds and the bots' random streams
+follow `brass eval` (`brass_clients.eval`), so a batch without options gives the same
+games as `brass eval --seed` with the same line-up. Nothing is stored.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import multiprocessing
+import os
+import secrets
+import time
+from collections.abc import AsyncGenerator, AsyncIterator, Callable
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from typing import Any
+
+import structlog
+
+from .errors import ServiceError
+from .gen import game_service_pb2 as pb
+from .observability import ACTIVE_BATCHES, BATCH_GAMES, RequestRecord
+
+log = structlog.get_logger("brass_service.batches")
+
+_MAX_SPEC_CHARS = 200
+# Bot options that budget by wall-clock time: refused (results would not be reproducible
+# and the cost would not be bounded by the request).
+_TIME_BUDGET_OPTIONS = ("seconds",)
+
+
+@dataclass(frozen=True)
+class BatchLimits:
+    max_games: int = 1000
+    max_batches: int = 4
+    workers: int = 0  # 0: one fewer than the CPUs, at least one
+    max_mcts_iterations: int = 2000
+    max_greedy_candidates: int = 20000
+    worker_nice: int = 10
+
+    @property
+    def worker_count(self) -> int:
+        return self.workers if self.workers > 0 else max(1, (os.cpu_count() or 2) - 1)
+
+
+# --------------------------------------------------------------------- worker processes
+
+# Cancellation flags shared with the workers, one per batch slot (batch id modulo the
+# size): a game checks its batch's flag between decisions and stops when it is set, so a
+# batch whose client left frees its workers within one decision.
+_CANCEL_SLOTS = 1024
+_cancelled: Any = None  # the shared flags, in a worker process
+
+
+def _init_worker(nice: int, cancelled: Any) -> None:
+    global _cancelled
+    _cancelled = cancelled
+    if nice > 0:
+        with contextlib.suppress(OSError):
+            os.nice(nice)
+    import brass_clients.bots  # noqa: F401  (import once per worker, before the first game)
+
+
+def play_batch_game(
+    entries: list[str], base_seed: int, index: int, options: dict[str, Any],
+    include_decisions: bool, batch_id: int = -1,
+) -> dict[str, Any] | None:
+    """Plays game `index` of a batch in this (worker) process; returns a plain dict, or
+    None when the batch was cancelled meanwhile."""
+    import brass
+    from brass_clients.bots import make_bot
+    from brass_clients.eval import bot_rng, game_seed, seat_entries
+
+    players = len(entries)
+    seating = seat_entries(index, players)
+    bots = [make_bot(entries[entry]) for entry in seating]
+    rngs = [bot_rng(base_seed, index, seat) for seat in range(players)]
+    seed = game_seed(base_seed, index)
+    started = time.perf_counter()
+    game = brass.Game.new(players, seed=seed, **options)
+    flags, slot = _cancelled, batch_id % _CANCEL_SLOTS
+    while not game.is_over:
+        if batch_id >= 0 and flags is not None and flags[slot]:
+            return None
+        seat = game.current_seat
+        assert seat is not None
+        game.apply(bots[seat].choose(game, rngs[seat]), seat)
+    record = game.replay_record()
+    return {
+        "index": index,
+        "seed": seed,
+        "seating": seating,
+        "scores": [int(s) for s in game.scores()],
+        "winners": [int(w) for w in game.winners()],
+        "ranking": [int(r) for r in game.ranking()],
+        "decisions": len(record["decisions"]),
+        "decision_ids": [int(d) for d in record["decisions"]] if include_decisions else [],
+        "seconds": time.perf_counter() - started,
+    }
+
+
+# ------------------------------------------------------------------------- validation
+
+
+def _invalid(message: str, field: str) -> ServiceError:
+    return ServiceError("INVALID_ARGUMENT", message, field=field)
+
+
+def check_bot_spec(spec: str, limits: BatchLimits) -> str:
+    """The spec if the server will run it (known bot, valid options, bounded budget)."""
+    from brass_clients.bots import BOT_FACTORIES, make_bot, parse_bot_spec
+
+    if not spec.strip():
+        raise _invalid("a bot spec is empty", "bots")
+    if len(spec) > _MAX_SPEC_CHARS:
+        raise _invalid(f"bot specs are at most {_MAX_SPEC_CHARS} characters", "bots")
+    try:
+        name, params = parse_bot_spec(spec)
+    except ValueError as exc:
+        raise _invalid(str(exc), "bots") from None
+    if name not in BOT_FACTORIES:
+        known = ", ".join(sorted(BOT_FACTORIES))
+        raise _invalid(f"unknown bot {name!r} (known: {known})", "bots")
+    for option in _TIME_BUDGET_OPTIONS:
+        if option in params and params[option] not in (0, 0.0):
+            raise _invalid(
+                f"bot {spec!r}: time budgets ({option}=) are not accepted in batches; "
+                "give iterations instead",
+                "bots",
+            )
+    if name == "mcts":
+        iterations = params.get("iterations", 400)
+        if not isinstance(iterations, int) or not 1 <= iterations <= limits.max_mcts_iterations:
+            raise _invalid(
+                f"bot {spec!r}: mcts iterations must be 1 to {limits.max_mcts_iterations} "
+                "on this server",
+                "bots",
+            )
+    if name == "greedy":
+        candidates = params.get("max_candidates", limits.max_greedy_candidates)
+        if not isinstance(candidates, int) or not (
+            1 <= candidates <= limits.max_greedy_candidates
+        ):
+            raise _invalid(
+                f"bot {spec!r}: greedy max_candidates must be 1 to "
+                f"{limits.max_greedy_candidates}",
+                "bots",
+            )
+    try:
+        make_bot(spec)
+    except ValueError as exc:
+        raise _invalid(str(exc), "bots") from None
+    return spec.strip()
+
+
+def _options_of(request: pb.RunBatchRequest) -> dict[str, Any]:
+    options: dict[str, Any] = {}
+    for name in ("beginner", "manufacturer_iv_cost", "auto_resolve"):
+        if request.options.HasField(name):
+            options[name] = getattr(request.options, name)
+    return options
+
+
+def _response(
+    result: dict[str, Any], entries: list[str], batch_seed: int, completed: int
+) -> pb.RunBatchResponse:
+    return pb.RunBatchResponse(
+        index=result["index"],
+        batch_seed=batch_seed,
+        seed=result["seed"],
+        seats=[
+            pb.BatchSeat(seat=seat, bot=entries[entry], entry=entry, score=result["scores"][seat])
+            for seat, entry in enumerate(result["seating"])
+        ],
+        winners=result["winners"],
+        ranking=result["ranking"],
+        decisions=result["decisions"],
+        decision_ids=result["decision_ids"],
+        completed=completed,
+        seconds=result["seconds"],
+    )
+
+
+# ----------------------------------------------------------------------------- runner
+
+
+class BatchStream:
+    """The results of one batch. Always aclose() it: that frees the batch's slot and
+    cancels the games not yet started, even when the stream was never iterated."""
+
+    def __init__(
+        self, results: AsyncGenerator[pb.RunBatchResponse, None], release: Callable[[], None]
+    ) -> None:
+        self._results = results
+        self._release = release
+
+    def __aiter__(self) -> AsyncIterator[pb.RunBatchResponse]:
+        return self._results
+
+    async def aclose(self) -> None:
+        try:
+            await self._results.aclose()
+        finally:
+            self._release()
+
+
+class BatchRunner:
+    def __init__(self, limits: BatchLimits) -> None:
+        self.limits = limits
+        self.running = 0
+        self._pool: ProcessPoolExecutor | None = None
+        self._context = multiprocessing.get_context("spawn")
+        self._cancelled = self._context.RawArray("b", _CANCEL_SLOTS)
+        self._next_id = 0
+
+    def _executor(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(
+                max_workers=self.limits.worker_count,
+                mp_context=self._context,
+                initializer=_init_worker,
+                initargs=(self.limits.worker_nice, self._cancelled),
+            )
+        return self._pool
+
+    def _discard_pool(self, pool: ProcessPoolExecutor) -> None:
+        if self._pool is pool:
+            self._pool = None
+        _terminate(pool)
+
+    def close(self) -> None:
+        """Stops the workers now (games in progress are abandoned)."""
+        if self._pool is not None:
+            pool, self._pool = self._pool, None
+            _terminate(pool)
+
+    def start(self, request: pb.RunBatchRequest, record: RequestRecord) -> BatchStream:
+        """Validates and admits the batch, then returns its stream of results.
+
+        Everything that can be refused is refused here, before the first message.
+        """
+        limits = self.limits
+        if not 2 <= request.players <= 4:
+            raise _invalid("players must be 2, 3 or 4", "players")
+        if not 1 <= request.games <= limits.max_games:
+            raise _invalid(f"games must be 1 to {limits.max_games}", "games")
+        if not request.bots:
+            raise _invalid("give at least one bot", "bots")
+        if len(request.bots) > request.players:
+            raise _invalid(
+                f"{len(request.bots)} bots for {request.players} seats", "bots"
+            )
+        specs = [check_bot_spec(spec, limits) for spec in request.bots]
+        entries = [specs[k % len(specs)] for k in range(request.players)]
+        options = _options_of(request)
+        try:
+            import brass
+
+            brass.Game.new(request.players, seed=0, **options)
+        except Exception as exc:  # brass.EngineError: the options themselves are refused
+            raise _invalid(f"options are not valid: {exc}", "options") from None
+        if self.running >= limits.max_batches:
+            raise ServiceError(
+                "RATE_LIMITED",
+                f"this server already runs {limits.max_batches} batches; retry later",
+                limit="max_batches",
+            )
+        batch_seed = request.seed if request.HasField("seed") else secrets.randbits(63)
+        record.extra.update(games=request.games, players=request.players, bots=entries)
+        self.running += 1
+        ACTIVE_BATCHES.inc()
+        released = False
+
+        def release() -> None:
+            nonlocal released
+            if not released:
+                released = True
+                self.running -= 1
+                ACTIVE_BATCHES.dec()
+
+        results = self._run(
+            entries, batch_seed, request.games, options, request.include_decisions, record
+        )
+        return BatchStream(results, release)
+
+    async def _run(
+        self,
+        entries: list[str],
+        batch_seed: int,
+        games: int,
+        options: dict[str, Any],
+        include_decisions: bool,
+        record: RequestRecord,
+    ) -> AsyncIterator[pb.RunBatchResponse]:
+        loop = asyncio.get_running_loop()
+        pool = self._executor()
+        batch_id, self._next_id = self._next_id, self._next_id + 1
+        slot = batch_id % _CANCEL_SLOTS
+        self._cancelled[slot] = 0
+        # At most one game per worker in flight per batch: concurrent batches share the
+        # pool, and a client that leaves wastes at most that many games.
+        window = self.limits.worker_count
+        pending: dict[asyncio.Future[dict[str, Any]], Future[dict[str, Any]]] = {}
+        next_index = completed = 0
+        try:
+            while completed < games:
+                while next_index < games and len(pending) < window:
+                    try:
+                        submitted = pool.submit(
+                            play_batch_game, entries, batch_seed, next_index, options,
+                            include_decisions, batch_id,
+                        )
+                    except (BrokenProcessPool, RuntimeError) as exc:
+                        self._discard_pool(pool)
+                        raise ServiceError(
+                            "UNAVAILABLE", "the batch workers stopped; retry"
+                        ) from exc
+                    pending[asyncio.wrap_future(submitted, loop=loop)] = submitted
+                    next_index += 1
+                done, _ = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
+                for finished in done:
+                    pending.pop(finished)
+                    try:
+                        result = finished.result()
+                    except BrokenProcessPool as exc:
+                        self._discard_pool(pool)
+                        raise ServiceError(
+                            "UNAVAILABLE", "a batch worker died; retry"
+                        ) from exc
+                    if result is None:  # cancelled: only after the batch was given up
+                        continue
+                    completed += 1
+                    BATCH_GAMES.inc()
+                    record.extra["completed"] = completed
+                    yield _response(result, entries, batch_seed, completed)
+        finally:
+            if pending:
+                self._cancelled[slot] = 1  # games already running stop at their next decision
+            for future, submitted in pending.items():
+                submitted.cancel()
+                future.cancel()
+
+
+def _terminate(pool: ProcessPoolExecutor) -> None:
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        with contextlib.suppress(Exception):
+            process.terminate()

@@ -1,0 +1,269 @@
+"""RunBatch over gRPC and REST: results, determinism, limits, cancellation, responsiveness.
+
+Batches store nothing, so they run against one SQLite server of their own (the limits test
+starts a second one with a single batch slot).
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import re
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import grpc
+import pytest
+
+import brass
+from brass_clients.eval import lineup, play_game
+from brass_clients.sdk import GameClient, pb
+
+from .helpers import LOOPBACK, ServerProcess, expect_error
+
+# Two batch worker processes (the default is one fewer than the CPUs).
+SERVER_ENV = {"BRASS_BATCH_WORKERS": "2", "BRASS_WATCH_BURST": "100000"}
+
+
+@pytest.fixture(scope="module")
+def batch_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    workdir = tmp_path_factory.mktemp("brass-batches")
+    server = ServerProcess(
+        workdir, database_url=f"sqlite:///{workdir / 'games.sqlite3'}", env=SERVER_ENV,
+        name="batches",
+    ).start()
+    yield server
+    server.stop()
+
+
+def _comparable(result: pb.RunBatchResponse) -> tuple[Any, ...]:
+    """Everything but the timing and the finishing order."""
+    return (
+        result.index, result.batch_seed, result.seed,
+        tuple((s.seat, s.bot, s.entry, s.score) for s in result.seats),
+        tuple(result.winners), tuple(result.ranking), result.decisions,
+        tuple(result.decision_ids),
+    )
+
+
+def _run(client: GameClient, **kwargs: Any) -> list[pb.RunBatchResponse]:
+    return list(client.run_batch(**kwargs))
+
+
+def _rest_batch(port: int, body: dict[str, Any]) -> tuple[int, list[dict[str, Any]], str]:
+    """(HTTP status, parsed lines, content type) of POST /v1/batches."""
+    connection = http.client.HTTPConnection(LOOPBACK, port, timeout=120)
+    try:
+        connection.request(
+            "POST", "/v1/batches", json.dumps(body), {"Content-Type": "application/json"}
+        )
+        response = connection.getresponse()
+        lines = [json.loads(line) for line in response.read().splitlines() if line.strip()]
+        return response.status, lines, response.getheader("Content-Type") or ""
+    finally:
+        connection.close()
+
+
+def _metric(server: ServerProcess, name: str) -> float:
+    connection = http.client.HTTPConnection(LOOPBACK, server.http_port, timeout=10)
+    try:
+        connection.request("GET", "/metrics")
+        text = connection.getresponse().read().decode()
+    finally:
+        connection.close()
+    match = re.search(rf"^{name} (\S+)$", text, re.MULTILINE)
+    return float(match.group(1)) if match else 0.0
+
+
+def _wait_for_metric(server: ServerProcess, name: str, value: float, seconds: float = 30) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if _metric(server, name) == value:
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"{name} did not reach {value} (last {_metric(server, name)})")
+
+
+def test_batch_streams_every_game_and_replays(batch_server: ServerProcess) -> None:
+    with batch_server.client() as client:
+        results = _run(client, players=3, bots=["random", "greedy"], games=6, seed=11,
+                       include_decisions=True)
+    assert sorted(r.index for r in results) == list(range(6))
+    assert [r.completed for r in results] == list(range(1, 7))
+    entries = ["random", "greedy", "random"]  # the line-up repeated to fill three seats
+    for result in results:
+        assert result.batch_seed == 11
+        # Game i seats line-up entry (seat + i) % players at each seat.
+        assert [s.entry for s in result.seats] == [(s + result.index) % 3 for s in range(3)]
+        assert [s.bot for s in result.seats] == [entries[s.entry] for s in result.seats]
+        assert result.decisions == len(result.decision_ids) > 0
+        assert result.seconds >= 0
+        # The seed and the decision ids replay the game exactly in the engine.
+        game = brass.Game.replay({"players": 3, "seed": result.seed,
+                                  "decisions": list(result.decision_ids)})
+        assert game.is_over
+        assert [s.score for s in result.seats] == game.scores()
+        assert list(result.winners) == game.winners()
+        assert list(result.ranking) == game.ranking()
+
+
+def test_batch_is_deterministic_and_matches_brass_eval(batch_server: ServerProcess) -> None:
+    request = {"players": 2, "bots": ["greedy", "random"], "games": 4, "seed": 2024}
+    with batch_server.client() as client:
+        first = sorted(map(_comparable, _run(client, **request)))
+        second = sorted(map(_comparable, _run(client, **request)))
+        other_seed = sorted(map(_comparable, _run(client, **{**request, "seed": 2025})))
+    assert first == second
+    assert first != other_seed
+    # The same games as `brass eval --seed 2024` with this line-up, played in-process.
+    entries = lineup(request["bots"], 2)
+    for index, _batch_seed, seed, seats, winners, ranking, decisions, _ids in first:
+        local = play_game(entries, 2024, index)
+        assert seed == local.seed
+        assert [score for _seat, _bot, _entry, score in seats] == local.scores
+        assert list(winners) == local.winners
+        assert list(ranking) == local.ranking
+        assert decisions == local.decisions
+
+
+def test_batch_without_seed_reports_the_seed_it_chose(batch_server: ServerProcess) -> None:
+    with batch_server.client() as client:
+        results = _run(client, players=2, bots=["random"], games=2)
+        (batch_seed,) = {r.batch_seed for r in results}
+        again = _run(client, players=2, bots=["random"], games=2, seed=batch_seed)
+    assert sorted(map(_comparable, results)) == sorted(map(_comparable, again))
+
+
+def test_batch_options_reach_the_engine(batch_server: ServerProcess) -> None:
+    with batch_server.client() as client:
+        (result,) = _run(client, players=2, bots=["random"], games=1, seed=3, beginner=True,
+                         include_decisions=True)
+    game = brass.Game.replay({"players": 2, "seed": result.seed, "options": {"beginner": True},
+                              "decisions": list(result.decision_ids)})
+    assert game.is_over and game.scores() == [s.score for s in result.seats]
+
+
+def test_rest_batch_streams_ndjson_like_grpc(batch_server: ServerProcess) -> None:
+    status, lines, content_type = _rest_batch(
+        batch_server.http_port,
+        {"players": 2, "bots": ["random", "greedy"], "games": 3, "seed": "77",
+         "includeDecisions": True},
+    )
+    assert status == 200 and content_type.startswith("application/x-ndjson")
+    assert sorted(int(line.get("index", 0)) for line in lines) == [0, 1, 2]
+    assert sorted(line["completed"] for line in lines) == [1, 2, 3]
+    with batch_server.client() as client:
+        by_index = {r.index: r for r in _run(client, players=2, bots=["random", "greedy"],
+                                              games=3, seed=77, include_decisions=True)}
+    for line in lines:
+        expected = by_index[int(line.get("index", 0))]
+        assert line["batchSeed"] == "77"  # uint64 fields are strings in proto3 JSON
+        assert int(line["seed"]) == expected.seed
+        assert [s["bot"] for s in line["seats"]] == [s.bot for s in expected.seats]
+        assert [s.get("score", 0) for s in line["seats"]] == [s.score for s in expected.seats]
+        assert line["winners"] == list(expected.winners)
+        assert line["decisionIds"] == list(expected.decision_ids)
+
+
+@pytest.mark.parametrize(
+    ("request_fields", "field"),
+    [
+        ({"players": 2, "bots": ["random"], "games": 0}, "games"),
+        ({"players": 2, "bots": ["random"], "games": 1001}, "games"),
+        ({"players": 5, "bots": ["random"], "games": 1}, "players"),
+        ({"players": 2, "bots": [], "games": 1}, "bots"),
+        ({"players": 2, "bots": ["random", "random", "random"], "games": 1}, "bots"),
+        ({"players": 2, "bots": ["nobody"], "games": 1}, "bots"),
+        ({"players": 2, "bots": ["random:speed=3"], "games": 1}, "bots"),
+        ({"players": 2, "bots": ["mcts:iterations=1000000"], "games": 1}, "bots"),
+        ({"players": 2, "bots": ["mcts:seconds=5"], "games": 1}, "bots"),
+        ({"players": 2, "bots": ["greedy:max_candidates=99999999"], "games": 1}, "bots"),
+    ],
+)
+def test_batch_arguments_are_checked_before_anything_runs(
+    batch_server: ServerProcess, request_fields: dict[str, Any], field: str
+) -> None:
+    with batch_server.client() as client:
+        error = expect_error("INVALID_ARGUMENT", _run, client, **request_fields)
+    assert error.code == grpc.StatusCode.INVALID_ARGUMENT
+    assert error.metadata.get("field") == field
+    status, lines, _ = _rest_batch(batch_server.http_port, request_fields)
+    assert status == 400
+    assert lines[0]["error"]["reason"] == "INVALID_ARGUMENT"
+    assert lines[0]["error"]["details"][0]["metadata"]["field"] == field
+
+
+def test_rest_batch_body_must_fit_the_message(batch_server: ServerProcess) -> None:
+    status, lines, _ = _rest_batch(batch_server.http_port, {"players": 2, "robots": ["x"]})
+    assert status == 400 and lines[0]["error"]["reason"] == "INVALID_ARGUMENT"
+
+
+def test_server_answers_while_a_batch_runs(batch_server: ServerProcess) -> None:
+    """The games run in worker processes: the event loop keeps serving players."""
+    stop = threading.Event()
+    results: list[pb.RunBatchResponse] = []
+
+    def run() -> None:
+        with batch_server.client() as client:
+            for result in client.run_batch(players=4, bots=["greedy"], games=200, seed=1):
+                results.append(result)
+                if stop.is_set():
+                    break
+
+    runner = threading.Thread(target=run)
+    runner.start()
+    try:
+        _wait_for_metric(batch_server, "brass_active_batches", 1.0)
+        with batch_server.client() as client:
+            slowest = 0.0
+            for _ in range(20):
+                started = time.perf_counter()
+                created = client.create_game(players=2, seed=5)
+                seat = created.state.summary.current_seat
+                client.list_legal_actions(created.game_id, created.seats[seat].token)
+                slowest = max(slowest, time.perf_counter() - started)
+        assert slowest < 2.0, f"a create + list took {slowest:.2f} s during a batch"
+    finally:
+        stop.set()
+        runner.join(timeout=120)
+    assert not runner.is_alive()
+    _wait_for_metric(batch_server, "brass_active_batches", 0.0)
+
+
+def test_concurrent_batches_are_limited_and_a_left_batch_frees_its_slot(
+    tmp_path: Path,
+) -> None:
+    server = ServerProcess(
+        tmp_path, database_url=f"sqlite:///{tmp_path / 'games.sqlite3'}",
+        env={**SERVER_ENV, "BRASS_MAX_BATCHES": "1", "BRASS_BATCH_WORKERS": "1"},
+        name="one-batch",
+    ).start()
+    try:
+        with server.client() as client:
+            # A long batch holds the only slot (mcts at the largest budget allowed).
+            long_batch = client._stub.RunBatch(
+                pb.RunBatchRequest(players=4, bots=["mcts:iterations=2000"], games=1000)
+            )
+            _wait_for_metric(server, "brass_active_batches", 1.0)
+            error = expect_error("RATE_LIMITED", _run, client, players=2, bots=["random"],
+                                 games=1)
+            assert error.code == grpc.StatusCode.RESOURCE_EXHAUSTED
+            assert error.metadata.get("limit") == "max_batches"
+            status, lines, _ = _rest_batch(
+                server.http_port, {"players": 2, "bots": ["random"], "games": 1}
+            )
+            assert status == 429 and lines[0]["error"]["reason"] == "RATE_LIMITED"
+            # The client leaves: the slot is freed and the running game stops at its next
+            # decision, so the single worker is free for the next batch.
+            long_batch.cancel()
+            _wait_for_metric(server, "brass_active_batches", 0.0)
+            started = time.perf_counter()
+            results = _run(client, players=2, bots=["random"], games=2, seed=4)
+            assert len(results) == 2
+            assert time.perf_counter() - started < 30
+        assert '"method": "RunBatch"' in server.log_text()
+    finally:
+        server.stop()
