@@ -127,35 +127,32 @@ def check_bot_spec(spec: str, limits: BatchLimits) -> str:
     if name not in BOT_FACTORIES:
         known = ", ".join(sorted(BOT_FACTORIES))
         raise _invalid(f"unknown bot {name!r} (known: {known})", "bots")
+    try:
+        bot = make_bot(spec)
+    except ValueError as exc:
+        raise _invalid(str(exc), "bots") from None
+    # Budgets are read from the bot itself, so its defaults are checked too.
     for option in _TIME_BUDGET_OPTIONS:
-        if option in params and params[option] not in (0, 0.0):
+        if float(getattr(bot, option, 0) or 0) > 0:
             raise _invalid(
                 f"bot {spec!r}: time budgets ({option}=) are not accepted in batches; "
                 "give iterations instead",
                 "bots",
             )
-    if name == "mcts":
-        iterations = params.get("iterations", 400)
-        if not isinstance(iterations, int) or not 1 <= iterations <= limits.max_mcts_iterations:
-            raise _invalid(
-                f"bot {spec!r}: mcts iterations must be 1 to {limits.max_mcts_iterations} "
-                "on this server",
-                "bots",
-            )
-    if name == "greedy":
-        candidates = params.get("max_candidates", limits.max_greedy_candidates)
-        if not isinstance(candidates, int) or not (
-            1 <= candidates <= limits.max_greedy_candidates
-        ):
-            raise _invalid(
-                f"bot {spec!r}: greedy max_candidates must be 1 to "
-                f"{limits.max_greedy_candidates}",
-                "bots",
-            )
-    try:
-        make_bot(spec)
-    except ValueError as exc:
-        raise _invalid(str(exc), "bots") from None
+    iterations = getattr(bot, "iterations", None)
+    if iterations is not None and not 1 <= iterations <= limits.max_mcts_iterations:
+        raise _invalid(
+            f"bot {spec!r}: search iterations must be 1 to {limits.max_mcts_iterations} "
+            "on this server",
+            "bots",
+        )
+    candidates = getattr(bot, "max_candidates", None)
+    if candidates is not None and not 1 <= candidates <= limits.max_greedy_candidates:
+        raise _invalid(
+            f"bot {spec!r}: max_candidates must be 1 to {limits.max_greedy_candidates} "
+            "on this server",
+            "bots",
+        )
     return spec.strip()
 
 
