@@ -66,37 +66,27 @@ int beer_source_reason(const BrassGame *g, const Board *b, int action) {
     return R_BEER_NOT_CONNECTED;
 }
 
-void pay_coal(Ctx *cx, int action) {
+/* One coal or iron cube: from the chosen tile, or bought from the market (cheapest first). */
+static void pay_cube(Ctx *cx, int action, int is_coal) {
     BrassGame *g = cx->g;
-    int p = g->current;
+    int p = g->current, event = is_coal ? EV_COAL : EV_IRON;
     if (action == A_MARKET) {
-        int price = market_buy_cost(g->coal_market, 1, 1);
-        if (g->coal_market) g->coal_market--;
+        uint8_t *market = is_coal ? &g->coal_market : &g->iron_market;
+        int price = market_buy_cost(*market, 1, is_coal);
+        if (*market) (*market)--;
         pay_money(cx, p, price);
-        emit(cx, EV_COAL, p, MARKET_SOURCE, price, 0);
+        emit(cx, event, p, MARKET_SOURCE, price, 0);
     } else {
         take_cube(cx, action - A_SLOT);
-        emit(cx, EV_COAL, p, action - A_SLOT, 0, 0);
+        emit(cx, event, p, action - A_SLOT, 0, 0);
     }
-    g->pend.coal_left--;
+    if (is_coal) g->pend.coal_left--;
+    else g->pend.iron_left--;
     resources_continue(cx);
 }
 
-void pay_iron(Ctx *cx, int action) {
-    BrassGame *g = cx->g;
-    int p = g->current;
-    if (action == A_MARKET) {
-        int price = market_buy_cost(g->iron_market, 1, 0);
-        if (g->iron_market) g->iron_market--;
-        pay_money(cx, p, price);
-        emit(cx, EV_IRON, p, MARKET_SOURCE, price, 0);
-    } else {
-        take_cube(cx, action - A_SLOT);
-        emit(cx, EV_IRON, p, action - A_SLOT, 0, 0);
-    }
-    g->pend.iron_left--;
-    resources_continue(cx);
-}
+void pay_coal(Ctx *cx, int action) { pay_cube(cx, action, 1); }
+void pay_iron(Ctx *cx, int action) { pay_cube(cx, action, 0); }
 
 #define MERCHANT_BEER_USED 1
 
