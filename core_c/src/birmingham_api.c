@@ -218,6 +218,9 @@ int bham_validate(const BrassGame *g, char *field, size_t field_len) {
     case PH_SELL_TILE: if (pd->action != ACT_SELL) FAIL("pending#12"); break;
     case PH_SELL_MERCHANT: case PH_FREE_DEVELOP:
         if (pd->action != ACT_SELL) FAIL("pending#13");
+        /* bug fix (found by fuzz_state): the Gloucester develop follows a completed sale;
+           with none counted, the sale could not end (no 'done', maybe nothing to sell) */
+        if (g->phase == PH_FREE_DEVELOP && !pd->count) FAIL("pending#13");
         need_slot = 1;
         break;
     default: break;
@@ -239,6 +242,14 @@ int bham_validate(const BrassGame *g, char *field, size_t field_len) {
     if (!g->game_over) {
         uint16_t opts[BRASS_NUM_ACTIONS];
         if (legal_into(g, opts, BRASS_NUM_ACTIONS) <= 0) FAIL("phase (no legal option)");
+    }
+    /* bug fix (found by fuzz_state): at the card decision the action type already chosen
+       must still be possible, or discarding a card starts an action that cannot be
+       completed (a develop with no money for iron, a sale with nothing to sell...) */
+    if (g->phase == PH_CARD) {
+        BrassGame t = *g;
+        t.phase = PH_ACTION;
+        if (bham_reason(&t, A_ACTION_TYPE + pd->action) != R_LEGAL) FAIL("pending.action");
     }
     return BRASS_OK;
 }

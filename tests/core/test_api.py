@@ -605,6 +605,8 @@ UNREACHABLE_PENDING: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
     ("action", {"iron_left": 1}, {}),                       # iron owed before any action
     ("card", {"count": 1}, {}),                             # counted before it began
     ("develop", {"count": 2}, {}),                          # a third develop
+    ("free_develop", {"count": 0}, {}),                     # Gloucester before any sale
+    ("card", {}, {"action": "develop", "broke": True}),     # develop with no money for iron
 ]
 
 
@@ -619,6 +621,9 @@ def test_unreachable_actions_in_progress_are_refused(
         bad["pending"]["action"] = other["action"]
     if "wild_piles" in other:
         bad["wild_piles"] = {"location": 0, "industry": 0}
+    if other.get("broke"):
+        bad["player_state"][bad["current"]]["money"] = 0
+        bad["markets"]["iron"] = 0
     with pytest.raises(EngineError) as exc:
         brass.Game.from_position(bad)
     assert exc.value.code == "BAD_POSITION"
