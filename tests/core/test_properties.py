@@ -1,11 +1,12 @@
 """Property tests over many random full games, through the Python API.
 
-For each player count (2, 3, 4), GAMES random games (500 in the default run; 5000 with
-``-m slow``) are played with a seeded random policy (tests/core/_support.py) under varied
-options (£8/£14 manufacturer IV, auto-resolve on/off, beginner variant).
+For each player count (2, 3, 4), GAMES random games (500 in the default run, or
+$BRASS_PROP_GAMES; 5000 more with ``-m slow``) are played with a seeded random policy
+(tests/core/_support.py) under varied options (£8/£14 manufacturer IV, auto-resolve on/off,
+beginner variant).
 
 Checked after EVERY decision of EVERY game (cheap checks, on the raw state read from the
-snapshot bytes through a numpy dtype built from the C struct layout, _support.check_raw):
+snapshot bytes at the C struct's own field offsets (from cffi), _support.check_raw):
   * money >= 0 and VP >= 0 for every player;
   * card conservation: per card type, deck + hands + face-up discards + face-down cards ==
     the box composition for this player count (so the total is 40/54/64), wild cards in
@@ -40,6 +41,7 @@ Across the run, every decision kind except income shortfall must have been met.
 from __future__ import annotations
 
 import json
+import os
 import random
 from collections import Counter
 
@@ -60,7 +62,7 @@ from ._support import (
     raw_state,
 )
 
-GAMES = int(__import__("os").environ.get("BRASS_PROP_GAMES", "500"))
+GAMES = int(os.environ.get("BRASS_PROP_GAMES", "500"))  # per player count
 SLOW_GAMES = 5000
 FULL_GAMES = 4
 SAMPLE_EVERY = 50
