@@ -38,7 +38,7 @@ ffibuilder.set_source(
     # relative to the project root, where setup.py runs (setuptools refuses absolute paths)
     sources=SOURCES,
     include_dirs=["core_c/include", "core_c/src"],
-    extra_compile_args=["-std=c11", "-O2", "-Wall", "-Wextra"],
+    extra_compile_args=["-std=c11", "-O3", "-Wall", "-Wextra"],
 )
 
 if __name__ == "__main__":

@@ -98,6 +98,14 @@ def generate(data: dict) -> str:
         masks.append(m)
     w("static const uint32_t BT_LINK_TOUCHES[BT_NUM_LINKS] = {"
       + ", ".join(f"0x{m:07x}u" for m in masks) + "};")
+    w("/* links touching each location (bit mask over links) */")
+    w("static const uint64_t BT_LOCATION_LINKS[BT_NUM_LOCATIONS] = {"
+      + ", ".join(f"0x{sum(1 << k for k, m in enumerate(masks) if m & (1 << i)):010x}ull"
+                  for i in range(len(locs))) + "};")
+    canal_mask = sum(1 << k for k, link in enumerate(links) if link["canal"])
+    rail_mask = sum(1 << k for k, link in enumerate(links) if link["rail"])
+    w(f"#define BT_CANAL_LINKS 0x{canal_mask:010x}ull")
+    w(f"#define BT_RAIL_LINKS 0x{rail_mask:010x}ull")
     w("static const uint8_t BT_LINK_CANAL[BT_NUM_LINKS] = {"
       + ", ".join("1" if link["canal"] else "0" for link in links) + "};")
     w("static const uint8_t BT_LINK_RAIL[BT_NUM_LINKS] = {"

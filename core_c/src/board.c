@@ -70,7 +70,7 @@ void board_analyse(const BrassGame *g, int player, Board *b) {
     for (int i = BT_LOCATION_FIRST_MERCHANT; i < BRASS_NUM_LOCATIONS; i++) b->comp_merchant[b->comp[i]] = 1;
     b->board_coal = b->board_iron = b->own_beer = 0;
     b->presence = network != 0;
-    b->empty_slots = 0;
+    b->empty_slots = b->cube_slots = b->own_slots = 0;
     memset(b->industry_slots, 0, sizeof b->industry_slots);
     memset(b->own_in_loc, 0, sizeof b->own_in_loc);
     for (int s = 0; s < BRASS_NUM_SLOTS; s++) {
@@ -80,11 +80,13 @@ void board_analyse(const BrassGame *g, int player, Board *b) {
             continue;
         }
         b->industry_slots[t->industry] |= 1ull << s;
+        if (t->cubes) b->cube_slots |= 1ull << s;
         int loc = BT_SLOT_LOCATION[s];
         if (t->owner == player) {
             network |= 1u << loc;
             b->presence = 1;
             b->own_in_loc[loc]++;
+            b->own_slots |= 1ull << s;
         }
         if (!t->cubes) continue;
         int c = b->comp[loc];
@@ -107,11 +109,20 @@ void board_analyse(const BrassGame *g, int player, Board *b) {
         b->coal_market_cost[k] = market_buy_cost(g->coal_market, k, 1);
         b->iron_cost[k] = k <= b->board_iron ? 0 : market_buy_cost(g->iron_market, k - b->board_iron, 0);
     }
+    uint64_t built_links = 0;
+    for (int l = 0; l < BRASS_NUM_LINKS; l++)
+        if (g->link_owner[l] >= 0) built_links |= 1ull << l;
+    b->open_links = (g->era == ERA_CANAL ? BT_CANAL_LINKS : BT_RAIL_LINKS) & ~built_links;
     if (!b->presence) {
         b->net_slots = (1ull << BRASS_NUM_SLOTS) - 1ull; /* nothing on the board: anywhere */
     } else {
         b->net_slots = 0;
-        for (uint32_t t = network; t; t &= t - 1) b->net_slots |= location_slots(__builtin_ctz(t));
+        uint64_t near = 0;
+        for (uint32_t t = network; t; t &= t - 1) {
+            b->net_slots |= location_slots(__builtin_ctz(t));
+            near |= BT_LOCATION_LINKS[__builtin_ctz(t)];
+        }
+        b->open_links &= near;
     }
     b->build_mask_ready = 0; /* build masks are computed on first use (build_mask) */
 }

@@ -14,10 +14,10 @@ static int action_type_reason(const BrassGame *g, const Board *b, int type) {
         return R_NO_OPTION;
     case ACT_NETWORK: {
         int first = R_NO_OPTION;
-        for (int l = 0; l < BRASS_NUM_LINKS; l++) {
-            int r = link_reason(g, b, l, 0);
+        for (uint64_t open = b->open_links; open; open &= open - 1) {
+            int r = link_reason(g, b, __builtin_ctzll(open), 0);
             if (r == R_LEGAL) return R_LEGAL;
-            if (r != R_LINK_TAKEN && r != R_LINK_WRONG_ERA && first == R_NO_OPTION) first = r;
+            if (first == R_NO_OPTION) first = r;
         }
         return first;
     }
@@ -106,28 +106,51 @@ int phase_reason(const BrassGame *g, const Board *b, int action) {
     }
 }
 
-/* Ids worth asking phase_reason about in each decision (a filter for speed only). */
-static void candidate_range(const BrassGame *g, int *lo, int *hi, int *done) {
-    *done = 0;
+/* Ids worth asking phase_reason about in each decision, by range (a filter for speed only:
+   phase_reason alone decides). Ranges are listed in ascending id order. */
+typedef struct {
+    int lo, hi;     /* a plain id range */
+    uint32_t cards; /* card types held */
+    uint64_t slots, links;
+    uint8_t market, merchants, done;
+} Candidates;
+
+static void candidates(const BrassGame *g, const Board *b, Candidates *c) {
+    memset(c, 0, sizeof *c);
+    const BrassPlayer *pl = &g->players[g->current];
     switch (g->phase) {
-    case PH_ACTION: *lo = A_ACTION_TYPE; *hi = A_CARD; break;
+    case PH_ACTION: c->lo = A_ACTION_TYPE; c->hi = A_CARD; break;
     case PH_CARD:
-    case PH_SCOUT_CARD: *lo = A_CARD; *hi = A_INDUSTRY; break;
-    case PH_BUILD_INDUSTRY: *lo = A_INDUSTRY; *hi = A_SLOT; break;
+    case PH_SCOUT_CARD:
+        for (int k = 0; k < BRASS_NUM_CARD_TYPES; k++)
+            if (pl->hand[k]) c->cards |= 1u << k;
+        break;
+    case PH_BUILD_INDUSTRY: c->lo = A_INDUSTRY; c->hi = A_SLOT; break;
     case PH_DEVELOP:
-    case PH_FREE_DEVELOP: *lo = A_INDUSTRY; *hi = A_SLOT; *done = 1; break;
-    case PH_BUILD_SLOT:
-    case PH_SHORTFALL: *lo = A_SLOT; *hi = A_LINK; break;
-    case PH_SELL_TILE: *lo = A_SLOT; *hi = A_LINK; *done = 1; break;
-    case PH_COAL:
-    case PH_IRON: *lo = A_SLOT; *hi = A_MARKET + 1; break;
-    case PH_BEER: *lo = A_SLOT; *hi = A_DONE; break;
+    case PH_FREE_DEVELOP: c->lo = A_INDUSTRY; c->hi = A_SLOT; c->done = 1; break;
+    case PH_BUILD_SLOT: c->slots = build_mask(g, b, g->pend.industry); break;
+    case PH_SHORTFALL: c->slots = b->own_slots; break;
+    case PH_SELL_TILE: c->slots = b->own_slots; c->done = 1; break;
+    case PH_COAL: c->slots = b->industry_slots[IND_COAL] & b->cube_slots; c->market = 1; break;
+    case PH_IRON: c->slots = b->industry_slots[IND_IRON] & b->cube_slots; c->market = 1; break;
+    case PH_BEER:
+        c->slots = b->industry_slots[IND_BREWERY] & b->cube_slots;
+        c->merchants = 1;
+        break;
     case PH_LINK:
-    case PH_SECOND_RAIL: *lo = A_LINK; *hi = A_MARKET; *done = 1; break;
-    case PH_SELL_MERCHANT: *lo = A_MERCHANT; *hi = A_DONE; break;
-    default: *lo = *hi = 0; break;
+    case PH_SECOND_RAIL: c->links = b->open_links; c->done = 1; break;
+    case PH_SELL_MERCHANT: c->merchants = 1; break;
+    default: break;
     }
 }
+
+#define PUSH_IF_LEGAL(id)                                   \
+    do {                                                    \
+        if (phase_reason(g, &b, (id)) == R_LEGAL) {         \
+            if (n >= cap) return -BRASS_E_BUFFER;           \
+            out[n++] = (uint16_t)(id);                      \
+        }                                                   \
+    } while (0)
 
 int legal_into(const BrassGame *g, uint16_t *out, int cap) {
     if (g->game_over) return 0;
@@ -136,30 +159,17 @@ int legal_into(const BrassGame *g, uint16_t *out, int cap) {
     int cards_only = g->phase == PH_SCOUT_CARD || (g->phase == PH_CARD && g->pend.action != ACT_BUILD);
     if (cards_only) memset(&b, 0, sizeof b);
     else board_analyse(g, g->current, &b);
-    int lo, hi, done, n = 0;
-    candidate_range(g, &lo, &hi, &done);
-    const BrassPlayer *pl = &g->players[g->current];
-    int is_payment = g->phase == PH_COAL || g->phase == PH_IRON || g->phase == PH_BEER;
-    uint64_t build_slots = g->phase == PH_BUILD_SLOT ? build_mask(g, &b, g->pend.industry) : 0;
-    for (int a = lo; a < hi; a++) {
-        /* cheap skips: cards not held, slots that cannot matter here */
-        if (a >= A_CARD && a < A_INDUSTRY && !pl->hand[a - A_CARD]) continue;
-        if (a >= A_SLOT && a < A_LINK) {
-            int s = a - A_SLOT;
-            if (g->phase == PH_BUILD_SLOT && !(build_slots & (1ull << s))) continue;
-            if (g->phase != PH_BUILD_SLOT && g->slots[s].owner < 0) continue;
-            if (is_payment && !g->slots[s].cubes) continue;
-        }
-        if (a >= A_LINK && a < A_MARKET && is_payment) continue;
-        if (phase_reason(g, &b, a) == R_LEGAL) {
-            if (n >= cap) return -BRASS_E_BUFFER;
-            out[n++] = (uint16_t)a;
-        }
-    }
-    if (done && phase_reason(g, &b, A_DONE) == R_LEGAL) {
-        if (n >= cap) return -BRASS_E_BUFFER;
-        out[n++] = A_DONE;
-    }
+    Candidates c;
+    candidates(g, &b, &c);
+    int n = 0;
+    for (int a = c.lo; a < c.hi; a++) PUSH_IF_LEGAL(a);
+    for (uint32_t m = c.cards; m; m &= m - 1) PUSH_IF_LEGAL(A_CARD + __builtin_ctz(m));
+    for (uint64_t m = c.slots; m; m &= m - 1) PUSH_IF_LEGAL(A_SLOT + __builtin_ctzll(m));
+    for (uint64_t m = c.links; m; m &= m - 1) PUSH_IF_LEGAL(A_LINK + __builtin_ctzll(m));
+    if (c.market) PUSH_IF_LEGAL(A_MARKET);
+    if (c.merchants)
+        for (int k = 0; k < BRASS_NUM_MERCHANT_SPACES; k++) PUSH_IF_LEGAL(A_MERCHANT + k);
+    if (c.done) PUSH_IF_LEGAL(A_DONE);
     return n;
 }
 

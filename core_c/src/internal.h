@@ -37,10 +37,14 @@ typedef struct {
     int board_coal, board_iron, own_beer;
     int player;
     uint64_t empty_slots; /* slots with no tile */
+    uint64_t cube_slots;  /* slots whose tile holds coal, iron or beer */
+    uint64_t own_slots;   /* slots holding the acting player's tiles */
     uint64_t industry_slots[BRASS_NUM_INDUSTRIES]; /* slots holding a tile of each industry */
     int coal_market_cost[3], iron_cost[3]; /* money for 0..2 cubes from the coal market /
                                               for 0..2 iron (works first, then market) */
     uint8_t own_in_loc[BRASS_NUM_LOCATIONS]; /* the acting player's tiles per location */
+    uint64_t open_links;  /* empty routes of this era's kind touching the network (any route
+                             when nothing is on the board): the only candidates for a link */
     uint64_t net_slots;   /* slots in locations of the network (all when nothing on board) */
     uint64_t build_mask[BRASS_NUM_INDUSTRIES]; /* slots where a build of each industry could be
                                                   completed with a suitable card (lazy cache) */
