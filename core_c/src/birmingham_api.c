@@ -237,6 +237,11 @@ int bham_validate(const BrassGame *g, char *field, size_t field_len) {
         if (g->players[g->current].mat_taken[pd->industry] >= BT_TILES_PER_PLAYER[pd->industry])
             FAIL("pending#16");
     }
+    /* bug fix (found by fuzz_state): while a build is paid for, its slot is empty (an
+       overbuilt tile left when the slot was chosen) and shows the industry being built */
+    if (pd->action == ACT_BUILD && need_slot &&
+        (g->slots[pd->slot].owner >= 0 || !(BT_SLOT_INDUSTRIES[pd->slot] & (1u << pd->industry))))
+        FAIL("pending.slot");
     if (pd->action == ACT_NETWORK && need_link && g->link_owner[pd->link] != g->current) FAIL("pending#17");
     /* a position must leave the seat to act something to do */
     if (!g->game_over) {

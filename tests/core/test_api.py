@@ -607,6 +607,7 @@ UNREACHABLE_PENDING: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
     ("develop", {"count": 2}, {}),                          # a third develop
     ("free_develop", {"count": 0}, {}),                     # Gloucester before any sale
     ("card", {}, {"action": "develop", "broke": True}),     # develop with no money for iron
+    ("coal", {"industry": "iron", "slot": "tamworth.1"}, {"action": "build"}),  # no iron icon
 ]
 
 
