@@ -8,6 +8,8 @@ from typing import Any
 from google.protobuf import json_format, struct_pb2
 from google.protobuf.message import Message
 
+from . import wire
+
 
 def _plain(value: Any) -> Any:
     """json.dumps fallback for the odd non-JSON value (numpy scalars, sets, dataclasses)."""
@@ -25,15 +27,18 @@ def jsonable(value: Any) -> Any:
     return json.loads(json.dumps(value, default=_plain))
 
 
+def struct_bytes(document: dict[str, Any] | None) -> bytes:
+    """The google.protobuf.Struct wire bytes of a document (see wire.py)."""
+    if not document:
+        return b""
+    try:
+        return wire.struct_bytes(document)  # the engine's documents are plain JSON already
+    except (TypeError, ValueError, OverflowError):
+        return wire.struct_bytes(jsonable(document))
+
+
 def to_struct(document: dict[str, Any] | None) -> struct_pb2.Struct:
-    struct = struct_pb2.Struct()
-    if document:
-        try:
-            struct.update(document)  # the engine's documents are plain JSON types already
-        except (TypeError, ValueError, AttributeError):
-            struct.Clear()
-            struct.update(jsonable(document))
-    return struct
+    return struct_pb2.Struct.FromString(struct_bytes(document))
 
 
 def integral_floats_to_ints(value: Any) -> Any:

@@ -25,9 +25,9 @@ from google.protobuf import timestamp_pb2
 
 import brass
 
-from . import auth
+from . import auth, wire
 from .batches import BatchLimits, BatchRunner, BatchStream
-from .convert import to_struct
+from .convert import message_to_json_dict, struct_bytes, to_struct
 from .errors import ServiceError, from_engine_error
 from .gen import game_service_pb2 as pb
 from .limits import WatchLimiter
@@ -38,6 +38,7 @@ from .observability import (
     DECISIONS,
     RequestRecord,
 )
+from .reply import Reply, plain_json
 from .store import (
     DecisionRow,
     GameRow,
@@ -54,6 +55,8 @@ log = structlog.get_logger("brass_service.games")
 _MAX_GAME_ID_CHARS = 64
 _MAX_IDEMPOTENCY_KEY_CHARS = 128
 _MAX_SEAT_NAME_CHARS = 64
+# Refusals that a copy of the game behind the store could cause wrongly.
+_MAYBE_STALE = frozenset({"STALE_VERSION", "NOT_YOUR_TURN", "GAME_OVER", "ILLEGAL_ACTION"})
 # Public fields of a replay record; everything else (seed, starting position) waits for
 # the end of the game.
 _PUBLIC_REPLAY_FIELDS = ("rules_edition", "ruleset", "players", "options", "decisions")
@@ -105,11 +108,28 @@ class LiveGame:
 
     The version is the service's: the number of decision ids submitted since creation (the
     length of the replay record). Entries are replaced, never changed, so a reader holding
-    one always sees a consistent game and version.
+    one always sees a consistent game and version. `updated_at` is when that version was
+    stored.
     """
 
     game: Any
     version: int
+    updated_at: float
+
+
+class _Entry:
+    """A game held in this replica's memory: its row (only the parts fixed at creation are
+    read from it: ids, names, token digests, creation parameters), the live game, and the
+    memory of its last encoded view (views change little from one decision to the next)."""
+
+    __slots__ = ("checked_mark", "live", "memo", "row")
+
+    def __init__(self, row: GameRow, live: LiveGame, checked_mark: int | None) -> None:
+        self.row = row
+        self.live = live
+        self.memo = wire.StructMemo()
+        # The store's change mark under which `live` was last checked against the store.
+        self.checked_mark = checked_mark
 
 
 class WatchStream:
@@ -175,7 +195,7 @@ def _summary(row: GameRow, live: LiveGame | None = None) -> pb.GameSummary:
         ruleset=row.ruleset,
         seats=[pb.SeatInfo(seat=i, name=name) for i, name in enumerate(row.seat_names)],
         create_time=_timestamp(row.created_at),
-        update_time=_timestamp(row.updated_at),
+        update_time=_timestamp(live.updated_at if live is not None else row.updated_at),
         from_position=row.position_json is not None,
     )
     if live is not None:
@@ -207,6 +227,85 @@ def game_state(row: GameRow, live: LiveGame, seat: int | None) -> pb.GameState:
 
 def _events(version: int, events: list[dict[str, Any]]) -> list[pb.GameEvent]:
     return [pb.GameEvent(version=version, data=to_struct(e)) for e in events]
+
+
+_RULESET_NAMES = {value: name for name, value in pb.Ruleset.items()}
+_STATUS_NAMES = {value: name for name, value in pb.GameStatus.items()}
+
+
+def _summary_json(row: GameRow, live: LiveGame) -> dict[str, Any]:
+    """The proto3 JSON of _summary(row, live), made directly."""
+    game = live.game
+    document: dict[str, Any] = {
+        "gameId": row.game_id,
+        "ruleset": _RULESET_NAMES.get(row.ruleset, row.ruleset),
+        "seats": [{"seat": i, "name": name} for i, name in enumerate(row.seat_names)],
+        "version": str(live.version),
+        "status": _STATUS_NAMES[_status_of(game)],
+        "decision": game.decision,
+        "createTime": _timestamp(row.created_at).ToJsonString(),
+        "updateTime": _timestamp(live.updated_at).ToJsonString(),
+        "fromPosition": row.position_json is not None,
+    }
+    if game.current_seat is not None:
+        document["currentSeat"] = game.current_seat
+    return document
+
+
+class _StateParts:
+    """A GameState made of its parts, to be written as protobuf bytes or as JSON.
+
+    The view, the bulk of it, is encoded once (through the game's StructMemo) and its bytes
+    are appended to the rest of the message: a message's serialized fields may come in any
+    order, and parsing concatenated bytes merges them.
+    """
+
+    __slots__ = ("live", "row", "seat", "view", "view_bytes")
+
+    def __init__(
+        self, row: GameRow, live: LiveGame, seat: int | None, memo: wire.StructMemo
+    ) -> None:
+        self.row, self.live, self.seat = row, live, seat
+        self.view = live.game.view(seat)
+        try:
+            self.view_bytes = memo.struct_bytes(self.view)
+        except (TypeError, ValueError, OverflowError):
+            self.view_bytes = struct_bytes(self.view)  # not plain JSON: converted first
+
+    def to_bytes(self) -> bytes:
+        game = self.live.game
+        state = pb.GameState(summary=_summary(self.row, self.live))
+        if self.seat is not None:
+            state.viewer_seat = self.seat
+        if game.is_over:
+            state.scores.extend(int(s) for s in game.scores())
+            state.winners.extend(int(w) for w in game.winners())
+        return state.SerializeToString() + wire.field(3, self.view_bytes)
+
+    def to_json(self) -> dict[str, Any]:
+        game = self.live.game
+        over = game.is_over
+        document: dict[str, Any] = {
+            "summary": _summary_json(self.row, self.live),
+            "view": plain_json(self.view),
+            "scores": [int(s) for s in game.scores()] if over else [],
+            "winners": [int(w) for w in game.winners()] if over else [],
+        }
+        if self.seat is not None:
+            document["viewerSeat"] = self.seat
+        return document
+
+
+def _event_bytes(version: int, events: list[dict[str, Any]]) -> bytes:
+    """The repeated GameEvent field (number 2) of SubmitActionResponse, as bytes."""
+    head = pb.GameEvent(version=version).SerializeToString()
+    return b"".join(
+        wire.field(2, head + wire.field(2, struct_bytes(event))) for event in events
+    )
+
+
+def _events_json(version: int, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [{"version": str(version), "data": plain_json(event)} for event in events]
 
 
 def _option_kind(option: Any) -> str:
@@ -260,7 +359,10 @@ class GameService:
             max_total=self.settings.max_watchers,
             max_per_game=self.settings.max_watchers_per_game,
         )
-        self._cache: OrderedDict[str, LiveGame] = OrderedDict()
+        self._cache: OrderedDict[str, _Entry] = OrderedDict()
+        # (decision, option id) -> (encoded LegalOption field, its JSON); bounded by the
+        # action space times the decision kinds.
+        self._option_cache: dict[tuple[str, int], tuple[bytes, dict[str, Any]]] = {}
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self.batches = BatchRunner(self.settings.batch_limits())
         store.add_listener(self._on_store_change)
@@ -283,12 +385,22 @@ class GameService:
             self._locks[game_id] = lock
         return lock
 
-    def _remember(self, game_id: str, live: LiveGame) -> None:
-        self._cache[game_id] = live
-        self._cache.move_to_end(game_id)
-        while len(self._cache) > self.settings.cache_size:
-            self._cache.popitem(last=False)
-        CACHED_GAMES.set(len(self._cache))
+    def _remember(self, row: GameRow, live: LiveGame, checked_mark: int | None = None,
+                  checked: bool = False) -> _Entry:
+        """Keeps `live` as the game's copy in memory; `checked` when it was just read from
+        (or checked against) the store under `checked_mark`."""
+        entry = self._cache.get(row.game_id)
+        if entry is None:
+            entry = self._cache[row.game_id] = _Entry(row, live, checked_mark)
+            while len(self._cache) > self.settings.cache_size:
+                self._cache.popitem(last=False)
+            CACHED_GAMES.set(len(self._cache))
+        else:
+            entry.live = live
+            if checked:
+                entry.checked_mark = checked_mark
+            self._cache.move_to_end(row.game_id)
+        return entry
 
     async def _row(self, game_id: str) -> GameRow:
         _check_game_id(game_id)
@@ -300,26 +412,73 @@ class GameService:
             raise ServiceError("UNKNOWN_GAME", f"no game has id {game_id!r}", game_id=game_id)
         return row
 
-    async def _live(self, game_id: str) -> tuple[GameRow, LiveGame]:
-        """The game's row and its in-memory game, brought up to the stored head version."""
+    async def _head(self, game_id: str) -> int:
+        try:
+            head = await self.store.head_version(game_id)
+        except StoreUnavailable as exc:
+            raise ServiceError("UNAVAILABLE", "the game store is unavailable; retry") from exc
+        if head is None:
+            raise ServiceError("UNKNOWN_GAME", f"no game has id {game_id!r}", game_id=game_id)
+        return head
+
+    async def _live(self, game_id: str, verify: bool = True) -> tuple[GameRow, LiveGame]:
+        """The game's row and its in-memory game, at the stored head version.
+
+        A game in memory is used as it is while the store's change mark says that no other
+        process has written since it was last checked (SQLite); otherwise it is checked
+        against the stored head (one indexed read of its version), since another replica
+        may have moved it. `verify=False` skips the check for SubmitAction, whose commit is
+        conditional on the version anyway (a stale copy only costs a retry).
+        """
+        entry = self._entry(game_id)
+        if entry is not None:
+            if not verify:
+                self._cache.move_to_end(game_id)
+                return entry.row, entry.live
+            mark = self.store.change_mark()
+            if mark is not None and entry.checked_mark == mark:
+                self._cache.move_to_end(game_id)
+                return entry.row, entry.live
+            head = await self._head(game_id)
+            entry = self._entry(game_id) or entry  # another request may have moved it
+            live = entry.live
+            if live.version >= head:
+                # Equal, or this replica committed a later version while the head was read.
+                self._remember(entry.row, live, mark, checked=True)
+                return entry.row, live
+            rows = await self.store.decisions_after(game_id, live.version, up_to=head)
+            current = self._entry(game_id) or entry
+            if current.live.version >= head:
+                return current.row, current.live
+            caught_up = self._apply_stored(current.live, rows)
+            if caught_up.version == head:
+                self._remember(current.row, caught_up, mark, checked=True)
+                return current.row, caught_up
+        # Not in memory, or it cannot be brought forward: restore from the store.
+        mark = self.store.change_mark()
         row = await self._row(game_id)
-        live = self._cache.get(game_id)
-        if live is not None and live.version == row.version:
-            self._cache.move_to_end(game_id)
-            return row, live
-        if live is not None and live.version < row.version:
-            rows = await self.store.decisions_after(game_id, live.version, up_to=row.version)
-            current = self._cache.get(game_id) or live
-            if current.version >= row.version:
-                return row, current
-            caught_up = self._apply_stored(current, rows)
-            if caught_up.version == row.version:
-                self._remember(game_id, caught_up)
-                return row, caught_up
-        # Not cached, or the cache cannot be brought forward: restore from the store.
         live = await self._restore(row)
-        self._remember(game_id, live)
+        entry = self._entry(game_id)
+        if entry is not None and entry.live.version >= live.version:
+            return entry.row, entry.live
+        self._remember(row, live, mark, checked=True)
         return row, live
+
+    async def _is_current(self, game_id: str, live: LiveGame) -> bool:
+        """Whether `live` is still the stored head of the game."""
+        entry = self._entry(game_id)
+        mark = self.store.change_mark()
+        if entry is not None and entry.live is live and mark is not None:
+            if entry.checked_mark == mark:
+                return True
+        return await self._head(game_id) == live.version
+
+    def _entry(self, game_id: str) -> _Entry | None:
+        return self._cache.get(game_id)
+
+    def _memo(self, game_id: str) -> wire.StructMemo:
+        entry = self._cache.get(game_id)
+        return entry.memo if entry is not None else wire.StructMemo()
 
     async def _restore(self, row: GameRow) -> LiveGame:
         snapshot = await self.store.latest_snapshot(row.game_id)
@@ -333,20 +492,22 @@ class GameService:
                 "CORRUPT_GAME", f"the stored snapshot of game {row.game_id} cannot be restored"
             ) from exc
         rows = await self.store.decisions_after(row.game_id, snapshot.version, up_to=row.version)
-        live = self._apply_stored(LiveGame(game, snapshot.version), rows, in_place=True)
+        live = self._apply_stored(
+            LiveGame(game, snapshot.version, row.created_at), rows, in_place=True
+        )
         if live.version != row.version:
             raise ServiceError(
                 "CORRUPT_GAME",
                 f"game {row.game_id} restores to version {live.version}, not {row.version}",
             )
-        return live
+        return LiveGame(live.game, live.version, row.updated_at)
 
     def _apply_stored(
         self, live: LiveGame, rows: list[DecisionRow], in_place: bool = False
     ) -> LiveGame:
         """Re-applies the stored decisions that `live` lacks; returns the later game."""
         game = live.game if in_place else live.game.clone()
-        version = live.version
+        version, updated_at = live.version, live.updated_at
         for stored in rows:
             if stored.to_version <= version:
                 continue
@@ -373,8 +534,8 @@ class GameService:
                     f"game {stored.game_id}: re-applying the decision at version "
                     f"{stored.from_version} gives another state than the one stored",
                 )
-            version = stored.to_version
-        return LiveGame(game, version)
+            version, updated_at = stored.to_version, stored.created_at
+        return LiveGame(game, version, updated_at)
 
     # ------------------------------------------------------------------------ callers
 
@@ -499,12 +660,13 @@ class GameService:
             current_seat=game.current_seat,
             decision=game.decision,
         )
-        live = LiveGame(game, 0)
+        live = LiveGame(game, 0, now)
+        mark = self.store.change_mark()
         try:
             await self.store.create_game(row, Snapshot(0, game.snapshot()))
         except StoreUnavailable as exc:
             raise ServiceError("UNAVAILABLE", "the game store is unavailable; retry") from exc
-        self._remember(row.game_id, live)
+        self._remember(row, live, mark, checked=True)
         if not game.is_over:
             ACTIVE_GAMES.inc()
         record.game_id, record.version = row.game_id, 0
@@ -520,16 +682,45 @@ class GameService:
 
     async def get_game(
         self, request: pb.GetGameRequest, caller: Caller, record: RequestRecord
-    ) -> pb.GetGameResponse:
+    ) -> Reply:
         record.game_id = request.game_id
         row, live = await self._live(request.game_id)
         seat = self._seat_of(row, caller)
         record.seat, record.version = seat, live.version
-        return pb.GetGameResponse(state=game_state(row, live, seat))
+        parts = _StateParts(row, live, seat, self._memo(row.game_id))
+        return Reply(
+            pb.GetGameResponse,
+            data=wire.field(1, parts.to_bytes()),
+            json=lambda: {"state": parts.to_json()},
+        )
+
+    def _options(self, decision: str, game: Any) -> tuple[bytes, list[dict[str, Any]]]:
+        """The legal options of the current decision: the bytes of ListLegalActionsResponse's
+        repeated `options` field and their JSON. An option's kind, name and meaning depend
+        only on its id and the decision, so each is encoded once per process."""
+        ids = game.legal_ids()
+        cache = self._option_cache
+        try:
+            encoded = [cache[(decision, i)] for i in ids]
+        except KeyError:
+            for option in game.legal_actions():
+                key = (decision, option.id)
+                if key not in cache:
+                    message = pb.LegalOption(
+                        id=option.id, kind=_option_kind(option), name=option.name,
+                        meaning=to_struct(option.meaning),
+                    )
+                    json_option = {
+                        "id": option.id, "kind": message.kind, "name": option.name,
+                        "meaning": plain_json(option.meaning),
+                    }
+                    cache[key] = (wire.field(5, message.SerializeToString()), json_option)
+            encoded = [cache[(decision, i)] for i in ids]
+        return b"".join(e[0] for e in encoded), [e[1] for e in encoded]
 
     async def list_legal_actions(
         self, request: pb.ListLegalActionsRequest, caller: Caller, record: RequestRecord
-    ) -> pb.ListLegalActionsResponse:
+    ) -> Reply:
         record.game_id = request.game_id
         row, live = await self._live(request.game_id)
         seat = self._require_seat(row, caller, "ListLegalActions")
@@ -544,25 +735,37 @@ class GameService:
                 version=live.version,
                 current_seat=game.current_seat,
             )
-        response = pb.ListLegalActionsResponse(
-            game_id=row.game_id, version=live.version, seat=seat, decision=game.decision
+        decision = game.decision
+        head = pb.ListLegalActionsResponse(
+            game_id=row.game_id, version=live.version, seat=seat, decision=decision
         )
-        for option in game.legal_actions():
-            response.options.add(
-                id=option.id,
-                kind=_option_kind(option),
-                name=option.name,
-                meaning=to_struct(option.meaning),
-            )
+        options_bytes, options_json = self._options(decision, game)
         if request.include_unavailable:
             for option_id, reason, message in game.unavailable():
-                response.unavailable.add(id=option_id, reason=reason, message=message)
+                head.unavailable.add(id=option_id, reason=reason, message=message)
         if request.include_compound_actions:
             compounds, truncated = _compound_actions(game)
             for compound in compounds:
-                response.compound_actions.add(key=compound.key, ids=list(compound.ids))
-            response.compound_actions_truncated = truncated
-        return response
+                head.compound_actions.add(key=compound.key, ids=list(compound.ids))
+            head.compound_actions_truncated = truncated
+
+        def as_json() -> dict[str, Any]:
+            if request.include_unavailable or request.include_compound_actions:
+                document = message_to_json_dict(head)
+            else:
+                document = {
+                    "gameId": row.game_id, "version": str(live.version), "seat": seat,
+                    "decision": decision, "unavailable": [], "compoundActions": [],
+                    "compoundActionsTruncated": False,
+                }
+            document["options"] = options_json
+            return document
+
+        return Reply(
+            pb.ListLegalActionsResponse,
+            data=head.SerializeToString() + options_bytes,
+            json=as_json,
+        )
 
     async def get_replay(
         self, request: pb.GetReplayRequest, caller: Caller, record: RequestRecord
@@ -652,7 +855,7 @@ class GameService:
 
     async def submit_action(
         self, request: pb.SubmitActionRequest, caller: Caller, record: RequestRecord
-    ) -> pb.SubmitActionResponse:
+    ) -> Reply:
         record.game_id = request.game_id
         _check_game_id(request.game_id)
         key = request.idempotency_key or None
@@ -662,12 +865,17 @@ class GameService:
             "idempotency_key",
         )
         async with self._lock_for(request.game_id):
-            # A conflict means another replica moved the game; without an expected version
-            # the request is simply re-evaluated on the new state.
+            # The first attempt works on the copy in memory without reading the store: the
+            # commit only succeeds if the stored head is still that copy's version, and a
+            # refusal is only sent once the store confirms the copy was current. A conflict
+            # means another replica moved the game: the request is evaluated again on the
+            # stored state (and fails with STALE_VERSION if it expected the old version).
+            verify = False
             for _attempt in range(5):
-                result = await self._try_submit(request, caller, record, key)
+                result = await self._try_submit(request, caller, record, key, verify)
                 if result is not None:
                     return result
+                verify = True
             raise ServiceError("UNAVAILABLE", "the game is too busy right now; retry")
 
     async def _try_submit(
@@ -676,8 +884,9 @@ class GameService:
         caller: Caller,
         record: RequestRecord,
         key: str | None,
-    ) -> pb.SubmitActionResponse | None:
-        row, live = await self._live(request.game_id)
+        verify: bool,
+    ) -> Reply | None:
+        row, live = await self._live(request.game_id, verify=verify)
         seat = self._require_seat(row, caller, "SubmitAction")
         record.seat = seat
         fingerprint = hashlib.sha256(
@@ -691,7 +900,13 @@ class GameService:
         ).hexdigest()
         try:
             return await self._apply_and_store(request, record, key, row, live, seat, fingerprint)
-        except ServiceError:
+        except ServiceError as error:
+            if (
+                not verify
+                and error.reason in _MAYBE_STALE
+                and not await self._is_current(request.game_id, live)
+            ):
+                return None  # refused on a copy behind the store: evaluate it again
             # A retry of a request that was accepted earlier is refused on today's state
             # (stale version, not this seat's turn…): answer it with the stored result.
             # Looking the key up only here saves a read on every first attempt.
@@ -710,7 +925,7 @@ class GameService:
         live: LiveGame,
         seat: int,
         fingerprint: str,
-    ) -> pb.SubmitActionResponse | None:
+    ) -> Reply | None:
         game, version = live.game, live.version
         record.version = version
         if request.HasField("expected_version") and request.expected_version != version:
@@ -725,12 +940,12 @@ class GameService:
             events = work.apply_compound(ids, seat=seat) if compound else work.apply(ids[0], seat)
         except brass.EngineError as exc:
             raise from_engine_error(exc, version=version) from exc
-        after = LiveGame(work, version + len(ids))
         now = time.time()
-        row.updated_at = now
-        response = pb.SubmitActionResponse(
-            state=game_state(row, after, seat), events=_events(after.version, events)
-        )
+        after = LiveGame(work, version + len(ids), now)
+        # The response is made once: its bytes are stored (for idempotent retries) and sent
+        # as they are over gRPC; REST renders its JSON from the same parts.
+        state = _StateParts(row, after, seat, self._memo(row.game_id))
+        data = wire.field(1, state.to_bytes()) + _event_bytes(after.version, events)
         every = self.settings.snapshot_every
         take_snapshot = work.is_over or after.version // every > version // every
         decision = DecisionRow(
@@ -742,7 +957,7 @@ class GameService:
             idempotency_key=key,
             fingerprint=fingerprint,
             events=events,
-            response=response.SerializeToString(),
+            response=data,
             created_at=now,
             state_hash=int(work.state_hash()),
         )
@@ -758,14 +973,7 @@ class GameService:
                 decision, head, Snapshot(after.version, work.snapshot()) if take_snapshot else None
             )
         except VersionConflict:
-            if request.HasField("expected_version"):
-                fresh = await self._row(request.game_id)
-                raise ServiceError(
-                    "STALE_VERSION",
-                    f"the game moved to version {fresh.version} while this action was applied",
-                    version=fresh.version,
-                ) from None
-            return None
+            return None  # evaluated again on the stored state by submit_action
         except IdempotencyConflict:
             assert key is not None
             prior = await self.store.find_decision_by_key(request.game_id, key)
@@ -774,18 +982,25 @@ class GameService:
             return self._replayed(prior, fingerprint, record)
         except StoreUnavailable as exc:
             raise ServiceError("UNAVAILABLE", "the game store is unavailable; retry") from exc
-        if self._cache.get(row.game_id) is live:
-            self._remember(row.game_id, after)
+        entry = self._entry(row.game_id)
+        if entry is not None and entry.live is live:
+            self._remember(row, after)
         DECISIONS.inc()
         if work.is_over:
             ACTIVE_GAMES.dec()
         record.version = after.version
         self.broker.publish(row.game_id, after.version)
-        return response
+        return Reply(
+            pb.SubmitActionResponse,
+            data=data,
+            json=lambda: {
+                "state": state.to_json(),
+                "events": _events_json(after.version, events),
+                "replayed": False,
+            },
+        )
 
-    def _replayed(
-        self, prior: DecisionRow, fingerprint: str, record: RequestRecord
-    ) -> pb.SubmitActionResponse:
+    def _replayed(self, prior: DecisionRow, fingerprint: str, record: RequestRecord) -> Reply:
         if prior.fingerprint != fingerprint:
             raise ServiceError(
                 "IDEMPOTENCY_KEY_REUSED",
@@ -796,7 +1011,7 @@ class GameService:
         response.replayed = True
         record.version = prior.to_version
         record.extra["replayed"] = True
-        return response
+        return Reply(pb.SubmitActionResponse, message=response)
 
     async def preview_action(
         self, request: pb.PreviewActionRequest, caller: Caller, record: RequestRecord

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import TypeVar
 
@@ -16,7 +15,8 @@ from .errors import ServiceError
 from .games import Caller, GameService
 from .gen import game_service_pb2 as pb
 from .gen import game_service_pb2_grpc as pb_grpc
-from .observability import RequestRecord, observe_request
+from .observability import RequestRecord, new_request_id, observe_request
+from .reply import serialize
 
 log = structlog.get_logger("brass_service.grpc")
 T = TypeVar("T")
@@ -67,7 +67,6 @@ def add_to_server(servicer: GameServicer, server: grpc.aio.Server) -> None:
     handlers = {}
     for method in service.methods:
         request_class = getattr(pb, method.input_type.name)
-        response_class = getattr(pb, method.output_type.name)
         make = (
             grpc.unary_stream_rpc_method_handler
             if method.server_streaming
@@ -76,7 +75,8 @@ def add_to_server(servicer: GameServicer, server: grpc.aio.Server) -> None:
         handlers[method.name] = make(
             getattr(servicer, method.name),
             request_deserializer=_tolerant_parser(request_class),
-            response_serializer=response_class.SerializeToString,
+            # Messages, or Replies whose bytes are already made (see reply.py).
+            response_serializer=serialize,
         )
     server.add_generic_rpc_handlers(
         (grpc.method_handlers_generic_handler(service.full_name, handlers),)
@@ -98,7 +98,7 @@ class GameServicer(pb_grpc.GameServiceServicer):
         record = RequestRecord(
             transport="grpc",
             method=method,
-            request_id=_metadata(context, "x-request-id") or uuid.uuid4().hex[:16],
+            request_id=_metadata(context, "x-request-id") or new_request_id(),
         )
         with observe_request(record):
             try:
@@ -208,7 +208,7 @@ class GameServicer(pb_grpc.GameServiceServicer):
         record = RequestRecord(
             transport="grpc",
             method="WatchGame",
-            request_id=_metadata(context, "x-request-id") or uuid.uuid4().hex[:16],
+            request_id=_metadata(context, "x-request-id") or new_request_id(),
             game_id=request.game_id,
         )
         with observe_request(record):
@@ -229,7 +229,7 @@ class GameServicer(pb_grpc.GameServiceServicer):
         record = RequestRecord(
             transport="grpc",
             method="RunBatch",
-            request_id=_metadata(context, "x-request-id") or uuid.uuid4().hex[:16],
+            request_id=_metadata(context, "x-request-id") or new_request_id(),
         )
         with observe_request(record):
             try:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import uuid
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -24,8 +23,9 @@ from .convert import message_to_json_dict, parse_json_into
 from .errors import ServiceError
 from .games import Caller, GameService
 from .gen import game_service_pb2 as pb
-from .observability import RequestRecord, observe_request
+from .observability import RequestRecord, new_request_id, observe_request
 from .openapi import Route, build_openapi
+from .reply import Reply
 
 log = structlog.get_logger("brass_service.rest")
 
@@ -93,8 +93,11 @@ def _error_response(error: ServiceError) -> web.Response:
     return web.json_response(error.to_json(), status=error.http_status)
 
 
-def _ok(message: Message) -> web.Response:
-    return web.json_response(message_to_json_dict(message))
+def _ok(message: Message | Reply) -> web.Response:
+    document = message.to_json() if type(message) is Reply else message_to_json_dict(message)
+    return web.Response(
+        text=json.dumps(document, separators=(",", ":")), content_type="application/json"
+    )
 
 
 def _bool_param(value: str | None, name: str) -> bool:
@@ -176,12 +179,12 @@ class RestGateway:
         self,
         request: web.Request,
         method: str,
-        handler: Callable[[Caller, RequestRecord], Awaitable[Message]],
+        handler: Callable[[Caller, RequestRecord], Awaitable[Message | Reply]],
     ) -> web.Response:
         record = RequestRecord(
             transport="rest",
             method=method,
-            request_id=request.headers.get("X-Request-Id") or uuid.uuid4().hex[:16],
+            request_id=request.headers.get("X-Request-Id") or new_request_id(),
         )
         with observe_request(record):
             try:
@@ -240,21 +243,21 @@ class RestGateway:
     # ------------------------------------------------------------------ operations
 
     async def create_game(self, request: web.Request) -> web.Response:
-        async def run(caller: Caller, record: RequestRecord) -> Message:
+        async def run(caller: Caller, record: RequestRecord) -> Message | Reply:
             body = await self._body(request, pb.CreateGameRequest())
             return await self.service.create_game(body, record)  # type: ignore[arg-type]
 
         return await self._handle(request, "CreateGame", run)
 
     async def create_game_from_position(self, request: web.Request) -> web.Response:
-        async def run(caller: Caller, record: RequestRecord) -> Message:
+        async def run(caller: Caller, record: RequestRecord) -> Message | Reply:
             body = await self._body(request, pb.CreateGameFromPositionRequest())
             return await self.service.create_game_from_position(body, record)  # type: ignore[arg-type]
 
         return await self._handle(request, "CreateGameFromPosition", run)
 
     async def list_games(self, request: web.Request) -> web.Response:
-        async def run(caller: Caller, record: RequestRecord) -> Message:
+        async def run(caller: Caller, record: RequestRecord) -> Message | Reply:
             message = pb.ListGamesRequest(
                 page_size=_int_param(_query(request, "pageSize", "page_size"), "pageSize"),
                 page_token=_query(request, "pageToken", "page_token") or "",
@@ -274,14 +277,14 @@ class RestGateway:
         return await self._handle(request, "ListGames", run)
 
     async def get_game(self, request: web.Request) -> web.Response:
-        async def run(caller: Caller, record: RequestRecord) -> Message:
+        async def run(caller: Caller, record: RequestRecord) -> Message | Reply:
             message = pb.GetGameRequest(game_id=request.match_info["gameId"])
             return await self.service.get_game(message, caller, record)
 
         return await self._handle(request, "GetGame", run)
 
     async def list_legal_actions(self, request: web.Request) -> web.Response:
-        async def run(caller: Caller, record: RequestRecord) -> Message:
+        async def run(caller: Caller, record: RequestRecord) -> Message | Reply:
             message = pb.ListLegalActionsRequest(
                 game_id=request.match_info["gameId"],
                 include_compound_actions=_bool_param(
@@ -298,7 +301,7 @@ class RestGateway:
         return await self._handle(request, "ListLegalActions", run)
 
     async def submit_action(self, request: web.Request) -> web.Response:
-        async def run(caller: Caller, record: RequestRecord) -> Message:
+        async def run(caller: Caller, record: RequestRecord) -> Message | Reply:
             message = await self._body(request, pb.SubmitActionRequest())
             self._path_game_id(request, message)
             return await self.service.submit_action(message, caller, record)  # type: ignore[arg-type]
@@ -306,7 +309,7 @@ class RestGateway:
         return await self._handle(request, "SubmitAction", run)
 
     async def preview_action(self, request: web.Request) -> web.Response:
-        async def run(caller: Caller, record: RequestRecord) -> Message:
+        async def run(caller: Caller, record: RequestRecord) -> Message | Reply:
             message = await self._body(request, pb.PreviewActionRequest())
             self._path_game_id(request, message)
             return await self.service.preview_action(message, caller, record)  # type: ignore[arg-type]
@@ -314,7 +317,7 @@ class RestGateway:
         return await self._handle(request, "PreviewAction", run)
 
     async def get_replay(self, request: web.Request) -> web.Response:
-        async def run(caller: Caller, record: RequestRecord) -> Message:
+        async def run(caller: Caller, record: RequestRecord) -> Message | Reply:
             message = pb.GetReplayRequest(game_id=request.match_info["gameId"])
             return await self.service.get_replay(message, caller, record)
 
@@ -325,7 +328,7 @@ class RestGateway:
         record = RequestRecord(
             transport="rest",
             method="WatchGame",
-            request_id=request.headers.get("X-Request-Id") or uuid.uuid4().hex[:16],
+            request_id=request.headers.get("X-Request-Id") or new_request_id(),
             game_id=request.match_info["gameId"],
         )
         with observe_request(record):
@@ -419,7 +422,7 @@ class RestGateway:
         record = RequestRecord(
             transport="rest",
             method="RunBatch",
-            request_id=request.headers.get("X-Request-Id") or uuid.uuid4().hex[:16],
+            request_id=request.headers.get("X-Request-Id") or new_request_id(),
         )
         with observe_request(record):
             try:

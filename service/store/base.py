@@ -105,6 +105,18 @@ class Store(Protocol):
 
     async def get_game(self, game_id: str) -> GameRow | None: ...
 
+    async def head_version(self, game_id: str) -> int | None:
+        """The game's stored version (None for an unknown game): the cheap freshness check
+        made before answering from a game held in memory."""
+        ...
+
+    def change_mark(self) -> int | None:
+        """A number that stays the same as long as no other process has written to the
+        store (for caches: a game in memory checked against the store under one mark is
+        still current while the mark holds). None when the store cannot tell (PostgreSQL,
+        shared by replicas): then every read checks the head."""
+        ...
+
     async def latest_snapshot(self, game_id: str) -> Snapshot | None: ...
 
     async def decisions_after(

@@ -163,6 +163,13 @@ class PostgresStore:
         rows = await self._fetch(f"SELECT {GAME_COLUMNS} FROM games WHERE game_id = %s", (game_id,))
         return game_row_from_columns(rows[0]) if rows else None
 
+    def change_mark(self) -> int | None:
+        return None  # other replicas write at any time: every read checks the head
+
+    async def head_version(self, game_id: str) -> int | None:
+        rows = await self._fetch("SELECT version FROM games WHERE game_id = %s", (game_id,))
+        return int(rows[0]["version"]) if rows else None
+
     async def latest_snapshot(self, game_id: str) -> Snapshot | None:
         rows = await self._fetch(
             "SELECT version, data FROM snapshots WHERE game_id = %s ORDER BY version DESC LIMIT 1",

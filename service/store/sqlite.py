@@ -11,6 +11,9 @@ sharing the file are kept honest by the same version checks and unique keys as P
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import mmap
+import os
 import queue
 import sqlite3
 import threading
@@ -85,7 +88,7 @@ CREATE TABLE IF NOT EXISTS snapshots (
 _MAX_GROUP = 64
 
 
-def _connect(path: str) -> sqlite3.Connection:
+def _connect(path: str, busy_timeout_ms: int = 5000) -> sqlite3.Connection:
     conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
     conn.row_factory = sqlite3.Row
     conn.execute("PRAGMA journal_mode=WAL")
@@ -93,8 +96,63 @@ def _connect(path: str) -> sqlite3.Connection:
     # cut, not just a process crash.
     conn.execute("PRAGMA synchronous=FULL")
     conn.execute("PRAGMA foreign_keys=ON")
-    conn.execute("PRAGMA busy_timeout=5000")
+    conn.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
     return conn
+
+
+class ChangeCounter:
+    """A counter shared by every process that writes one SQLite file through this store,
+    in a small memory-mapped file beside it (`<database>-brass-changes`).
+
+    Each write transaction increments it while it holds SQLite's write lock, before its
+    commit; so a process that reads the counter and finds only its own increments knows
+    that no other process has changed the file since, and may answer from the games it
+    holds in memory without reading the store. When another process has written, the
+    counter says so (`mark` moves) and the games in memory are checked against the store
+    again before use. It is a hint for caches, never data: a lost or reset counter only
+    makes the check happen. Processes that write the file by other means are not seen.
+    """
+
+    _SIZE = 8
+
+    def __init__(self, database_path: str) -> None:
+        path = os.path.realpath(database_path) + "-brass-changes"
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            if os.fstat(fd).st_size < self._SIZE:
+                os.ftruncate(fd, self._SIZE)
+            self._map = mmap.mmap(fd, self._SIZE)
+        finally:
+            os.close(fd)
+        self._guard = threading.Lock()
+        value = self._read()
+        self._own = value  # the counter after this process's last increment
+        self._mark = value  # the counter when another process was last seen to write
+
+    def _read(self) -> int:
+        return int.from_bytes(self._map[: self._SIZE], "little")
+
+    def bump(self) -> None:
+        """Called by the writer inside each write transaction, before its commit."""
+        with self._guard:
+            value = self._read()
+            if value != self._own:
+                self._mark = max(self._mark, value)
+            self._map[: self._SIZE] = (value + 1).to_bytes(self._SIZE, "little")
+            self._own = value + 1
+
+    def mark(self) -> int:
+        """Moves whenever another process has written the file since the last call."""
+        if self._read() != self._own:
+            with self._guard:  # (so this process's writer is not caught mid-increment)
+                value = self._read()
+                if value != self._own:
+                    self._mark = max(self._mark, value)
+        return self._mark
+
+    def close(self) -> None:
+        with contextlib.suppress(BufferError, ValueError):
+            self._map.close()
 
 
 class _GroupWriter(threading.Thread):
@@ -106,6 +164,7 @@ class _GroupWriter(threading.Thread):
         self.jobs: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self.ready = threading.Event()
         self.failure: BaseException | None = None
+        self.counter: ChangeCounter | None = None
 
     def run(self) -> None:
         try:
@@ -135,12 +194,13 @@ class _GroupWriter(threading.Thread):
         finally:
             conn.close()
 
-    @staticmethod
-    def _commit(conn: sqlite3.Connection, batch: list[Any]) -> None:
+    def _commit(self, conn: sqlite3.Connection, batch: list[Any]) -> None:
         # (loop, future, error, result) for each job of the batch
         outcomes: list[tuple[Any, Any, BaseException | None, Any]] = []
         try:
             conn.execute("BEGIN IMMEDIATE")
+            if self.counter is not None:
+                self.counter.bump()  # under the write lock, before the commit
             for fn, loop, future in batch:
                 conn.execute("SAVEPOINT job")
                 try:
@@ -175,7 +235,13 @@ class SqliteStore:
         self.path = str(path)
         self._reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-reader")
         self._reader_conn: sqlite3.Connection | None = None
+        # The head check (one indexed row, a few microseconds in WAL mode, where readers
+        # never wait for the writer) runs on the event loop itself: a thread hop would cost
+        # more than the query. It never waits for a lock either (busy_timeout 0): when it
+        # cannot read at once it goes to the reader thread.
+        self._loop_conn: sqlite3.Connection | None = None
         self._writer = _GroupWriter(self.path)
+        self._counter: ChangeCounter | None = None
 
     async def _run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         """Runs a read on the reader thread."""
@@ -197,6 +263,11 @@ class SqliteStore:
         return await future
 
     async def open(self) -> None:
+        try:
+            self._counter = ChangeCounter(self.path)
+        except OSError:
+            self._counter = None  # no shared counter: every read checks the store
+        self._writer.counter = self._counter
         self._writer.start()
         await asyncio.get_running_loop().run_in_executor(None, self._writer.ready.wait)
         if self._writer.failure is not None:
@@ -206,6 +277,8 @@ class SqliteStore:
             self._reader_conn = _connect(self.path)
 
         await asyncio.get_running_loop().run_in_executor(self._reader, connect)
+        self._loop_conn = _connect(self.path, busy_timeout_ms=0)
+        self._loop_conn.row_factory = None
 
     async def close(self) -> None:
         def disconnect() -> None:
@@ -213,10 +286,19 @@ class SqliteStore:
                 self._reader_conn.close()
                 self._reader_conn = None
 
+        if self._loop_conn is not None:
+            self._loop_conn.close()
+            self._loop_conn = None
         self._writer.jobs.put(None)
         await asyncio.get_running_loop().run_in_executor(None, self._writer.join)
         await asyncio.get_running_loop().run_in_executor(self._reader, disconnect)
         self._reader.shutdown(wait=True)
+        if self._counter is not None:
+            self._counter.close()
+
+    def change_mark(self) -> int | None:
+        """See ChangeCounter: equal marks mean no other process wrote in between."""
+        return self._counter.mark() if self._counter is not None else None
 
     def add_listener(self, listener: ChangeListener) -> None:
         # Only this process writes through this store object; the service notifies its own
@@ -243,6 +325,22 @@ class SqliteStore:
                 f"SELECT {GAME_COLUMNS} FROM games WHERE game_id = ?", (game_id,)
             ).fetchone()
             return game_row_from_columns(dict(row)) if row else None
+
+        return await self._run(read)
+
+    async def head_version(self, game_id: str) -> int | None:
+        sql = "SELECT version FROM games WHERE game_id = ?"
+        conn = self._loop_conn
+        if conn is not None:
+            try:
+                rows = conn.execute(sql, (game_id,)).fetchall()
+                return int(rows[0][0]) if rows else None
+            except sqlite3.OperationalError:
+                pass  # busy (or worse): the reader thread waits, or reports it
+
+        def read(conn: sqlite3.Connection) -> int | None:
+            row = conn.execute(sql, (game_id,)).fetchone()
+            return int(row[0]) if row else None
 
         return await self._run(read)
 

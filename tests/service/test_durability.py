@@ -154,3 +154,72 @@ def test_replicas_share_one_postgres(backend: Backend) -> None:
         assert len(record["decisions"]) == client_b.get_game(game_id).summary.version
     replica_a.stop()
     replica_b.stop()
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+def test_two_processes_on_one_sqlite_file_answer_from_the_stored_state(
+    backend: Backend,
+) -> None:
+    """Each process answers from the games it holds in memory only while no other process
+    has written the file (the shared change counter); a move made through one process is
+    seen at once through the other, and their races are settled by the store."""
+    database_url = backend.new_database_url()
+    process_a = backend.start_server("file-a", database_url=database_url)
+    process_b = backend.start_server("file-b", database_url=database_url)
+    with process_a.client() as client_a, process_b.client() as client_b:
+        created = client_a.create_game(players=2, seed=21)
+        game_id = created.game_id
+        tokens = [s.token for s in created.seats]
+        rng = random.Random(21)
+        for turn in range(12):
+            # Alternate: each process must see the other's last move without delay.
+            mover, other = (client_a, client_b) if turn % 2 else (client_b, client_a)
+            state = other.get_game(game_id)
+            seat = state.summary.current_seat
+            legal = mover.list_legal_actions(game_id, tokens[seat])
+            assert legal.version == state.summary.version
+            response = mover.submit_action(
+                game_id, tokens[seat], rng.choice(legal.options).id,
+                expected_version=legal.version,
+            )
+            version = response.state.summary.version
+            assert other.get_game(game_id).summary.version == version
+            assert other.list_legal_actions(
+                game_id, tokens[response.state.summary.current_seat]
+            ).version == version
+        # A stale expectation is refused by the process that had not seen the move.
+        state = client_a.get_game(game_id)
+        seat = state.summary.current_seat
+        legal = client_a.list_legal_actions(game_id, tokens[seat])
+        client_a.submit_action(game_id, tokens[seat], legal.options[0].id,
+                               expected_version=legal.version)
+        seat_b = client_b.get_game(game_id).summary.current_seat
+        legal_b = client_b.list_legal_actions(game_id, tokens[seat_b])
+        try:
+            client_b.submit_action(game_id, tokens[seat_b], legal_b.options[0].id,
+                                   expected_version=legal.version)
+            raise AssertionError("a submission on an old version was accepted")
+        except BrassError as error:
+            assert error.reason == "STALE_VERSION"
+        # B submits on the version A's answer gave, without having read since: its copy is
+        # behind, so the submission is evaluated again on the stored state and accepted.
+        for _ in range(4):
+            seat = client_a.get_game(game_id).summary.current_seat
+            legal = client_a.list_legal_actions(game_id, tokens[seat])
+            moved = client_a.submit_action(game_id, tokens[seat], legal.options[0].id,
+                                           expected_version=legal.version)
+            summary = moved.state.summary
+            if summary.status != pb.GAME_STATUS_IN_PROGRESS:
+                break
+            options = [o.id for o in client_a.list_legal_actions(
+                game_id, tokens[summary.current_seat]).options]
+            accepted = client_b.submit_action(game_id, tokens[summary.current_seat], options[0],
+                                              expected_version=summary.version)
+            assert accepted.state.summary.version > summary.version
+        assert struct_to_dict(client_b.get_game(game_id).view) == struct_to_dict(
+            client_a.get_game(game_id).view
+        )
+        _, record = client_b.get_replay(game_id)
+        assert len(record["decisions"]) == client_a.get_game(game_id).summary.version
+    process_a.stop()
+    process_b.stop()

@@ -1,0 +1,134 @@
+"""The fast response paths give exactly what the plain protobuf route gives.
+
+SubmitAction, GetGame and ListLegalActions build their protobuf bytes from pre-encoded
+parts (views through a StructMemo, options from a per-process cache) and their REST JSON
+straight from the engine's documents. Over whole random games, for every seat and the
+spectator, both must equal the messages built field by field with Struct.update and their
+json_format rendering.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+import pytest
+from google.protobuf import struct_pb2
+
+import brass
+from brass_service import wire
+from brass_service.convert import message_to_json_dict
+from brass_service.games import (
+    GameService,
+    LiveGame,
+    _event_bytes,
+    _events_json,
+    _option_kind,
+    _StateParts,
+    _status_of,
+    _summary,
+)
+from brass_service.gen import game_service_pb2 as pb
+from brass_service.store import GameRow
+
+
+def _plain_struct(document: dict[str, Any]) -> struct_pb2.Struct:
+    struct = struct_pb2.Struct()
+    struct.update(document)
+    return struct
+
+
+def _reference_state(row: GameRow, live: LiveGame, seat: int | None) -> pb.GameState:
+    game = live.game
+    state = pb.GameState(summary=_summary(row, live), view=_plain_struct(game.view(seat)))
+    if seat is not None:
+        state.viewer_seat = seat
+    if game.is_over:
+        state.scores.extend(game.scores())
+        state.winners.extend(game.winners())
+    return state
+
+
+def _row(game: Any, position: bool = False) -> GameRow:
+    now = time.time()
+    return GameRow(
+        game_id="g" * 20, ruleset=pb.RULESET_BIRMINGHAM, rules_edition=1,
+        players=game.num_players, seed=1, options={}, position_json="{}" if position else None,
+        seat_names=[f"P{i}" for i in range(game.num_players)],
+        token_hashes=["x"] * game.num_players, created_at=now - 100.25, updated_at=now,
+        version=0, status=_status_of(game), current_seat=game.current_seat,
+        decision=game.decision,
+    )
+
+
+class _NoStore:
+    def add_listener(self, listener: object) -> None:
+        return None
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_submit_and_get_replies_match_the_plain_route(players: int) -> None:
+    rng = random.Random(players)
+    game = brass.Game.new(players=players, seed=players * 7)
+    row = _row(game, position=players == 3)
+    memo = wire.StructMemo()
+    version = 0
+    while not game.is_over:
+        seat = game.current_seat
+        events = game.apply(rng.choice(game.legal_ids()), seat)
+        version += 1
+        live = LiveGame(game, version, time.time() + rng.random())
+        viewers = [seat, None] if rng.random() < 0.3 else [seat]
+        for viewer in viewers:
+            parts = _StateParts(row, live, viewer, memo)
+            data = wire.field(1, parts.to_bytes()) + _event_bytes(version, events)
+            reference = pb.SubmitActionResponse(
+                state=_reference_state(row, live, viewer),
+                events=[pb.GameEvent(version=version, data=_plain_struct(e)) for e in events],
+            )
+            assert pb.SubmitActionResponse.FromString(data) == reference
+            fast_json = {"state": parts.to_json(), "events": _events_json(version, events),
+                         "replayed": False}
+            assert fast_json == message_to_json_dict(reference)
+
+
+def test_legal_options_match_the_plain_route() -> None:
+    service = GameService(_NoStore())  # type: ignore[arg-type]
+    rng = random.Random(5)
+    for seed in range(3):
+        game = brass.Game.new(players=4, seed=seed)
+        while not game.is_over:
+            decision = game.decision
+            head = pb.ListLegalActionsResponse(game_id="g", version=3, seat=1, decision=decision)
+            options_bytes, options_json = service._options(decision, game)
+            reference = pb.ListLegalActionsResponse()
+            reference.CopyFrom(head)
+            for option in game.legal_actions():
+                reference.options.add(id=option.id, kind=_option_kind(option), name=option.name,
+                                      meaning=_plain_struct(option.meaning))
+            assert pb.ListLegalActionsResponse.FromString(
+                head.SerializeToString() + options_bytes
+            ) == reference
+            assert options_json == message_to_json_dict(reference)["options"]
+            game.apply(rng.choice(game.legal_ids()))
+
+
+def test_struct_encoding_matches_struct_update() -> None:
+    documents: list[dict[str, Any]] = [
+        {},
+        {"a": None, "b": [1, 2.5, "x", True, False, None, {}, [], [[]]], "c": {"d": {"e": -5}}},
+        {"big": 2**60, "neg": -1e300, "tiny": 1e-300, "u": "ünïcode ✓", "t": (1, "2")},
+        {"long": "x" * 20000, "many": list(range(5000)), "deep": {"a": {"b": {"c": [{}]}}}},
+    ]
+    for document in documents:
+        assert struct_pb2.Struct.FromString(wire.struct_bytes(document)) == _plain_struct(
+            document
+        )
+    memo = wire.StructMemo()
+    for document in documents * 2:
+        assert struct_pb2.Struct.FromString(memo.struct_bytes(document)) == _plain_struct(
+            document
+        )
+    with pytest.raises(TypeError):
+        wire.struct_bytes({"x": object()})
