@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
+import datetime
+import itertools
+import json
 import logging
+import os
 import sys
 import time
 from collections.abc import Iterator
@@ -55,6 +60,7 @@ def configure_logging(level: str = "info") -> None:
         logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
         cache_logger_on_first_use=True,
     )
+    request_lines.configure(sys.stderr, enabled=numeric <= logging.INFO)
     # Libraries log through the standard logging module (psycopg_pool, aiohttp, asyncio):
     # render those as JSON lines too, so the whole stream stays machine-readable.
     handler = logging.StreamHandler(sys.stderr)
@@ -73,7 +79,98 @@ def configure_logging(level: str = "info") -> None:
     root.setLevel(max(numeric, logging.INFO))
 
 
-request_log = structlog.get_logger("brass_service.request")
+_quote = json.encoder.encode_basestring_ascii  # type: ignore[attr-defined]
+
+
+def _json_value(value: object) -> str:
+    if value is None:
+        return "null"
+    kind = type(value)
+    if kind is str:
+        return _quote(value)
+    if kind is int:
+        return str(value)
+    if kind is float and value == value and value not in (float("inf"), float("-inf")):
+        return repr(value)
+    return json.dumps(value, default=str)
+
+
+class RequestLines:
+    """The per-request log line, written without structlog's processor chain.
+
+    The line is the one structlog would write (same keys in the same order, ISO UTC
+    timestamp), put together directly. Lines made while the event loop runs are written
+    together at the end of the loop's current pass (one write for many requests) instead
+    of one write per request; outside a loop they are written at once.
+    """
+
+    def __init__(self) -> None:
+        self._file = sys.stderr
+        self.enabled = True
+        self._pending: list[str] = []
+        self._scheduled = False
+        self._second = -1
+        self._second_text = ""
+
+    def configure(self, file: object, enabled: bool) -> None:
+        self.flush()
+        self._file = file  # type: ignore[assignment]
+        self.enabled = enabled
+
+    def _timestamp(self) -> str:
+        now = time.time()
+        second = int(now)
+        if second != self._second:
+            self._second = second
+            self._second_text = datetime.datetime.fromtimestamp(second, tz=datetime.UTC).strftime(
+                "%Y-%m-%dT%H:%M:%S"
+            )
+        micro = int((now - second) * 1_000_000)
+        if micro == 0:  # as datetime.isoformat() writes a whole second
+            return self._second_text + "Z"
+        return f"{self._second_text}.{micro:06d}Z"
+
+    def write(self, fields: dict[str, object]) -> None:
+        body = ", ".join(f"{_quote(key)}: {_json_value(value)}" for key, value in fields.items())
+        self._pending.append(
+            f'{{{body}, "event": "request", "level": "info", '
+            f'"timestamp": "{self._timestamp()}"}}'
+        )
+        if not self._scheduled:
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:
+                self.flush()
+                return
+            self._scheduled = True
+            loop.call_soon(self.flush)
+
+    def flush(self) -> None:
+        self._scheduled = False
+        if self._pending:
+            text = "\n".join(self._pending) + "\n"
+            self._pending.clear()
+            try:
+                self._file.write(text)
+                self._file.flush()
+            except (OSError, ValueError):
+                pass  # a closed or broken stderr must not fail requests
+
+
+request_lines = RequestLines()
+# Metric children by label values (labels() takes a lock and builds a key on every call).
+_request_counters: dict[tuple[str, str, str], object] = {}
+_latency_histograms: dict[tuple[str, str], object] = {}
+
+
+_ID_PREFIX = os.urandom(4).hex()
+_id_counter = itertools.count(1)
+
+
+def new_request_id() -> str:
+    """A request id for requests that bring none: unique in this process (a counter) and,
+    with overwhelming likelihood, across processes (a random prefix); no syscall."""
+    return f"{_ID_PREFIX}{next(_id_counter) & 0xFFFFFFFF:08x}"
 
 
 @dataclass
@@ -105,17 +202,26 @@ def observe_request(record: RequestRecord) -> Iterator[RequestRecord]:
         raise
     finally:
         elapsed = time.perf_counter() - start
-        REQUESTS.labels(record.transport, record.method, record.outcome).inc()
-        LATENCY.labels(record.transport, record.method).observe(elapsed)
-        request_log.info(
-            "request",
-            transport=record.transport,
-            method=record.method,
-            request_id=record.request_id,
-            game_id=record.game_id,
-            seat=record.seat,
-            version=record.version,
-            outcome=record.outcome,
-            latency_ms=round(elapsed * 1000, 3),
-            **record.extra,
-        )
+        key = (record.transport, record.method, record.outcome)
+        counter = _request_counters.get(key)
+        if counter is None:
+            counter = _request_counters[key] = REQUESTS.labels(*key)
+        counter.inc()  # type: ignore[attr-defined]
+        histogram = _latency_histograms.get(key[:2])
+        if histogram is None:
+            histogram = _latency_histograms[key[:2]] = LATENCY.labels(*key[:2])
+        histogram.observe(elapsed)  # type: ignore[attr-defined]
+        if request_lines.enabled:
+            fields: dict[str, object] = {
+                "transport": record.transport,
+                "method": record.method,
+                "request_id": record.request_id,
+                "game_id": record.game_id,
+                "seat": record.seat,
+                "version": record.version,
+                "outcome": record.outcome,
+                "latency_ms": round(elapsed * 1000, 3),
+            }
+            if record.extra:
+                fields.update(record.extra)
+            request_lines.write(fields)

@@ -21,7 +21,7 @@ from grpc_reflection.v1alpha import reflection
 from .games import GameService, ServiceSettings
 from .gen import game_service_pb2 as pb
 from .grpc_api import GameServicer, add_to_server
-from .observability import configure_logging
+from .observability import configure_logging, request_lines
 from .rest import RestGateway
 from .store import StoreUnavailable, open_store
 
@@ -147,6 +147,7 @@ async def serve_async(
         await runner.cleanup()
         service.close()
         await store.close()
+        request_lines.flush()
         log.info("stopped")
 
 
