@@ -36,7 +36,8 @@ def outcome_rewards(game: brass.Game) -> np.ndarray:
 
 
 class VectorEnv:
-    """`n` independent games stepped together; finished games restart with the next seed."""
+    """`n` independent games stepped together by one engine call per `step`
+    (`brass.GameBatch`); finished games restart with the next seed."""
 
     def __init__(self, n: int, players: int = 2, seed: int = 0) -> None:
         if n < 1:
@@ -44,31 +45,29 @@ class VectorEnv:
         self.n = n
         self.players = players
         self._next_seed = seed
-        self.games: list[brass.Game] = []
         self.observations = np.zeros((n, brass.OBSERVATION_SIZE), dtype=np.float32)
         self.masks = np.zeros((n, brass.NUM_DISTINCT_ACTIONS), dtype=bool)
         self.acting_seats = np.zeros(n, dtype=np.int64)
         self.episodes_done = 0
         self.reset()
 
-    def _new_game(self) -> brass.Game:
-        game = brass.Game.new(self.players, seed=self._next_seed)
-        self._next_seed += 1
-        return game
+    @property
+    def games(self) -> list[brass.Game]:
+        return self._batch.games
 
-    def _refresh(self, i: int) -> None:
-        game = self.games[i]
-        seat = game.current_seat
-        assert seat is not None
-        self.acting_seats[i] = seat
-        self.observations[i] = game.observation(seat)
-        self.masks[i] = False
-        self.masks[i, game.legal_ids()] = True
+    def _seeds(self, k: int) -> list[int]:
+        seeds = list(range(self._next_seed, self._next_seed + k))
+        self._next_seed += k
+        return seeds
+
+    def _refresh_seats(self) -> None:
+        for i, game in enumerate(self._batch.games):
+            self.acting_seats[i] = game.current_seat or 0
 
     def reset(self) -> tuple[np.ndarray, np.ndarray]:
-        self.games = [self._new_game() for _ in range(self.n)]
-        for i in range(self.n):
-            self._refresh(i)
+        self._batch = brass.GameBatch(self.n, self.players, self._seeds(self.n))
+        self._batch.step(np.full(self.n, -1), self.observations, self.masks)
+        self._refresh_seats()
         return self.observations.copy(), self.masks.copy()
 
     def step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -76,17 +75,23 @@ class VectorEnv:
         actions = np.asarray(actions)
         if actions.shape != (self.n,):
             raise ValueError(f"actions must have shape ({self.n},), not {actions.shape}")
+        errors, dones = self._batch.step(actions, self.observations, self.masks)
+        refused = np.flatnonzero(errors)
+        if refused.size:
+            i = int(refused[0])
+            raise brass.EngineError("ILLEGAL_ACTION", f"game {i}: action {int(actions[i])} "
+                                    f"refused (engine error {int(errors[i])})")
         rewards = np.zeros((self.n, self.players), dtype=np.float32)
-        dones = np.zeros(self.n, dtype=bool)
-        for i, game in enumerate(self.games):
-            game.apply(int(actions[i]))
-            if game.is_over:
-                rewards[i] = outcome_rewards(game)
-                dones[i] = True
-                self.episodes_done += 1
-                self.games[i] = self._new_game()
-            self._refresh(i)
-        return self.observations.copy(), self.masks.copy(), rewards, dones
+        finished = np.flatnonzero(dones)
+        for i in finished:
+            rewards[i] = outcome_rewards(self._batch.games[i])
+            self.episodes_done += 1
+            self._batch.reset_game(int(i), self._seeds(1)[0])
+        if finished.size:  # observations and masks of the new deals
+            noop = np.full(self.n, -1)
+            self._batch.step(noop, self.observations, self.masks)
+        self._refresh_seats()
+        return self.observations.copy(), self.masks.copy(), rewards, dones.copy()
 
     def sample_actions(self, rng: np.random.Generator) -> np.ndarray:
         """One uniformly random legal id per game (from the current masks)."""

@@ -319,6 +319,12 @@ typedef struct {
     uint64_t clones;
 } BrassBenchResult;
 int brass_bench(int players, int games, uint64_t seed, int policy, BrassBenchResult *out);
+/* Vectorised stepping: one decision in each of n games (actions[i] < 0 skips game i), then
+   for each game its observation for the seat to act (row of BRASS_OBS_SIZE floats; zeros when
+   over), its legal mask (row of BRASS_NUM_ACTIONS bytes) and its done flag. errors[i] gets
+   the brass_apply result. Returns the number of refused actions. */
+int brass_step_batch(BrassGame *games, int n, const int32_t *actions, int32_t *errors,
+                     float *obs, uint8_t *masks, uint8_t *done);
 /* Batched playouts: games[i] played to the end in place. */
 int brass_playout_batch(BrassGame *games, int n, int policy, uint64_t seed, int max_decisions);
 

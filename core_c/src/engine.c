@@ -281,6 +281,29 @@ int brass_playout_batch(BrassGame *games, int n, int policy, uint64_t seed, int 
     return total;
 }
 
+int brass_step_batch(BrassGame *games, int n, const int32_t *actions, int32_t *errors,
+                     float *obs, uint8_t *masks, uint8_t *done) {
+    if (!games || n < 0 || !actions || !errors || !obs || !masks || !done) return -BRASS_E_BAD_ARGUMENT;
+    int refused = 0;
+    uint16_t opts[BRASS_NUM_ACTIONS];
+    for (int i = 0; i < n; i++) {
+        BrassGame *g = &games[i];
+        const BrassRuleset *rs = ruleset_of(g);
+        float *row = obs + (size_t)i * BRASS_OBS_SIZE;
+        uint8_t *mask = masks + (size_t)i * BRASS_NUM_ACTIONS;
+        errors[i] = actions[i] < 0 ? BRASS_OK : brass_apply(g, -1, actions[i], NULL, NULL);
+        refused += errors[i] != BRASS_OK;
+        memset(row, 0, sizeof(float) * BRASS_OBS_SIZE);
+        memset(mask, 0, BRASS_NUM_ACTIONS);
+        done[i] = !rs || g->game_over;
+        if (done[i]) continue;
+        rs->observation(g, g->current, row, BRASS_OBS_SIZE);
+        int k = rs->legal(g, opts, BRASS_NUM_ACTIONS);
+        for (int j = 0; j < k; j++) mask[opts[j]] = 1;
+    }
+    return refused;
+}
+
 static double now_seconds(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);

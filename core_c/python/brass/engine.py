@@ -505,6 +505,57 @@ class Game:
                 f"round={self._g.round} decision={self.decision} seat={self.current_seat}>")
 
 
+class GameBatch:
+    """n games in one C array, stepped together by one call (`step`) so that Python overhead
+    is paid once per batch. `games[i]` is a `Game` viewing slot i of the array."""
+
+    def __init__(self, n: int, players: int, seeds: Sequence[int], **options: Any) -> None:
+        if n < 1 or len(seeds) != n:
+            raise EngineError("INVALID_ARGUMENT", "need n >= 1 and one seed per game", None,
+                              "seeds")
+        self.n = n
+        self.players = players
+        self._options = options
+        self._array = ffi.new("BrassGame[]", n)
+        self.games: list[Game] = [None] * n  # type: ignore[list-item]
+        for i, seed in enumerate(seeds):
+            self.reset_game(i, seed)
+
+    def reset_game(self, i: int, seed: int) -> Game:
+        """Deal a new game into slot i."""
+        fresh = Game.new(self.players, seed, **self._options)
+        slot = ffi.addressof(self._array, i)
+        ffi.memmove(slot, fresh._g, ffi.sizeof("BrassGame"))
+        self.games[i] = Game(slot, fresh._record)
+        return self.games[i]
+
+    def step(self, actions: np.ndarray, observations: np.ndarray, masks: np.ndarray
+             ) -> tuple[np.ndarray, np.ndarray]:
+        """Apply actions[i] (-1: none) in game i; fill observations (n x OBSERVATION_SIZE
+        float32) and masks (n x NUM_DISTINCT_ACTIONS bool) for the seats to act; return the
+        per-game error codes (0 = applied) and done flags."""
+        acts = np.ascontiguousarray(actions, dtype=np.int32)
+        if acts.shape != (self.n,):
+            raise EngineError("INVALID_ARGUMENT", f"actions must have shape ({self.n},)", None,
+                              "actions")
+        if (observations.shape != (self.n, OBSERVATION_SIZE) or observations.dtype != np.float32
+                or not observations.flags.c_contiguous):
+            raise EngineError("INVALID_ARGUMENT", "observations: C-contiguous float32 (n, obs)")
+        if (masks.shape != (self.n, NUM_DISTINCT_ACTIONS) or masks.dtype != np.bool_
+                or not masks.flags.c_contiguous):
+            raise EngineError("INVALID_ARGUMENT", "masks: C-contiguous bool (n, actions)")
+        errors = np.zeros(self.n, dtype=np.int32)
+        done = np.zeros(self.n, dtype=np.bool_)
+        lib.brass_step_batch(self._array, self.n, ffi.from_buffer("int32_t[]", acts),
+                             ffi.from_buffer("int32_t[]", errors),
+                             ffi.from_buffer("float[]", observations),
+                             ffi.from_buffer("uint8_t[]", masks),
+                             ffi.from_buffer("uint8_t[]", done))
+        for i in np.flatnonzero((errors == 0) & (acts >= 0)):
+            self.games[i]._record["decisions"].append(int(acts[i]))
+        return errors, done
+
+
 def _name_event(d: dict[str, Any]) -> None:
     """Replace raw numbers in an event by names a frontend can use."""
     t = d["type"]
