@@ -243,6 +243,24 @@ int bham_validate(const BrassGame *g, char *field, size_t field_len) {
         (g->slots[pd->slot].owner >= 0 || !(BT_SLOT_INDUSTRIES[pd->slot] & (1u << pd->industry))))
         FAIL("pending.slot");
     if (pd->action == ACT_NETWORK && need_link && g->link_owner[pd->link] != g->current) FAIL("pending#17");
+    /* bug fix (found by fuzz_state): what the action still owes must be payable, as it was
+       when the action was chosen, or paying the first cube or barrel strands the second */
+    if (paying) {
+        Board b;
+        board_analyse(g, g->current, &b);
+        uint32_t target = 0;
+        if (pd->coal_left || pd->beer_left)
+            target = pd->action == ACT_NETWORK ? BT_LINK_TOUCHES[pd->link]
+                                               : 1u << BT_SLOT_LOCATION[pd->slot];
+        int coal = coal_money_needed(g, &b, target, pd->coal_left);
+        int iron = iron_money_needed(g, &b, pd->iron_left);
+        if (coal < 0 || coal + iron > g->players[g->current].money) FAIL("pending.payment");
+        int beer = !pd->beer_left ? 0
+                 : pd->action == ACT_SELL ? b.comp_opp_beer[b.comp[BT_SLOT_LOCATION[pd->slot]]] +
+                                                g->merchant_beer[pd->merchant]
+                                          : opp_beer_reachable(&b, target);
+        if (pd->beer_left && b.own_beer + beer < pd->beer_left) FAIL("pending.payment");
+    }
     /* a position must leave the seat to act something to do */
     if (!g->game_over) {
         uint16_t opts[BRASS_NUM_ACTIONS];

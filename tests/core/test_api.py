@@ -608,6 +608,7 @@ UNREACHABLE_PENDING: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
     ("free_develop", {"count": 0}, {}),                     # Gloucester before any sale
     ("card", {}, {"action": "develop", "broke": True}),     # develop with no money for iron
     ("coal", {"industry": "iron", "slot": "tamworth.1"}, {"action": "build"}),  # no iron icon
+    ("coal", {"coal_left": 2}, {"broke": True}),            # 2nd coal cube unaffordable
 ]
 
 
