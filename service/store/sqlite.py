@@ -1,11 +1,13 @@
 """SQLite store (the embedded default): one file, WAL journal, synchronous=FULL.
 
-sqlite3 blocks, so no statement runs on the event loop: reads run on a reader thread with
-its own connection (WAL lets it read while a write is in progress), writes on one writer
-thread. The writer commits whatever writes are waiting in one transaction, each in its own
-savepoint (group commit), so the fsync that makes a move durable is shared by all the moves
-that arrived meanwhile, and one write's conflict does not undo the others. Other processes
-sharing the file are kept honest by the same version checks and unique keys as PostgreSQL.
+sqlite3 blocks, so statements run off the event loop: reads on a reader thread with its own
+connection (WAL lets it read while a write is in progress), writes on one writer thread;
+only the one-row head check runs on the loop (it never waits for a lock). The writer
+commits whatever writes are waiting in one transaction (group commit), so the fsync that
+makes a move durable is shared by all the moves that arrived meanwhile, and one write's
+conflict does not undo the others (see _GroupWriter._commit). Other processes
+sharing the file are kept honest by the same version checks and unique keys as PostgreSQL,
+and see each other's writes through a shared change counter (ChangeCounter).
 """
 
 from __future__ import annotations
@@ -195,28 +197,49 @@ class _GroupWriter(threading.Thread):
             conn.close()
 
     def _commit(self, conn: sqlite3.Connection, batch: list[Any]) -> None:
+        """Runs the batch's jobs in one transaction and commits it once.
+
+        A job either succeeds or refuses (VersionConflict, IdempotencyConflict) having
+        changed nothing, which leaves the other jobs alone (no savepoint needed: a failed
+        statement undoes itself, and append_decision checks before it writes for good).
+        Any other failure in a job rolls the transaction back and the batch is run again
+        without that job, which alone gets the error; a failure of BEGIN or COMMIT fails
+        every job of the batch with StoreUnavailable.
+        """
         # (loop, future, error, result) for each job of the batch
         outcomes: list[tuple[Any, Any, BaseException | None, Any]] = []
-        try:
-            conn.execute("BEGIN IMMEDIATE")
-            if self.counter is not None:
-                self.counter.bump()  # under the write lock, before the commit
-            for fn, loop, future in batch:
-                conn.execute("SAVEPOINT job")
-                try:
-                    result = fn(conn)
-                    conn.execute("RELEASE job")
-                    outcomes.append((loop, future, None, result))
-                except Exception as exc:
-                    conn.execute("ROLLBACK TO job")
-                    conn.execute("RELEASE job")
-                    outcomes.append((loop, future, exc, None))
-            conn.execute("COMMIT")
-        except sqlite3.Error as exc:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            failure = StoreUnavailable(f"sqlite: {exc}")
-            outcomes = [(loop, future, failure, None) for _fn, loop, future in batch]
+        pending = list(batch)
+        while pending:
+            results: list[tuple[Any, Any, BaseException | None, Any]] = []
+            failed: tuple[int, BaseException] | None = None
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+                if self.counter is not None:
+                    self.counter.bump()  # under the write lock, before the commit
+                for index, (fn, loop, future) in enumerate(pending):
+                    try:
+                        results.append((loop, future, None, fn(conn)))
+                    except (VersionConflict, IdempotencyConflict) as refusal:
+                        results.append((loop, future, refusal, None))
+                    except Exception as exc:
+                        failed = (index, exc)
+                        break
+                if failed is None:
+                    conn.execute("COMMIT")
+            except sqlite3.Error as exc:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                failure = StoreUnavailable(f"sqlite: {exc}")
+                outcomes += [(loop, future, failure, None) for _fn, loop, future in pending]
+                break
+            if failed is None:
+                outcomes += results
+                break
+            conn.execute("ROLLBACK")
+            index, exc = failed
+            _fn, loop, future = pending.pop(index)
+            error = StoreUnavailable(f"sqlite: {exc}") if isinstance(exc, sqlite3.Error) else exc
+            outcomes.append((loop, future, error, None))
         for loop, future, error, result in outcomes:
             loop.call_soon_threadsafe(_settle, future, error, result)
 
@@ -387,6 +410,19 @@ class SqliteStore:
         self, row: DecisionRow, head: HeadUpdate, snapshot: Snapshot | None
     ) -> None:
         def write(conn: sqlite3.Connection) -> None:
+            # The decision first: its keys refuse a move on a version someone else already
+            # moved from, or a reused idempotency key, before anything is changed (the
+            # failed INSERT undoes itself).
+            try:
+                conn.execute(
+                    f"INSERT INTO decisions ({DECISION_COLUMNS}) VALUES "
+                    "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    _decision_values(row),
+                )
+            except sqlite3.IntegrityError as exc:
+                if "idempotency_key" in str(exc):
+                    raise IdempotencyConflict(row.game_id) from exc
+                raise VersionConflict(row.game_id) from exc
             moved = conn.execute(
                 "UPDATE games SET version = ?, status = ?, current_seat = ?, decision = ?, "
                 "updated_at = ? WHERE game_id = ? AND version = ?",
@@ -400,18 +436,12 @@ class SqliteStore:
                     row.from_version,
                 ),
             ).rowcount
-            if moved != 1:
-                raise VersionConflict(row.game_id)
-            try:
+            if moved != 1:  # the head is elsewhere: take the decision back, change nothing
                 conn.execute(
-                    f"INSERT INTO decisions ({DECISION_COLUMNS}) VALUES "
-                    "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    _decision_values(row),
+                    "DELETE FROM decisions WHERE game_id = ? AND from_version = ?",
+                    (row.game_id, row.from_version),
                 )
-            except sqlite3.IntegrityError as exc:
-                if "idempotency_key" in str(exc):
-                    raise IdempotencyConflict(row.game_id) from exc
-                raise VersionConflict(row.game_id) from exc
+                raise VersionConflict(row.game_id)
             if snapshot is not None:
                 conn.execute(
                     "INSERT OR REPLACE INTO snapshots (game_id, version, data) VALUES (?, ?, ?)",

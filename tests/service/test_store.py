@@ -89,7 +89,7 @@ def test_store_contract(backend: Backend) -> None:
             assert await store.count_games(1) == 5
 
             # Concurrent writers on one version: exactly one wins (on SQLite they share one
-            # group commit, and the loser's savepoint does not undo the winner).
+            # group commit, and the loser's refusal does not undo the winner).
             results = await asyncio.gather(
                 *(store.append_decision(_decision("g1", 0, f"r{i}"), _head(1), None)
                   for i in range(6)),
@@ -103,7 +103,81 @@ def test_store_contract(backend: Backend) -> None:
             assert results[6:] == [None, None]
             for game_id in ("g1", "g2", "g3"):
                 assert (await store.get_game(game_id)).version == 1  # type: ignore[union-attr]
+
+            # A decision whose version is free in the log but is not the head is refused and
+            # leaves nothing behind.
+            with pytest.raises(VersionConflict):
+                await store.append_decision(_decision("g4", 5, "late"), _head(6), None)
+            assert await store.decisions_after("g4", 0) == []
+            assert await store.find_decision_by_key("g4", "late") is None
+            assert await store.head_version("g4") == 0
+            assert await store.head_version("g0") == 4
+            assert await store.head_version("nope") is None
         finally:
             await store.close()
+
+    asyncio.run(scenario())
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+def test_sqlite_group_commit_isolates_a_failing_write(backend: Backend) -> None:
+    """A write that fails for an unexpected reason fails alone: the batch it shared a
+    transaction with is committed without it."""
+    url = backend.new_database_url()
+
+    async def scenario() -> None:
+        store = open_store(url)
+        await store.open()
+        try:
+            base = time.time()
+            for index in range(4):
+                await store.create_game(_game(f"h{index}", base + index), Snapshot(0, b"s"))
+
+            def broken(conn: object) -> None:
+                conn.execute("INSERT INTO games (game_id) VALUES ('half')")  # type: ignore[attr-defined]
+
+            results = await asyncio.gather(
+                *(store.append_decision(_decision(f"h{i}", 0, "k"), _head(1), None)
+                  for i in range(2)),
+                store._write(broken),  # type: ignore[attr-defined]
+                *(store.append_decision(_decision(f"h{i}", 0, "k"), _head(1), None)
+                  for i in range(2, 4)),
+                return_exceptions=True,
+            )
+            assert results[:2] == [None, None] and results[3:] == [None, None]
+            assert isinstance(results[2], Exception)
+            for index in range(4):
+                assert await store.head_version(f"h{index}") == 1
+            assert await store.get_game("half") is None
+        finally:
+            await store.close()
+
+    asyncio.run(scenario())
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+def test_sqlite_change_mark_moves_only_for_other_writers(backend: Backend) -> None:
+    url = backend.new_database_url()
+
+    async def scenario() -> None:
+        mine, other = open_store(url), open_store(url)
+        await mine.open()
+        await other.open()
+        try:
+            mark = mine.change_mark()
+            assert mark is not None
+            await mine.create_game(_game("m0", time.time()), Snapshot(0, b"s"))
+            await mine.append_decision(_decision("m0", 0, None), _head(1), None)
+            assert mine.change_mark() == mark  # its own writes do not move it
+            await other.append_decision(_decision("m0", 1, None), _head(2), None)
+            moved = mine.change_mark()
+            assert moved != mark  # another writer's do
+            assert other.change_mark() != mark
+            await mine.append_decision(_decision("m0", 2, None), _head(3), None)
+            assert mine.change_mark() == moved
+            assert await mine.head_version("m0") == 3
+        finally:
+            await mine.close()
+            await other.close()
 
     asyncio.run(scenario())
