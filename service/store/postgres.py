@@ -202,43 +202,42 @@ class PostgresStore:
     async def append_decision(
         self, row: DecisionRow, head: HeadUpdate, snapshot: Snapshot | None
     ) -> None:
+        # One statement, so one round trip and its own transaction: the head moves only if
+        # it is still on row.from_version, the decision (and snapshot) is added only if it
+        # moved, and the notification goes out with the commit.
+        snapshot_part = ""
+        params: list[Any] = [
+            head.version, head.status, head.current_seat, head.decision, head.updated_at,
+            row.game_id, row.from_version, *_decision_values(row),
+        ]
+        if snapshot is not None:
+            snapshot_part = (
+                ", kept AS (INSERT INTO snapshots (game_id, version, data) "
+                "SELECT game_id, %s, %s FROM moved "
+                "ON CONFLICT (game_id, version) DO UPDATE SET data = EXCLUDED.data)"
+            )
+            params += [snapshot.version, snapshot.data]
+        params += [NOTIFY_CHANNEL, f"{row.game_id}:{head.version}"]
+        sql = (
+            "WITH moved AS (UPDATE games SET version = %s, status = %s, current_seat = %s, "
+            "decision = %s, updated_at = %s WHERE game_id = %s AND version = %s "
+            "RETURNING game_id), "
+            f"added AS (INSERT INTO decisions ({DECISION_COLUMNS}) "
+            "SELECT %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s FROM moved RETURNING game_id)"
+            f"{snapshot_part} SELECT pg_notify(%s, %s) FROM added"
+        )
         try:
-            async with self._pool.connection() as conn, conn.transaction():
-                cur = await conn.execute(
-                    "UPDATE games SET version = %s, status = %s, current_seat = %s, "
-                    "decision = %s, updated_at = %s WHERE game_id = %s AND version = %s",
-                    (
-                        head.version,
-                        head.status,
-                        head.current_seat,
-                        head.decision,
-                        head.updated_at,
-                        row.game_id,
-                        row.from_version,
-                    ),
-                )
-                if cur.rowcount != 1:
-                    raise VersionConflict(row.game_id)
-                await conn.execute(
-                    f"INSERT INTO decisions ({DECISION_COLUMNS}) VALUES "
-                    "(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
-                    _decision_values(row),
-                )
-                if snapshot is not None:
-                    await conn.execute(
-                        "INSERT INTO snapshots (game_id, version, data) VALUES (%s, %s, %s) "
-                        "ON CONFLICT (game_id, version) DO UPDATE SET data = EXCLUDED.data",
-                        (row.game_id, snapshot.version, snapshot.data),
-                    )
-                await conn.execute(
-                    "SELECT pg_notify(%s, %s)", (NOTIFY_CHANNEL, f"{row.game_id}:{head.version}")
-                )
+            async with self._pool.connection() as conn:
+                cur = await conn.execute(sql, params)
+                notified = await cur.fetchall()
         except pg_errors.UniqueViolation as exc:
             if exc.diag.constraint_name == "decisions_idempotency_key":
                 raise IdempotencyConflict(row.game_id) from exc
             raise VersionConflict(row.game_id) from exc
         except psycopg.OperationalError as exc:
             raise StoreUnavailable(f"postgresql: {exc}") from exc
+        if len(notified) != 1:
+            raise VersionConflict(row.game_id)
 
     async def list_games(
         self, limit: int, cursor: tuple[float, str] | None, status: int | None
