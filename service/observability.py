@@ -100,9 +100,12 @@ class RequestLines:
 
     The line is the one structlog would write (same keys in the same order, ISO UTC
     timestamp), put together directly. Lines made while the event loop runs are written
-    together at the end of the loop's current pass (one write for many requests) instead
-    of one write per request; outside a loop they are written at once.
+    together, at most FLUSH_SECONDS after the first of them (one write for many requests
+    instead of one per request); outside a loop they are written at once.
     """
+
+    FLUSH_SECONDS = 0.05
+    _MAX_PENDING = 512
 
     def __init__(self) -> None:
         self._file = sys.stderr
@@ -136,14 +139,16 @@ class RequestLines:
             f'{{{body}, "event": "request", "level": "info", '
             f'"timestamp": "{self._timestamp()}"}}'
         )
-        if not self._scheduled:
+        if len(self._pending) >= self._MAX_PENDING:
+            self.flush()
+        elif not self._scheduled:
             try:
                 loop = asyncio.get_running_loop()
             except RuntimeError:
                 self.flush()
                 return
             self._scheduled = True
-            loop.call_soon(self.flush)
+            loop.call_later(self.FLUSH_SECONDS, self.flush)
 
     def flush(self) -> None:
         self._scheduled = False
