@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -98,6 +99,45 @@ def _ok(message: Message | Reply) -> web.Response:
     return web.Response(
         text=json.dumps(document, separators=(",", ":")), content_type="application/json"
     )
+
+
+_INTEGER_TEXT = re.compile(r"-?[0-9]{1,19}")
+_SIMPLE_SUBMIT_KEYS = frozenset({"action", "expectedVersion", "idempotencyKey", "gameId"})
+
+
+def _int64(value: object) -> int | None:
+    """A proto3 JSON int64 (a number or a decimal string), or None to leave it to ParseDict."""
+    if type(value) is str and _INTEGER_TEXT.fullmatch(value):
+        value = int(value)
+    if type(value) is int and -(2**63) <= value < 2**63:
+        return value
+    return None
+
+
+def _simple_submit(document: dict[str, Any]) -> pb.SubmitActionRequest | None:
+    """The usual SubmitAction body ({"action": {"optionId": n}, "expectedVersion": v,
+    "idempotencyKey": k}) straight into the message; anything else (or anything odd) is
+    left to json_format, which also words the errors."""
+    if not document.keys() <= _SIMPLE_SUBMIT_KEYS:
+        return None
+    action = document.get("action")
+    if type(action) is not dict or action.keys() != {"optionId"}:
+        return None
+    option = action["optionId"]
+    if type(option) is not int or not -(2**31) <= option < 2**31:
+        return None
+    message = pb.SubmitActionRequest(action=pb.Action(option_id=option))
+    if "expectedVersion" in document:
+        version = _int64(document["expectedVersion"])
+        if version is None:
+            return None
+        message.expected_version = version
+    for key, field_name in (("idempotencyKey", "idempotency_key"), ("gameId", "game_id")):
+        if key in document:
+            if type(document[key]) is not str:
+                return None
+            setattr(message, field_name, document[key])
+    return message
 
 
 def _bool_param(value: str | None, name: str) -> bool:
@@ -205,6 +245,10 @@ class RestGateway:
 
     @staticmethod
     async def _body(request: web.Request, message: Message) -> Message:
+        return RestGateway._parse_body(await RestGateway._read_json(request), message)
+
+    @staticmethod
+    async def _read_json(request: web.Request) -> dict[str, Any] | None:
         try:
             raw = await request.read()
         except web.HTTPRequestEntityTooLarge as exc:
@@ -214,7 +258,7 @@ class RestGateway:
                 limit=str(request.client_max_size),
             ) from exc
         if not raw:
-            return message
+            return None
         try:
             document = json.loads(raw)
         except ValueError as exc:
@@ -223,6 +267,16 @@ class RestGateway:
             raise ServiceError("INVALID_ARGUMENT", "the body is nested too deeply") from exc
         if not isinstance(document, dict):
             raise ServiceError("INVALID_ARGUMENT", "the body must be a JSON object")
+        return document
+
+    @staticmethod
+    def _parse_body(document: dict[str, Any] | None, message: Message) -> Message:
+        if document is None:
+            return message
+        if isinstance(message, pb.SubmitActionRequest):
+            simple = _simple_submit(document)
+            if simple is not None:
+                return simple
         try:
             return parse_json_into(document, message)
         except json_format.ParseError as exc:

@@ -132,3 +132,37 @@ def test_struct_encoding_matches_struct_update() -> None:
         )
     with pytest.raises(TypeError):
         wire.struct_bytes({"x": object()})
+
+
+def test_simple_submit_bodies_parse_as_json_format_does() -> None:
+    from google.protobuf import json_format
+
+    from brass_service.rest import _simple_submit
+
+    bodies: list[dict[str, Any]] = [
+        {"action": {"optionId": 7}},
+        {"action": {"optionId": 0}, "expectedVersion": "12", "idempotencyKey": "k"},
+        {"action": {"optionId": 2**31 - 1}, "expectedVersion": 5, "gameId": "g"},
+        {"action": {"optionId": -3}, "expectedVersion": "-9223372036854775808"},
+        {"action": {"optionId": 1}, "expectedVersion": "9223372036854775808"},
+        {"action": {"optionId": 1.0}},
+        {"action": {"optionId": True}},
+        {"action": {"optionId": "4"}},
+        {"action": {"option_id": 4}},
+        {"action": {"optionId": 4}, "expected_version": 3},
+        {"action": {"compound": {"ids": [1, 2]}}},
+        {"action": {"optionId": 4}, "idempotencyKey": 5},
+        {"action": {"optionId": 4}, "expectedVersion": "1e3"},
+        {"action": {"optionId": 4}, "expectedVersion": None},
+        {"action": {"optionId": 4}, "other": 1},
+    ]
+    for body in bodies:
+        try:
+            expected: pb.SubmitActionRequest | None = json_format.ParseDict(
+                body, pb.SubmitActionRequest()
+            )
+        except json_format.ParseError:
+            expected = None
+        fast = _simple_submit(body)
+        if fast is not None:  # the fast route only takes bodies json_format accepts alike
+            assert expected is not None and fast == expected, body
