@@ -240,17 +240,22 @@ class _GroupWriter(threading.Thread):
             _fn, loop, future = pending.pop(index)
             error = StoreUnavailable(f"sqlite: {exc}") if isinstance(exc, sqlite3.Error) else exc
             outcomes.append((loop, future, error, None))
+        # One wake-up per event loop for the whole batch, not one per write.
+        by_loop: dict[Any, list[tuple[Any, BaseException | None, Any]]] = {}
         for loop, future, error, result in outcomes:
-            loop.call_soon_threadsafe(_settle, future, error, result)
+            by_loop.setdefault(loop, []).append((future, error, result))
+        for loop, settled in by_loop.items():
+            loop.call_soon_threadsafe(_settle_all, settled)
 
 
-def _settle(future: asyncio.Future[Any], error: BaseException | None, result: Any) -> None:
-    if future.cancelled():
-        return
-    if error is not None:
-        future.set_exception(error)
-    else:
-        future.set_result(result)
+def _settle_all(settled: list[tuple[asyncio.Future[Any], BaseException | None, Any]]) -> None:
+    for future, error, result in settled:
+        if future.cancelled():
+            continue
+        if error is not None:
+            future.set_exception(error)
+        else:
+            future.set_result(result)
 
 
 class SqliteStore:
