@@ -260,7 +260,7 @@ class _StateParts:
     order, and parsing concatenated bytes merges them.
     """
 
-    __slots__ = ("live", "row", "seat", "view", "view_bytes")
+    __slots__ = ("encoded", "live", "row", "seat", "view", "view_bytes")
 
     def __init__(
         self, row: GameRow, live: LiveGame, seat: int | None, memo: wire.StructMemo
@@ -268,9 +268,10 @@ class _StateParts:
         self.row, self.live, self.seat = row, live, seat
         self.view = live.game.view(seat)
         try:
-            self.view_bytes = memo.struct_bytes(self.view)
+            self.view_bytes, self.encoded = memo.encode(self.view)
         except (TypeError, ValueError, OverflowError):
             self.view_bytes = struct_bytes(self.view)  # not plain JSON: converted first
+            self.encoded = wire.Encoded(self.view, None)
 
     def to_bytes(self) -> bytes:
         game = self.live.game
@@ -295,6 +296,25 @@ class _StateParts:
             document["viewerSeat"] = self.seat
         return document
 
+    def to_json_text(self) -> str:
+        """The JSON text of to_json(), the view's taken from the memo's parts."""
+        game = self.live.game
+        over = game.is_over
+        rest = {
+            "scores": [int(s) for s in game.scores()] if over else [],
+            "winners": [int(w) for w in game.winners()] if over else [],
+        }
+        if self.seat is not None:
+            rest["viewerSeat"] = self.seat
+        return (
+            '{"summary":' + _compact(_summary_json(self.row, self.live))
+            + ',"view":' + self.encoded.json_text()
+            + "," + _compact(rest)[1:]
+        )
+
+
+def _compact(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
 
 def _event_bytes(version: int, events: list[dict[str, Any]]) -> bytes:
     """The repeated GameEvent field (number 2) of SubmitActionResponse, as bytes."""
@@ -691,7 +711,7 @@ class GameService:
         return Reply(
             pb.GetGameResponse,
             data=wire.field(1, parts.to_bytes()),
-            json=lambda: {"state": parts.to_json()},
+            json_text=lambda: '{"state":' + parts.to_json_text() + "}",
         )
 
     def _options(self, decision: str, game: Any) -> tuple[bytes, list[dict[str, Any]]]:
@@ -993,11 +1013,11 @@ class GameService:
         return Reply(
             pb.SubmitActionResponse,
             data=data,
-            json=lambda: {
-                "state": state.to_json(),
-                "events": _events_json(after.version, events),
-                "replayed": False,
-            },
+            json_text=lambda: (
+                '{"state":' + state.to_json_text()
+                + ',"events":' + _compact(_events_json(after.version, events))
+                + ',"replayed":false}'
+            ),
         )
 
     def _replayed(self, prior: DecisionRow, fingerprint: str, record: RequestRecord) -> Reply:

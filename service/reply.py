@@ -14,12 +14,16 @@ checks that on whole games.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
 from google.protobuf.message import Message
 
 from .convert import message_to_json_dict
+from .wire import plain_json
+
+__all__ = ["Reply", "plain_json", "serialize"]
 
 _JsonMaker = Callable[[], Any]
 
@@ -27,7 +31,7 @@ _JsonMaker = Callable[[], Any]
 class Reply:
     """A response message, as bytes and/or its REST JSON (each made at most once)."""
 
-    __slots__ = ("_data", "_json", "_make_json", "_message", "message_class")
+    __slots__ = ("_data", "_json", "_make_json", "_make_text", "_message", "message_class")
 
     def __init__(
         self,
@@ -36,6 +40,7 @@ class Reply:
         data: bytes | None = None,
         message: Message | None = None,
         json: _JsonMaker | None = None,
+        json_text: Callable[[], str] | None = None,
     ) -> None:
         if data is None and message is None:
             raise ValueError("a Reply needs its bytes or its message")
@@ -43,6 +48,7 @@ class Reply:
         self._data = data
         self._message = message
         self._make_json = json
+        self._make_text = json_text
         self._json: Any = None
 
     def to_bytes(self) -> bytes:
@@ -61,9 +67,18 @@ class Reply:
         if self._json is None:
             if self._make_json is not None:
                 self._json = self._make_json()
+            elif self._make_text is not None:
+                self._json = json.loads(self._make_text())
             else:
                 self._json = message_to_json_dict(self.message)
         return self._json
+
+    def to_json_text(self) -> str:
+        """The REST body: compact JSON text of to_json() (made from pre-rendered parts when
+        the Reply has them)."""
+        if self._make_text is not None:
+            return self._make_text()
+        return json.dumps(self.to_json(), separators=(",", ":"))
 
 
 def serialize(response: Reply | Message) -> bytes:
@@ -71,32 +86,3 @@ def serialize(response: Reply | Message) -> bytes:
     if type(response) is Reply:
         return response.to_bytes()
     return response.SerializeToString()  # type: ignore[union-attr]
-
-
-def plain_json(value: Any) -> Any:
-    """A document as proto3 JSON writes it after a trip through google.protobuf.Struct:
-    numbers are doubles there, written back as integers when whole (and below 2**53)."""
-    kind = type(value)
-    if kind is dict:
-        return {key: plain_json(item) for key, item in value.items()}
-    if kind is list or kind is tuple:
-        return [plain_json(item) for item in value]
-    if kind is int:
-        return value if -(2**53) < value < 2**53 else float(value)
-    if kind is float:
-        if value.is_integer() and abs(value) < 2**53:
-            return int(value)
-        return value
-    if kind is str or kind is bool or value is None:
-        return value
-    if isinstance(value, bool):
-        return bool(value)
-    if isinstance(value, int | float):
-        return plain_json(float(value) if isinstance(value, float) else int(value))
-    if isinstance(value, str):
-        return str(value)
-    if isinstance(value, dict):
-        return {str(key): plain_json(item) for key, item in value.items()}
-    if isinstance(value, list | tuple):
-        return [plain_json(item) for item in value]
-    raise TypeError(f"cannot put {kind.__name__} in a JSON document")

@@ -95,10 +95,11 @@ def _error_response(error: ServiceError) -> web.Response:
 
 
 def _ok(message: Message | Reply) -> web.Response:
-    document = message.to_json() if type(message) is Reply else message_to_json_dict(message)
-    return web.Response(
-        text=json.dumps(document, separators=(",", ":")), content_type="application/json"
-    )
+    if type(message) is Reply:
+        text = message.to_json_text()
+    else:
+        text = json.dumps(message_to_json_dict(message), separators=(",", ":"))
+    return web.Response(text=text, content_type="application/json")
 
 
 _INTEGER_TEXT = re.compile(r"-?[0-9]{1,19}")

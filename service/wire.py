@@ -13,6 +13,7 @@ int and float -> number_value (a double), str -> string_value, dict -> struct_va
 
 from __future__ import annotations
 
+import json
 import struct
 from typing import Any
 
@@ -171,14 +172,16 @@ def struct_bytes(document: dict[str, Any]) -> bytes:
 
 class _Node:
     """A remembered value: the value itself, its framed encoding in its parent (map entry or
-    list element), and the nodes of its parts when it is remembered part by part."""
+    list element), the nodes of its parts when it is remembered part by part, and its JSON
+    text once asked for."""
 
-    __slots__ = ("children", "framed", "value")
+    __slots__ = ("children", "framed", "json", "value")
 
     def __init__(self, value: Any, framed: bytes, children: Any) -> None:
         self.value = value
         self.framed = framed
         self.children = children
+        self.json: str | None = None
 
 
 def _same(old: Any, new: Any) -> bool:
@@ -234,15 +237,89 @@ class StructMemo:
         self._nodes: dict[str, _Node] = {}
 
     def struct_bytes(self, document: dict[str, Any]) -> bytes:
+        return self.encode(document)[0]
+
+    def encode(self, document: dict[str, Any]) -> tuple[bytes, Encoded]:
+        """The Struct bytes of `document`, and what json_text() needs for its JSON."""
         if type(document) is not dict:
-            return struct_bytes(document)
+            return struct_bytes(document), Encoded(document, None)
         old = self._nodes
         nodes = {key: _remember_value(item, old.get(key), key, 1)
                  for key, item in document.items()}
         self._nodes = nodes
-        return b"".join(node.framed for node in nodes.values())
+        return b"".join(node.framed for node in nodes.values()), Encoded(document, nodes)
+
+
+class Encoded:
+    """A document encoded by a StructMemo; json_text() gives its JSON (as proto3 JSON writes
+    the Struct: see plain_json), reusing the text of the parts that did not change."""
+
+    __slots__ = ("_nodes", "document")
+
+    def __init__(self, document: Any, nodes: dict[str, _Node] | None) -> None:
+        self.document = document
+        self._nodes = nodes
+
+    def json_text(self) -> str:
+        if self._nodes is None:
+            return _dumps(plain_json(self.document))
+        return "{" + ",".join(
+            _quote(key) + ":" + _node_json(node) for key, node in self._nodes.items()
+        ) + "}"
+
+
+_quote = json.encoder.encode_basestring_ascii  # type: ignore[attr-defined]
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+def _node_json(node: _Node) -> str:
+    text = node.json
+    if text is None:
+        children = node.children
+        if type(children) is dict:
+            text = "{" + ",".join(
+                _quote(key) + ":" + _node_json(child) for key, child in children.items()
+            ) + "}"
+        elif type(children) is list:
+            text = "[" + ",".join(_node_json(child) for child in children) + "]"
+        else:
+            text = _dumps(plain_json(node.value))
+        node.json = text
+    return text
 
 
 def field(number: int, payload: bytes) -> bytes:
     """A length-delimited field (a message, string or bytes) with its tag, as bytes."""
     return _varint((number << 3) | 2) + _len(len(payload)) + payload
+
+
+def plain_json(value: Any) -> Any:
+    """A document as proto3 JSON writes it after a trip through google.protobuf.Struct:
+    numbers are doubles there, written back as integers when whole (and below 2**53)."""
+    kind = type(value)
+    if kind is dict:
+        return {key: plain_json(item) for key, item in value.items()}
+    if kind is list or kind is tuple:
+        return [plain_json(item) for item in value]
+    if kind is int:
+        return value if -(2**53) < value < 2**53 else float(value)
+    if kind is float:
+        if value.is_integer() and abs(value) < 2**53:
+            return int(value)
+        return value
+    if kind is str or kind is bool or value is None:
+        return value
+    if isinstance(value, bool):
+        return bool(value)
+    if isinstance(value, int | float):
+        return plain_json(float(value) if isinstance(value, float) else int(value))
+    if isinstance(value, str):
+        return str(value)
+    if isinstance(value, dict):
+        return {str(key): plain_json(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [plain_json(item) for item in value]
+    raise TypeError(f"cannot put {kind.__name__} in a JSON document")

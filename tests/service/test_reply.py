@@ -9,6 +9,7 @@ json_format rendering.
 
 from __future__ import annotations
 
+import json
 import random
 import time
 from typing import Any
@@ -88,9 +89,12 @@ def test_submit_and_get_replies_match_the_plain_route(players: int) -> None:
                 events=[pb.GameEvent(version=version, data=_plain_struct(e)) for e in events],
             )
             assert pb.SubmitActionResponse.FromString(data) == reference
+            expected = message_to_json_dict(reference)
             fast_json = {"state": parts.to_json(), "events": _events_json(version, events),
                          "replayed": False}
-            assert fast_json == message_to_json_dict(reference)
+            assert fast_json == expected
+            # The JSON text (the view's from the memo's parts) says the same.
+            assert json.loads(parts.to_json_text()) == expected["state"]
 
 
 def test_legal_options_match_the_plain_route() -> None:
