@@ -382,7 +382,7 @@ class GameService:
         self._cache: OrderedDict[str, _Entry] = OrderedDict()
         # (decision, option id) -> (encoded LegalOption field, its JSON); bounded by the
         # action space times the decision kinds.
-        self._option_cache: dict[tuple[str, int], tuple[bytes, dict[str, Any]]] = {}
+        self._option_cache: dict[tuple[str, int], tuple[bytes, str]] = {}
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self.batches = BatchRunner(self.settings.batch_limits())
         store.add_listener(self._on_store_change)
@@ -714,10 +714,11 @@ class GameService:
             json_text=lambda: '{"state":' + parts.to_json_text() + "}",
         )
 
-    def _options(self, decision: str, game: Any) -> tuple[bytes, list[dict[str, Any]]]:
+    def _options(self, decision: str, game: Any) -> tuple[bytes, list[str]]:
         """The legal options of the current decision: the bytes of ListLegalActionsResponse's
-        repeated `options` field and their JSON. An option's kind, name and meaning depend
-        only on its id and the decision, so each is encoded once per process."""
+        repeated `options` field and each option's JSON text. An option's kind, name and
+        meaning depend only on its id and the decision, so each is encoded once per
+        process."""
         ids = game.legal_ids()
         cache = self._option_cache
         try:
@@ -730,10 +731,10 @@ class GameService:
                         id=option.id, kind=_option_kind(option), name=option.name,
                         meaning=to_struct(option.meaning),
                     )
-                    json_option = {
+                    json_option = _compact({
                         "id": option.id, "kind": message.kind, "name": option.name,
                         "meaning": plain_json(option.meaning),
-                    }
+                    })
                     cache[key] = (wire.field(5, message.SerializeToString()), json_option)
             encoded = [cache[(decision, i)] for i in ids]
         return b"".join(e[0] for e in encoded), [e[1] for e in encoded]
@@ -769,7 +770,7 @@ class GameService:
                 head.compound_actions.add(key=compound.key, ids=list(compound.ids))
             head.compound_actions_truncated = truncated
 
-        def as_json() -> dict[str, Any]:
+        def as_json_text() -> str:
             if request.include_unavailable or request.include_compound_actions:
                 document = message_to_json_dict(head)
             else:
@@ -778,13 +779,15 @@ class GameService:
                     "decision": decision, "unavailable": [], "compoundActions": [],
                     "compoundActionsTruncated": False,
                 }
-            document["options"] = options_json
-            return document
+            document.pop("options", None)
+            return (
+                _compact(document)[:-1] + ',"options":[' + ",".join(options_json) + "]}"
+            )
 
         return Reply(
             pb.ListLegalActionsResponse,
             data=head.SerializeToString() + options_bytes,
-            json=as_json,
+            json_text=as_json_text,
         )
 
     async def get_replay(

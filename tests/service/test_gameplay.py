@@ -10,6 +10,7 @@ import threading
 import brass
 from brass_clients.aio_sdk import AsyncGameClient
 from brass_clients.sdk import BrassError, GameClient, pb, struct_to_dict
+from brass_service.convert import message_to_json_dict
 
 from .helpers import ServerProcess, play_random_grpc, play_random_rest, sse_events
 
@@ -392,3 +393,43 @@ def test_play_module_runs_bots_and_a_prompted_human(server: ServerProcess) -> No
     assert final.summary.status == pb.GAME_STATUS_FINISHED
     assert prompts and "game over" in out.getvalue()
     assert "please type one of the numbers shown" in out.getvalue()
+
+
+def test_rest_answers_are_the_json_of_the_grpc_answers(server: ServerProcess) -> None:
+    """REST bodies are made without going through the protobuf messages; they must still be
+    the canonical JSON of what gRPC returns for the same state."""
+    rest = server.rest()
+    with server.client() as client:
+        created = client.create_game(players=3, seed=33)
+        game_id, tokens = created.game_id, [s.token for s in created.seats]
+        rng = random.Random(33)
+        for step in range(8):
+            state = client.get_game(game_id, tokens[step % 3])
+            assert rest.get(f"/v1/games/{game_id}", token=tokens[step % 3]) == (
+                message_to_json_dict(pb.GetGameResponse(state=state))
+            )
+            seat = state.summary.current_seat
+            for query, kwargs in (
+                ("", {}),
+                ("?includeUnavailable=true&includeCompoundActions=true",
+                 {"include_unavailable": True, "include_compound_actions": True}),
+            ):
+                legal = client.list_legal_actions(game_id, tokens[seat], **kwargs)
+                assert rest.get(f"/v1/games/{game_id}/actions{query}", token=tokens[seat]) == (
+                    message_to_json_dict(legal)
+                )
+            option = rng.choice(legal.options).id
+            key = f"same-{step}"
+            answer = rest.post(
+                f"/v1/games/{game_id}/actions",
+                {"action": {"optionId": option}, "expectedVersion": str(legal.version),
+                 "idempotencyKey": key},
+                token=tokens[seat],
+            )
+            # The gRPC retry with the same key replays the stored answer.
+            replayed = client.submit_action(game_id, tokens[seat], option,
+                                            expected_version=legal.version,
+                                            idempotency_key=key)
+            assert replayed.replayed
+            replayed.replayed = False
+            assert answer == message_to_json_dict(replayed)
