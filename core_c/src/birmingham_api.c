@@ -75,9 +75,11 @@ int bham_validate(const BrassGame *g, char *field, size_t field_len) {
             if (memcmp(pl, &empty_player, sizeof *pl)) FAILF("players[%d]", p);
             continue;
         }
-        if (pl->money < 0) FAILF("players[%d].money", p);
-        if (pl->vp < 0) FAILF("players[%d].vp", p);
-        if (pl->spent < 0) FAILF("players[%d].spent", p);
+        /* bug fix (found by fuzz_state): these int16 tallies must leave room for a whole
+           game's gains (a real game stays far below 9999), or they overflow to negative */
+        if (pl->money < 0 || pl->money > 9999) FAILF("players[%d].money", p);
+        if (pl->vp < 0 || pl->vp > 9999) FAILF("players[%d].vp", p);
+        if (pl->spent < 0 || pl->spent > 9999) FAILF("players[%d].spent", p);
         if (pl->income_space > 99) FAILF("players[%d].income_space", p);
         if (pl->links_left > BRASS_LINK_TILES) FAILF("players[%d].links_left", p);
         for (int i = 0; i < BRASS_NUM_INDUSTRIES; i++)

@@ -582,6 +582,10 @@ BAD_POSITION_EDITS: list[tuple[str, Any, str]] = [
     ("merchants", {"oxford.0": {"goods": ["gold"]}}, "merchants.oxford.0.goods[0]"),
     ("options.manufacturer_iv_cost", 9, "options.manufacturer_iv_cost"),
     ("seed", -1, "seed"),
+    # regression (found by fuzz_state): int16 tallies near their limit overflowed in play
+    ("player_state[0].money", 32000, "players[0].money"),
+    ("player_state[1].vp", 10000, "players[1].vp"),
+    ("player_state[2].spent", 32767, "players[2].spent"),
 ]
 
 
