@@ -33,7 +33,12 @@ int bham_validate(const BrassGame *g, char *field, size_t field_len) {
     if (g->auto_resolve > 1) FAIL("options.auto_resolve");
     if (g->era > ERA_RAIL) FAIL("era");
     if (g->beginner && g->era != ERA_CANAL) FAIL("era");
-    if (g->round < 1 || g->round > 20) FAIL("round");
+    /* bug fix (found by fuzz_state): round 20 with cards left played on into round 21,
+       which was refused. Each round uses at least one card, so round + cards left never
+       grows within an era (a real game has at most 1 + 64): bound that instead. */
+    int cards_left = g->deck_size;
+    for (int p = 0; p < BRASS_MAX_PLAYERS; p++) cards_left += g->players[p].hand_size;
+    if (g->round < 1 || g->round + cards_left > 100) FAIL("round");
     if (g->game_over > 1) FAIL("game_over");
     if (g->phase >= NUM_PHASES || (g->phase == PH_GAME_OVER) != (g->game_over == 1)) FAIL("phase");
     if (g->current >= n) FAIL("current");

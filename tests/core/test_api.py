@@ -637,6 +637,21 @@ def test_unreachable_actions_in_progress_are_refused(
         exc.value.field)
 
 
+def test_late_round_position_plays_on() -> None:
+    """Regression (found by fuzz_state): a position in round 20 with cards left was accepted,
+    then played into round 21, which validation refused (the game could not be restored)."""
+    rng = random.Random(8)
+    pos = play_random(2, 21, steps=30).position()
+    pos["round"] = 20
+    g = brass.Game.from_position(pos)
+    rounds = set()
+    while not g.is_over:
+        g.apply(policy_choice(g, g.legal_ids(), rng))
+        assert brass.Game.restore(g.snapshot()).snapshot() == g.snapshot()
+        rounds.add(g.position()["round"])
+    assert max(rounds) > 20
+
+
 @pytest.mark.parametrize("text", ["", "{", "[1, 2]", "null", "42", '"position"', b"\xff\xfe"])
 def test_position_that_is_not_a_json_object(text: str | bytes) -> None:
     with pytest.raises(EngineError) as exc:
