@@ -240,7 +240,9 @@ int bham_validate(const BrassGame *g, char *field, size_t field_len) {
         const BrassSlot *t = &g->slots[pd->slot];
         if (t->owner != g->current || t->industry > IND_POTTERY) FAIL("pending#15");
     }
-    if (g->phase == PH_BUILD_SLOT || (pd->action == ACT_BUILD && need_industry)) {
+    /* bug fix (found by fuzz_state): a develop being paid for also takes a tile off the mat */
+    if (g->phase == PH_BUILD_SLOT ||
+        ((pd->action == ACT_BUILD || pd->action == ACT_DEVELOP) && need_industry)) {
         if (g->players[g->current].mat_taken[pd->industry] >= BT_TILES_PER_PLAYER[pd->industry])
             FAIL("pending#16");
     }

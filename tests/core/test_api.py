@@ -613,6 +613,7 @@ UNREACHABLE_PENDING: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
     ("card", {}, {"action": "develop", "broke": True}),     # develop with no money for iron
     ("coal", {"industry": "iron", "slot": "tamworth.1"}, {"action": "build"}),  # no iron icon
     ("coal", {"coal_left": 2}, {"broke": True}),            # 2nd coal cube unaffordable
+    ("iron", {"action": "develop", "industry": "iron"}, {"mat_iron": 4}),  # no tile to develop
 ]
 
 
@@ -627,6 +628,8 @@ def test_unreachable_actions_in_progress_are_refused(
         bad["pending"]["action"] = other["action"]
     if "wild_piles" in other:
         bad["wild_piles"] = {"location": 0, "industry": 0}
+    if "mat_iron" in other:
+        bad["player_state"][bad["current"]]["mat_taken"]["iron"] = other["mat_iron"]
     if other.get("broke"):
         bad["player_state"][bad["current"]]["money"] = 0
         bad["markets"]["iron"] = 0
