@@ -139,11 +139,13 @@ class AsyncGameClient:
         compound_key: str | None = None,
         expected_version: int | None = None,
         idempotency_key: str | None = None,
+        include_legal_actions: bool = False,
     ) -> pb.SubmitActionResponse:
         request = pb.SubmitActionRequest(
             game_id=game_id,
             action=build_action(option_id, compound, compound_key),
             idempotency_key=idempotency_key or uuid.uuid4().hex,
+            include_legal_actions=include_legal_actions,
         )
         if expected_version is not None:
             request.expected_version = expected_version

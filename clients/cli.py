@@ -92,14 +92,19 @@ def bench_vector(envs: int, players: int, steps: int, seed: int, as_json: bool) 
               help="sqlite:///path or postgresql://... (env BRASS_DATABASE_URL).")
 @click.option("--log-level", envvar="BRASS_LOG_LEVEL", default="info", show_default=True,
               type=click.Choice(["debug", "info", "warning", "error"], case_sensitive=False))
-def serve(grpc_port: int, http_port: int, database_url: str | None, log_level: str) -> None:
+@click.option("--workers", type=click.IntRange(min=1), envvar="BRASS_WORKERS", default=1,
+              show_default=True,
+              help="Server processes sharing the ports and the store, about one core each "
+                   "(env BRASS_WORKERS).")
+def serve(grpc_port: int, http_port: int, database_url: str | None, log_level: str,
+          workers: int) -> None:
     """Run the game service (gRPC + REST gateway)."""
     try:
         from brass_service.server import serve as run_server
     except ImportError as exc:
         raise click.ClickException(f"the game service is not available: {exc}") from exc
     run_server(grpc_port=grpc_port, http_port=http_port, database_url=database_url,
-               log_level=log_level.lower())
+               log_level=log_level.lower(), workers=workers)
 
 
 # ------------------------------------------------------------------------------ play

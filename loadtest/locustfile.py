@@ -2,10 +2,19 @@
 
 Users:
 - GrpcPlayer: creates games over gRPC (the generated stubs) and plays random legal moves to
-  the end: ListLegalActions, then SubmitAction with the version it saw and an idempotency key.
-- RestPlayer: the same over REST/JSON (locust's HttpUser).
+  the end: SubmitAction with the version it saw, an idempotency key and
+  include_legal_actions, so the answer carries the caller's next options (next_actions)
+  whenever it is still the seat to act; ListLegalActions only when it is not (the turn
+  passed to another seat) or the options are unknown (after a refresh or a failed race).
+- RestPlayer: the same over REST/JSON (locust's FastHttpUser: geventhttpclient, much cheaper
+  per request than requests).
 - GrpcWatcher / SseWatcher: spectators that follow a game in progress through WatchGame
-  streams or Server-Sent Events and check that versions only move forward.
+  streams or Server-Sent Events and check that versions only move forward. SseWatcher stays
+  an HttpUser (requests): it needs a per-request read timeout on a streamed body.
+
+next_actions must be for the accepted answer's version and the caller's seat, present
+exactly when the game goes on and the caller is to act, and equal to what ListLegalActions
+answers: a share of them (--verify-next-fraction) is checked against a ListLegalActions call.
 
 Now and then a player races two submissions at the same version (exactly one must win; the
 loser's STALE_VERSION / NOT_YOUR_TURN is an *expected rejection*, reported on its own row as
@@ -29,14 +38,14 @@ import threading
 import time
 import uuid
 from collections import Counter
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import urlparse
 
 import gevent
 import grpc
 import grpc.experimental.gevent as grpc_gevent
 from google.rpc import error_details_pb2, status_pb2
-from locust import HttpUser, User, constant, events
+from locust import FastHttpUser, HttpUser, User, constant, events
 from locust.env import Environment
 from locust.user.task import task
 
@@ -79,6 +88,9 @@ def _options(parser: Any) -> None:
                         help="share of games created from a near-end position")
     parser.add_argument("--watch-seconds", type=float, env_var="LOADTEST_WATCH_SECONDS",
                         default=8.0, help="how long a watcher follows one game")
+    parser.add_argument("--verify-next-fraction", type=float,
+                        env_var="LOADTEST_VERIFY_NEXT_FRACTION", default=0.02,
+                        help="share of next_actions answers checked against ListLegalActions")
     parser.add_argument("--seed", type=int, env_var="LOADTEST_SEED", default=1,
                         help="seed of the users' random choices")
 
@@ -165,6 +177,26 @@ def invariant(environment: Environment, what: str, detail: str) -> None:
     )
 
 
+class Legal(NamedTuple):
+    """The fields of a ListLegalActionsResponse the players use (options by id)."""
+
+    version: int
+    seat: int
+    decision: str
+    option_ids: list[int]
+
+
+class After(NamedTuple):
+    """A SubmitAction answer: its state's version, seat to act, end, replayed flag and
+    next_actions (None when absent)."""
+
+    version: int
+    current_seat: int | None
+    over: bool
+    replayed: bool
+    next: Legal | None
+
+
 class Seat:
     """What a player knows about its current game."""
 
@@ -175,6 +207,13 @@ class Seat:
         self.version = version
         self.current_seat = current_seat
         self.over = over
+        # The options of the seat to act at `version`, from the last accepted answer's
+        # next_actions; None when unknown (ListLegalActions then).
+        self.next: Legal | None = None
+
+    def set_state(self, version: int, current_seat: int | None, over: bool) -> None:
+        self.version, self.current_seat, self.over = version, current_seat, over
+        self.next = None
 
 
 class Player:
@@ -185,13 +224,12 @@ class Player:
     game: Seat | None = None
     near_end_first: bool = False
 
-    # Each returns (version, current_seat or None, over) of the state it got back.
     def create(self, players: int) -> Seat: ...
     def create_near_end(self, position_json: str) -> Seat: ...
-    def refresh(self, game: Seat) -> None: ...
-    def legal(self, game: Seat, seat: int) -> tuple[int, list[int]]: ...
+    def refresh(self, game: Seat) -> None: ...  # must end with game.set_state(...)
+    def legal(self, game: Seat, seat: int) -> Legal: ...
     def submit(self, game: Seat, seat: int, option: int, version: int, key: str,
-               name: str, expected: frozenset[str]) -> tuple[int, int | None, bool, bool]: ...
+               name: str, expected: frozenset[str]) -> After: ...
 
     def setup_player(self) -> None:
         index = next(_user_seq)
@@ -223,7 +261,24 @@ class Player:
     def decide(self, game: Seat, options: Any) -> None:
         seat = game.current_seat
         assert seat is not None
-        version, option_ids = self.legal(game, seat)
+        known, game.next = game.next, None
+        if known is not None and known.version == game.version and known.seat == seat:
+            version, option_ids = known.version, known.option_ids
+            count("options_from_submit")
+            if self.rng.random() < options.verify_next_fraction:
+                listed = self.legal(game, seat)
+                count("next_actions_verified")
+                if listed != known:
+                    invariant(self.environment, "next_actions = ListLegalActions",
+                              f"{game.game_id}: next_actions {known}, listed {listed}")
+                    version, option_ids = listed.version, listed.option_ids
+        else:
+            listed = self.legal(game, seat)
+            count("options_listed")
+            if listed.seat != seat:
+                invariant(self.environment, "legal seat",
+                          f"{game.game_id}: options for seat {listed.seat}, asked as {seat}")
+            version, option_ids = listed.version, listed.option_ids
         if version != game.version:
             invariant(self.environment, "legal version",
                       f"{game.game_id}: options for {version}, state at {game.version}")
@@ -241,22 +296,45 @@ class Player:
         if not after[2] and self.rng.random() < options.replay_fraction:
             again = self.submit(game, seat, option, version, key, "SubmitAction [replayed]",
                                 frozenset())
-            if not again[3] or again[:3] != after[:3]:
+            if not again.replayed or again[:3] != after[:3] or again.next != after.next:
                 invariant(self.environment, "idempotent replay",
                           f"{game.game_id}: resent key gave {again}, first answer {after}")
             else:
                 count("idempotent_replays")
 
-    def accepted(self, game: Seat, version: int,
-                 after: tuple[int, int | None, bool, bool]) -> None:
-        new_version, current, over, replayed = after
+    def accepted(self, game: Seat, version: int, after: After) -> None:
+        new_version, current, over, replayed, nxt = after
+        seat = game.current_seat
         if replayed or new_version <= version:
             invariant(self.environment, "submit advances",
                       f"{game.game_id}: {version} -> {new_version} (replayed={replayed})")
         count("decisions_accepted")
-        game.version, game.current_seat, game.over = new_version, current, over
+        game.set_state(new_version, current, over)
         if over:
             count("games_finished")
+        self.check_next(game, seat, after)
+        if nxt is not None and not over and current == seat and nxt.version == new_version \
+                and nxt.seat == seat:
+            game.next = nxt
+
+    def check_next(self, game: Seat, seat: int | None, after: After) -> None:
+        """next_actions: present exactly when the game goes on with the caller to act, for
+        the answer's version and the caller's seat."""
+        nxt = after.next
+        to_act = not after.over and after.current_seat == seat
+        if nxt is None:
+            if to_act:
+                invariant(self.environment, "next_actions present",
+                          f"{game.game_id} at {after.version}: seat {seat} acts, none sent")
+            return
+        if not to_act:
+            invariant(self.environment, "next_actions only for the seat to act",
+                      f"{game.game_id} at {after.version}: sent to seat {seat}, "
+                      f"current {after.current_seat}, over {after.over}")
+        if nxt.version != after.version or nxt.seat != seat:
+            invariant(self.environment, "next_actions version and seat",
+                      f"{game.game_id}: state {after.version} seat {seat}, next_actions "
+                      f"{nxt.version} seat {nxt.seat}")
 
     def race(self, game: Seat, seat: int, version: int, option_ids: list[int]) -> None:
         """Two submissions at the same version: exactly one may be accepted."""
@@ -273,7 +351,7 @@ class Player:
 
         gevent.joinall([gevent.spawn(one, 0), gevent.spawn(one, 1)])
         count("races")
-        wins = [o for o in outcomes if isinstance(o, tuple)]
+        wins = [o for o in outcomes if isinstance(o, After)]
         losses = [o for o in outcomes if isinstance(o, Rejection)]
         expected = [o for o in losses if o.reason in EXPECTED_RACE_REJECTIONS]
         if len(wins) == 1 and len(expected) == 1:
@@ -332,6 +410,11 @@ class GrpcClient:
         return response
 
 
+def _grpc_legal(response: pb.ListLegalActionsResponse) -> Legal:
+    return Legal(response.version, response.seat, response.decision,
+                 [o.id for o in response.options])
+
+
 def _from_state(state: pb.GameState) -> tuple[int, int | None, bool]:
     summary = state.summary
     over = summary.status == pb.GAME_STATUS_FINISHED
@@ -366,23 +449,23 @@ class GrpcPlayer(Player, User):
 
     def refresh(self, game: Seat) -> None:
         state = self.client.call("GetGame", pb.GetGameRequest(game_id=game.game_id)).state
-        game.version, game.current_seat, game.over = _from_state(state)
+        game.set_state(*_from_state(state))
 
-    def legal(self, game: Seat, seat: int) -> tuple[int, list[int]]:
-        response = self.client.call(
+    def legal(self, game: Seat, seat: int) -> Legal:
+        return _grpc_legal(self.client.call(
             "ListLegalActions", pb.ListLegalActionsRequest(game_id=game.game_id),
             game.tokens[seat],
-        )
-        return response.version, [o.id for o in response.options]
+        ))
 
     def submit(self, game: Seat, seat: int, option: int, version: int, key: str,
-               name: str, expected: frozenset[str]) -> tuple[int, int | None, bool, bool]:
+               name: str, expected: frozenset[str]) -> After:
         request = pb.SubmitActionRequest(
             game_id=game.game_id, action=pb.Action(option_id=option),
-            expected_version=version, idempotency_key=key,
+            expected_version=version, idempotency_key=key, include_legal_actions=True,
         )
         response = self.client.call("SubmitAction", request, game.tokens[seat], expected, name)
-        return (*_from_state(response.state), response.replayed)
+        nxt = _grpc_legal(response.next_actions) if response.HasField("next_actions") else None
+        return After(*_from_state(response.state), response.replayed, nxt)
 
     @task
     def play(self) -> None:
@@ -456,9 +539,16 @@ def _rest_state(state: dict[str, Any]) -> tuple[int, int | None, bool]:
     return int(summary["version"]), summary.get("currentSeat"), over
 
 
-class RestPlayer(Player, HttpUser):
+def _rest_legal(legal: dict[str, Any]) -> Legal:
+    return Legal(int(legal["version"]), int(legal.get("seat", 0)), legal.get("decision", ""),
+                 [int(o["id"]) for o in legal["options"]])
+
+
+class RestPlayer(Player, FastHttpUser):
     weight = 3
     wait_time = constant(0)
+    network_timeout = CALL_TIMEOUT_SECONDS
+    connection_timeout = CALL_TIMEOUT_SECONDS
 
     def on_start(self) -> None:
         self.setup_player()
@@ -467,15 +557,17 @@ class RestPlayer(Player, HttpUser):
               token: str | None = None, expected: frozenset[str] = frozenset()) -> Any:
         headers = {"Authorization": f"Bearer {token}"} if token else {}
         with self.client.request(method, path, json=body, headers=headers, name=name,
-                                 catch_response=True,
-                                 timeout=CALL_TIMEOUT_SECONDS) as response:
+                                 catch_response=True) as response:
+            content = response.content or b""  # None after a connection error
             if response.status_code == 200:
-                return response.json()
+                return json.loads(content)  # bytes: no charset sniffing (response.text)
             try:
-                error = response.json()["error"]
+                error = json.loads(content)["error"]
                 rejection = Rejection(error["reason"], error["message"], str(error["code"]))
             except (ValueError, KeyError, TypeError):
-                rejection = Rejection(f"HTTP {response.status_code}", response.text[:200])
+                error_text = getattr(response, "error", None) or content[:200].decode(
+                    "utf-8", "replace")
+                rejection = Rejection(f"HTTP {response.status_code}", str(error_text))
             if rejection.reason in expected:
                 response.request_meta["name"] = f"{name} [{rejection.reason}]"
                 response.success()
@@ -497,20 +589,21 @@ class RestPlayer(Player, HttpUser):
 
     def refresh(self, game: Seat) -> None:
         state = self._json("GET", f"/v1/games/{game.game_id}", "GetGame")["state"]
-        game.version, game.current_seat, game.over = _rest_state(state)
+        game.set_state(*_rest_state(state))
 
-    def legal(self, game: Seat, seat: int) -> tuple[int, list[int]]:
-        legal = self._json("GET", f"/v1/games/{game.game_id}/actions", "ListLegalActions",
-                           token=game.tokens[seat])
-        return int(legal["version"]), [int(o["id"]) for o in legal["options"]]
+    def legal(self, game: Seat, seat: int) -> Legal:
+        return _rest_legal(self._json("GET", f"/v1/games/{game.game_id}/actions",
+                                      "ListLegalActions", token=game.tokens[seat]))
 
     def submit(self, game: Seat, seat: int, option: int, version: int, key: str,
-               name: str, expected: frozenset[str]) -> tuple[int, int | None, bool, bool]:
+               name: str, expected: frozenset[str]) -> After:
         body = {"action": {"optionId": option}, "expectedVersion": str(version),
-                "idempotencyKey": key}
+                "idempotencyKey": key, "includeLegalActions": True}
         response = self._json("POST", f"/v1/games/{game.game_id}/actions", name, body,
                               game.tokens[seat], expected)
-        return (*_rest_state(response["state"]), bool(response.get("replayed")))
+        nxt = response.get("nextActions")
+        return After(*_rest_state(response["state"]), bool(response.get("replayed")),
+                     None if nxt is None else _rest_legal(nxt))
 
     @task
     def play(self) -> None:

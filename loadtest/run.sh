@@ -4,11 +4,13 @@
 # and the number of live games. Exits non-zero on any unexpected error response.
 #
 #   loadtest/run.sh [--users N] [--spawn-rate R] [--run-time 20s] [--postgres [URL]]
-#                   [--preload GAMES] [--out DIR] [--seed S]
+#                   [--preload GAMES] [--out DIR] [--seed S] [--locustfile FILE]
 #
 # SQLite (a fresh file in the output directory) by default; --postgres uses a fresh schema
 # of the local PostgreSQL (default postgresql://postgres@127.0.0.1:5432/test), dropped at
 # the end. PYTHON selects the interpreter (default: the repository's .venv, else python3).
+# --locustfile runs another locustfile (e.g. an older one, for a comparison; default
+# loadtest/locustfile.py); the report also shows ListLegalActions calls per decision.
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -21,8 +23,9 @@ PG_URL="postgresql://postgres@127.0.0.1:5432/test"
 PRELOAD=0
 OUT=""
 SEED=1
+LOCUSTFILE="$HERE/locustfile.py"
 
-usage() { sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; }
 
 while [[ $# -gt 0 ]]; do
   case "$1" in
@@ -36,6 +39,7 @@ while [[ $# -gt 0 ]]; do
     --preload) PRELOAD="$2"; shift 2 ;;
     --out) OUT="$2"; shift 2 ;;
     --seed) SEED="$2"; shift 2 ;;
+    --locustfile) LOCUSTFILE="$(cd "$(dirname "$2")" && pwd)/$(basename "$2")"; shift 2 ;;
     -h|--help) usage; exit 0 ;;
     *) echo "unknown argument: $1" >&2; usage >&2; exit 2 ;;
   esac
@@ -104,12 +108,15 @@ fi
 read -r DECISIONS_BEFORE _ _ < <("${SUPPORT[@]}" decisions --http-port "$HTTP_PORT")
 CPU_BEFORE="$("${SUPPORT[@]}" cpu "$SERVER_PID")"
 set +e
-(cd "$OUT" && "$PYTHON" -m locust -f "$HERE/locustfile.py" --headless \
+# `time` gives locust's own CPU (user + system seconds): the client's cost per decision.
+{ TIMEFORMAT='%U %S'; time (cd "$OUT" && "$PYTHON" -m locust -f "$LOCUSTFILE" --headless \
   --users "$USERS" --spawn-rate "$SPAWN_RATE" --run-time "$RUN_TIME" --stop-timeout 10 \
   --host "http://127.0.0.1:$HTTP_PORT" --grpc-target "127.0.0.1:$GRPC_PORT" \
   --summary-file "$OUT/summary.json" --seed "$SEED" \
-  --csv "$OUT/locust" --only-summary --loglevel WARNING >"$OUT/locust.log" 2>&1)
+  --csv "$OUT/locust" --only-summary --loglevel WARNING >"$OUT/locust.log" 2>&1); } 2>"$OUT/locust.cpu"
 LOCUST_EXIT=$?
+LOCUST_CPU="$("$PYTHON" -c "import sys; print(sum(map(float, sys.argv[1:])))" \
+  $(tail -n 1 "$OUT/locust.cpu" 2>/dev/null) 2>/dev/null || echo 0)"
 set -e
 
 SERVER_ALIVE=0
@@ -134,4 +141,5 @@ fi
   --decisions-after "$DECISIONS_AFTER" --peak-kb "$PEAK_KB" --baseline-kb "$BASELINE_KB" \
   --live-games "$LIVE" --cached-games "$CACHED" --locust-exit "$LOCUST_EXIT" \
   --server-alive "$SERVER_ALIVE" --server-log "$OUT/server.log" \
-  --server-cpu-seconds "$("$PYTHON" -c "print($CPU_AFTER - $CPU_BEFORE)")"
+  --server-cpu-seconds "$("$PYTHON" -c "print($CPU_AFTER - $CPU_BEFORE)")" \
+  --client-cpu-seconds "$LOCUST_CPU"

@@ -201,11 +201,19 @@ def report(args: argparse.Namespace) -> int:
     decisions = args.decisions_after - args.decisions_before
     per_second = decisions / args.run_seconds if args.run_seconds else 0.0
     submit_p99 = max((_number(r, "99%") for r in submits), default=0.0)
+    submit_p50 = max((_number(r, "50%") for r in submits), default=0.0)
     all_p99 = _number(aggregated, "99%")
     expected = {k.split(".", 1)[1]: v for k, v in counters.items()
                 if k.startswith("expected_rejections.")}
     live = args.live_games
     cpu_ms_per_decision = args.server_cpu_seconds * 1000 / decisions if decisions else 0.0
+    # Client calls per accepted decision (locust's rows, every transport and outcome).
+    def calls(prefix: str) -> int:
+        return sum(int(_number(r, "Request Count")) for r in rows
+                   if r["Name"] == prefix or r["Name"].startswith(prefix + " ["))
+    legal_calls, submit_calls = calls("ListLegalActions"), calls("SubmitAction")
+    all_calls = int(_number(aggregated, "Request Count"))
+    legal_per_decision = legal_calls / decisions if decisions else 0.0
     growth_kb = max(0, args.peak_kb - args.baseline_kb)
     per_thousand_mb = growth_kb / 1024 / live * 1000 if live else 0.0
     result: dict[str, Any] = {
@@ -214,9 +222,15 @@ def report(args: argparse.Namespace) -> int:
         "run_seconds": args.run_seconds,
         "accepted_decisions": decisions,
         "accepted_decisions_per_second": round(per_second, 1),
+        "submit_p50_ms": submit_p50,
         "submit_p99_ms": submit_p99,
         "all_requests_p99_ms": all_p99,
         "requests_per_second": round(_number(aggregated, "Requests/s"), 1),
+        "list_legal_actions_calls": legal_calls,
+        "list_legal_actions_per_decision": round(legal_per_decision, 3),
+        "submit_action_calls_per_decision": round(submit_calls / decisions, 3)
+        if decisions else 0.0,
+        "requests_per_decision": round(all_calls / decisions, 3) if decisions else 0.0,
         "unexpected_errors": unexpected,
         "unexpected_server_log_errors": server_unexpected,
         "expected_rejections": expected,
@@ -228,6 +242,9 @@ def report(args: argparse.Namespace) -> int:
         "peak_memory_growth_mb_per_1000_live_games": round(per_thousand_mb, 1),
         "server_cpu_seconds": round(args.server_cpu_seconds, 2),
         "server_cpu_ms_per_decision": round(cpu_ms_per_decision, 2),
+        "client_cpu_seconds": round(args.client_cpu_seconds, 2),
+        "client_cpu_ms_per_decision": round(args.client_cpu_seconds * 1000 / decisions, 2)
+        if decisions else 0.0,
         "server_cores_busy": round(args.server_cpu_seconds / args.run_seconds, 2)
         if args.run_seconds else 0.0,
         "locust_exit_code": args.locust_exit,
@@ -237,10 +254,23 @@ def report(args: argparse.Namespace) -> int:
     print()
     print(f"store: {args.store}; users: {args.users}; run time: {args.run_seconds:.0f} s")
     print(f"accepted decisions: {decisions} = {per_second:.1f}/s (server counter); "
-          f"SubmitAction p99 {submit_p99:.0f} ms; all requests p99 {all_p99:.0f} ms")
+          f"SubmitAction p50 {submit_p50:.0f} ms, p99 {submit_p99:.0f} ms; all requests p99 "
+          f"{all_p99:.0f} ms")
+    print(f"client calls per accepted decision: ListLegalActions {legal_per_decision:.2f} "
+          f"({legal_calls} calls), SubmitAction "
+          f"{result['submit_action_calls_per_decision']:.2f}, all rows "
+          f"{result['requests_per_decision']:.2f}"
+          + (f"; options from SubmitAction's next_actions "
+             f"{counters.get('options_from_submit', 0)}, listed "
+             f"{counters.get('options_listed', 0)}, next_actions verified "
+             f"{counters.get('next_actions_verified', 0)}"
+             if "options_from_submit" in counters else ""))
     print(f"server CPU: {args.server_cpu_seconds:.1f} s over the run = "
           f"{result['server_cores_busy']:.2f} cores busy, {cpu_ms_per_decision:.1f} ms per "
           "accepted decision (all requests included)")
+    if args.client_cpu_seconds:
+        print(f"locust CPU: {args.client_cpu_seconds:.1f} s (start-up included) = "
+              f"{result['client_cpu_ms_per_decision']:.1f} ms per accepted decision")
     print(f"expected rejections (races): {expected or 'none'}; "
           f"idempotent replays checked: {counters.get('idempotent_replays', 0)}; "
           f"games created {counters.get('games_created', 0)}, "
@@ -305,6 +335,7 @@ def main(argv: list[str] | None = None) -> int:
     final.add_argument("--server-alive", type=int, default=1)
     final.add_argument("--server-log", default="")
     final.add_argument("--server-cpu-seconds", type=float, default=0.0)
+    final.add_argument("--client-cpu-seconds", type=float, default=0.0)
     args = parser.parse_args(argv)
 
     if args.command == "ports":

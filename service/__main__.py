@@ -28,8 +28,15 @@ def main(argv: list[str] | None = None) -> None:
         "--log-level", default=os.environ.get("BRASS_LOG_LEVEL", "info"),
         choices=["debug", "info", "warning", "error"], help="env BRASS_LOG_LEVEL",
     )
+    parser.add_argument(
+        "--workers", type=int, default=int(os.environ.get("BRASS_WORKERS", 1)),
+        help="server processes sharing the ports and the store (env BRASS_WORKERS, "
+        "default %(default)s; about one core each)",
+    )
     args = parser.parse_args(argv)
-    serve(args.port, args.http_port, args.database_url, args.log_level)
+    if args.workers < 1:
+        parser.error("--workers must be at least 1")
+    serve(args.port, args.http_port, args.database_url, args.log_level, args.workers)
 
 
 if __name__ == "__main__":

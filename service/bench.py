@@ -3,9 +3,11 @@
     python -m brass_service.bench --grpc 127.0.0.1:50051 --http 127.0.0.1:8080 \\
         --seconds 10 --clients 4 [--concurrency 8] [--only grpc|rest]
 
-Each client process plays random games (ListLegalActions + SubmitAction per decision) against
-a running server, on loopback only; with --concurrency K each process keeps K games in
-flight (asyncio), otherwise it plays one game at a time, call after call. The figures are
+Each client process plays random games against a running server (SubmitAction with
+include_legal_actions, ListLegalActions only when the seat to act changes; `--calls
+list-and-submit` calls both for every decision), on loopback only; with --concurrency K
+each process keeps K games in flight (asyncio), otherwise it plays one game at a time, call
+after call. The figures are
 accepted decisions per second and the client-side latency of SubmitAction (p50, p99). It is
 a measurement, not a test: nothing is asserted.
 """
@@ -44,7 +46,7 @@ class Figure:
         return 1000 * ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
-def _grpc_worker(target: str, seconds: float, seed: int) -> WorkerResult:
+def _grpc_worker(target: str, seconds: float, seed: int, next_actions: bool) -> WorkerResult:
     from brass_clients.sdk import GameClient, pb
 
     deadline = time.monotonic() + seconds  # counted from here: process start-up excluded
@@ -56,23 +58,26 @@ def _grpc_worker(target: str, seconds: float, seed: int) -> WorkerResult:
             created = client.create_game(players=rng.choice((2, 3, 4)), seed=rng.getrandbits(32))
             tokens = [s.token for s in created.seats]
             state = created.state
+            legal = None
             while state.summary.status == pb.GAME_STATUS_IN_PROGRESS:
                 if time.monotonic() >= deadline:
                     return decisions, latencies
                 token = tokens[state.summary.current_seat]
-                legal = client.list_legal_actions(created.game_id, token)
+                if legal is None:
+                    legal = client.list_legal_actions(created.game_id, token)
                 started = time.perf_counter()
                 response = client.submit_action(
                     created.game_id, token, rng.choice(legal.options).id,
-                    expected_version=legal.version,
+                    expected_version=legal.version, include_legal_actions=next_actions,
                 )
                 latencies.append(time.perf_counter() - started)
                 state = response.state
+                legal = response.next_actions if response.HasField("next_actions") else None
                 decisions += 1
     return decisions, latencies
 
 
-def _rest_worker(address: str, seconds: float, seed: int) -> WorkerResult:
+def _rest_worker(address: str, seconds: float, seed: int, next_actions: bool) -> WorkerResult:
     deadline = time.monotonic() + seconds
     host, _, port = address.rpartition(":")
     connection = http.client.HTTPConnection(host, int(port), timeout=30)
@@ -97,26 +102,32 @@ def _rest_worker(address: str, seconds: float, seed: int) -> WorkerResult:
                                                  "seed": str(rng.getrandbits(32))})
             game_id, tokens = created["gameId"], [s["token"] for s in created["seats"]]
             state = created["state"]
+            legal = None
             while state["summary"]["status"] == "GAME_STATUS_IN_PROGRESS":
                 if time.monotonic() >= deadline:
                     return decisions, latencies
                 token = tokens[state["summary"]["currentSeat"]]
-                legal = call("GET", f"/v1/games/{game_id}/actions", token=token)
+                if legal is None:
+                    legal = call("GET", f"/v1/games/{game_id}/actions", token=token)
                 started = time.perf_counter()
-                state = call(
+                answer = call(
                     "POST", f"/v1/games/{game_id}/actions",
                     {"action": {"optionId": rng.choice(legal["options"])["id"]},
-                     "expectedVersion": legal["version"]},
+                     "expectedVersion": legal["version"],
+                     "includeLegalActions": next_actions},
                     token,
-                )["state"]
+                )
                 latencies.append(time.perf_counter() - started)
+                state, legal = answer["state"], answer.get("nextActions")
                 decisions += 1
         return decisions, latencies
     finally:
         connection.close()
 
 
-async def _grpc_games(target: str, seconds: float, seed: int, concurrency: int) -> WorkerResult:
+async def _grpc_games(
+    target: str, seconds: float, seed: int, concurrency: int, next_actions: bool
+) -> WorkerResult:
     from brass_clients.aio_sdk import AsyncGameClient, pb
 
     deadline = time.monotonic() + seconds
@@ -131,18 +142,21 @@ async def _grpc_games(target: str, seconds: float, seed: int, concurrency: int) 
             )
             tokens = [s.token for s in created.seats]
             state = created.state
+            legal = None  # the options of the seat to act, when the last answer had them
             while state.summary.status == pb.GAME_STATUS_IN_PROGRESS:
                 if time.monotonic() >= deadline:
                     return
                 token = tokens[state.summary.current_seat]
-                legal = await client.list_legal_actions(created.game_id, token)
+                if legal is None:
+                    legal = await client.list_legal_actions(created.game_id, token)
                 started = time.perf_counter()
                 response = await client.submit_action(
                     created.game_id, token, rng.choice(legal.options).id,
-                    expected_version=legal.version,
+                    expected_version=legal.version, include_legal_actions=next_actions,
                 )
                 latencies.append(time.perf_counter() - started)
                 state = response.state
+                legal = response.next_actions if response.HasField("next_actions") else None
                 counts[index] += 1
 
     async with AsyncGameClient(target) as client:
@@ -150,73 +164,116 @@ async def _grpc_games(target: str, seconds: float, seed: int, concurrency: int) 
     return sum(counts), latencies
 
 
-async def _rest_games(address: str, seconds: float, seed: int, concurrency: int) -> WorkerResult:
-    import aiohttp
+class _HttpConnection:
+    """A bare HTTP/1.1 keep-alive connection: the bench's REST client. A general client
+    (aiohttp) costs about as much CPU per request as the server's whole handling of it,
+    and the bench runs on the server's machine; this one only writes the request line and
+    reads Content-Length bodies, which is all the service's JSON answers need."""
 
+    def __init__(self, host: str, port: int) -> None:
+        self.host, self.port = host, port
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def call(self, method: str, path: str, body: object = None,
+                   token: str | None = None) -> dict:
+        if self.writer is None:
+            self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+        assert self.reader is not None
+        payload = json.dumps(body, separators=(",", ":")).encode() if body is not None else b""
+        head = f"{method} {path} HTTP/1.1\r\nHost: {self.host}\r\n"
+        if token:
+            head += f"Authorization: Bearer {token}\r\n"
+        if payload:
+            head += "Content-Type: application/json\r\n"
+        head += f"Content-Length: {len(payload)}\r\n\r\n"
+        self.writer.write(head.encode() + payload)
+        status_line = await self.reader.readline()
+        headers = await self.reader.readuntil(b"\r\n\r\n")
+        length = 0
+        for line in headers.split(b"\r\n"):
+            name, _, value = line.partition(b":")
+            if name.strip().lower() == b"content-length":
+                length = int(value)
+        document = json.loads(await self.reader.readexactly(length))
+        if status_line.split()[1] != b"200":
+            raise RuntimeError(f"{method} {path}: {document}")
+        return document
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+
+
+async def _rest_games(
+    address: str, seconds: float, seed: int, concurrency: int, next_actions: bool
+) -> WorkerResult:
     deadline = time.monotonic() + seconds
-    base = f"http://{address}"
+    host, _, port = address.rpartition(":")
     latencies: list[float] = []
     counts = [0] * concurrency
 
-    async def call(session: aiohttp.ClientSession, method: str, path: str,
-                   body: object = None, token: str | None = None) -> dict:
-        headers = {"Authorization": f"Bearer {token}"} if token else {}
-        async with session.request(method, base + path, json=body, headers=headers) as reply:
-            payload = await reply.json()
-            if reply.status != 200:
-                raise RuntimeError(f"{method} {path}: {payload}")
-            return payload
-
-    async def player(index: int, session: aiohttp.ClientSession) -> None:
+    async def player(index: int) -> None:
+        # One connection per game in flight, as a browser tab or a bot would hold.
+        connection = _HttpConnection(host, int(port))
+        call = connection.call
         rng = random.Random(seed * 1000 + index)
-        while time.monotonic() < deadline:
-            created = await call(session, "POST", "/v1/games",
-                                 {"players": rng.choice((2, 3, 4)),
-                                  "seed": str(rng.getrandbits(32))})
-            game_id, tokens = created["gameId"], [s["token"] for s in created["seats"]]
-            state = created["state"]
-            while state["summary"]["status"] == "GAME_STATUS_IN_PROGRESS":
-                if time.monotonic() >= deadline:
-                    return
-                token = tokens[state["summary"]["currentSeat"]]
-                legal = await call(session, "GET", f"/v1/games/{game_id}/actions", token=token)
-                started = time.perf_counter()
-                state = (await call(
-                    session, "POST", f"/v1/games/{game_id}/actions",
-                    {"action": {"optionId": rng.choice(legal["options"])["id"]},
-                     "expectedVersion": legal["version"]},
-                    token,
-                ))["state"]
-                latencies.append(time.perf_counter() - started)
-                counts[index] += 1
+        try:
+            while time.monotonic() < deadline:
+                created = await call("POST", "/v1/games",
+                                     {"players": rng.choice((2, 3, 4)),
+                                      "seed": str(rng.getrandbits(32))})
+                game_id, tokens = created["gameId"], [s["token"] for s in created["seats"]]
+                state = created["state"]
+                legal = None
+                while state["summary"]["status"] == "GAME_STATUS_IN_PROGRESS":
+                    if time.monotonic() >= deadline:
+                        return
+                    token = tokens[state["summary"]["currentSeat"]]
+                    if legal is None:
+                        legal = await call("GET", f"/v1/games/{game_id}/actions", token=token)
+                    started = time.perf_counter()
+                    answer = await call(
+                        "POST", f"/v1/games/{game_id}/actions",
+                        {"action": {"optionId": rng.choice(legal["options"])["id"]},
+                         "expectedVersion": legal["version"],
+                         "includeLegalActions": next_actions},
+                        token,
+                    )
+                    latencies.append(time.perf_counter() - started)
+                    state, legal = answer["state"], answer.get("nextActions")
+                    counts[index] += 1
+        finally:
+            connection.close()
 
-    connector = aiohttp.TCPConnector(limit=concurrency)
-    async with aiohttp.ClientSession(connector=connector) as session:
-        await asyncio.gather(*(player(i, session) for i in range(concurrency)))
+    await asyncio.gather(*(player(i) for i in range(concurrency)))
     return sum(counts), latencies
 
 
 def _async_worker(transport: str, address: str, seconds: float, seed: int,
-                  concurrency: int) -> WorkerResult:
+                  concurrency: int, next_actions: bool) -> WorkerResult:
     games = _grpc_games if transport == "grpc" else _rest_games
-    return asyncio.run(games(address, seconds, seed, concurrency))
+    return asyncio.run(games(address, seconds, seed, concurrency, next_actions))
 
 
 def measure(transport: str, address: str, seconds: float, clients: int,
-            concurrency: int = 1) -> Figure:
+            concurrency: int = 1, next_actions: bool = True) -> Figure:
     """Runs `clients` processes (not threads: the GIL would make the client the bottleneck),
-    each with `concurrency` games in flight."""
+    each with `concurrency` games in flight. With `next_actions`, SubmitAction asks for the
+    caller's next options, so ListLegalActions is only called when the seat to act changes;
+    without, every decision is ListLegalActions + SubmitAction."""
     context = multiprocessing.get_context("spawn")
     with context.Pool(clients) as pool:
         if concurrency <= 1:
             worker = _grpc_worker if transport == "grpc" else _rest_worker
             results = pool.starmap(
-                worker, [(address, seconds, 1000 + i) for i in range(clients)]
+                worker, [(address, seconds, 1000 + i, next_actions) for i in range(clients)]
             )
         else:
             results = pool.starmap(
                 _async_worker,
-                [(transport, address, seconds, 1000 + i, concurrency) for i in range(clients)],
+                [(transport, address, seconds, 1000 + i, concurrency, next_actions)
+                 for i in range(clients)],
             )
     return Figure(transport, sum(r[0] for r in results), seconds,
                   [latency for r in results for latency in r[1]])
@@ -232,18 +289,31 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--concurrency", type=int, default=1,
                         help="games in flight per client process (default 1: sequential)")
     parser.add_argument("--only", choices=("grpc", "rest"), help="measure one transport")
+    parser.add_argument(
+        "--calls", choices=("next-actions", "list-and-submit", "both"), default="next-actions",
+        help="next-actions (default): SubmitAction with include_legal_actions, "
+        "ListLegalActions only when the seat to act changes; list-and-submit: both calls "
+        "for every decision (the baseline); both: one after the other, with their ratio",
+    )
     args = parser.parse_args(argv)
+    modes = ["list-and-submit", "next-actions"] if args.calls == "both" else [args.calls]
     for transport, address in (("grpc", args.grpc), ("rest", args.http)):
         if args.only and transport != args.only:
             continue
-        figure = measure(transport, address, args.seconds, args.clients, args.concurrency)
-        print(
-            f"{transport}: {figure.decisions} accepted decisions in {figure.seconds:.1f} s "
-            f"= {figure.per_second:.0f}/s ({args.clients} clients x {args.concurrency} games "
-            "in flight; each decision is one ListLegalActions + one SubmitAction); "
-            f"SubmitAction p50 {figure.percentile(0.5):.1f} ms, "
-            f"p99 {figure.percentile(0.99):.1f} ms"
-        )
+        rates = []
+        for mode in modes:
+            figure = measure(transport, address, args.seconds, args.clients, args.concurrency,
+                             next_actions=mode == "next-actions")
+            rates.append(figure.per_second)
+            print(
+                f"{transport} [{mode}]: {figure.decisions} accepted decisions in "
+                f"{figure.seconds:.1f} s = {figure.per_second:.0f}/s ({args.clients} clients x "
+                f"{args.concurrency} games in flight); "
+                f"SubmitAction p50 {figure.percentile(0.5):.1f} ms, "
+                f"p99 {figure.percentile(0.99):.1f} ms"
+            )
+        if len(rates) == 2 and rates[0]:
+            print(f"{transport}: next-actions / list-and-submit = {rates[1] / rates[0]:.2f}x")
 
 
 if __name__ == "__main__":

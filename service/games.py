@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import binascii
+import contextlib
 import hashlib
 import json
 import secrets
@@ -59,6 +60,8 @@ _MAX_SEAT_NAME_CHARS = 64
 _MAYBE_STALE = frozenset({"STALE_VERSION", "NOT_YOUR_TURN", "GAME_OVER", "ILLEGAL_ACTION"})
 # Public fields of a replay record; everything else (seed, starting position) waits for
 # the end of the game.
+# SubmitActionResponse.replayed = true, as bytes (field 3, varint 1).
+_REPLAYED_FIELD = b"\x18\x01"
 _PUBLIC_REPLAY_FIELDS = ("rules_edition", "ruleset", "players", "options", "decisions")
 
 
@@ -75,6 +78,9 @@ class ServiceSettings:
     # Watchers re-check the store this often even without a notification, so a lost
     # notification (or another process on the same SQLite file) only delays an update.
     watch_poll_seconds: float = 2.0
+    # With several processes on one SQLite file: how often each checks whether another one
+    # wrote (a read of shared memory), to wake its watchers.
+    other_writers_poll_seconds: float = 0.05
     watch_batch: int = 256
     # RunBatch: games per request, batches at once, worker processes (0: CPUs - 1, at
     # least 1), the search budget accepted from clients, the workers' nice increment.
@@ -177,6 +183,11 @@ class ChangeBroker:
     def watchers_of(self, game_id: str) -> int:
         return len(self._waiters.get(game_id, ()))
 
+    def wake_all(self) -> None:
+        for waiters in self._waiters.values():
+            for event in waiters:
+                event.set()
+
 
 def _timestamp(seconds: float) -> timestamp_pb2.Timestamp:
     stamp = timestamp_pb2.Timestamp()
@@ -255,23 +266,20 @@ def _summary_json(row: GameRow, live: LiveGame) -> dict[str, Any]:
 class _StateParts:
     """A GameState made of its parts, to be written as protobuf bytes or as JSON.
 
-    The view, the bulk of it, is encoded once (through the game's StructMemo) and its bytes
-    are appended to the rest of the message: a message's serialized fields may come in any
-    order, and parsing concatenated bytes merges them.
+    The view, the bulk of it, comes from the core as JSON text, which REST sends as it is.
+    For gRPC it is parsed and encoded as a Struct through the game's StructMemo (only the
+    parts that changed since the last view are encoded again), and its bytes are appended
+    to the rest of the message: a message's serialized fields may come in any order, and
+    parsing concatenated bytes merges them.
     """
 
-    __slots__ = ("encoded", "live", "row", "seat", "view", "view_bytes")
+    __slots__ = ("live", "memo", "row", "seat", "view_text")
 
     def __init__(
         self, row: GameRow, live: LiveGame, seat: int | None, memo: wire.StructMemo
     ) -> None:
-        self.row, self.live, self.seat = row, live, seat
-        self.view = live.game.view(seat)
-        try:
-            self.view_bytes, self.encoded = memo.encode(self.view)
-        except (TypeError, ValueError, OverflowError):
-            self.view_bytes = struct_bytes(self.view)  # not plain JSON: converted first
-            self.encoded = wire.Encoded(self.view, None)
+        self.row, self.live, self.seat, self.memo = row, live, seat, memo
+        self.view_text = live.game.view_json(seat)
 
     def to_bytes(self) -> bytes:
         game = self.live.game
@@ -281,23 +289,18 @@ class _StateParts:
         if game.is_over:
             state.scores.extend(int(s) for s in game.scores())
             state.winners.extend(int(w) for w in game.winners())
-        return state.SerializeToString() + wire.field(3, self.view_bytes)
+        view = json.loads(self.view_text)
+        try:
+            view_bytes, _encoded = self.memo.encode(view)
+        except (TypeError, ValueError, OverflowError):
+            view_bytes = struct_bytes(view)  # not plain JSON: converted first
+        return state.SerializeToString() + wire.field(3, view_bytes)
 
     def to_json(self) -> dict[str, Any]:
-        game = self.live.game
-        over = game.is_over
-        document: dict[str, Any] = {
-            "summary": _summary_json(self.row, self.live),
-            "view": plain_json(self.view),
-            "scores": [int(s) for s in game.scores()] if over else [],
-            "winners": [int(w) for w in game.winners()] if over else [],
-        }
-        if self.seat is not None:
-            document["viewerSeat"] = self.seat
-        return document
+        return json.loads(self.to_json_text())
 
     def to_json_text(self) -> str:
-        """The JSON text of to_json(), the view's taken from the memo's parts."""
+        """The proto3 JSON text of the GameState, the view's being the core's text."""
         game = self.live.game
         over = game.is_over
         rest = {
@@ -308,7 +311,7 @@ class _StateParts:
             rest["viewerSeat"] = self.seat
         return (
             '{"summary":' + _compact(_summary_json(self.row, self.live))
-            + ',"view":' + self.encoded.json_text()
+            + ',"view":' + self.view_text
             + "," + _compact(rest)[1:]
         )
 
@@ -385,12 +388,35 @@ class GameService:
         self._option_cache: dict[tuple[str, int], tuple[bytes, str]] = {}
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self.batches = BatchRunner(self.settings.batch_limits())
+        self._follower: asyncio.Task[None] | None = None
         store.add_listener(self._on_store_change)
 
     async def start(self) -> None:
-        ACTIVE_GAMES.set(await self.store.count_games(pb.GAME_STATUS_IN_PROGRESS))
+        await self.refresh_gauges()
+        if self.store.change_mark() is not None:
+            self._follower = asyncio.create_task(self._follow_other_processes())
+
+    async def refresh_gauges(self) -> None:
+        """Sets the store-wide gauge from the store (other processes move it too)."""
+        with contextlib.suppress(StoreUnavailable):
+            ACTIVE_GAMES.set(await self.store.count_games(pb.GAME_STATUS_IN_PROGRESS))
+
+    async def _follow_other_processes(self) -> None:
+        """Wakes this process's watchers soon after another process sharing the SQLite
+        file (another worker of `brass serve --workers N`) writes: each woken watcher checks
+        its game's stored version and sends what is new. Without this they would only
+        notice at their next `watch_poll_seconds` re-check."""
+        mark = self.store.change_mark()
+        while True:
+            await asyncio.sleep(self.settings.other_writers_poll_seconds)
+            now = self.store.change_mark()
+            if now != mark:
+                mark = now
+                self.broker.wake_all()
 
     def close(self) -> None:
+        if self._follower is not None:
+            self._follower.cancel()
         self.batches.close()
 
     def _on_store_change(self, game_id: str, version: int) -> None:
@@ -687,8 +713,6 @@ class GameService:
         except StoreUnavailable as exc:
             raise ServiceError("UNAVAILABLE", "the game store is unavailable; retry") from exc
         self._remember(row, live, mark, checked=True)
-        if not game.is_over:
-            ACTIVE_GAMES.inc()
         record.game_id, record.version = row.game_id, 0
         return pb.CreateGameResponse(
             game_id=row.game_id,
@@ -710,7 +734,7 @@ class GameService:
         parts = _StateParts(row, live, seat, self._memo(row.game_id))
         return Reply(
             pb.GetGameResponse,
-            data=wire.field(1, parts.to_bytes()),
+            make_data=lambda: wire.field(1, parts.to_bytes()),
             json_text=lambda: '{"state":' + parts.to_json_text() + "}",
         )
 
@@ -739,6 +763,36 @@ class GameService:
             encoded = [cache[(decision, i)] for i in ids]
         return b"".join(e[0] for e in encoded), [e[1] for e in encoded]
 
+    def _legal_parts(
+        self, row: GameRow, live: LiveGame, seat: int
+    ) -> tuple[pb.ListLegalActionsResponse, bytes, list[str]]:
+        """ListLegalActionsResponse's fields but the options, the options' bytes and their
+        JSON texts, for `seat`, which must be the seat to act."""
+        game = live.game
+        decision = game.decision
+        head = pb.ListLegalActionsResponse(
+            game_id=row.game_id, version=live.version, seat=seat, decision=decision
+        )
+        options_bytes, options_json = self._options(decision, game)
+        return head, options_bytes, options_json
+
+    @staticmethod
+    def _legal_json_text(
+        head: pb.ListLegalActionsResponse, options_json: list[str], plain: bool
+    ) -> str:
+        """The JSON text of a ListLegalActionsResponse; `plain` when it has nothing but its
+        head fields and options (built directly, not through json_format)."""
+        if plain:
+            document = {
+                "gameId": head.game_id, "version": str(head.version), "seat": head.seat,
+                "decision": head.decision, "unavailable": [], "compoundActions": [],
+                "compoundActionsTruncated": False,
+            }
+        else:
+            document = message_to_json_dict(head)
+            document.pop("options", None)
+        return _compact(document)[:-1] + ',"options":[' + ",".join(options_json) + "]}"
+
     async def list_legal_actions(
         self, request: pb.ListLegalActionsRequest, caller: Caller, record: RequestRecord
     ) -> Reply:
@@ -756,11 +810,7 @@ class GameService:
                 version=live.version,
                 current_seat=game.current_seat,
             )
-        decision = game.decision
-        head = pb.ListLegalActionsResponse(
-            game_id=row.game_id, version=live.version, seat=seat, decision=decision
-        )
-        options_bytes, options_json = self._options(decision, game)
+        head, options_bytes, options_json = self._legal_parts(row, live, seat)
         if request.include_unavailable:
             for option_id, reason, message in game.unavailable():
                 head.unavailable.add(id=option_id, reason=reason, message=message)
@@ -769,25 +819,11 @@ class GameService:
             for compound in compounds:
                 head.compound_actions.add(key=compound.key, ids=list(compound.ids))
             head.compound_actions_truncated = truncated
-
-        def as_json_text() -> str:
-            if request.include_unavailable or request.include_compound_actions:
-                document = message_to_json_dict(head)
-            else:
-                document = {
-                    "gameId": row.game_id, "version": str(live.version), "seat": seat,
-                    "decision": decision, "unavailable": [], "compoundActions": [],
-                    "compoundActionsTruncated": False,
-                }
-            document.pop("options", None)
-            return (
-                _compact(document)[:-1] + ',"options":[' + ",".join(options_json) + "]}"
-            )
-
+        plain = not (request.include_unavailable or request.include_compound_actions)
         return Reply(
             pb.ListLegalActionsResponse,
             data=head.SerializeToString() + options_bytes,
-            json_text=as_json_text,
+            json_text=lambda: self._legal_json_text(head, options_json, plain),
         )
 
     async def get_replay(
@@ -936,7 +972,7 @@ class GameService:
             if key is not None:
                 prior = await self.store.find_decision_by_key(request.game_id, key)
                 if prior is not None:
-                    return self._replayed(prior, fingerprint, record)
+                    return await self._replayed(request, prior, fingerprint, row, record)
             raise
 
     async def _apply_and_store(
@@ -965,10 +1001,6 @@ class GameService:
             raise from_engine_error(exc, version=version) from exc
         now = time.time()
         after = LiveGame(work, version + len(ids), now)
-        # The response is made once: its bytes are stored (for idempotent retries) and sent
-        # as they are over gRPC; REST renders its JSON from the same parts.
-        state = _StateParts(row, after, seat, self._memo(row.game_id))
-        data = wire.field(1, state.to_bytes()) + _event_bytes(after.version, events)
         every = self.settings.snapshot_every
         take_snapshot = work.is_over or after.version // every > version // every
         decision = DecisionRow(
@@ -980,7 +1012,7 @@ class GameService:
             idempotency_key=key,
             fingerprint=fingerprint,
             events=events,
-            response=data,
+            response=b"",  # rebuilt from the log for a retry (see _replayed)
             created_at=now,
             state_hash=int(work.state_hash()),
         )
@@ -1002,39 +1034,107 @@ class GameService:
             prior = await self.store.find_decision_by_key(request.game_id, key)
             if prior is None:
                 return None
-            return self._replayed(prior, fingerprint, record)
+            return await self._replayed(request, prior, fingerprint, row, record)
         except StoreUnavailable as exc:
             raise ServiceError("UNAVAILABLE", "the game store is unavailable; retry") from exc
         entry = self._entry(row.game_id)
         if entry is not None and entry.live is live:
             self._remember(row, after)
         DECISIONS.inc()
-        if work.is_over:
-            ACTIVE_GAMES.dec()
         record.version = after.version
         self.broker.publish(row.game_id, after.version)
+        return self._submit_reply(
+            row, after, seat, events, request.include_legal_actions, self._memo(row.game_id)
+        )
+
+    def _submit_reply(
+        self,
+        row: GameRow,
+        after: LiveGame,
+        seat: int,
+        events: list[dict[str, Any]],
+        include_legal_actions: bool,
+        memo: wire.StructMemo,
+        replayed: bool = False,
+    ) -> Reply:
+        """SubmitAction's answer for the game `after` the caller's action: its bytes (sent
+        as they are over gRPC) and the JSON text REST renders from the same parts."""
+        state = _StateParts(row, after, seat, memo)
+        next_bytes = next_json = ""
+        game = after.game
+        if include_legal_actions and not game.is_over and game.current_seat == seat:
+            head, options_bytes, options_json = self._legal_parts(row, after, seat)
+            next_bytes = wire.field(4, head.SerializeToString() + options_bytes)
+            next_json = ',"nextActions":' + self._legal_json_text(head, options_json, True)
+
+        def as_bytes() -> bytes:
+            return (
+                wire.field(1, state.to_bytes()) + _event_bytes(after.version, events)
+                + (next_bytes or b"") + (_REPLAYED_FIELD if replayed else b"")
+            )
+
         return Reply(
             pb.SubmitActionResponse,
-            data=data,
+            make_data=as_bytes,
             json_text=lambda: (
                 '{"state":' + state.to_json_text()
                 + ',"events":' + _compact(_events_json(after.version, events))
-                + ',"replayed":false}'
+                + ',"replayed":' + ("true" if replayed else "false") + next_json + "}"
             ),
         )
 
-    def _replayed(self, prior: DecisionRow, fingerprint: str, record: RequestRecord) -> Reply:
+    async def _replayed(
+        self,
+        request: pb.SubmitActionRequest,
+        prior: DecisionRow,
+        fingerprint: str,
+        row: GameRow,
+        record: RequestRecord,
+    ) -> Reply:
+        """The answer to a retry of the accepted submission `prior` (same idempotency key):
+        the same request gets the original answer, rebuilt from the game as it was right
+        after that submission; another request with the key is refused."""
         if prior.fingerprint != fingerprint:
             raise ServiceError(
                 "IDEMPOTENCY_KEY_REUSED",
                 "this idempotency key was already used for a different request",
                 version=prior.to_version,
             )
-        response = pb.SubmitActionResponse.FromString(prior.response)
-        response.replayed = True
         record.version = prior.to_version
         record.extra["replayed"] = True
-        return Reply(pb.SubmitActionResponse, message=response)
+        if prior.response:  # stored whole by an earlier version of the service
+            response = pb.SubmitActionResponse.FromString(prior.response)
+            response.replayed = True
+            return Reply(pb.SubmitActionResponse, message=response)
+        then = await self._game_at(row, prior.to_version, prior.created_at)
+        return self._submit_reply(
+            row, then, prior.seat, prior.events, request.include_legal_actions,
+            wire.StructMemo(), replayed=True,
+        )
+
+    async def _game_at(self, row: GameRow, version: int, updated_at: float) -> LiveGame:
+        """The game as it was at `version` (a stored version), last moved at `updated_at`."""
+        entry = self._entry(row.game_id)
+        if entry is not None and entry.live.version == version:
+            return entry.live
+        snapshot = await self.store.latest_snapshot(row.game_id, at_most=version)
+        if snapshot is None:
+            raise ServiceError("CORRUPT_GAME", f"game {row.game_id} has no snapshot")
+        try:
+            game = brass.Game.restore(snapshot.data)
+        except brass.EngineError as exc:
+            raise ServiceError(
+                "CORRUPT_GAME", f"the stored snapshot of game {row.game_id} cannot be restored"
+            ) from exc
+        rows = await self.store.decisions_after(row.game_id, snapshot.version, up_to=version)
+        live = self._apply_stored(
+            LiveGame(game, snapshot.version, row.created_at), rows, in_place=True
+        )
+        if live.version != version:
+            raise ServiceError(
+                "CORRUPT_GAME", f"game {row.game_id} restores to version {live.version}"
+            )
+        return LiveGame(live.game, version, updated_at)
 
     async def preview_action(
         self, request: pb.PreviewActionRequest, caller: Caller, record: RequestRecord

@@ -16,7 +16,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import structlog
-from prometheus_client import Counter, Gauge, Histogram
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    REGISTRY,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    generate_latest,
+    multiprocess,
+)
 
 REQUESTS = Counter(
     "brass_requests_total",
@@ -31,13 +40,38 @@ LATENCY = Histogram(
     buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0),
 )
 DECISIONS = Counter("brass_decisions_total", "Submissions accepted and stored.")
-ACTIVE_GAMES = Gauge("brass_active_games", "Games in progress in the store.")
-ACTIVE_WATCHERS = Gauge(
-    "brass_active_watchers", "Open WatchGame streams and SSE connections on this replica."
+# With several worker processes (`brass serve --workers N`) the metrics are prometheus_client's
+# multiprocess ones: counters and histograms are summed over the workers, the per-process
+# gauges below too ("livesum"), and the store-wide count of games in progress is the most
+# recent one set (each worker sets it from the store when /metrics is read).
+ACTIVE_GAMES = Gauge(
+    "brass_active_games", "Games in progress in the store.", multiprocess_mode="livemostrecent"
 )
-CACHED_GAMES = Gauge("brass_cached_games", "Games held in this replica's memory cache.")
-ACTIVE_BATCHES = Gauge("brass_active_batches", "RunBatch streams running on this replica.")
+ACTIVE_WATCHERS = Gauge(
+    "brass_active_watchers", "Open WatchGame streams and SSE connections on this replica.",
+    multiprocess_mode="livesum",
+)
+CACHED_GAMES = Gauge(
+    "brass_cached_games", "Games held in this replica's memory cache.",
+    multiprocess_mode="livesum",
+)
+ACTIVE_BATCHES = Gauge(
+    "brass_active_batches", "RunBatch streams running on this replica.",
+    multiprocess_mode="livesum",
+)
 BATCH_GAMES = Counter("brass_batch_games_total", "Games finished by RunBatch on this replica.")
+
+
+
+def metrics_text() -> tuple[bytes, str]:
+    """The Prometheus exposition of this process, or of all the workers when the server runs
+    several (prometheus_client's multiprocess mode, PROMETHEUS_MULTIPROC_DIR set)."""
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        registry = CollectorRegistry()
+        multiprocess.MultiProcessCollector(registry)
+        return generate_latest(registry), CONTENT_TYPE_LATEST
+    return generate_latest(REGISTRY), CONTENT_TYPE_LATEST
+
 
 _LEVELS = {"debug": logging.DEBUG, "info": logging.INFO, "warning": logging.WARNING,
            "error": logging.ERROR}
@@ -114,6 +148,10 @@ class RequestLines:
         self._scheduled = False
         self._second = -1
         self._second_text = ""
+        self._static = ""  # fields of every line (the worker index with --workers)
+
+    def add_static_field(self, key: str, value: object) -> None:
+        self._static += f", {_quote(key)}: {_json_value(value)}"
 
     def configure(self, file: object, enabled: bool) -> None:
         self.flush()
@@ -136,7 +174,7 @@ class RequestLines:
     def write(self, fields: dict[str, object]) -> None:
         body = ", ".join(f"{_quote(key)}: {_json_value(value)}" for key, value in fields.items())
         self._pending.append(
-            f'{{{body}, "event": "request", "level": "info", '
+            f'{{{body}{self._static}, "event": "request", "level": "info", '
             f'"timestamp": "{self._timestamp()}"}}'
         )
         if len(self._pending) >= self._MAX_PENDING:

@@ -31,21 +31,24 @@ _JsonMaker = Callable[[], Any]
 class Reply:
     """A response message, as bytes and/or its REST JSON (each made at most once)."""
 
-    __slots__ = ("_data", "_json", "_make_json", "_make_text", "_message", "message_class")
+    __slots__ = ("_data", "_json", "_make_data", "_make_json", "_make_text", "_message",
+                 "message_class")
 
     def __init__(
         self,
         message_class: type[Message],
         *,
         data: bytes | None = None,
+        make_data: Callable[[], bytes] | None = None,
         message: Message | None = None,
         json: _JsonMaker | None = None,
         json_text: Callable[[], str] | None = None,
     ) -> None:
-        if data is None and message is None:
-            raise ValueError("a Reply needs its bytes or its message")
+        if data is None and make_data is None and message is None:
+            raise ValueError("a Reply needs its bytes (or their maker) or its message")
         self.message_class = message_class
         self._data = data
+        self._make_data = make_data
         self._message = message
         self._make_json = json
         self._make_text = json_text
@@ -53,8 +56,11 @@ class Reply:
 
     def to_bytes(self) -> bytes:
         if self._data is None:
-            assert self._message is not None
-            self._data = self._message.SerializeToString()
+            if self._make_data is not None:
+                self._data = self._make_data()
+            else:
+                assert self._message is not None
+                self._data = self._message.SerializeToString()
         return self._data
 
     @property

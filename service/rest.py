@@ -17,14 +17,13 @@ import structlog
 from aiohttp import web
 from google.protobuf import json_format
 from google.protobuf.message import Message
-from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, generate_latest
 
 from .auth import bearer_token
 from .convert import message_to_json_dict, parse_json_into
 from .errors import ServiceError
 from .games import Caller, GameService
 from .gen import game_service_pb2 as pb
-from .observability import RequestRecord, new_request_id, observe_request
+from .observability import RequestRecord, metrics_text, new_request_id, observe_request
 from .openapi import Route, build_openapi
 from .reply import Reply
 
@@ -103,7 +102,9 @@ def _ok(message: Message | Reply) -> web.Response:
 
 
 _INTEGER_TEXT = re.compile(r"-?[0-9]{1,19}")
-_SIMPLE_SUBMIT_KEYS = frozenset({"action", "expectedVersion", "idempotencyKey", "gameId"})
+_SIMPLE_SUBMIT_KEYS = frozenset(
+    {"action", "expectedVersion", "idempotencyKey", "gameId", "includeLegalActions"}
+)
 
 
 def _int64(value: object) -> int | None:
@@ -138,6 +139,10 @@ def _simple_submit(document: dict[str, Any]) -> pb.SubmitActionRequest | None:
             if type(document[key]) is not str:
                 return None
             setattr(message, field_name, document[key])
+    if "includeLegalActions" in document:
+        if type(document["includeLegalActions"]) is not bool:
+            return None
+        message.include_legal_actions = document["includeLegalActions"]
     return message
 
 
@@ -526,9 +531,9 @@ class RestGateway:
         )
 
     async def metrics(self, request: web.Request) -> web.Response:
-        return web.Response(
-            body=generate_latest(REGISTRY), headers={"Content-Type": CONTENT_TYPE_LATEST}
-        )
+        await self.service.refresh_gauges()
+        body, content_type = metrics_text()
+        return web.Response(body=body, headers={"Content-Type": content_type})
 
     async def openapi(self, request: web.Request) -> web.Response:
         document: dict[str, Any] = dict(self._openapi)

@@ -78,8 +78,13 @@ async def serve_async(
     limits: Limits | None = None,
     stop: asyncio.Event | None = None,
     started: asyncio.Future[ServerInfo] | None = None,
+    reuse_port: bool = False,
 ) -> None:
-    """Serves until `stop` is set (or SIGINT/SIGTERM when no `stop` is given)."""
+    """Serves until `stop` is set (or SIGINT/SIGTERM when no `stop` is given).
+
+    `reuse_port`: listen with SO_REUSEPORT, so that several worker processes share the
+    ports (the kernel spreads connections over them); only `serve(workers=N)` sets it, so
+    that a second server started by mistake on a taken port still fails loudly."""
     configure_logging(log_level)
     env_settings, env_limits = settings_from_env()
     settings = settings or env_settings
@@ -97,6 +102,7 @@ async def serve_async(
         options=[
             ("grpc.max_receive_message_length", limits.max_message_bytes),
             ("grpc.max_send_message_length", limits.max_send_message_bytes),
+            ("grpc.so_reuseport", 1 if reuse_port else 0),
         ]
     )
     add_to_server(GameServicer(service), server)
@@ -121,7 +127,7 @@ async def serve_async(
     gateway = RestGateway(service, store_is_reachable)
     runner = web.AppRunner(gateway.app(limits.max_message_bytes), access_log=None)
     await runner.setup()
-    site = web.TCPSite(runner, host, http_port)
+    site = web.TCPSite(runner, host, http_port, reuse_port=reuse_port or None)
     await site.start()
     bound_http = http_port
     for sock in getattr(site._server, "sockets", None) or ():  # resolve port 0
@@ -164,9 +170,15 @@ def serve(
     http_port: int = DEFAULT_HTTP_PORT,
     database_url: str | None = None,
     log_level: str = "info",
+    workers: int = 1,
 ) -> None:
     """Blocking entry point used by `brass serve`; exits with status 2 when the store
-    cannot be opened (the reason is logged)."""
+    cannot be opened (the reason is logged). With `workers` > 1, that many processes serve
+    the same ports and store (see workers.py)."""
+    if workers > 1:
+        from .workers import serve_workers
+
+        raise SystemExit(serve_workers(workers, grpc_port, http_port, database_url, log_level))
     try:
         asyncio.run(serve_async(grpc_port, http_port, database_url, log_level))
     except StoreUnavailable as exc:

@@ -119,6 +119,20 @@ static int legal_set(const BrassGame *g, uint16_t *opts, uint8_t *legal) {
 }
 
 /* Views, observations, determinization and compounds of one state (not changed). */
+/* The JSON view: written whole within its cap, identical for a determinized twin (the
+   text a seat receives holds nothing it may not see); a short buffer is refused. */
+static void check_view_json(const BrassGame *g, const BrassGame *twin, int s) {
+    static char a[BRASS_JSON_CAP], b[BRASS_JSON_CAP], small[256];
+    int n = brass_view_json(g, s, a, BRASS_JSON_CAP);
+    FUZZ_CHECK(n > 0 && n < BRASS_JSON_CAP && a[n] == 0 && strlen(a) == (size_t)n,
+               "view json of %d: %d", s, n);
+    int m = brass_view_json(twin, s, b, BRASS_JSON_CAP);
+    FUZZ_CHECK(m == n && memcmp(a, b, (size_t)n) == 0, "determinize changed the json of %d", s);
+    FUZZ_CHECK(brass_view_json(g, s, small, sizeof small) == -BRASS_E_BUFFER, "short buffer");
+    n = brass_position_json(g, a, BRASS_JSON_CAP);
+    FUZZ_CHECK(n > 0 && n < BRASS_JSON_CAP && a[n] == 0, "position json: %d", n);
+}
+
 static void check_information(const BrassGame *g, uint64_t seed) {
     BrassGame view, view2, det;
     float obs[BRASS_OBS_SIZE];
@@ -142,6 +156,7 @@ static void check_information(const BrassGame *g, uint64_t seed) {
         check_valid(&det, "determinize");
         brass_redact(&det, s, &view2);
         FUZZ_CHECK(memcmp(&view, &view2, sizeof view) == 0, "determinize changed the view of %d", s);
+        check_view_json(g, &det, s);
         float obs2[BRASS_OBS_SIZE];
         brass_observation(&det, s, obs2, BRASS_OBS_SIZE);
         FUZZ_CHECK(memcmp(obs, obs2, sizeof obs) == 0, "determinize changed the observation of %d", s);

@@ -298,6 +298,13 @@ void brass_redact(const BrassGame *g, int seat, BrassGame *out);
 /* Re-deal what `seat` cannot see (others' hands, deck order, face-down cards), reseeded. */
 int brass_determinize(BrassGame *g, int seat, uint64_t seed);
 int brass_income_level(int space);
+/* The documented position format (docs/POSITION.md) as JSON text, NUL-terminated: `seat`'s
+   view (seat -1 = spectator; redacted here, as brass_redact) or the whole position (hidden
+   information included). Returns the length, or -BRASS_E_BUFFER when `cap` is too small
+   (BRASS_JSON_CAP always suffices), -BRASS_E_BAD_ARGUMENT for a bad seat. */
+#define BRASS_JSON_CAP 16384
+int brass_view_json(const BrassGame *g, int seat, char *out, int cap);
+int brass_position_json(const BrassGame *g, char *out, int cap);
 /* Seed the random state used for future shuffles (positions built from JSON). */
 void brass_set_seed(BrassGame *g, uint64_t seed);
 int brass_score_order(const BrassGame *g, uint8_t *ranking); /* seats best first; returns n */

@@ -506,6 +506,7 @@ int bham_observation(const BrassGame *g, int seat, float *out, int cap) {
 const BrassRuleset BRASS_BIRMINGHAM = {
     "birmingham",   bham_new,          bham_validate,     legal_into,
     bham_reason,    bham_apply_legal,  bham_action_ended, bham_redact,
-    bham_determinize, bham_observation, bham_score_order, bham_sane_options,
+    bham_determinize, bham_observation, bham_position_json, bham_score_order,
+    bham_sane_options,
     bham_action_name, bham_phase_name, bham_reason_message,
 };

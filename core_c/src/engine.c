@@ -157,6 +157,21 @@ int brass_determinize(BrassGame *g, int seat, uint64_t seed) {
     return rs->determinize(g, seat, seed);
 }
 
+int brass_view_json(const BrassGame *g, int seat, char *out, int cap) {
+    const BrassRuleset *rs = ruleset_of(g);
+    if (!rs || !out || cap <= 0 || seat < -1 || seat >= g->num_players)
+        return -BRASS_E_BAD_ARGUMENT;
+    BrassGame red;
+    rs->redact(g, seat, &red);
+    return rs->position_json(&red, seat, 0, out, cap);
+}
+
+int brass_position_json(const BrassGame *g, char *out, int cap) {
+    const BrassRuleset *rs = ruleset_of(g);
+    if (!rs || !out || cap <= 0) return -BRASS_E_BAD_ARGUMENT;
+    return rs->position_json(g, -1, 1, out, cap);
+}
+
 int brass_observation(const BrassGame *g, int seat, float *out, int cap) {
     const BrassRuleset *rs = ruleset_of(g);
     if (!rs || !out || seat < 0 || seat >= g->num_players) return -BRASS_E_BAD_ARGUMENT;

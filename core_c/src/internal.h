@@ -136,6 +136,7 @@ int bham_sane_options(const BrassGame *g, const uint16_t *opts, int n, uint16_t 
 void bham_redact(const BrassGame *g, int seat, BrassGame *out);
 int bham_determinize(BrassGame *g, int seat, uint64_t seed);
 int bham_observation(const BrassGame *g, int seat, float *out, int cap);
+int bham_position_json(const BrassGame *g, int seat, int hidden, char *out, int cap);
 int bham_score_order(const BrassGame *g, uint8_t *ranking);
 const char *bham_action_name(int action);
 const char *bham_phase_name(int phase);

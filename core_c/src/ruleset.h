@@ -21,6 +21,9 @@ typedef struct BrassRuleset {
     void (*redact)(const BrassGame *g, int seat, BrassGame *out);
     int (*determinize)(BrassGame *g, int seat, uint64_t seed);
     int (*observation)(const BrassGame *g, int seat, float *out, int cap);
+    /* the position format as JSON text: a redacted state seen by `seat` (hidden = 0), or
+       everything (hidden = 1); returns the length, or -BRASS_E_BUFFER */
+    int (*position_json)(const BrassGame *g, int seat, int hidden, char *out, int cap);
     int (*score_order)(const BrassGame *g, uint8_t *ranking);
     /* options a "sane" random policy keeps (e.g. no loan while another action is legal) */
     int (*sane_options)(const BrassGame *g, const uint16_t *opts, int n, uint16_t *keep);

@@ -40,7 +40,15 @@ static void check_state(const BrassGame *g) {
     snap[20] ^= 0x5a;
     CHECK(brass_restore(&r, snap, brass_snapshot_size()) == BRASS_E_BAD_SNAPSHOT, "corrupt accepted");
     BrassGame view;
-    for (int s = -1; s < g->num_players; s++) brass_redact(g, s, &view);
+    static char json[BRASS_JSON_CAP];
+    for (int s = -1; s < g->num_players; s++) {
+        brass_redact(g, s, &view);
+        int n = brass_view_json(g, s, json, BRASS_JSON_CAP);
+        CHECK(n > 0 && json[n] == 0 && strlen(json) == (size_t)n, "view json");
+        CHECK(brass_view_json(g, s, json, 100) == -BRASS_E_BUFFER, "view json short buffer");
+    }
+    int n = brass_position_json(g, json, BRASS_JSON_CAP);
+    CHECK(n > 0 && json[n] == 0 && strlen(json) == (size_t)n, "position json");
     float obs[BRASS_OBS_SIZE];
     CHECK(brass_observation(g, 0, obs, BRASS_OBS_SIZE) > 0, "observation");
     for (int p = 0; p < g->num_players; p++) CHECK(g->players[p].money >= 0, "money < 0");

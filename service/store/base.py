@@ -54,6 +54,10 @@ class GameRow:
     decision: str
 
 
+# Above every version a game reaches: "no bound" in version comparisons.
+NO_VERSION_LIMIT = 2**62
+
+
 @dataclass
 class DecisionRow:
     game_id: str
@@ -66,7 +70,9 @@ class DecisionRow:
     # Digest of the request (seat, action, expected version) for idempotent retries.
     fingerprint: str
     events: list[dict[str, Any]]
-    # The serialized SubmitActionResponse returned to the submitter.
+    # The serialized SubmitActionResponse returned to the submitter, as stored by earlier
+    # versions of the service; now empty: a retried submission's answer is rebuilt from the
+    # decision log (the same view, events and times), which keeps each row small.
     response: bytes
     created_at: float
     # The engine's 64-bit state hash after the decision: re-applying it must give the same.
@@ -117,7 +123,11 @@ class Store(Protocol):
         shared by replicas): then every read checks the head."""
         ...
 
-    async def latest_snapshot(self, game_id: str) -> Snapshot | None: ...
+    async def latest_snapshot(
+        self, game_id: str, at_most: int | None = None
+    ) -> Snapshot | None:
+        """The newest snapshot of the game (at version `at_most` or before, when given)."""
+        ...
 
     async def decisions_after(
         self, game_id: str, version: int, up_to: int | None = None, limit: int | None = None

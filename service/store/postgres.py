@@ -22,6 +22,7 @@ from psycopg_pool import AsyncConnectionPool
 from .base import (
     DECISION_COLUMNS,
     GAME_COLUMNS,
+    NO_VERSION_LIMIT,
     ChangeListener,
     DecisionRow,
     GameRow,
@@ -170,10 +171,13 @@ class PostgresStore:
         rows = await self._fetch("SELECT version FROM games WHERE game_id = %s", (game_id,))
         return int(rows[0]["version"]) if rows else None
 
-    async def latest_snapshot(self, game_id: str) -> Snapshot | None:
+    async def latest_snapshot(
+        self, game_id: str, at_most: int | None = None
+    ) -> Snapshot | None:
         rows = await self._fetch(
-            "SELECT version, data FROM snapshots WHERE game_id = %s ORDER BY version DESC LIMIT 1",
-            (game_id,),
+            "SELECT version, data FROM snapshots WHERE game_id = %s AND version <= %s "
+            "ORDER BY version DESC LIMIT 1",
+            (game_id, NO_VERSION_LIMIT if at_most is None else at_most),
         )
         return Snapshot(int(rows[0]["version"]), bytes(rows[0]["data"])) if rows else None
 

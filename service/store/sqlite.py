@@ -27,6 +27,7 @@ from typing import Any, TypeVar
 from .base import (
     DECISION_COLUMNS,
     GAME_COLUMNS,
+    NO_VERSION_LIMIT,
     ChangeListener,
     DecisionRow,
     GameRow,
@@ -372,12 +373,14 @@ class SqliteStore:
 
         return await self._run(read)
 
-    async def latest_snapshot(self, game_id: str) -> Snapshot | None:
+    async def latest_snapshot(
+        self, game_id: str, at_most: int | None = None
+    ) -> Snapshot | None:
         def read(conn: sqlite3.Connection) -> Snapshot | None:
             row = conn.execute(
-                "SELECT version, data FROM snapshots WHERE game_id = ? "
+                "SELECT version, data FROM snapshots WHERE game_id = ? AND version <= ? "
                 "ORDER BY version DESC LIMIT 1",
-                (game_id,),
+                (game_id, NO_VERSION_LIMIT if at_most is None else at_most),
             ).fetchone()
             return Snapshot(int(row["version"]), bytes(row["data"])) if row else None
 

@@ -42,3 +42,8 @@ def test_short_locust_run_has_no_unexpected_errors(tmp_path: Path) -> None:
     # Every race had exactly one winner; the loser's rejection was an expected one.
     races = counters.get("races", 0)
     assert sum(result["expected_rejections"].values()) == races
+    # Most decisions' options came with the previous SubmitAction (next_actions), some of them
+    # checked against ListLegalActions; ListLegalActions only when the turn passed on.
+    assert counters.get("options_from_submit", 0) > 0
+    assert counters.get("next_actions_verified", 0) > 0
+    assert 0 < result["list_legal_actions_per_decision"] < 0.6

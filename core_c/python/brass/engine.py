@@ -98,6 +98,14 @@ def _reason_message(reason: int) -> str:
     return ffi.string(lib.brass_reason_message(reason)).decode()
 
 
+# The JSON writers fill at most BRASS_JSON_CAP bytes; no need to zero them first.
+_new_uncleared = ffi.new_allocator(should_clear_after_alloc=False)
+
+
+def _json_buffer() -> Any:
+    return _new_uncleared("char[]", lib.BRASS_JSON_CAP)
+
+
 def _raise(err: int, reason: int = 0, what: str = "", field: str | None = None) -> None:
     code = _ERRORS.get(err, "INTERNAL")
     if err == lib.BRASS_E_ILLEGAL:
@@ -424,18 +432,24 @@ class Game:
     # ---- views ----
     def view(self, seat: int | None = None) -> dict[str, Any]:
         """What `seat` may see (spectator when None): never others' hands, deck order, seed."""
-        s = self._check_seat(seat)
-        red = ffi.new("BrassGame *")
-        lib.brass_redact(self._g, s, red)
-        from brass.position import state_to_dict
+        return json.loads(self.view_json(seat))
 
-        return state_to_dict(red, seat=s, hidden=False)
+    def view_json(self, seat: int | None = None) -> str:
+        """view() as compact JSON text, written by the core (no dict in between)."""
+        s = self._check_seat(seat)
+        out = _json_buffer()
+        n = lib.brass_view_json(self._g, s, out, lib.BRASS_JSON_CAP)
+        if n < 0:
+            _raise(-n, what="seat")
+        return ffi.unpack(out, n).decode()
 
     def position(self) -> dict[str, Any]:
         """The full position (hidden information included), in the documented JSON format."""
-        from brass.position import state_to_dict
-
-        return state_to_dict(self._g, seat=-1, hidden=True)
+        out = _json_buffer()
+        n = lib.brass_position_json(self._g, out, lib.BRASS_JSON_CAP)
+        if n < 0:
+            _raise(-n)
+        return json.loads(ffi.unpack(out, n))
 
     def observation(self, seat: int) -> np.ndarray:
         s = self._check_seat(seat)

@@ -1,0 +1,224 @@
+"""Several server processes on the same ports and store: `brass serve --workers N`.
+
+A Python process runs one thread of Python code at a time, so one server process uses about
+one core. The supervisor here starts N worker processes, each a whole server (gRPC and
+REST) listening with SO_REUSEPORT on the same two ports; the kernel spreads new connections
+over them. The workers share the store like replicas do: PostgreSQL through per-game
+versions and LISTEN/NOTIFY; SQLite through its file locks, the same version checks and the
+shared change counter (store/sqlite.py, ChangeCounter) that tells each worker when another
+one has written. Metrics are summed over the workers (prometheus_client's multiprocess
+mode; any worker answers /metrics for all of them).
+
+The supervisor creates the store's tables once before the workers start, restarts a
+worker that dies, and on SIGTERM/SIGINT stops them all gracefully and waits for them; the
+workers receive SIGTERM if the supervisor itself is killed (Linux PR_SET_PDEATHSIG).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ctypes
+import multiprocessing
+import multiprocessing.connection
+import os
+import shutil
+import signal
+import socket
+import sys
+import tempfile
+import time
+from typing import Any
+
+import structlog
+
+from .observability import configure_logging, request_lines
+from .store import StoreUnavailable, open_store
+
+log = structlog.get_logger("brass_service.workers")
+
+# A worker must report ready within this time, or the start is abandoned.
+READY_TIMEOUT_SECONDS = 60.0
+# A worker dying more often than this is not restarted again: the server stops (status 1).
+MAX_RESTARTS = 5
+RESTART_WINDOW_SECONDS = 60.0
+STOP_GRACE_SECONDS = 10.0
+_PR_SET_PDEATHSIG = 1
+
+
+def _reserve_port(host: str, port: int) -> socket.socket:
+    """Binds (without listening) a SO_REUSEPORT socket on the port: it resolves port 0 to
+    one port for every worker and keeps the port from other programs; it never takes a
+    connection, since only listening sockets share them."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    try:
+        sock.bind((host, port))
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
+def _die_with_parent() -> None:
+    with contextlib.suppress(OSError, AttributeError):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+
+
+def _worker_main(
+    index: int,
+    grpc_port: int,
+    http_port: int,
+    database_url: str | None,
+    log_level: str,
+    ready: Any,
+) -> None:
+    _die_with_parent()
+    from .server import serve_async
+
+    async def main() -> None:
+        started: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        started.add_done_callback(
+            lambda future: ready.put(index)
+            if not future.cancelled() and future.exception() is None
+            else None
+        )
+        await serve_async(
+            grpc_port, http_port, database_url, log_level, started=started, reuse_port=True
+        )
+
+    structlog.contextvars.bind_contextvars(worker=index)
+    request_lines.add_static_field("worker", index)
+    try:
+        asyncio.run(main())
+    except StoreUnavailable as exc:
+        log.error("store_unavailable", error=str(exc))
+        sys.exit(2)
+
+
+async def _prepare_store(database_url: str | None) -> None:
+    """Opens the store once (creating its tables) so the workers never race to do it."""
+    store = open_store(database_url)
+    await store.open()
+    await store.close()
+
+
+def serve_workers(
+    count: int,
+    grpc_port: int,
+    http_port: int,
+    database_url: str | None,
+    log_level: str,
+) -> int:
+    """Runs `count` worker processes until SIGTERM/SIGINT; returns the exit status."""
+    from .server import DEFAULT_HOST
+
+    configure_logging(log_level)
+    host = os.environ.get("BRASS_HOST", DEFAULT_HOST)
+    try:
+        asyncio.run(_prepare_store(database_url))
+    except StoreUnavailable as exc:
+        log.error("store_unavailable", error=str(exc))
+        return 2
+    reserved = [_reserve_port(host, grpc_port), _reserve_port(host, http_port)]
+    grpc_port, http_port = (sock.getsockname()[1] for sock in reserved)
+    metrics_dir = tempfile.mkdtemp(prefix="brass-metrics-")
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = metrics_dir
+    context = multiprocessing.get_context("spawn")
+    ready = context.Queue()
+    stopping = False
+
+    def request_stop(_signum: int, _frame: Any) -> None:
+        nonlocal stopping
+        stopping = True
+
+    previous = {sig: signal.signal(sig, request_stop) for sig in (signal.SIGTERM, signal.SIGINT)}
+
+    def start(index: int) -> multiprocessing.process.BaseProcess:
+        process = context.Process(
+            target=_worker_main,
+            args=(index, grpc_port, http_port, database_url, log_level, ready),
+            name=f"brass-worker-{index}",
+        )
+        process.start()
+        return process
+
+    processes = {index: start(index) for index in range(count)}
+    restarts: list[float] = []
+    status = 0
+    try:
+        status = _await_ready(processes, ready, count, lambda: stopping)
+        if status == 0:
+            log.info("serving", grpc=f"{host}:{grpc_port}", http=f"{host}:{http_port}",
+                     workers=count, pids=[p.pid for p in processes.values()])
+        while status == 0 and not stopping:
+            multiprocessing.connection.wait([p.sentinel for p in processes.values()], 0.5)
+            for index, process in list(processes.items()):
+                if process.is_alive() or stopping:
+                    continue
+                _forget(process)
+                now = time.monotonic()
+                restarts = [t for t in restarts if now - t < RESTART_WINDOW_SECONDS]
+                if len(restarts) >= MAX_RESTARTS:
+                    log.error("worker_keeps_dying", worker=index, exitcode=process.exitcode)
+                    status = 1
+                    break
+                restarts.append(now)
+                log.error("worker_died", worker=index, exitcode=process.exitcode,
+                          action="restarting")
+                processes[index] = start(index)
+    finally:
+        _stop_all(processes)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        for sock in reserved:
+            sock.close()
+        shutil.rmtree(metrics_dir, ignore_errors=True)
+        log.info("stopped", workers=count)
+    return status
+
+
+def _await_ready(
+    processes: dict[int, Any], ready: Any, count: int, stopping: Any
+) -> int:
+    waiting = set(range(count))
+    deadline = time.monotonic() + READY_TIMEOUT_SECONDS
+    while waiting:
+        if stopping():
+            return 0
+        with contextlib.suppress(Exception):
+            waiting.discard(ready.get(timeout=0.2))
+        for index in list(waiting):
+            process = processes[index]
+            if not process.is_alive():
+                log.error("worker_failed_to_start", worker=index, exitcode=process.exitcode)
+                return 2 if process.exitcode == 2 else 1
+        if time.monotonic() > deadline:
+            log.error("workers_not_ready", waiting=sorted(waiting))
+            return 1
+    return 0
+
+
+def _forget(process: Any) -> None:
+    """Drops a dead worker's live gauges from the shared metrics."""
+    from prometheus_client import multiprocess
+
+    if process.pid is not None:
+        with contextlib.suppress(OSError):
+            multiprocess.mark_process_dead(process.pid)
+
+
+def _stop_all(processes: dict[int, Any]) -> None:
+    for process in processes.values():
+        if process.is_alive():
+            with contextlib.suppress(OSError):
+                process.terminate()  # SIGTERM: a graceful stop
+    deadline = time.monotonic() + STOP_GRACE_SECONDS
+    for process in processes.values():
+        process.join(max(0.0, deadline - time.monotonic()))
+        if process.is_alive():
+            process.kill()
+            process.join()
+        _forget(process)
