@@ -107,7 +107,9 @@ class Store(Protocol):
 
     async def close(self) -> None: ...
 
-    async def create_game(self, game: GameRow, snapshot: Snapshot) -> None: ...
+    async def create_game(self, game: GameRow, snapshot: Snapshot) -> int | None:
+        """Stores a new game; returns its change mark after the write (see change_mark)."""
+        ...
 
     async def get_game(self, game_id: str) -> GameRow | None: ...
 
@@ -116,11 +118,12 @@ class Store(Protocol):
         made before answering from a game held in memory."""
         ...
 
-    def change_mark(self) -> int | None:
-        """A number that stays the same as long as no other process has written to the
-        store (for caches: a game in memory checked against the store under one mark is
-        still current while the mark holds). None when the store cannot tell (PostgreSQL,
-        shared by replicas): then every read checks the head."""
+    def change_mark(self, game_id: str | None = None) -> int | None:
+        """For caches. With a game id: a number that stays the same as long as no other
+        process has written that game (a game in memory checked against the store under
+        one mark is still current while the mark holds); without: a number that moves
+        whenever another process has written anything. None when the store cannot tell
+        (PostgreSQL, shared by replicas; a write under way): then the read checks the head."""
         ...
 
     async def latest_snapshot(
@@ -137,8 +140,9 @@ class Store(Protocol):
 
     async def append_decision(
         self, row: DecisionRow, head: HeadUpdate, snapshot: Snapshot | None
-    ) -> None:
-        """Atomically appends the decision, moves the head and stores the snapshot.
+    ) -> int | None:
+        """Atomically appends the decision, moves the head and stores the snapshot; returns
+        the game's change mark after the write (see change_mark).
 
         Raises VersionConflict when the head is no longer row.from_version, and
         IdempotencyConflict when the idempotency key is already taken.

@@ -145,7 +145,7 @@ class PostgresStore:
         except psycopg.OperationalError as exc:
             raise StoreUnavailable(f"postgresql: {exc}") from exc
 
-    async def create_game(self, game: GameRow, snapshot: Snapshot) -> None:
+    async def create_game(self, game: GameRow, snapshot: Snapshot) -> int | None:
         try:
             async with self._pool.connection() as conn, conn.transaction():
                 await conn.execute(
@@ -159,12 +159,13 @@ class PostgresStore:
                 )
         except psycopg.OperationalError as exc:
             raise StoreUnavailable(f"postgresql: {exc}") from exc
+        return None  # no change marks: replicas check the head on every read
 
     async def get_game(self, game_id: str) -> GameRow | None:
         rows = await self._fetch(f"SELECT {GAME_COLUMNS} FROM games WHERE game_id = %s", (game_id,))
         return game_row_from_columns(rows[0]) if rows else None
 
-    def change_mark(self) -> int | None:
+    def change_mark(self, game_id: str | None = None) -> int | None:
         return None  # other replicas write at any time: every read checks the head
 
     async def head_version(self, game_id: str) -> int | None:
@@ -205,7 +206,7 @@ class PostgresStore:
 
     async def append_decision(
         self, row: DecisionRow, head: HeadUpdate, snapshot: Snapshot | None
-    ) -> None:
+    ) -> int | None:
         # One statement, so one round trip and its own transaction: the head moves only if
         # it is still on row.from_version, the decision (and snapshot) is added only if it
         # moved, and the notification goes out with the commit.
@@ -242,6 +243,7 @@ class PostgresStore:
             raise StoreUnavailable(f"postgresql: {exc}") from exc
         if len(notified) != 1:
             raise VersionConflict(row.game_id)
+        return None
 
     async def list_games(
         self, limit: int, cursor: tuple[float, str] | None, status: int | None

@@ -7,18 +7,20 @@ commits whatever writes are waiting in one transaction (group commit), so the fs
 makes a move durable is shared by all the moves that arrived meanwhile, and one write's
 conflict does not undo the others (see _GroupWriter._commit). Other processes
 sharing the file are kept honest by the same version checks and unique keys as PostgreSQL,
-and see each other's writes through a shared change counter (ChangeCounter).
+and see each other's writes through shared change stamps (ChangeStamps).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import fcntl
 import mmap
 import os
 import queue
 import sqlite3
 import threading
+import zlib
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -100,23 +102,60 @@ def _connect(path: str, busy_timeout_ms: int = 5000) -> sqlite3.Connection:
     conn.execute("PRAGMA synchronous=FULL")
     conn.execute("PRAGMA foreign_keys=ON")
     conn.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
+    # Reads through a memory map and a larger page cache: the decisions' index is written
+    # at scattered places (many games at once), and each page missing from SQLite's
+    # 2 MB default cache is otherwise a read() system call.
+    conn.execute("PRAGMA mmap_size=268435456")
+    conn.execute("PRAGMA cache_size=-32768")
     return conn
 
 
-class ChangeCounter:
-    """A counter shared by every process that writes one SQLite file through this store,
-    in a small memory-mapped file beside it (`<database>-brass-changes`).
+class WriterLock:
+    """An exclusive file lock (flock) on `<database>-brass-writer.lock`, held by the writer of
+    every process using this store for the whole of each write transaction.
 
-    Each write transaction increments it while it holds SQLite's write lock, before its
-    commit; so a process that reads the counter and finds only its own increments knows
-    that no other process has changed the file since, and may answer from the games it
-    holds in memory without reading the store. When another process has written, the
-    counter says so (`mark` moves) and the games in memory are checked against the store
-    again before use. It is a hint for caches, never data: a lost or reset counter only
+    SQLite's own lock keeps writes correct without it, but a process that finds SQLite's lock
+    taken polls for it with sleeps of up to 100 ms (its busy handler), which puts those
+    sleeps into the latency of every move when several processes write (`brass serve
+    --workers N`). Waiting on this lock instead wakes as soon as the other transaction ends.
+    Uncontended, it costs two system calls per group commit.
+    """
+
+    def __init__(self, database_path: str) -> None:
+        path = os.path.realpath(database_path) + "-brass-writer.lock"
+        self._fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+
+    def __enter__(self) -> None:
+        fcntl.flock(self._fd, fcntl.LOCK_EX)  # (releases the GIL while it waits)
+
+    def __exit__(self, *_exc: object) -> None:
+        fcntl.flock(self._fd, fcntl.LOCK_UN)
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            os.close(self._fd)
+
+
+class ChangeStamps:
+    """Change stamps shared by every process that writes one SQLite file through this store,
+    in a memory-mapped file beside it (`<database>-brass-changes`): one for the whole file
+    and one per group of games (a game's group: the CRC-32 of its id, modulo GROUPS).
+
+    The writer of each process, holding WriterLock, moves the stamps of the file and of every
+    game group its transaction touches to an odd value before the transaction and to the
+    next even value after it ends (a sequence lock). Hence:
+    - a game in memory that was checked against the store under its group's stamp s (even,
+      read before the check) is current while the stamp still reads s: no process has
+      written a game of that group since;
+    - an odd stamp means a write is under way: the game is checked, and not trusted after;
+    - after its own commit a process records its game's new (even) stamp: it knows the head.
+    The file's stamp tells `mark()` whether another process has written at all (to wake
+    watchers). Stamps are hints for caches, never data: a lost, reset or shared stamp only
     makes the check happen. Processes that write the file by other means are not seen.
     """
 
-    _SIZE = 8
+    GROUPS = 4096
+    _SIZE = 8 * (1 + GROUPS)
 
     def __init__(self, database_path: str) -> None:
         path = os.path.realpath(database_path) + "-brass-changes"
@@ -128,27 +167,55 @@ class ChangeCounter:
         finally:
             os.close(fd)
         self._guard = threading.Lock()
-        value = self._read()
-        self._own = value  # the counter after this process's last increment
-        self._mark = value  # the counter when another process was last seen to write
+        value = self._read(0)
+        self._own = value  # the file's stamp after this process's last move of it
+        self._mark = value  # the file's stamp when another process was last seen to write
 
-    def _read(self) -> int:
-        return int.from_bytes(self._map[: self._SIZE], "little")
+    def _read(self, index: int) -> int:
+        return int.from_bytes(self._map[8 * index : 8 * index + 8], "little")
 
-    def bump(self) -> None:
-        """Called by the writer inside each write transaction, before its commit."""
+    def _write(self, index: int, value: int) -> None:
+        self._map[8 * index : 8 * index + 8] = value.to_bytes(8, "little")
+
+    @classmethod
+    def group_of(cls, game_id: str) -> int:
+        return 1 + zlib.crc32(game_id.encode()) % cls.GROUPS
+
+    def _move_file_stamp(self) -> None:
         with self._guard:
-            value = self._read()
+            value = self._read(0)
             if value != self._own:
                 self._mark = max(self._mark, value)
-            self._map[: self._SIZE] = (value + 1).to_bytes(self._SIZE, "little")
+            self._write(0, value + 1)
             self._own = value + 1
+
+    def begin(self, groups: set[int]) -> None:
+        """Writer, holding WriterLock, before its transaction: the stamps go odd."""
+        self._move_file_stamp()
+        for group in groups:
+            value = self._read(group)
+            self._write(group, value + 1 + (value & 1 == 1))
+
+    def end(self, groups: set[int]) -> dict[int, int]:
+        """Writer, still holding WriterLock, after its transaction: the stamps go even."""
+        stamps = {}
+        for group in groups:
+            value = self._read(group)
+            stamps[group] = value + 1 + (value & 1 == 0)
+            self._write(group, stamps[group])
+        self._move_file_stamp()
+        return stamps
+
+    def stamp(self, game_id: str) -> int | None:
+        """The stamp of the game's group, or None while a write to it is under way."""
+        value = self._read(self.group_of(game_id))
+        return None if value & 1 else value
 
     def mark(self) -> int:
         """Moves whenever another process has written the file since the last call."""
-        if self._read() != self._own:
-            with self._guard:  # (so this process's writer is not caught mid-increment)
-                value = self._read()
+        if self._read(0) != self._own:
+            with self._guard:  # (so this process's writer is not caught mid-move)
+                value = self._read(0)
                 if value != self._own:
                     self._mark = max(self._mark, value)
         return self._mark
@@ -167,7 +234,9 @@ class _GroupWriter(threading.Thread):
         self.jobs: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self.ready = threading.Event()
         self.failure: BaseException | None = None
-        self.counter: ChangeCounter | None = None
+        # Both or neither: the stamps are only moved under the lock.
+        self.stamps: ChangeStamps | None = None
+        self.lock: WriterLock | None = None
 
     def run(self) -> None:
         try:
@@ -193,11 +262,41 @@ class _GroupWriter(threading.Thread):
                         self.jobs.put(None)  # stop after this batch
                         break
                     batch.append(more)
-                self._commit(conn, batch)
+                self._settle(self._run_batch(conn, batch))
         finally:
             conn.close()
 
-    def _commit(self, conn: sqlite3.Connection, batch: list[Any]) -> None:
+    def _run_batch(self, conn: sqlite3.Connection, batch: list[Any]) -> list[Any]:
+        """Commits the batch holding the cross-process lock, moving the change stamps of its
+        games around the transaction; a successful write of a game returns that game's new
+        stamp (None without stamps)."""
+        if self.lock is None or self.stamps is None:
+            return [(loop, future, error, None)
+                    for loop, future, error, _result, _game in self._commit(conn, batch)]
+        stamps = self.stamps
+        groups = {stamps.group_of(job[3]) for job in batch if job[3] is not None}
+        with self.lock:
+            stamps.begin(groups)
+            try:
+                outcomes = self._commit(conn, batch)
+            finally:
+                after = stamps.end(groups)
+        return [
+            (loop, future, error,
+             after.get(stamps.group_of(game)) if game is not None and error is None else None)
+            for loop, future, error, _result, game in outcomes
+        ]
+
+    @staticmethod
+    def _settle(outcomes: list[Any]) -> None:
+        # One wake-up per event loop for the whole batch, not one per write.
+        by_loop: dict[Any, list[tuple[Any, BaseException | None, Any]]] = {}
+        for loop, future, error, result in outcomes:
+            by_loop.setdefault(loop, []).append((future, error, result))
+        for loop, settled in by_loop.items():
+            loop.call_soon_threadsafe(_settle_all, settled)
+
+    def _commit(self, conn: sqlite3.Connection, batch: list[Any]) -> list[Any]:
         """Runs the batch's jobs in one transaction and commits it once.
 
         A job either succeeds or refuses (VersionConflict, IdempotencyConflict) having
@@ -207,21 +306,19 @@ class _GroupWriter(threading.Thread):
         without that job, which alone gets the error; a failure of BEGIN or COMMIT fails
         every job of the batch with StoreUnavailable.
         """
-        # (loop, future, error, result) for each job of the batch
-        outcomes: list[tuple[Any, Any, BaseException | None, Any]] = []
+        # (loop, future, error, result, game id) for each job of the batch
+        outcomes: list[tuple[Any, Any, BaseException | None, Any, str | None]] = []
         pending = list(batch)
         while pending:
-            results: list[tuple[Any, Any, BaseException | None, Any]] = []
+            results: list[tuple[Any, Any, BaseException | None, Any, str | None]] = []
             failed: tuple[int, BaseException] | None = None
             try:
                 conn.execute("BEGIN IMMEDIATE")
-                if self.counter is not None:
-                    self.counter.bump()  # under the write lock, before the commit
-                for index, (fn, loop, future) in enumerate(pending):
+                for index, (fn, loop, future, game) in enumerate(pending):
                     try:
-                        results.append((loop, future, None, fn(conn)))
+                        results.append((loop, future, None, fn(conn), game))
                     except (VersionConflict, IdempotencyConflict) as refusal:
-                        results.append((loop, future, refusal, None))
+                        results.append((loop, future, refusal, None, game))
                     except Exception as exc:
                         failed = (index, exc)
                         break
@@ -231,22 +328,18 @@ class _GroupWriter(threading.Thread):
                 if conn.in_transaction:
                     conn.execute("ROLLBACK")
                 failure = StoreUnavailable(f"sqlite: {exc}")
-                outcomes += [(loop, future, failure, None) for _fn, loop, future in pending]
+                outcomes += [(loop, future, failure, None, game)
+                             for _fn, loop, future, game in pending]
                 break
             if failed is None:
                 outcomes += results
                 break
             conn.execute("ROLLBACK")
             index, exc = failed
-            _fn, loop, future = pending.pop(index)
+            _fn, loop, future, game = pending.pop(index)
             error = StoreUnavailable(f"sqlite: {exc}") if isinstance(exc, sqlite3.Error) else exc
-            outcomes.append((loop, future, error, None))
-        # One wake-up per event loop for the whole batch, not one per write.
-        by_loop: dict[Any, list[tuple[Any, BaseException | None, Any]]] = {}
-        for loop, future, error, result in outcomes:
-            by_loop.setdefault(loop, []).append((future, error, result))
-        for loop, settled in by_loop.items():
-            loop.call_soon_threadsafe(_settle_all, settled)
+            outcomes.append((loop, future, error, None, game))
+        return outcomes
 
 
 def _settle_all(settled: list[tuple[asyncio.Future[Any], BaseException | None, Any]]) -> None:
@@ -270,7 +363,7 @@ class SqliteStore:
         # cannot read at once it goes to the reader thread.
         self._loop_conn: sqlite3.Connection | None = None
         self._writer = _GroupWriter(self.path)
-        self._counter: ChangeCounter | None = None
+        self._stamps: ChangeStamps | None = None
 
     async def _run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         """Runs a read on the reader thread."""
@@ -284,19 +377,25 @@ class SqliteStore:
 
         return await asyncio.get_running_loop().run_in_executor(self._reader, call)
 
-    async def _write(self, fn: Callable[[sqlite3.Connection], T]) -> T:
-        """Queues a write for the next group commit; returns once it is durable."""
+    async def _write(
+        self, fn: Callable[[sqlite3.Connection], Any], game_id: str | None = None
+    ) -> Any:
+        """Queues a write for the next group commit; returns once it is durable (with the
+        game's new change stamp when `game_id` is given and stamps are kept)."""
         loop = asyncio.get_running_loop()
-        future: asyncio.Future[T] = loop.create_future()
-        self._writer.jobs.put((fn, loop, future))
+        future: asyncio.Future[Any] = loop.create_future()
+        self._writer.jobs.put((fn, loop, future, game_id))
         return await future
 
     async def open(self) -> None:
         try:
-            self._counter = ChangeCounter(self.path)
-        except OSError:
-            self._counter = None  # no shared counter: every read checks the store
-        self._writer.counter = self._counter
+            self._writer.lock = WriterLock(self.path)
+            self._stamps = ChangeStamps(self.path)
+        except OSError:  # no shared files: every read checks the store
+            if self._writer.lock is not None:
+                self._writer.lock.close()
+            self._writer.lock, self._stamps = None, None
+        self._writer.stamps = self._stamps
         self._writer.start()
         await asyncio.get_running_loop().run_in_executor(None, self._writer.ready.wait)
         if self._writer.failure is not None:
@@ -322,19 +421,24 @@ class SqliteStore:
         await asyncio.get_running_loop().run_in_executor(None, self._writer.join)
         await asyncio.get_running_loop().run_in_executor(self._reader, disconnect)
         self._reader.shutdown(wait=True)
-        if self._counter is not None:
-            self._counter.close()
+        if self._stamps is not None:
+            self._stamps.close()
+        if self._writer.lock is not None:
+            self._writer.lock.close()
 
-    def change_mark(self) -> int | None:
-        """See ChangeCounter: equal marks mean no other process wrote in between."""
-        return self._counter.mark() if self._counter is not None else None
+    def change_mark(self, game_id: str | None = None) -> int | None:
+        """See ChangeStamps. Without a game: a mark that moves when another process writes.
+        With one: the stamp of the game's group, None while a write to it is under way."""
+        if self._stamps is None:
+            return None
+        return self._stamps.mark() if game_id is None else self._stamps.stamp(game_id)
 
     def add_listener(self, listener: ChangeListener) -> None:
         # Only this process writes through this store object; the service notifies its own
         # watchers directly. Other processes on the same file are caught by polling.
         return None
 
-    async def create_game(self, game: GameRow, snapshot: Snapshot) -> None:
+    async def create_game(self, game: GameRow, snapshot: Snapshot) -> int | None:
         def write(conn: sqlite3.Connection) -> None:
             conn.execute(
                 f"INSERT INTO games ({GAME_COLUMNS}) VALUES "
@@ -346,7 +450,7 @@ class SqliteStore:
                 (game.game_id, snapshot.version, snapshot.data),
             )
 
-        await self._write(write)
+        return await self._write(write, game.game_id)  # type: ignore[no-any-return]
 
     async def get_game(self, game_id: str) -> GameRow | None:
         def read(conn: sqlite3.Connection) -> GameRow | None:
@@ -416,7 +520,7 @@ class SqliteStore:
 
     async def append_decision(
         self, row: DecisionRow, head: HeadUpdate, snapshot: Snapshot | None
-    ) -> None:
+    ) -> int | None:
         def write(conn: sqlite3.Connection) -> None:
             # The decision first: its keys refuse a move on a version someone else already
             # moved from, or a reused idempotency key, before anything is changed (the
@@ -456,7 +560,7 @@ class SqliteStore:
                     (row.game_id, snapshot.version, snapshot.data),
                 )
 
-        await self._write(write)
+        return await self._write(write, row.game_id)  # type: ignore[no-any-return]
 
     async def list_games(
         self, limit: int, cursor: tuple[float, str] | None, status: int | None

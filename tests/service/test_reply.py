@@ -29,6 +29,8 @@ from brass_service.games import (
     _StateParts,
     _status_of,
     _summary,
+    _timestamp,
+    _timestamp_json,
 )
 from brass_service.gen import game_service_pb2 as pb
 from brass_service.store import GameRow
@@ -172,3 +174,15 @@ def test_simple_submit_bodies_parse_as_json_format_does() -> None:
         fast = _simple_submit(body)
         if fast is not None:  # the fast route only takes bodies json_format accepts alike
             assert expected is not None and fast == expected, body
+
+
+def test_timestamp_json_is_protobufs_text() -> None:
+    # Whole seconds, milli-, micro- and nanosecond fractions: 0, 3, 6 or 9 digits.
+    rng = random.Random(5)
+    samples = [0.0, 1.5, 1.25, 1.000001, 1_700_000_000.123456789, 4_102_444_799.999]
+    for _ in range(20_000):
+        base = rng.randint(0, 4_102_444_799)
+        samples += [base, base + rng.randint(1, 999) / 1000, base + rng.randint(1, 999_999) / 1e6,
+                    base + rng.random()]
+    for seconds in samples:
+        assert _timestamp_json(seconds) == _timestamp(seconds).ToJsonString(), seconds
