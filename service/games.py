@@ -51,6 +51,7 @@ from .store import (
     StoreUnavailable,
     VersionConflict,
 )
+from .store.sqlite import DEFAULT_COMMIT_WAIT_MS
 
 log = structlog.get_logger("brass_service.games")
 
@@ -82,6 +83,8 @@ class ServiceSettings:
     # With several processes on one SQLite file: how often each checks whether another one
     # wrote (a read of shared memory), to wake its watchers.
     other_writers_poll_seconds: float = 0.05
+    # SQLite: how long the writer waits under load for more writes to share a commit.
+    sqlite_commit_wait_ms: float = DEFAULT_COMMIT_WAIT_MS
     watch_batch: int = 256
     # RunBatch: games per request, batches at once, worker processes (0: CPUs - 1, at
     # least 1), the search budget accepted from clients, the workers' nice increment.

@@ -93,7 +93,7 @@ async def serve_async(
     if limits.gil_switch_interval_ms > 0:
         sys.setswitchinterval(limits.gil_switch_interval_ms / 1000)
 
-    store = open_store(database_url)
+    store = open_store(database_url, sqlite_commit_wait_ms=settings.sqlite_commit_wait_ms)
     await store.open()
     service = GameService(store, settings)
     await service.start()

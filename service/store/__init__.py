@@ -32,13 +32,17 @@ __all__ = [
 ]
 
 
-def open_store(database_url: str | None) -> Store:
+def open_store(database_url: str | None, *, sqlite_commit_wait_ms: float | None = None) -> Store:
     """A store for the URL: postgresql://… or postgres://…, sqlite:///path, or None for the
-    default SQLite file in the working directory."""
+    default SQLite file in the working directory. `sqlite_commit_wait_ms`: how long the
+    SQLite writer waits under load for more writes to share a commit (None: its default)."""
+    sqlite_options = {} if sqlite_commit_wait_ms is None else {
+        "commit_wait_ms": sqlite_commit_wait_ms
+    }
     if database_url is None or database_url == "":
         from .sqlite import SqliteStore
 
-        return SqliteStore(Path.cwd() / DEFAULT_SQLITE_FILE)
+        return SqliteStore(Path.cwd() / DEFAULT_SQLITE_FILE, **sqlite_options)
     if database_url.startswith(("postgresql://", "postgres://")):
         from .postgres import PostgresStore
 
@@ -46,7 +50,7 @@ def open_store(database_url: str | None) -> Store:
     if database_url.startswith("sqlite:///"):
         from .sqlite import SqliteStore
 
-        return SqliteStore(database_url[len("sqlite:///") :])
+        return SqliteStore(database_url[len("sqlite:///") :], **sqlite_options)
     raise ValueError(
         f"unsupported database URL {database_url!r}: use postgresql://… or sqlite:///path"
     )
