@@ -370,6 +370,15 @@ def _require(condition: bool, message: str, field: str) -> None:
         raise ServiceError("INVALID_ARGUMENT", message, field=field)
 
 
+def new_game_id() -> str:
+    """20 hex digits: the creation time in milliseconds (11 digits), then 36 random bits.
+    Ids made later sort later, so the store's indexes on game ids take new and active games
+    at their end, in a few pages, rather than all over (each commit then writes far fewer
+    pages). The creation time is public anyway (GameSummary.create_time); ids are not
+    secrets, tokens are."""
+    return f"{time.time_ns() // 1_000_000:011x}{secrets.randbits(36):09x}"
+
+
 def _check_game_id(game_id: str) -> None:
     _require(game_id != "", "game_id is required", "game_id")
     _require(len(game_id) <= _MAX_GAME_ID_CHARS, "game_id is too long", "game_id")
@@ -711,7 +720,7 @@ class GameService:
         tokens = [auth.new_token() for _ in range(players)]
         now = time.time()
         row = GameRow(
-            game_id=secrets.token_hex(10),
+            game_id=new_game_id(),
             ruleset=pb.RULESET_BIRMINGHAM,
             rules_edition=int(brass.RULES_EDITION),
             players=players,
