@@ -5,12 +5,15 @@
 #
 #   loadtest/run.sh [--users N] [--spawn-rate R] [--run-time 20s] [--postgres [URL]]
 #                   [--preload GAMES] [--out DIR] [--seed S] [--locustfile FILE]
+#                   [--workers N]
 #
 # SQLite (a fresh file in the output directory) by default; --postgres uses a fresh schema
 # of the local PostgreSQL (default postgresql://postgres@127.0.0.1:5432/test), dropped at
 # the end. PYTHON selects the interpreter (default: the repository's .venv, else python3).
 # --locustfile runs another locustfile (e.g. an older one, for a comparison; default
 # loadtest/locustfile.py); the report also shows ListLegalActions calls per decision.
+# --workers N starts the server with N worker processes (brass serve --workers); CPU time
+# and memory are then summed over all of them.
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -24,8 +27,9 @@ PRELOAD=0
 OUT=""
 SEED=1
 LOCUSTFILE="$HERE/locustfile.py"
+WORKERS=1
 
-usage() { sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; }
 
 while [[ $# -gt 0 ]]; do
   case "$1" in
@@ -39,6 +43,7 @@ while [[ $# -gt 0 ]]; do
     --preload) PRELOAD="$2"; shift 2 ;;
     --out) OUT="$2"; shift 2 ;;
     --seed) SEED="$2"; shift 2 ;;
+    --workers) WORKERS="$2"; shift 2 ;;
     --locustfile) LOCUSTFILE="$(cd "$(dirname "$2")" && pwd)/$(basename "$2")"; shift 2 ;;
     -h|--help) usage; exit 0 ;;
     *) echo "unknown argument: $1" >&2; usage >&2; exit 2 ;;
@@ -96,7 +101,8 @@ echo "server: gRPC 127.0.0.1:$GRPC_PORT, REST 127.0.0.1:$HTTP_PORT, store $STORE
 # Every user connects from 127.0.0.1, so the per-address watch limits are lifted.
 BRASS_HOST=127.0.0.1 BRASS_WATCH_BURST=100000 BRASS_WATCH_RATE_PER_SECOND=100000 \
   "$PYTHON" -m brass_service --port "$GRPC_PORT" --http-port "$HTTP_PORT" \
-  --database-url "$DATABASE_URL" --log-level warning >"$OUT/server.log" 2>&1 &
+  --database-url "$DATABASE_URL" --log-level warning --workers "$WORKERS" \
+  >"$OUT/server.log" 2>&1 &
 SERVER_PID=$!
 "${SUPPORT[@]}" wait-ready --pid "$SERVER_PID" --grpc-port "$GRPC_PORT" --http-port "$HTTP_PORT"
 read -r BASELINE_KB _ < <("${SUPPORT[@]}" memory "$SERVER_PID")

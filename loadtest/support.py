@@ -128,19 +128,42 @@ def preload(target: str, games: int, moves: int, workers: int = 8) -> int:
     return games
 
 
+def process_tree(pid: int) -> list[int]:
+    """The server process and its descendants (the workers of `--workers N`)."""
+    found, queue = [], [pid]
+    while queue:
+        current = queue.pop()
+        found.append(current)
+        children = Path(f"/proc/{current}/task/{current}/children")
+        if children.exists():
+            queue += [int(c) for c in children.read_text().split()]
+    return found
+
+
 def memory_kb(pid: int) -> dict[str, int]:
-    figures: dict[str, int] = {}
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        key, _, value = line.partition(":")
-        if key in ("VmRSS", "VmHWM"):
-            figures[key] = int(value.split()[0])
+    """VmRSS and VmHWM (peak) in KiB, summed over the server's processes."""
+    figures: dict[str, int] = {"VmRSS": 0, "VmHWM": 0}
+    for member in process_tree(pid):
+        try:
+            text = Path(f"/proc/{member}/status").read_text()
+        except FileNotFoundError:
+            continue
+        for line in text.splitlines():
+            key, _, value = line.partition(":")
+            if key in figures:
+                figures[key] += int(value.split()[0])
     return figures
 
 
 def cpu_seconds(pid: int) -> float:
-    """User + system CPU time the process has used so far (all its threads)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
-    ticks = int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15 of stat)
+    """User + system CPU time the server's processes have used so far (all threads)."""
+    ticks = 0
+    for member in process_tree(pid):
+        try:
+            fields = Path(f"/proc/{member}/stat").read_text().rpartition(")")[2].split()
+        except FileNotFoundError:
+            continue
+        ticks += int(fields[11]) + int(fields[12])  # utime, stime (fields 14, 15 of stat)
     return ticks / os.sysconf("SC_CLK_TCK")
 
 

@@ -307,7 +307,7 @@ class _StateParts:
         if game.is_over:
             state.scores.extend(int(s) for s in game.scores())
             state.winners.extend(int(w) for w in game.winners())
-        view = json.loads(self.view_text)
+        view = orjson.loads(self.view_text)
         try:
             view_bytes, _encoded = self.memo.encode(view)
         except (TypeError, ValueError, OverflowError):

@@ -19,6 +19,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+import orjson
+
 # Called with (game_id, version) whenever a decision is committed, by any replica.
 ChangeListener = Callable[[str, int], Awaitable[None] | None]
 
@@ -161,7 +163,9 @@ class Store(Protocol):
 
 
 def dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), sort_keys=True)
+    """Compact JSON text with sorted keys, for the stores' text columns (orjson: the
+    writer thread makes one or two per decision)."""
+    return orjson.dumps(value, option=orjson.OPT_SORT_KEYS).decode()
 
 
 def game_row_from_columns(columns: dict[str, Any]) -> GameRow:

@@ -80,9 +80,19 @@ def test_serve_passes_options_and_environment(monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setattr(brass_service.server, "serve", lambda **kw: calls.append(kw))
     monkeypatch.setenv("BRASS_HTTP_PORT", "18080")
     monkeypatch.setenv("BRASS_DATABASE_URL", "sqlite:///tmp/x.db")
+    monkeypatch.setenv("BRASS_WORKERS", "3")
     run("serve", "--port", "15051", "--log-level", "DEBUG")
     assert calls == [{"grpc_port": 15051, "http_port": 18080,
-                      "database_url": "sqlite:///tmp/x.db", "log_level": "debug"}]
+                      "database_url": "sqlite:///tmp/x.db", "log_level": "debug",
+                      "workers": 3}]
+    calls.clear()
+    run("serve", "--workers", "2")
+    assert calls[0]["workers"] == 2
+    monkeypatch.delenv("BRASS_WORKERS")
+    run("serve")
+    assert calls[1]["workers"] == 1
+    refused = CliRunner().invoke(cli.main, ["serve", "--workers", "0"])
+    assert refused.exit_code == 2 and len(calls) == 2
 
 
 @pytest.fixture(scope="module")
