@@ -71,6 +71,8 @@ _PUBLIC_REPLAY_FIELDS = ("rules_edition", "ruleset", "players", "options", "deci
 class ServiceSettings:
     snapshot_every: int = 32
     cache_size: int = 2048
+    # Games whose last gRPC view encoding is kept (see GameService._memo).
+    memo_cache_size: int = 256
     default_page_size: int = 20
     max_page_size: int = 100
     max_watchers: int = 1000
@@ -129,15 +131,13 @@ class LiveGame:
 
 class _Entry:
     """A game held in this replica's memory: its row (only the parts fixed at creation are
-    read from it: ids, names, token digests, creation parameters), the live game, and the
-    memory of its last encoded view (views change little from one decision to the next)."""
+    read from it: ids, names, token digests, creation parameters) and the live game."""
 
-    __slots__ = ("checked_mark", "live", "memo", "row")
+    __slots__ = ("checked_mark", "live", "row")
 
     def __init__(self, row: GameRow, live: LiveGame, checked_mark: int | None) -> None:
         self.row = row
         self.live = live
-        self.memo = wire.StructMemo()
         # The store's change mark under which `live` was last checked against the store.
         self.checked_mark = checked_mark
 
@@ -415,6 +415,7 @@ class GameService:
         # (decision, option id) -> (encoded LegalOption field, its JSON); bounded by the
         # action space times the decision kinds.
         self._option_cache: dict[tuple[str, int], tuple[bytes, str]] = {}
+        self._memos: OrderedDict[str, wire.StructMemo] = OrderedDict()
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self.batches = BatchRunner(self.settings.batch_limits())
         self._follower: asyncio.Task[None] | None = None
@@ -553,8 +554,17 @@ class GameService:
         return self._cache.get(game_id)
 
     def _memo(self, game_id: str) -> wire.StructMemo:
-        entry = self._cache.get(game_id)
-        return entry.memo if entry is not None else wire.StructMemo()
+        """The game's memory of the last view it sent as a Struct (gRPC), so the next costs
+        only the parts that changed. About 25 KB each (the view's parts and their bytes),
+        so only the `memo_cache_size` most recently used games keep one."""
+        memo = self._memos.get(game_id)
+        if memo is None:
+            memo = self._memos[game_id] = wire.StructMemo()
+            while len(self._memos) > self.settings.memo_cache_size:
+                self._memos.popitem(last=False)
+        else:
+            self._memos.move_to_end(game_id)
+        return memo
 
     async def _restore(self, row: GameRow) -> LiveGame:
         snapshot = await self.store.latest_snapshot(row.game_id)

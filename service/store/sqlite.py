@@ -98,7 +98,7 @@ DEFAULT_COMMIT_WAIT_MS = 2.0
 _BUSY_WAITS = 5
 
 
-def _connect(path: str, busy_timeout_ms: int = 5000) -> sqlite3.Connection:
+def _connect(path: str, busy_timeout_ms: int = 5000, cache_mib: int = 2) -> sqlite3.Connection:
     conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
     conn.row_factory = sqlite3.Row
     conn.execute("PRAGMA journal_mode=WAL")
@@ -107,11 +107,7 @@ def _connect(path: str, busy_timeout_ms: int = 5000) -> sqlite3.Connection:
     conn.execute("PRAGMA synchronous=FULL")
     conn.execute("PRAGMA foreign_keys=ON")
     conn.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
-    # Reads through a memory map and a larger page cache: the decisions' index is written
-    # at scattered places (many games at once), and each page missing from SQLite's
-    # 2 MB default cache is otherwise a read() system call.
-    conn.execute("PRAGMA mmap_size=268435456")
-    conn.execute("PRAGMA cache_size=-32768")
+    conn.execute(f"PRAGMA cache_size=-{cache_mib * 1024}")
     return conn
 
 
@@ -246,7 +242,10 @@ class _GroupWriter(threading.Thread):
 
     def run(self) -> None:
         try:
-            conn = _connect(self.path)
+            # The writer's page cache is larger than SQLite's 2 MiB default: its inserts
+            # land at scattered places of the decisions' indexes (many games at once),
+            # and each page missing from the cache costs a read() system call.
+            conn = _connect(self.path, cache_mib=32)
             conn.executescript(SCHEMA)
         except BaseException as exc:
             self.failure = exc
