@@ -60,10 +60,10 @@ _MAX_IDEMPOTENCY_KEY_CHARS = 128
 _MAX_SEAT_NAME_CHARS = 64
 # Refusals that a copy of the game behind the store could cause wrongly.
 _MAYBE_STALE = frozenset({"STALE_VERSION", "NOT_YOUR_TURN", "GAME_OVER", "ILLEGAL_ACTION"})
-# Public fields of a replay record; everything else (seed, starting position) waits for
-# the end of the game.
 # SubmitActionResponse.replayed = true, as bytes (field 3, varint 1).
 _REPLAYED_FIELD = b"\x18\x01"
+# Public fields of a replay record; everything else (seed, starting position) waits for
+# the end of the game.
 _PUBLIC_REPLAY_FIELDS = ("rules_edition", "ruleset", "players", "options", "decisions")
 
 
@@ -309,7 +309,7 @@ class _StateParts:
             state.winners.extend(int(w) for w in game.winners())
         view = orjson.loads(self.view_text)
         try:
-            view_bytes, _encoded = self.memo.encode(view)
+            view_bytes = self.memo.struct_bytes(view)
         except (TypeError, ValueError, OverflowError):
             view_bytes = struct_bytes(view)  # not plain JSON: converted first
         return state.SerializeToString() + wire.field(3, view_bytes)

@@ -13,7 +13,6 @@ int and float -> number_value (a double), str -> string_value, dict -> struct_va
 
 from __future__ import annotations
 
-import json
 import struct
 from typing import Any
 
@@ -172,16 +171,14 @@ def struct_bytes(document: dict[str, Any]) -> bytes:
 
 class _Node:
     """A remembered value: the value itself, its framed encoding in its parent (map entry or
-    list element), the nodes of its parts when it is remembered part by part, and its JSON
-    text once asked for."""
+    list element), and the nodes of its parts when it is remembered part by part."""
 
-    __slots__ = ("children", "framed", "json", "value")
+    __slots__ = ("children", "framed", "value")
 
     def __init__(self, value: Any, framed: bytes, children: Any) -> None:
         self.value = value
         self.framed = framed
         self.children = children
-        self.json: str | None = None
 
 
 def _same(old: Any, new: Any) -> bool:
@@ -237,58 +234,14 @@ class StructMemo:
         self._nodes: dict[str, _Node] = {}
 
     def struct_bytes(self, document: dict[str, Any]) -> bytes:
-        return self.encode(document)[0]
-
-    def encode(self, document: dict[str, Any]) -> tuple[bytes, Encoded]:
-        """The Struct bytes of `document`, and what json_text() needs for its JSON."""
+        """The Struct bytes of `document` (remembered for the next call)."""
         if type(document) is not dict:
-            return struct_bytes(document), Encoded(document, None)
+            return struct_bytes(document)
         old = self._nodes
         nodes = {key: _remember_value(item, old.get(key), key, 1)
                  for key, item in document.items()}
         self._nodes = nodes
-        return b"".join(node.framed for node in nodes.values()), Encoded(document, nodes)
-
-
-class Encoded:
-    """A document encoded by a StructMemo; json_text() gives its JSON (as proto3 JSON writes
-    the Struct: see plain_json), reusing the text of the parts that did not change."""
-
-    __slots__ = ("_nodes", "document")
-
-    def __init__(self, document: Any, nodes: dict[str, _Node] | None) -> None:
-        self.document = document
-        self._nodes = nodes
-
-    def json_text(self) -> str:
-        if self._nodes is None:
-            return _dumps(plain_json(self.document))
-        return "{" + ",".join(
-            _quote(key) + ":" + _node_json(node) for key, node in self._nodes.items()
-        ) + "}"
-
-
-_quote = json.encoder.encode_basestring_ascii  # type: ignore[attr-defined]
-
-
-def _dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"))
-
-
-def _node_json(node: _Node) -> str:
-    text = node.json
-    if text is None:
-        children = node.children
-        if type(children) is dict:
-            text = "{" + ",".join(
-                _quote(key) + ":" + _node_json(child) for key, child in children.items()
-            ) + "}"
-        elif type(children) is list:
-            text = "[" + ",".join(_node_json(child) for child in children) + "]"
-        else:
-            text = _dumps(plain_json(node.value))
-        node.json = text
-    return text
+        return b"".join(node.framed for node in nodes.values())
 
 
 def field(number: int, payload: bytes) -> bytes:

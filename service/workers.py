@@ -122,7 +122,15 @@ def serve_workers(
     except StoreUnavailable as exc:
         log.error("store_unavailable", error=str(exc))
         return 2
-    reserved = [_reserve_port(host, grpc_port), _reserve_port(host, http_port)]
+    reserved: list[socket.socket] = []
+    try:
+        for port in (grpc_port, http_port):
+            reserved.append(_reserve_port(host, port))
+    except OSError as exc:
+        log.error("cannot_listen", host=host, error=str(exc))
+        for sock in reserved:
+            sock.close()
+        return 1
     grpc_port, http_port = (sock.getsockname()[1] for sock in reserved)
     metrics_dir = tempfile.mkdtemp(prefix="brass-metrics-")
     os.environ["PROMETHEUS_MULTIPROC_DIR"] = metrics_dir

@@ -245,3 +245,21 @@ def test_workers_refuse_an_unusable_store(tmp_path: Path) -> None:
         server.start()
     assert server.process is not None and server.process.returncode == 2
     assert "store_unavailable" in server.log_text()
+
+
+def test_workers_refuse_a_taken_port(tmp_path: Path) -> None:
+    import socket
+
+    taken = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    taken.bind((LOOPBACK, 0))
+    taken.listen()
+    try:
+        server = ServerProcess(tmp_path, f"sqlite:///{tmp_path / 'games.sqlite3'}",
+                               env={"BRASS_WORKERS": "2"}, name="taken")
+        server.http_port = taken.getsockname()[1]
+        with pytest.raises(RuntimeError, match="exited early"):
+            server.start()
+        assert server.process is not None and server.process.returncode == 1
+        assert '"event": "cannot_listen"' in server.log_text()
+    finally:
+        taken.close()
