@@ -93,6 +93,14 @@ def _assert_rest_replay(
 # ---------------------------------------------------------------- next_actions contents
 
 
+
+def _new_rest_game(rest: Any, seed: str) -> tuple[dict[str, Any], str, list[str], str]:
+    """A new 2-player game over REST: the answer, its id, the seat tokens, the actions path."""
+    created = rest.post("/v1/games", {"players": 2, "seed": seed})
+    game_id = created["gameId"]
+    return (created, game_id, [s["token"] for s in created["seats"]],
+            f"/v1/games/{game_id}/actions")
+
 def test_next_actions_equal_list_legal_actions_grpc(server: ServerProcess) -> None:
     rng = random.Random(31)
     seen = {"stay": 0, "pass": 0, "off": 0}
@@ -136,10 +144,7 @@ def test_next_actions_equal_list_legal_actions_rest(server: ServerProcess) -> No
     seen = {"stay": 0, "pass": 0, "off": 0}
     rest = server.rest()
     try:
-        created = rest.post("/v1/games", {"players": 2, "seed": "3232"})
-        game_id = created["gameId"]
-        tokens = [s["token"] for s in created["seats"]]
-        path = f"/v1/games/{game_id}/actions"
+        created, game_id, tokens, path = _new_rest_game(rest, "3232")
         seat = created["state"]["summary"]["currentSeat"]
         legal = rest.get(path, token=tokens[seat])
         for i in range(45):
@@ -235,10 +240,7 @@ def test_whole_game_on_next_actions_rest(server: ServerProcess) -> None:
     rng = random.Random(42)
     rest = server.rest()
     try:
-        created = rest.post("/v1/games", {"players": 2, "seed": "4242"})
-        game_id = created["gameId"]
-        tokens = [s["token"] for s in created["seats"]]
-        path = f"/v1/games/{game_id}/actions"
+        created, game_id, tokens, path = _new_rest_game(rest, "4242")
         legal = rest.get(path, token=tokens[created["state"]["summary"]["currentSeat"]])
         list_calls, chosen = 1, []
         while True:
@@ -338,10 +340,7 @@ def test_immediate_retry_rest(server: ServerProcess) -> None:
     rng = random.Random(52)
     rest = server.rest()
     try:
-        created = rest.post("/v1/games", {"players": 2, "seed": "5252"})
-        game_id = created["gameId"]
-        tokens = [s["token"] for s in created["seats"]]
-        path = f"/v1/games/{game_id}/actions"
+        created, game_id, tokens, path = _new_rest_game(rest, "5252")
         results = []
         for attempt, flag in enumerate([True] * 30 + [False] * 30):
             if len(results) == (1 if flag else 2):
