@@ -7,6 +7,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     BrassGame g;
     if (size < sizeof g) return 0;
     memcpy(&g, data, sizeof g);
+    /* The JSON writers stay inside their tables and the buffer whatever the bytes (they
+       are meant for valid states, but must not read or write out of bounds on others). */
+    static char json[BRASS_JSON_CAP];
+    int n = brass_position_json(&g, json, BRASS_JSON_CAP);
+    FUZZ_CHECK(n < 0 || (n < BRASS_JSON_CAP && json[n] == 0), "position json %d", n);
+    for (int s = -1; s < BRASS_MAX_PLAYERS; s++) {
+        n = brass_view_json(&g, s, json, BRASS_JSON_CAP);
+        FUZZ_CHECK(n < 0 || (n < BRASS_JSON_CAP && json[n] == 0), "view json %d", n);
+    }
     char field[128];
     memset(field, 0, sizeof field);
     int err = brass_validate(&g, field, sizeof field);

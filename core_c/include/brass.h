@@ -302,7 +302,7 @@ int brass_income_level(int space);
    view (seat -1 = spectator; redacted here, as brass_redact) or the whole position (hidden
    information included). Returns the length, or -BRASS_E_BUFFER when `cap` is too small
    (BRASS_JSON_CAP always suffices), -BRASS_E_BAD_ARGUMENT for a bad seat. */
-#define BRASS_JSON_CAP 16384
+#define BRASS_JSON_CAP 32768
 int brass_view_json(const BrassGame *g, int seat, char *out, int cap);
 int brass_position_json(const BrassGame *g, char *out, int cap);
 /* Seed the random state used for future shuffles (positions built from JSON). */

@@ -47,27 +47,27 @@ static void put_key(Json *j, const char *key) {
 
 static void put_bool(Json *j, int v) { put_raw(j, v ? "true" : "false"); }
 
-/* An action-space name without its range prefix ("card:leek" -> "leek"). */
-static const char *plain_name(int action, int prefix_len) {
-    return BT_ACTION_NAMES[action] + prefix_len;
+/* The name of entry `v` of an action-space range without its prefix ("card:leek" ->
+   "leek"); "unknown" for a value outside the range, so that even a state that was never
+   validated is written without reading past a table. */
+static const char *range_name(int first, int count, int v) {
+    if (v < 0 || v >= count) return "unknown";
+    const char *name = BT_ACTION_NAMES[first + v];
+    const char *colon = strchr(name, ':');
+    return colon ? colon + 1 : name;
 }
 
-#define CARD_NAME(c) plain_name(A_CARD + (c), 5)
-#define INDUSTRY_NAME(i) plain_name(A_INDUSTRY + (i), 9)
-#define SLOT_NAME(s) plain_name(A_SLOT + (s), 5)
-#define LINK_NAME(k) plain_name(A_LINK + (k), 5)
-#define SPACE_NAME(m) plain_name(A_MERCHANT + (m), 9)
-#define ACTION_TYPE_NAME(t) plain_name(A_ACTION_TYPE + (t), 5)
+#define CARD_NAME(c) range_name(A_CARD, BRASS_NUM_CARD_TYPES, (c))
+#define INDUSTRY_NAME(i) range_name(A_INDUSTRY, BRASS_NUM_INDUSTRIES, (i))
+#define SLOT_NAME(s) range_name(A_SLOT, BRASS_NUM_SLOTS, (s))
+#define LINK_NAME(k) range_name(A_LINK, BRASS_NUM_LINKS, (k))
+#define SPACE_NAME(m) range_name(A_MERCHANT, BRASS_NUM_MERCHANT_SPACES, (m))
+#define ACTION_TYPE_NAME(t) range_name(A_ACTION_TYPE, NUM_ACT_TYPES, (t))
 
 /* A name from a range, or null for BRASS_NONE. */
-static void put_opt_name(Json *j, uint8_t v, int first_action) {
-    if (v == BRASS_NONE) {
-        put_raw(j, "null");
-        return;
-    }
-    int prefix = 0;
-    while (BT_ACTION_NAMES[first_action + v][prefix] != ':') prefix++;
-    put_str(j, plain_name(first_action + v, prefix + 1));
+static void put_opt_name(Json *j, uint8_t v, int first, int count) {
+    if (v == BRASS_NONE) put_raw(j, "null");
+    else put_str(j, range_name(first, count, v));
 }
 
 static void put_player(Json *j, const BrassGame *g, int p, int seat, int hidden) {
@@ -121,11 +121,11 @@ static void put_player(Json *j, const BrassGame *g, int p, int seat, int hidden)
 static void put_pending(Json *j, const BrassPending *pd) {
     put_raw(j, "{");
     put_key(j, "action"), put_str(j, ACTION_TYPE_NAME(pd->action)), put_raw(j, ",");
-    put_key(j, "card"), put_opt_name(j, pd->card, A_CARD), put_raw(j, ",");
-    put_key(j, "industry"), put_opt_name(j, pd->industry, A_INDUSTRY), put_raw(j, ",");
-    put_key(j, "slot"), put_opt_name(j, pd->slot, A_SLOT), put_raw(j, ",");
-    put_key(j, "link"), put_opt_name(j, pd->link, A_LINK), put_raw(j, ",");
-    put_key(j, "merchant"), put_opt_name(j, pd->merchant, A_MERCHANT), put_raw(j, ",");
+    put_key(j, "card"), put_opt_name(j, pd->card, A_CARD, BRASS_NUM_CARD_TYPES), put_raw(j, ",");
+    put_key(j, "industry"), put_opt_name(j, pd->industry, A_INDUSTRY, BRASS_NUM_INDUSTRIES), put_raw(j, ",");
+    put_key(j, "slot"), put_opt_name(j, pd->slot, A_SLOT, BRASS_NUM_SLOTS), put_raw(j, ",");
+    put_key(j, "link"), put_opt_name(j, pd->link, A_LINK, BRASS_NUM_LINKS), put_raw(j, ",");
+    put_key(j, "merchant"), put_opt_name(j, pd->merchant, A_MERCHANT, BRASS_NUM_MERCHANT_SPACES), put_raw(j, ",");
     put_key(j, "coal_left"), put_int(j, pd->coal_left), put_raw(j, ",");
     put_key(j, "iron_left"), put_int(j, pd->iron_left), put_raw(j, ",");
     put_key(j, "beer_left"), put_int(j, pd->beer_left), put_raw(j, ",");
@@ -159,7 +159,9 @@ static void put_merchant_goods(Json *j, uint8_t mask) {
 int bham_position_json(const BrassGame *g, int seat, int hidden, char *out, int cap) {
     static const char *const eras[2] = {"canal", "rail"};
     Json j = {out, cap, 0};
-    int n = g->num_players;
+    /* (bounded by the arrays, so that an unvalidated state is written without overrun) */
+    int n = g->num_players < BRASS_MAX_PLAYERS ? g->num_players : BRASS_MAX_PLAYERS;
+    int deck = g->deck_size < BRASS_MAX_DECK ? g->deck_size : BRASS_MAX_DECK;
     put_raw(&j, "{");
     put_key(&j, "format"), put_str(&j, "brass-position/1"), put_raw(&j, ",");
     put_key(&j, "rules_edition"), put_int(&j, g->rules_edition), put_raw(&j, ",");
@@ -238,7 +240,7 @@ int bham_position_json(const BrassGame *g, int seat, int hidden, char *out, int 
     put_raw(&j, "],");
     if (hidden) {
         put_key(&j, "deck"), put_raw(&j, "[");
-        for (int i = 0; i < g->deck_size; i++) {
+        for (int i = 0; i < deck; i++) {
             if (i) put_raw(&j, ",");
             put_str(&j, CARD_NAME(g->deck[i]));
         }
