@@ -77,19 +77,37 @@ def seat_entries(index: int, players: int) -> list[int]:
     return [(seat + index) % players for seat in range(players)]
 
 
-def play_game(entries: Sequence[str], base_seed: int, index: int) -> GameResult:
-    """Play game `index` of an evaluation in this process."""
+def run_game(
+    entries: Sequence[str],
+    base_seed: int,
+    index: int,
+    options: dict[str, Any] | None = None,
+    stop: Callable[[], bool] | None = None,
+) -> tuple[brass.Game, list[int], int] | None:
+    """Plays game `index` of an evaluation to the end in this process: its seating, deal
+    seed and the bots' random streams all derive from (base_seed, index). Returns the game,
+    the seating and the deal seed, or None when `stop()` turns true first."""
     players = len(entries)
     seating = seat_entries(index, players)
     bots = [make_bot(entries[entry]) for entry in seating]
     rngs = [bot_rng(base_seed, index, seat) for seat in range(players)]
     seed = game_seed(base_seed, index)
-    started = time.perf_counter()
-    game = brass.Game.new(players, seed=seed)
+    game = brass.Game.new(players, seed=seed, **(options or {}))
     while not game.is_over:
+        if stop is not None and stop():
+            return None
         seat = game.current_seat
         assert seat is not None
         game.apply(bots[seat].choose(game, rngs[seat]), seat)
+    return game, seating, seed
+
+
+def play_game(entries: Sequence[str], base_seed: int, index: int) -> GameResult:
+    """Play game `index` of an evaluation in this process."""
+    started = time.perf_counter()
+    played = run_game(entries, base_seed, index)
+    assert played is not None  # (nothing stops it)
+    game, seating, seed = played
     return GameResult(index, seed, seating, game.scores(), game.winners(), game.ranking(),
                       game.version, time.perf_counter() - started)
 

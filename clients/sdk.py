@@ -203,13 +203,7 @@ class GameClient:
         manufacturer_iv_cost: int | None = None,
         auto_resolve: bool | None = None,
     ) -> pb.CreateGameResponse:
-        options = pb.GameOptions()
-        if beginner is not None:
-            options.beginner = beginner
-        if manufacturer_iv_cost is not None:
-            options.manufacturer_iv_cost = manufacturer_iv_cost
-        if auto_resolve is not None:
-            options.auto_resolve = auto_resolve
+        options = game_options(beginner, manufacturer_iv_cost, auto_resolve)
         request = pb.CreateGameRequest(
             ruleset=pb.RULESET_BIRMINGHAM,
             players=players,

@@ -73,24 +73,17 @@ def play_batch_game(
 ) -> dict[str, Any] | None:
     """Plays game `index` of a batch in this (worker) process; returns a plain dict, or
     None when the batch was cancelled meanwhile."""
-    import brass
-    from brass_clients.bots import make_bot
-    from brass_clients.eval import bot_rng, game_seed, seat_entries
+    from brass_clients.eval import run_game
 
-    players = len(entries)
-    seating = seat_entries(index, players)
-    bots = [make_bot(entries[entry]) for entry in seating]
-    rngs = [bot_rng(base_seed, index, seat) for seat in range(players)]
-    seed = game_seed(base_seed, index)
-    started = time.perf_counter()
-    game = brass.Game.new(players, seed=seed, **options)
     flags, slot = _cancelled, batch_id % _CANCEL_SLOTS
-    while not game.is_over:
-        if batch_id >= 0 and flags is not None and flags[slot]:
-            return None
-        seat = game.current_seat
-        assert seat is not None
-        game.apply(bots[seat].choose(game, rngs[seat]), seat)
+    started = time.perf_counter()
+    played = run_game(
+        entries, base_seed, index, options,
+        stop=(lambda: bool(flags[slot])) if batch_id >= 0 and flags is not None else None,
+    )
+    if played is None:
+        return None
+    game, seating, seed = played
     record = game.replay_record()
     return {
         "index": index,

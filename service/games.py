@@ -294,8 +294,11 @@ class _StateParts:
     __slots__ = ("live", "memo", "row", "seat", "view_text")
 
     def __init__(
-        self, row: GameRow, live: LiveGame, seat: int | None, memo: wire.StructMemo
+        self, row: GameRow, live: LiveGame, seat: int | None,
+        memo: Callable[[], wire.StructMemo],
     ) -> None:
+        # `memo` is only asked for when the Struct is written (gRPC), so REST traffic
+        # neither makes memos nor pushes gRPC games' memos out of the cache.
         self.row, self.live, self.seat, self.memo = row, live, seat, memo
         self.view_text = live.game.view_json(seat)
 
@@ -309,7 +312,7 @@ class _StateParts:
             state.winners.extend(int(w) for w in game.winners())
         view = orjson.loads(self.view_text)
         try:
-            view_bytes = self.memo.struct_bytes(view)
+            view_bytes = self.memo().struct_bytes(view)
         except (TypeError, ValueError, OverflowError):
             view_bytes = struct_bytes(view)  # not plain JSON: converted first
         return state.SerializeToString() + wire.field(3, view_bytes)
@@ -770,7 +773,7 @@ class GameService:
         row, live = await self._live(request.game_id)
         seat = self._seat_of(row, caller)
         record.seat, record.version = seat, live.version
-        parts = _StateParts(row, live, seat, self._memo(row.game_id))
+        parts = _StateParts(row, live, seat, lambda: self._memo(row.game_id))
         return Reply(
             pb.GetGameResponse,
             make_data=lambda: wire.field(1, parts.to_bytes()),
@@ -1084,7 +1087,8 @@ class GameService:
         record.version = after.version
         self.broker.publish(row.game_id, after.version)
         return self._submit_reply(
-            row, after, seat, events, request.include_legal_actions, self._memo(row.game_id)
+            row, after, seat, events, request.include_legal_actions,
+            lambda: self._memo(row.game_id),
         )
 
     def _submit_reply(
@@ -1094,7 +1098,7 @@ class GameService:
         seat: int,
         events: list[dict[str, Any]],
         include_legal_actions: bool,
-        memo: wire.StructMemo,
+        memo: Callable[[], wire.StructMemo],
         replayed: bool = False,
     ) -> Reply:
         """SubmitAction's answer for the game `after` the caller's action: its bytes (sent
@@ -1149,7 +1153,7 @@ class GameService:
         then = await self._game_at(row, prior.to_version, prior.created_at)
         return self._submit_reply(
             row, then, prior.seat, prior.events, request.include_legal_actions,
-            wire.StructMemo(), replayed=True,
+            wire.StructMemo, replayed=True,
         )
 
     async def _game_at(self, row: GameRow, version: int, updated_at: float) -> LiveGame:

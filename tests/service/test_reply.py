@@ -84,7 +84,7 @@ def test_submit_and_get_replies_match_the_plain_route(players: int) -> None:
         live = LiveGame(game, version, time.time() + rng.random())
         viewers = [seat, None] if rng.random() < 0.3 else [seat]
         for viewer in viewers:
-            parts = _StateParts(row, live, viewer, memo)
+            parts = _StateParts(row, live, viewer, lambda: memo)
             data = wire.field(1, parts.to_bytes()) + _event_bytes(version, events)
             reference = pb.SubmitActionResponse(
                 state=_reference_state(row, live, viewer),

@@ -80,7 +80,10 @@ def _rest(port: int, method: str, path: str, body: Any = None,
 def workers_server(tmp_path: Path) -> Any:
     server = ServerProcess(
         tmp_path, f"sqlite:///{tmp_path / 'games.sqlite3'}",
-        env={"BRASS_WORKERS": str(WORKERS), "BRASS_WATCH_BURST": "1000"}, name="workers",
+        # Watchers' own store re-check is pushed out of reach (10 min), so a watcher that
+        # sees another worker's moves was woken by the change stamps.
+        env={"BRASS_WORKERS": str(WORKERS), "BRASS_WATCH_BURST": "1000",
+             "BRASS_WATCH_POLL_SECONDS": "600"}, name="workers",
     ).start()
     _wait_for(lambda: '"workers": 2' in server.log_text(), "the supervisor's serving line")
     try:
@@ -201,13 +204,10 @@ def test_watcher_sees_moves_made_through_other_workers(workers_server: ServerPro
 
     watcher = threading.Thread(target=watch, daemon=True)
     watcher.start()
-    started = time.monotonic()
     final = _play(server.http_port, game_id, tokens, 20, 3)  # new connection per request
     assert final == 20
     assert done.wait(30), f"the watcher saw {seen}"
     assert seen[-1] == 20 and seen == sorted(seen)
-    # Far sooner than the 2 s store re-check: another worker's write wakes the watcher.
-    assert time.monotonic() - started < 20
 
 
 def test_a_killed_worker_is_replaced_and_sigterm_stops_all(

@@ -24,13 +24,11 @@ from brass.engine import (
 )
 
 _NONE = lib.BRASS_NONE
-_NO_CARD = lib.BRASS_NO_CARD
 _CARD_IDS = {n: i for i, n in enumerate(CARD_NAMES)}
 _SLOT_IDS = {n: i for i, n in enumerate(SLOT_NAMES)}
 _LINK_IDS = {n: i for i, n in enumerate(LINK_NAMES)}
 _SPACE_IDS = {n: i for i, n in enumerate(SPACE_NAMES)}
 _GOODS = ("cotton", "manufacturer", "pottery")
-WILD = ("wild_location", "wild_industry")
 
 
 class _Reader:
