@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import re
-from collections.abc import Awaitable, Callable
-from typing import Any
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, Protocol
 
 import structlog
 from aiohttp import web
@@ -89,16 +90,71 @@ ROUTES: list[Route] = [
 ]
 
 
+# The operations answered with one JSON document (every route but the streams, /healthz,
+# /metrics and /openapi.json): both HTTP fronts (aiohttp, and fast_http for simple
+# requests) run them through RestGateway.respond.
+PLAIN_OPERATIONS = (
+    "CreateGame", "CreateGameFromPosition", "ListGames", "GetGame", "ListLegalActions",
+    "SubmitAction", "PreviewAction", "GetReplay",
+)
+
+
+class RestRequest(Protocol):
+    """What a plain operation reads of an HTTP request, whichever front parsed it."""
+
+    remote: str
+
+    def path_param(self, name: str) -> str: ...
+
+    def query_param(self, name: str) -> str | None: ...
+
+    def header(self, lower_name: str) -> str | None: ...
+
+    async def body(self) -> bytes: ...
+
+
+class AiohttpRequest:
+    """An aiohttp request seen as a RestRequest."""
+
+    __slots__ = ("_request", "remote")
+
+    def __init__(self, request: web.Request) -> None:
+        self._request = request
+        self.remote = request.remote or "unknown"
+
+    def path_param(self, name: str) -> str:
+        return self._request.match_info[name]
+
+    def query_param(self, name: str) -> str | None:
+        return self._request.query.get(name)
+
+    def header(self, lower_name: str) -> str | None:
+        return self._request.headers.get(lower_name)
+
+    async def body(self) -> bytes:
+        try:
+            return await self._request.read()
+        except web.HTTPRequestEntityTooLarge as exc:
+            limit = self._request.client_max_size
+            raise ServiceError(
+                "MESSAGE_TOO_LARGE",
+                f"the request body is larger than the {limit} bytes accepted",
+                limit=str(limit),
+            ) from exc
+
+
 def _error_response(error: ServiceError) -> web.Response:
     return web.json_response(error.to_json(), status=error.http_status)
 
 
-def _ok(message: Message | Reply) -> web.Response:
+def _ok_text(message: Message | Reply) -> str:
     if type(message) is Reply:
-        text = message.to_json_text()
-    else:
-        text = json.dumps(message_to_json_dict(message), separators=(",", ":"))
-    return web.Response(text=text, content_type="application/json")
+        return message.to_json_text()
+    return json.dumps(message_to_json_dict(message), separators=(",", ":"))
+
+
+def _error_text(error: ServiceError) -> str:
+    return json.dumps(error.to_json(), separators=(",", ":"))
 
 
 _INTEGER_TEXT = re.compile(r"-?[0-9]{1,19}")
@@ -165,8 +221,9 @@ def _int_param(value: str | None, name: str) -> int:
         raise ServiceError("INVALID_ARGUMENT", f"{name} must be an integer", field=name) from None
 
 
-def _query(request: web.Request, camel: str, snake: str) -> str | None:
-    return request.query.get(camel, request.query.get(snake))
+def _query(request: RestRequest, camel: str, snake: str) -> str | None:
+    value = request.query_param(camel)
+    return request.query_param(snake) if value is None else value
 
 
 class RestGateway:
@@ -178,21 +235,15 @@ class RestGateway:
 
     def app(self, max_body_bytes: int) -> web.Application:
         app = web.Application(client_max_size=max_body_bytes, middlewares=[self._errors])
-        handlers = {
-            "CreateGame": self.create_game,
-            "CreateGameFromPosition": self.create_game_from_position,
-            "ListGames": self.list_games,
-            "GetGame": self.get_game,
-            "ListLegalActions": self.list_legal_actions,
-            "SubmitAction": self.submit_action,
-            "PreviewAction": self.preview_action,
+        handlers: dict[str, Callable[[web.Request], Awaitable[web.StreamResponse]]] = {
             "WatchGame": self.watch_game,
-            "GetReplay": self.get_replay,
             "RunBatch": self.run_batch,
             "Health": self.health,
             "Metrics": self.metrics,
             "OpenApi": self.openapi,
         }
+        for operation_id in PLAIN_OPERATIONS:
+            handlers[operation_id] = functools.partial(self._serve_plain, operation_id)
         for route in ROUTES:
             app.router.add_route(route.method, route.path, handlers[route.operation_id])
         app.on_shutdown.append(self._on_shutdown)
@@ -221,48 +272,40 @@ class RestGateway:
         except web.HTTPNotFound:
             return _error_response(ServiceError("UNKNOWN_ROUTE", f"no route {request.path}"))
 
-    async def _handle(
-        self,
-        request: web.Request,
-        method: str,
-        handler: Callable[[Caller, RequestRecord], Awaitable[Message | Reply]],
-    ) -> web.Response:
+    async def _serve_plain(self, operation_id: str, request: web.Request) -> web.Response:
+        status, text = await self.respond(operation_id, AiohttpRequest(request))
+        return web.Response(text=text, status=status, content_type="application/json")
+
+    async def respond(self, operation_id: str, request: RestRequest) -> tuple[int, str]:
+        """Runs a plain operation: (HTTP status, JSON text of the answer or of the error)."""
         record = RequestRecord(
             transport="rest",
-            method=method,
-            request_id=request.headers.get("X-Request-Id") or new_request_id(),
+            method=operation_id,
+            request_id=request.header("x-request-id") or new_request_id(),
         )
         with observe_request(record):
             try:
                 caller = Caller(
-                    token=bearer_token(request.headers.get("Authorization")),
-                    peer=request.remote or "unknown",
+                    token=bearer_token(request.header("authorization")), peer=request.remote
                 )
-                return _ok(await handler(caller, record))
+                return 200, _ok_text(await self._plain[operation_id](request, caller, record))
             except ServiceError as error:
                 record.outcome = error.reason
-                return _error_response(error)
+                return error.http_status, _error_text(error)
             except Exception:
                 record.outcome = "INTERNAL"
-                log.exception("unexpected_error", method=method, request_id=record.request_id)
-                return _error_response(
-                    ServiceError("INTERNAL", f"internal error (request id {record.request_id})")
+                log.exception(
+                    "unexpected_error", method=operation_id, request_id=record.request_id
                 )
+                error = ServiceError("INTERNAL", f"internal error (request id {record.request_id})")
+                return error.http_status, _error_text(error)
 
     @staticmethod
-    async def _body(request: web.Request, message: Message) -> Message:
-        return RestGateway._parse_body(await RestGateway._read_json(request), message)
+    async def _body(request: RestRequest, message: Message) -> Message:
+        return RestGateway._parse_body(RestGateway._json_document(await request.body()), message)
 
     @staticmethod
-    async def _read_json(request: web.Request) -> dict[str, Any] | None:
-        try:
-            raw = await request.read()
-        except web.HTTPRequestEntityTooLarge as exc:
-            raise ServiceError(
-                "MESSAGE_TOO_LARGE",
-                f"the request body is larger than the {request.client_max_size} bytes accepted",
-                limit=str(request.client_max_size),
-            ) from exc
+    def _json_document(raw: bytes) -> dict[str, Any] | None:
         if not raw:
             return None
         try:
@@ -291,8 +334,8 @@ class RestGateway:
             raise ServiceError("INVALID_ARGUMENT", "the body is nested too deeply") from exc
 
     @staticmethod
-    def _path_game_id(request: web.Request, message: Message) -> None:
-        game_id = request.match_info["gameId"]
+    def _path_game_id(request: RestRequest, message: Message) -> None:
+        game_id = request.path_param("gameId")
         body_id = getattr(message, "game_id", "")
         if body_id and body_id != game_id:
             raise ServiceError(
@@ -300,88 +343,95 @@ class RestGateway:
             )
         message.game_id = game_id  # type: ignore[attr-defined]
 
-    # ------------------------------------------------------------------ operations
+    # ------------------------------------------------------------------ plain operations
 
-    async def create_game(self, request: web.Request) -> web.Response:
-        async def run(caller: Caller, record: RequestRecord) -> Message | Reply:
-            body = await self._body(request, pb.CreateGameRequest())
-            return await self.service.create_game(body, record)  # type: ignore[arg-type]
+    @functools.cached_property
+    def _plain(
+        self,
+    ) -> Mapping[str, Callable[[RestRequest, Caller, RequestRecord], Awaitable[Message | Reply]]]:
+        return {
+            "CreateGame": self._create_game,
+            "CreateGameFromPosition": self._create_game_from_position,
+            "ListGames": self._list_games,
+            "GetGame": self._get_game,
+            "ListLegalActions": self._list_legal_actions,
+            "SubmitAction": self._submit_action,
+            "PreviewAction": self._preview_action,
+            "GetReplay": self._get_replay,
+        }
 
-        return await self._handle(request, "CreateGame", run)
+    async def _create_game(
+        self, request: RestRequest, caller: Caller, record: RequestRecord
+    ) -> Message | Reply:
+        body = await self._body(request, pb.CreateGameRequest())
+        return await self.service.create_game(body, record)  # type: ignore[arg-type]
 
-    async def create_game_from_position(self, request: web.Request) -> web.Response:
-        async def run(caller: Caller, record: RequestRecord) -> Message | Reply:
-            body = await self._body(request, pb.CreateGameFromPositionRequest())
-            return await self.service.create_game_from_position(body, record)  # type: ignore[arg-type]
+    async def _create_game_from_position(
+        self, request: RestRequest, caller: Caller, record: RequestRecord
+    ) -> Message | Reply:
+        body = await self._body(request, pb.CreateGameFromPositionRequest())
+        return await self.service.create_game_from_position(body, record)  # type: ignore[arg-type]
 
-        return await self._handle(request, "CreateGameFromPosition", run)
+    async def _list_games(
+        self, request: RestRequest, caller: Caller, record: RequestRecord
+    ) -> Message | Reply:
+        message = pb.ListGamesRequest(
+            page_size=_int_param(_query(request, "pageSize", "page_size"), "pageSize"),
+            page_token=_query(request, "pageToken", "page_token") or "",
+        )
+        status = request.query_param("status")
+        if status:
+            try:
+                message.status = int(status) if status.isdigit() else pb.GameStatus.Value(status)
+            except ValueError:
+                raise ServiceError(
+                    "INVALID_ARGUMENT", f"status {status!r} is not a GameStatus", field="status"
+                ) from None
+        return await self.service.list_games(message, record)
 
-    async def list_games(self, request: web.Request) -> web.Response:
-        async def run(caller: Caller, record: RequestRecord) -> Message | Reply:
-            message = pb.ListGamesRequest(
-                page_size=_int_param(_query(request, "pageSize", "page_size"), "pageSize"),
-                page_token=_query(request, "pageToken", "page_token") or "",
-            )
-            status = request.query.get("status")
-            if status:
-                try:
-                    message.status = (
-                        int(status) if status.isdigit() else pb.GameStatus.Value(status)
-                    )
-                except ValueError:
-                    raise ServiceError(
-                        "INVALID_ARGUMENT", f"status {status!r} is not a GameStatus", field="status"
-                    ) from None
-            return await self.service.list_games(message, record)
+    async def _get_game(
+        self, request: RestRequest, caller: Caller, record: RequestRecord
+    ) -> Message | Reply:
+        message = pb.GetGameRequest(game_id=request.path_param("gameId"))
+        return await self.service.get_game(message, caller, record)
 
-        return await self._handle(request, "ListGames", run)
+    async def _list_legal_actions(
+        self, request: RestRequest, caller: Caller, record: RequestRecord
+    ) -> Message | Reply:
+        message = pb.ListLegalActionsRequest(
+            game_id=request.path_param("gameId"),
+            include_compound_actions=_bool_param(
+                _query(request, "includeCompoundActions", "include_compound_actions"),
+                "includeCompoundActions",
+            ),
+            include_unavailable=_bool_param(
+                _query(request, "includeUnavailable", "include_unavailable"),
+                "includeUnavailable",
+            ),
+        )
+        return await self.service.list_legal_actions(message, caller, record)
 
-    async def get_game(self, request: web.Request) -> web.Response:
-        async def run(caller: Caller, record: RequestRecord) -> Message | Reply:
-            message = pb.GetGameRequest(game_id=request.match_info["gameId"])
-            return await self.service.get_game(message, caller, record)
+    async def _submit_action(
+        self, request: RestRequest, caller: Caller, record: RequestRecord
+    ) -> Message | Reply:
+        message = await self._body(request, pb.SubmitActionRequest())
+        self._path_game_id(request, message)
+        return await self.service.submit_action(message, caller, record)  # type: ignore[arg-type]
 
-        return await self._handle(request, "GetGame", run)
+    async def _preview_action(
+        self, request: RestRequest, caller: Caller, record: RequestRecord
+    ) -> Message | Reply:
+        message = await self._body(request, pb.PreviewActionRequest())
+        self._path_game_id(request, message)
+        return await self.service.preview_action(message, caller, record)  # type: ignore[arg-type]
 
-    async def list_legal_actions(self, request: web.Request) -> web.Response:
-        async def run(caller: Caller, record: RequestRecord) -> Message | Reply:
-            message = pb.ListLegalActionsRequest(
-                game_id=request.match_info["gameId"],
-                include_compound_actions=_bool_param(
-                    _query(request, "includeCompoundActions", "include_compound_actions"),
-                    "includeCompoundActions",
-                ),
-                include_unavailable=_bool_param(
-                    _query(request, "includeUnavailable", "include_unavailable"),
-                    "includeUnavailable",
-                ),
-            )
-            return await self.service.list_legal_actions(message, caller, record)
+    async def _get_replay(
+        self, request: RestRequest, caller: Caller, record: RequestRecord
+    ) -> Message | Reply:
+        message = pb.GetReplayRequest(game_id=request.path_param("gameId"))
+        return await self.service.get_replay(message, caller, record)
 
-        return await self._handle(request, "ListLegalActions", run)
-
-    async def submit_action(self, request: web.Request) -> web.Response:
-        async def run(caller: Caller, record: RequestRecord) -> Message | Reply:
-            message = await self._body(request, pb.SubmitActionRequest())
-            self._path_game_id(request, message)
-            return await self.service.submit_action(message, caller, record)  # type: ignore[arg-type]
-
-        return await self._handle(request, "SubmitAction", run)
-
-    async def preview_action(self, request: web.Request) -> web.Response:
-        async def run(caller: Caller, record: RequestRecord) -> Message | Reply:
-            message = await self._body(request, pb.PreviewActionRequest())
-            self._path_game_id(request, message)
-            return await self.service.preview_action(message, caller, record)  # type: ignore[arg-type]
-
-        return await self._handle(request, "PreviewAction", run)
-
-    async def get_replay(self, request: web.Request) -> web.Response:
-        async def run(caller: Caller, record: RequestRecord) -> Message | Reply:
-            message = pb.GetReplayRequest(game_id=request.match_info["gameId"])
-            return await self.service.get_replay(message, caller, record)
-
-        return await self._handle(request, "GetReplay", run)
+    # ------------------------------------------------------------------ streams and the rest
 
     async def watch_game(self, request: web.Request) -> web.StreamResponse:
         """SSE: `id` is the version, so EventSource's Last-Event-ID resumes exactly."""
@@ -398,7 +448,7 @@ class RestGateway:
                     peer=request.remote or "unknown",
                 )
                 resume = request.headers.get("Last-Event-ID") or _query(
-                    request, "fromVersion", "from_version"
+                    AiohttpRequest(request), "fromVersion", "from_version"
                 )
                 message = pb.WatchGameRequest(
                     game_id=request.match_info["gameId"],
@@ -486,7 +536,7 @@ class RestGateway:
         )
         with observe_request(record):
             try:
-                message = await self._body(request, pb.RunBatchRequest())
+                message = await self._body(AiohttpRequest(request), pb.RunBatchRequest())
                 stream = await self.service.run_batch(message, record)  # type: ignore[arg-type]
             except ServiceError as error:
                 record.outcome = error.reason

@@ -76,7 +76,7 @@ def _worker_main(
     ready: Any,
 ) -> None:
     _die_with_parent()
-    from .server import serve_async
+    from .server import run_event_loop, serve_async
 
     async def main() -> None:
         started: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
@@ -92,7 +92,7 @@ def _worker_main(
     structlog.contextvars.bind_contextvars(worker=index)
     request_lines.add_static_field("worker", index)
     try:
-        asyncio.run(main())
+        run_event_loop(main())
     except StoreUnavailable as exc:
         log.error("store_unavailable", error=str(exc))
         sys.exit(2)
