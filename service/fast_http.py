@@ -10,8 +10,8 @@ REST port and answers the requests it can read with certainty itself:
   twice;
 - a body framed by one plain Content-Length within the body limit (or no body), with no
   Transfer-Encoding, Expect or Upgrade, and Connection absent, `keep-alive` or `close`;
-- a target of plain characters (no percent-encoding, no `+`) that matches the route of one
-  of rest.PLAIN_OPERATIONS.
+- a target of plain characters (no percent-encoding, `+` or `;`) that matches the route
+  of one of rest.PLAIN_OPERATIONS.
 
 Anything else (the event and batch streams, /healthz, /metrics, /openapi.json, unknown
 routes, chunked or oversized bodies, `Expect: 100-continue`, HTTP/1.0, odd or huge heads)
@@ -52,8 +52,9 @@ _SWEEP_SECONDS = 5.0
 
 _TOKEN = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
 # Characters a target may hold to be read here: no '%' (encoded characters), no '+' (a
-# space in a query to aiohttp), no '#', no spaces or controls.
-_PLAIN_TARGET = re.compile(r"/[!$&'()*,\-./0-9:;=?@A-Z_a-z~]*")
+# space in a query to aiohttp), no ';' (a query separator to some readers), no '#', no
+# spaces or controls.
+_PLAIN_TARGET = re.compile(r"/[!$&'()*,\-./0-9:=?@A-Z_a-z~]*")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _FRAMING_WE_LEAVE = ("transfer-encoding", "expect", "upgrade")
 _REASONS = {status.value: status.phrase for status in http.HTTPStatus}
@@ -239,6 +240,8 @@ class FastHttpProtocol(asyncio.Protocol):
             with contextlib.suppress(OSError):
                 sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self._front.connections.add(self)
+        if not self._front.enabled:
+            self._hand_off()
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._front.connections.discard(self)
@@ -248,8 +251,16 @@ class FastHttpProtocol(asyncio.Protocol):
         self._buffer += data
         if not self.busy:
             self._next_request()
-        elif len(self._buffer) > MAX_BUFFERED_BYTES and not self._reading_paused:
-            assert self._transport is not None
+        # A client that sends faster than its answers are taken (in flight, or waiting for
+        # it to read what was written) is held back, not buffered without end. A request
+        # still arriving is never held back: it needs its whole body before anything
+        # moves.
+        if (
+            (self.busy or self._writing_paused)
+            and len(self._buffer) > MAX_BUFFERED_BYTES
+            and not self._reading_paused
+            and self._transport is not None
+        ):
             self._transport.pause_reading()
             self._reading_paused = True
 
@@ -266,6 +277,21 @@ class FastHttpProtocol(asyncio.Protocol):
         self._writing_paused = False
         if not self.busy:
             self._next_request()
+        self._read_more_if_room()
+
+    def _read_more_if_room(self) -> None:
+        """Reading resumes when nothing waits for the client to read, and either no whole
+        request is buffered (the one arriving needs more bytes) or the buffered ones have
+        drained to half the limit (resuming at once would let one more read in per
+        request answered)."""
+        if (
+            self._reading_paused
+            and not self._writing_paused
+            and self._transport is not None
+            and (not self.busy or len(self._buffer) <= MAX_BUFFERED_BYTES // 2)
+        ):
+            self._reading_paused = False
+            self._transport.resume_reading()
 
     # -------------------------------------------------------------- requests
 
@@ -334,11 +360,9 @@ class FastHttpProtocol(asyncio.Protocol):
         if close:
             transport.close()
             return
-        if self._reading_paused:
-            self._reading_paused = False
-            transport.resume_reading()
         if self._buffer or self._eof:
             self._next_request()
+        self._read_more_if_room()
 
     def _hand_off(self) -> None:
         """Gives the connection, with every byte not yet answered, to aiohttp."""
@@ -350,6 +374,7 @@ class FastHttpProtocol(asyncio.Protocol):
         transport.set_protocol(handler)
         handler.connection_made(transport)
         if self._reading_paused:
+            self._reading_paused = False
             transport.resume_reading()
         data = bytes(self._buffer)
         self._buffer.clear()
@@ -368,6 +393,7 @@ class FastHttpFront:
         make_aiohttp_protocol: Callable[[], Any],
         max_body_bytes: int,
         keepalive_seconds: float = KEEPALIVE_SECONDS,
+        enabled: bool = True,
     ) -> None:
         from .rest import PLAIN_OPERATIONS, ROUTES
 
@@ -375,6 +401,7 @@ class FastHttpFront:
         self.make_aiohttp_protocol = make_aiohttp_protocol
         self.max_body_bytes = max_body_bytes
         self.keepalive_seconds = keepalive_seconds
+        self.enabled = enabled  # False: every connection goes to aiohttp at once
         self.routes = FastRoutes(ROUTES, PLAIN_OPERATIONS)
         self.date = _DateHeader()
         self.connections: set[FastHttpProtocol] = set()

@@ -50,6 +50,9 @@ class Limits:
     gil_switch_interval_ms: float = 0.5
     # A REST connection with no request in flight for this long is closed.
     http_keepalive_seconds: float = 75.0
+    # False hands every REST connection to aiohttp (fast_http.py's front then only
+    # listens): for comparing the two, or should the lean front ever misread a client.
+    http_fast_front: bool = True
 
 
 @dataclass
@@ -60,6 +63,14 @@ class ServerInfo:
     http_port: int
 
 
+def _env_bool(raw: str) -> bool:
+    if raw.strip().lower() in ("1", "true", "yes", "on"):
+        return True
+    if raw.strip().lower() in ("0", "false", "no", "off"):
+        return False
+    raise ValueError(f"{raw!r} is not a boolean (use true or false)")
+
+
 def settings_from_env() -> tuple[ServiceSettings, Limits]:
     """BRASS_<FIELD> environment variables override the defaults (e.g. BRASS_WATCH_BURST)."""
     settings, limits = ServiceSettings(), Limits()
@@ -68,7 +79,7 @@ def settings_from_env() -> tuple[ServiceSettings, Limits]:
             raw = os.environ.get(f"BRASS_{spec.name.upper()}")
             if raw is not None:
                 kind = type(getattr(target, spec.name))
-                setattr(target, spec.name, kind(raw))
+                setattr(target, spec.name, _env_bool(raw) if kind is bool else kind(raw))
     return settings, limits
 
 
@@ -140,7 +151,7 @@ async def serve_async(
     assert runner.server is not None
     front = FastHttpFront(
         gateway, runner.server, limits.max_message_bytes,
-        keepalive_seconds=limits.http_keepalive_seconds,
+        keepalive_seconds=limits.http_keepalive_seconds, enabled=limits.http_fast_front,
     )
     bound_http = await front.start(host, http_port, reuse_port=reuse_port)
 
