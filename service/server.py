@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import os
 import signal
 import sys
@@ -69,6 +70,20 @@ def _env_bool(raw: str) -> bool:
     if raw.strip().lower() in ("0", "false", "no", "off"):
         return False
     raise ValueError(f"{raw!r} is not a boolean (use true or false)")
+
+
+# The cyclic collector's young-generation threshold while serving (Python's is 700).
+GC_YOUNG_THRESHOLD = 7000
+
+
+def _settle_garbage_collector() -> None:
+    """Once started: the objects made so far (modules, descriptors, tables) are moved out of
+    the collector's sight (gc.freeze), so its full passes stop walking them, and it runs a
+    tenth as often; requests make many short-lived containers and few cycles. Measured: about
+    7% less CPU per decision (docs/SERVICE.md, Throughput)."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(GC_YOUNG_THRESHOLD, 20, 20)
 
 
 def settings_from_env() -> tuple[ServiceSettings, Limits]:
@@ -164,6 +179,7 @@ async def serve_async(
         http=f"{host}:{bound_http}",
         store=type(store).__name__,
     )
+    _settle_garbage_collector()
     if started is not None and not started.done():
         started.set_result(ServerInfo(bound_grpc, bound_http))
 
