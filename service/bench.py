@@ -10,12 +10,12 @@ is called only when the answer carries no next options (the seat to act changed)
 `--calls list-and-submit` calls both for every decision instead (the older client pattern),
 and `--calls both` measures the two one after the other and prints their ratio.
 
-Printed: accepted decisions per second, and the client-side latency (p50, p99) of
-SubmitAction and of every request a decision needed (SubmitAction and ListLegalActions),
-and the client processes' own CPU time per decision. It is a measurement, not a test: nothing is asserted, but any error answer stops the run
-(so a figure printed is one with no errors). The clients are kept cheap (a bare HTTP/1.1
-connection and orjson for REST, uvloop when installed), since they share the machine with
-the server.
+Printed: accepted decisions per second, the client-side latency (p50, p99) of SubmitAction
+and of every request a decision needed (SubmitAction and ListLegalActions), and the client
+processes' own CPU time per decision. It is a measurement, not a test: nothing is
+asserted, but any error answer stops the run (so a figure printed is one with no errors).
+The clients are kept cheap (a bare HTTP/1.1 connection read in one go and orjson for REST,
+uvloop when installed), since they share the machine with the server.
 """
 
 from __future__ import annotations
