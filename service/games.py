@@ -71,8 +71,6 @@ _PUBLIC_REPLAY_FIELDS = ("rules_edition", "ruleset", "players", "options", "deci
 class ServiceSettings:
     snapshot_every: int = 32
     cache_size: int = 2048
-    # Games whose last gRPC view encoding is kept (see GameService._memo).
-    memo_cache_size: int = 256
     default_page_size: int = 20
     max_page_size: int = 100
     max_watchers: int = 1000
@@ -285,21 +283,15 @@ class _StateParts:
     """A GameState made of its parts, to be written as protobuf bytes or as JSON.
 
     The view, the bulk of it, comes from the core as JSON text, which REST sends as it is.
-    For gRPC it is parsed and encoded as a Struct through the game's StructMemo (only the
-    parts that changed since the last view are encoded again), and its bytes are appended
-    to the rest of the message: a message's serialized fields may come in any order, and
-    parsing concatenated bytes merges them.
+    For gRPC the core also turns that text into the bytes of a Struct
+    (brass.json_to_struct_bytes), appended to the rest of the message: a message's
+    serialized fields may come in any order, and parsing concatenated bytes merges them.
     """
 
-    __slots__ = ("live", "memo", "row", "seat", "view_text")
+    __slots__ = ("live", "row", "seat", "view_text")
 
-    def __init__(
-        self, row: GameRow, live: LiveGame, seat: int | None,
-        memo: Callable[[], wire.StructMemo],
-    ) -> None:
-        # `memo` is only asked for when the Struct is written (gRPC), so REST traffic
-        # neither makes memos nor pushes gRPC games' memos out of the cache.
-        self.row, self.live, self.seat, self.memo = row, live, seat, memo
+    def __init__(self, row: GameRow, live: LiveGame, seat: int | None) -> None:
+        self.row, self.live, self.seat = row, live, seat
         self.view_text = live.game.view_json(seat)
 
     def to_bytes(self) -> bytes:
@@ -310,11 +302,9 @@ class _StateParts:
         if game.is_over:
             state.scores.extend(int(s) for s in game.scores())
             state.winners.extend(int(w) for w in game.winners())
-        view = orjson.loads(self.view_text)
-        try:
-            view_bytes = self.memo().struct_bytes(view)
-        except (TypeError, ValueError, OverflowError):
-            view_bytes = struct_bytes(view)  # not plain JSON: converted first
+        view_bytes = brass.json_to_struct_bytes(self.view_text)
+        if view_bytes is None:  # text the core leaves to the general converter
+            view_bytes = struct_bytes(orjson.loads(self.view_text))
         return state.SerializeToString() + wire.field(3, view_bytes)
 
     def to_json(self) -> dict[str, Any]:
@@ -418,7 +408,6 @@ class GameService:
         # (decision, option id) -> (encoded LegalOption field, its JSON); bounded by the
         # action space times the decision kinds.
         self._option_cache: dict[tuple[str, int], tuple[bytes, str]] = {}
-        self._memos: OrderedDict[str, wire.StructMemo] = OrderedDict()
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self.batches = BatchRunner(self.settings.batch_limits())
         self._follower: asyncio.Task[None] | None = None
@@ -555,19 +544,6 @@ class GameService:
 
     def _entry(self, game_id: str) -> _Entry | None:
         return self._cache.get(game_id)
-
-    def _memo(self, game_id: str) -> wire.StructMemo:
-        """The game's memory of the last view it sent as a Struct (gRPC), so the next costs
-        only the parts that changed. About 25 KB each (the view's parts and their bytes),
-        so only the `memo_cache_size` most recently used games keep one."""
-        memo = self._memos.get(game_id)
-        if memo is None:
-            memo = self._memos[game_id] = wire.StructMemo()
-            while len(self._memos) > self.settings.memo_cache_size:
-                self._memos.popitem(last=False)
-        else:
-            self._memos.move_to_end(game_id)
-        return memo
 
     async def _restore(self, row: GameRow) -> LiveGame:
         snapshot = await self.store.latest_snapshot(row.game_id)
@@ -773,7 +749,7 @@ class GameService:
         row, live = await self._live(request.game_id)
         seat = self._seat_of(row, caller)
         record.seat, record.version = seat, live.version
-        parts = _StateParts(row, live, seat, lambda: self._memo(row.game_id))
+        parts = _StateParts(row, live, seat)
         return Reply(
             pb.GetGameResponse,
             make_data=lambda: wire.field(1, parts.to_bytes()),
@@ -1087,8 +1063,7 @@ class GameService:
         record.version = after.version
         self.broker.publish(row.game_id, after.version)
         return self._submit_reply(
-            row, after, seat, events, request.include_legal_actions,
-            lambda: self._memo(row.game_id),
+            row, after, seat, events, request.include_legal_actions
         )
 
     def _submit_reply(
@@ -1098,12 +1073,11 @@ class GameService:
         seat: int,
         events: list[dict[str, Any]],
         include_legal_actions: bool,
-        memo: Callable[[], wire.StructMemo],
         replayed: bool = False,
     ) -> Reply:
         """SubmitAction's answer for the game `after` the caller's action: its bytes (sent
         as they are over gRPC) and the JSON text REST renders from the same parts."""
-        state = _StateParts(row, after, seat, memo)
+        state = _StateParts(row, after, seat)
         next_bytes = next_json = ""
         game = after.game
         if include_legal_actions and not game.is_over and game.current_seat == seat:
@@ -1152,8 +1126,7 @@ class GameService:
             return Reply(pb.SubmitActionResponse, message=response)
         then = await self._game_at(row, prior.to_version, prior.created_at)
         return self._submit_reply(
-            row, then, prior.seat, prior.events, request.include_legal_actions,
-            wire.StructMemo, replayed=True,
+            row, then, prior.seat, prior.events, request.include_legal_actions, replayed=True
         )
 
     async def _game_at(self, row: GameRow, version: int, updated_at: float) -> LiveGame:

@@ -22,15 +22,7 @@
 
 #include "brass.h"
 
-#define FUZZ_CHECK(cond, ...)                                                   \
-    do {                                                                        \
-        if (!(cond)) {                                                          \
-            fprintf(stderr, "FUZZ CHECK FAILED %s:%d: %s: ", __FILE__, __LINE__, #cond); \
-            fprintf(stderr, __VA_ARGS__);                                       \
-            fputc('\n', stderr);                                                \
-            abort();                                                            \
-        }                                                                       \
-    } while (0)
+#include "fuzz_check.h"
 
 /* Bytes of BrassPlayer that belong to no field (the compiler's padding). */
 static int player_padding_is_zero(const BrassPlayer *pl) {

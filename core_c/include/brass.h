@@ -305,6 +305,14 @@ int brass_income_level(int space);
 #define BRASS_JSON_CAP 32768
 int brass_view_json(const BrassGame *g, int seat, char *out, int cap);
 int brass_position_json(const BrassGame *g, char *out, int cap);
+/* The JSON text of an object (e.g. a view from brass_view_json) as the wire bytes of a
+   google.protobuf.Struct: map entries in the text's order (a key given twice is written
+   twice; readers keep the last), numbers as doubles. Returns the length, or
+   -BRASS_E_BUFFER when `cap` is too small (BRASS_STRUCT_CAP(len) always suffices),
+   -BRASS_E_BAD_ARGUMENT when the text is not a JSON object, holds a string that is not
+   UTF-8, a number longer than 39 characters or nests deeper than 32. */
+#define BRASS_STRUCT_CAP(len) (8 * (len) + 64)
+int brass_json_to_struct(const char *json, int len, uint8_t *out, int cap);
 /* Seed the random state used for future shuffles (positions built from JSON). */
 void brass_set_seed(BrassGame *g, uint64_t seed);
 int brass_score_order(const BrassGame *g, uint8_t *ranking); /* seats best first; returns n */

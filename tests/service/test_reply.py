@@ -1,10 +1,10 @@
 """The fast response paths give exactly what the plain protobuf route gives.
 
 SubmitAction, GetGame and ListLegalActions build their protobuf bytes from pre-encoded
-parts (views through a StructMemo, options from a per-process cache) and their REST JSON
-straight from the engine's documents. Over whole random games, for every seat and the
-spectator, both must equal the messages built field by field with Struct.update and their
-json_format rendering.
+parts (views as Struct bytes written by the core, options from a per-process cache) and
+their REST JSON straight from the engine's documents. Over whole random games, for every
+seat and the spectator, both must equal the messages built field by field with
+Struct.update and their json_format rendering.
 """
 
 from __future__ import annotations
@@ -75,7 +75,6 @@ def test_submit_and_get_replies_match_the_plain_route(players: int) -> None:
     rng = random.Random(players)
     game = brass.Game.new(players=players, seed=players * 7)
     row = _row(game, position=players == 3)
-    memo = wire.StructMemo()
     version = 0
     while not game.is_over:
         seat = game.current_seat
@@ -84,7 +83,7 @@ def test_submit_and_get_replies_match_the_plain_route(players: int) -> None:
         live = LiveGame(game, version, time.time() + rng.random())
         viewers = [seat, None] if rng.random() < 0.3 else [seat]
         for viewer in viewers:
-            parts = _StateParts(row, live, viewer, lambda: memo)
+            parts = _StateParts(row, live, viewer)
             data = wire.field(1, parts.to_bytes()) + _event_bytes(version, events)
             reference = pb.SubmitActionResponse(
                 state=_reference_state(row, live, viewer),
@@ -95,7 +94,7 @@ def test_submit_and_get_replies_match_the_plain_route(players: int) -> None:
             fast_json = {"state": parts.to_json(), "events": _events_json(version, events),
                          "replayed": False}
             assert fast_json == expected
-            # The JSON text (the view's from the memo's parts) says the same.
+            # The JSON text (the view's as the core wrote it) says the same.
             assert json.loads(parts.to_json_text()) == expected["state"]
 
 
@@ -131,11 +130,6 @@ def test_struct_encoding_matches_struct_update() -> None:
     ]
     for document in documents:
         assert struct_pb2.Struct.FromString(wire.struct_bytes(document)) == _plain_struct(
-            document
-        )
-    memo = wire.StructMemo()
-    for document in documents * 2:
-        assert struct_pb2.Struct.FromString(memo.struct_bytes(document)) == _plain_struct(
             document
         )
     with pytest.raises(TypeError):

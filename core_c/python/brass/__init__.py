@@ -15,6 +15,7 @@ from brass.engine import (
     GameBatch,
     Option,
     action_name,
+    json_to_struct_bytes,
     random_playouts,
 )
 
@@ -28,5 +29,6 @@ __all__ = [
     "GameBatch",
     "Option",
     "action_name",
+    "json_to_struct_bytes",
     "random_playouts",
 ]

@@ -106,6 +106,20 @@ def _json_buffer() -> Any:
     return _new_uncleared("char[]", lib.BRASS_JSON_CAP)
 
 
+def json_to_struct_bytes(text: str | bytes) -> bytes | None:
+    """The wire bytes of the google.protobuf.Struct holding the JSON object `text` (a view
+    from Game.view_json, say), written by the core; None when the core leaves the text to
+    a general converter (not an object, not UTF-8, a number over 39 characters, nesting
+    deeper than 32)."""
+    data = text.encode() if isinstance(text, str) else bytes(text)
+    cap = 8 * len(data) + 64  # BRASS_STRUCT_CAP
+    out = _new_uncleared("uint8_t[]", cap)
+    n = lib.brass_json_to_struct(data, len(data), out, cap)
+    if n < 0:
+        return None
+    return ffi.buffer(out, n)[:]
+
+
 def _raise(err: int, reason: int = 0, what: str = "", field: str | None = None) -> None:
     code = _ERRORS.get(err, "INTERNAL")
     if err == lib.BRASS_E_ILLEGAL:
