@@ -86,7 +86,8 @@ def _worker_main(
             else None
         )
         await serve_async(
-            grpc_port, http_port, database_url, log_level, started=started, reuse_port=True
+            grpc_port, http_port, database_url, log_level, started=started, reuse_port=True,
+            settle_gc=True,
         )
 
     structlog.contextvars.bind_contextvars(worker=index)
