@@ -37,6 +37,8 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from .rest import PLAIN_OPERATIONS, ROUTES
+
 if TYPE_CHECKING:
     from .openapi import Route
     from .rest import RestGateway
@@ -384,8 +386,6 @@ class FastHttpFront:
         keepalive_seconds: float = KEEPALIVE_SECONDS,
         enabled: bool = True,
     ) -> None:
-        from .rest import PLAIN_OPERATIONS, ROUTES
-
         self.gateway = gateway
         self.make_aiohttp_protocol = make_aiohttp_protocol
         self.max_body_bytes = max_body_bytes

@@ -144,7 +144,9 @@ class AiohttpRequest:
 
 
 def _error_response(error: ServiceError) -> web.Response:
-    return web.json_response(error.to_json(), status=error.http_status)
+    return web.Response(
+        text=_error_text(error), status=error.http_status, content_type="application/json"
+    )
 
 
 def _ok_text(message: Message | Reply) -> str:
