@@ -31,6 +31,71 @@
 /* Rulesets behind one interface; Birmingham is the first. */
 enum { BRASS_RULESET_BIRMINGHAM = 0, BRASS_NUM_RULESETS = 1 };
 
+/* ---- ruleset-neutral types (docs/RULESETS.md; being adopted by the API below) ---- */
+
+#define BRASS_MAX_STATE_SIZE 2048 /* any ruleset's state struct fits */
+#define BRASS_MAX_ACTIONS 512     /* any ruleset's action space fits */
+#define BRASS_MAX_OBS_SIZE 2048   /* any ruleset's observation fits */
+#define BRASS_MAX_OPTIONS 8       /* ruleset-specific options of a new game */
+
+/* The first 20 bytes of every ruleset's state. The 8 ruleset bytes keep Birmingham's
+   fields where they always were, so its stored snapshots and state hashes are unchanged. */
+typedef struct BrassHeader {
+    uint32_t magic;            /* BRASS_MAGIC */
+    uint16_t format_version;   /* the ruleset's own state layout version */
+    uint16_t rules_edition;    /* the ruleset's own rules edition */
+    uint8_t ruleset;           /* BRASS_RULESET_* */
+    uint8_t num_players;
+    uint8_t ruleset_fields[8]; /* owned by the ruleset */
+    uint8_t current;           /* seat to decide now */
+    uint8_t game_over;         /* 0 or 1 */
+} BrassHeader;
+
+/* A ruleset-specific option of a new game (the engine validates values against it). */
+typedef struct {
+    const char *name;        /* JSON key, e.g. "beginner" */
+    const char *description;
+    uint8_t is_bool;         /* values 0 and 1 */
+    uint8_t num_allowed;     /* 0: any value in [min, max]; else one of allowed[] */
+    int16_t min, max, default_value;
+    int16_t allowed[8];
+} BrassOptionInfo;
+
+/* Final (or current) standing, tie rules applied by the ruleset. */
+typedef struct {
+    uint8_t num_players;
+    uint8_t num_first;                     /* seats sharing first place */
+    uint8_t ranking[BRASS_MAX_PLAYERS];    /* seats, best first */
+    int16_t vp[BRASS_MAX_PLAYERS];
+    int16_t money[BRASS_MAX_PLAYERS];
+    int16_t income_space[BRASS_MAX_PLAYERS];
+    int16_t income_level[BRASS_MAX_PLAYERS];
+} BrassResult;
+
+/* Reason codes shared by every ruleset (same meaning everywhere); a ruleset's own reasons
+   start at BRASS_R_RULESET_FIRST. */
+enum BrassSharedReason {
+    BRASS_R_LEGAL = 0,
+    BRASS_R_WRONG_DECISION,   /* id belongs to another kind of decision */
+    BRASS_R_CARD_NOT_IN_HAND,
+    BRASS_R_NOT_ENOUGH_MONEY,
+    BRASS_R_NOT_IN_NETWORK,
+    BRASS_R_SLOT_OCCUPIED,
+    BRASS_R_NO_TILES_LEFT,
+    BRASS_R_LINK_TAKEN,
+    BRASS_R_NO_LINK_TILES,
+    BRASS_R_LOAN_LIMIT,
+    BRASS_R_NOT_ENOUGH_CARDS,
+    BRASS_R_NOT_YOUR_TILE,
+    BRASS_R_NO_OPTION,          /* nothing of this kind can be completed now */
+    BRASS_R_CANONICAL_ORDER,    /* unordered choices are taken in ascending order */
+    BRASS_R_MUST_CHOOSE,        /* 'done' is not allowed before the first choice */
+    BRASS_R_INCOMPLETE_ACTION,  /* a compound action must end where the action ends */
+    BRASS_R_TOO_MANY_DECISIONS, /* a compound action holds exactly one action */
+    BRASS_NUM_SHARED_REASONS,
+    BRASS_R_RULESET_FIRST = 64
+};
+
 enum BrassIndustry { IND_COTTON, IND_MANUFACTURER, IND_POTTERY, IND_COAL, IND_IRON, IND_BREWERY };
 enum BrassEra { ERA_CANAL = 0, ERA_RAIL = 1 };
 

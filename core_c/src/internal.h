@@ -14,6 +14,15 @@ _Static_assert(BT_NUM_MERCHANT_SPACES == BRASS_NUM_MERCHANT_SPACES, "merchant sp
 _Static_assert(BT_NUM_CARD_TYPES == BRASS_NUM_CARD_TYPES, "card types");
 _Static_assert(BT_NUM_ACTION_NAMES == BRASS_NUM_ACTIONS, "action names");
 _Static_assert(sizeof(BrassGame) == 648, "BrassGame must have no hidden padding");
+/* Birmingham's state begins with the common header (brass.h) */
+_Static_assert(sizeof(BrassHeader) == 20, "header size");
+_Static_assert(offsetof(BrassGame, magic) == offsetof(BrassHeader, magic), "header magic");
+_Static_assert(offsetof(BrassGame, format_version) == offsetof(BrassHeader, format_version), "header format");
+_Static_assert(offsetof(BrassGame, rules_edition) == offsetof(BrassHeader, rules_edition), "header edition");
+_Static_assert(offsetof(BrassGame, ruleset) == offsetof(BrassHeader, ruleset), "header ruleset");
+_Static_assert(offsetof(BrassGame, num_players) == offsetof(BrassHeader, num_players), "header players");
+_Static_assert(offsetof(BrassGame, current) == offsetof(BrassHeader, current), "header current");
+_Static_assert(offsetof(BrassGame, game_over) == offsetof(BrassHeader, game_over), "header game_over");
 _Static_assert(sizeof(BrassPlayer) == offsetof(BrassPlayer, pad_) + sizeof(((BrassPlayer *)0)->pad_),
                "BrassPlayer must have no hidden padding");
 
