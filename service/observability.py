@@ -73,6 +73,29 @@ def metrics_text() -> tuple[bytes, str]:
     return generate_latest(REGISTRY), CONTENT_TYPE_LATEST
 
 
+# Text from clients (game ids, request ids, keys) is logged at most this long: a 1 MB game
+# id once made 6 MB of log. Tracebacks are longer by nature and get a larger bound.
+MAX_LOGGED_CHARS = 200
+_MAX_LOGGED_TRACEBACK_CHARS = 16_000
+
+
+def clip(text: str, limit: int = MAX_LOGGED_CHARS) -> str:
+    """`text`, cut to `limit` characters with a note of how many were left out."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}...(+{len(text) - limit} chars)"
+
+
+def _clip_strings(_logger: object, _method: str, event: dict[str, Any]) -> dict[str, Any]:
+    """structlog processor: bounds every text value of a log line."""
+    for key, value in event.items():
+        if type(value) is str:
+            event[key] = clip(
+                value, _MAX_LOGGED_TRACEBACK_CHARS if key == "exception" else MAX_LOGGED_CHARS
+            )
+    return event
+
+
 _LEVELS = {"debug": logging.DEBUG, "info": logging.INFO, "warning": logging.WARNING,
            "error": logging.ERROR}
 
@@ -88,6 +111,7 @@ def configure_logging(level: str = "info") -> None:
             structlog.processors.add_log_level,
             structlog.processors.TimeStamper(fmt="iso", utc=True),
             structlog.processors.format_exc_info,
+            _clip_strings,
             structlog.processors.JSONRenderer(),
         ],
         wrapper_class=structlog.make_filtering_bound_logger(numeric),
@@ -105,6 +129,7 @@ def configure_logging(level: str = "info") -> None:
                 structlog.stdlib.add_logger_name,
                 structlog.processors.add_log_level,
                 structlog.processors.TimeStamper(fmt="iso", utc=True),
+                _clip_strings,
             ],
         )
     )
@@ -121,12 +146,12 @@ def _json_value(value: object) -> str:
         return "null"
     kind = type(value)
     if kind is str:
-        return _quote(value)
+        return _quote(clip(value))  # type: ignore[arg-type]
     if kind is int:
         return str(value)
     if kind is float and value == value and value not in (float("inf"), float("-inf")):
         return repr(value)
-    return json.dumps(value, default=str)
+    return json.dumps(value, default=str)  # the server's own values (flags, counts)
 
 
 class RequestLines:

@@ -22,7 +22,7 @@ from google.protobuf.message import Message
 from .auth import bearer_token
 from .convert import message_to_json_dict, parse_json_into
 from .errors import ServiceError
-from .games import Caller, GameService
+from .games import Caller, GameService, check_compound_length
 from .gen import game_service_pb2 as pb
 from .observability import RequestRecord, metrics_text, new_request_id, observe_request
 from .openapi import Route, build_openapi
@@ -204,6 +204,16 @@ def _simple_submit(document: dict[str, Any]) -> pb.SubmitActionRequest | None:
     return message
 
 
+def _check_compound_before_parsing(document: dict[str, Any]) -> None:
+    """A compound action's length is checked on the decoded JSON, before json_format turns
+    the list into a message (its costliest step for long lists)."""
+    action = document.get("action")
+    compound = action.get("compound") if type(action) is dict else None
+    ids = compound.get("ids") if type(compound) is dict else None
+    if type(ids) is list:
+        check_compound_length(len(ids))
+
+
 def _bool_param(value: str | None, name: str) -> bool:
     if value is None or value == "":
         return False
@@ -324,6 +334,8 @@ class RestGateway:
     def _parse_body(document: dict[str, Any] | None, message: Message) -> Message:
         if document is None:
             return message
+        if isinstance(message, (pb.SubmitActionRequest, pb.PreviewActionRequest)):
+            _check_compound_before_parsing(document)
         if isinstance(message, pb.SubmitActionRequest):
             simple = _simple_submit(document)
             if simple is not None:
