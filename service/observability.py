@@ -129,6 +129,8 @@ def configure_logging(level: str = "info") -> None:
                 structlog.stdlib.add_logger_name,
                 structlog.processors.add_log_level,
                 structlog.processors.TimeStamper(fmt="iso", utc=True),
+                # a library's traceback as text (JSONRenderer would print the tuple's repr)
+                structlog.processors.format_exc_info,
                 _clip_strings,
             ],
         )

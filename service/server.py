@@ -20,7 +20,8 @@ import structlog
 from aiohttp import web
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1._async import HealthServicer
-from grpc_reflection.v1alpha import reflection
+from grpc_reflection.v1alpha import reflection, reflection_pb2
+from grpc_reflection.v1alpha._async import ReflectionServicer as AsyncReflectionServicer
 
 from .fast_http import FastHttpFront
 from .games import GameService, ServiceSettings
@@ -28,7 +29,7 @@ from .gen import game_service_pb2 as pb
 from .grpc_api import GameServicer, add_to_server
 from .observability import configure_logging, request_lines
 from .rest import RestGateway
-from .store import StoreUnavailable, open_store
+from .store import BadDatabaseUrl, StoreUnavailable, open_store
 
 log = structlog.get_logger("brass_service.server")
 
@@ -54,6 +55,10 @@ class Limits:
     # False hands every REST connection to aiohttp (fast_http.py's front then only
     # listens): for comparing the two, or should the lean front ever misread a client.
     http_fast_front: bool = True
+
+
+class CannotListen(OSError):
+    """A port the server was told to use cannot be bound (taken, or not allowed)."""
 
 
 @dataclass
@@ -143,14 +148,11 @@ async def serve_async(
     add_to_server(GameServicer(service), server)
     health = HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health, server)
-    reflection.enable_server_reflection(
-        [SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
-         reflection.SERVICE_NAME],
-        server,
-    )
+    _enable_reflection(
+        server, [SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name])
     bound_grpc = server.add_insecure_port(f"{host}:{grpc_port}")
     if bound_grpc == 0:
-        raise OSError(f"cannot listen for gRPC on {host}:{grpc_port}")
+        raise CannotListen(f"cannot listen for gRPC on {host}:{grpc_port}")
 
     async def store_is_reachable() -> bool:
         try:
@@ -172,7 +174,12 @@ async def serve_async(
         gateway, runner.server, limits.max_message_bytes,
         keepalive_seconds=limits.http_keepalive_seconds, enabled=limits.http_fast_front,
     )
-    bound_http = await front.start(host, http_port, reuse_port=reuse_port)
+    try:
+        bound_http = await front.start(host, http_port, reuse_port=reuse_port)
+    except OSError as exc:
+        await runner.cleanup()
+        await store.close()
+        raise CannotListen(f"cannot listen for REST on {host}:{http_port}: {exc}") from exc
 
     await server.start()
     for name in ("", SERVICE_NAME):
@@ -208,6 +215,26 @@ async def serve_async(
         log.info("stopped")
 
 
+REFLECTION_V1 = "grpc.reflection.v1.ServerReflection"
+
+
+def _enable_reflection(server: grpc.aio.Server, services: list[str]) -> None:
+    """Server reflection, v1 and v1alpha. grpcio-reflection ships only v1alpha; v1 (what
+    current grpcurl and Postman ask first) has the same messages on the wire, so one
+    servicer answers both."""
+    names = [*services, reflection.SERVICE_NAME, REFLECTION_V1]
+    servicer = AsyncReflectionServicer(names)
+    handlers = {
+        "ServerReflectionInfo": grpc.stream_stream_rpc_method_handler(
+            servicer.ServerReflectionInfo,
+            request_deserializer=reflection_pb2.ServerReflectionRequest.FromString,
+            response_serializer=reflection_pb2.ServerReflectionResponse.SerializeToString,
+        )
+    }
+    for service in (reflection.SERVICE_NAME, REFLECTION_V1):
+        server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(service, handlers),))
+
+
 def run_event_loop(main: Coroutine[Any, Any, None]) -> None:
     """Runs the server's coroutine on uvloop where it is installed (a dependency wherever
     it builds): its C transports take about two thirds off the CPU time the REST front's
@@ -241,3 +268,9 @@ def serve(
     except StoreUnavailable as exc:
         log.error("store_unavailable", error=str(exc))
         raise SystemExit(2) from exc
+    except BadDatabaseUrl as exc:
+        log.error("bad_database_url", error=str(exc))
+        raise SystemExit(2) from exc
+    except CannotListen as exc:
+        log.error("cannot_listen", error=str(exc))
+        raise SystemExit(1) from exc

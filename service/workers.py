@@ -33,7 +33,7 @@ from typing import Any
 import structlog
 
 from .observability import configure_logging, request_lines
-from .store import StoreUnavailable, open_store
+from .store import BadDatabaseUrl, StoreUnavailable, open_store
 
 log = structlog.get_logger("brass_service.workers")
 
@@ -122,6 +122,9 @@ def serve_workers(
         asyncio.run(_prepare_store(database_url))
     except StoreUnavailable as exc:
         log.error("store_unavailable", error=str(exc))
+        return 2
+    except BadDatabaseUrl as exc:
+        log.error("bad_database_url", error=str(exc))
         return 2
     reserved: list[socket.socket] = []
     try:

@@ -1,5 +1,7 @@
 /* Self-play driver for the sanitizer build: random games with invariants checked after
-   every decision. Usage: selfplay [games per player count]. Exit 0 = all good. */
+   every decision. Usage: selfplay [games per player count [shard shards]]: with a shard,
+   only the games whose index is that shard modulo shards (so several processes share the
+   run, one per core). Exit 0 = all good. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -125,8 +127,18 @@ static void play(int players, uint64_t seed, int policy_mix) {
 
 int main(int argc, char **argv) {
     int games = argc > 1 ? atoi(argv[1]) : 20;
+    int shard = argc > 3 ? atoi(argv[2]) : 0, shards = argc > 3 ? atoi(argv[3]) : 1;
+    if (games < 0 || shards < 1 || shard < 0 || shard >= shards) {
+        fprintf(stderr, "usage: selfplay [games [shard shards]]\n");
+        return 2;
+    }
+    int played = 0;
     for (int players = 2; players <= 4; players++)
-        for (int i = 0; i < games && !failures; i++) play(players, (uint64_t)(players * 100000 + i), i & 1);
-    printf("selfplay: %d games per player count, %d failures\n", games, failures);
+        for (int i = shard; i < games && !failures; i += shards) {
+            play(players, (uint64_t)(players * 100000 + i), i & 1);
+            played++;
+        }
+    printf("selfplay: %d games per player count, shard %d of %d, %d games played, %d failures\n",
+           games, shard, shards, played, failures);
     return failures ? 1 : 0;
 }

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 from .base import (
     DecisionRow,
@@ -19,6 +20,7 @@ from .base import (
 DEFAULT_SQLITE_FILE = "brass-games.sqlite3"
 
 __all__ = [
+    "BadDatabaseUrl",
     "DecisionRow",
     "GameRow",
     "HeadUpdate",
@@ -29,6 +31,7 @@ __all__ = [
     "StoreUnavailable",
     "VersionConflict",
     "open_store",
+    "redact_url",
 ]
 
 
@@ -51,6 +54,25 @@ def open_store(database_url: str | None, *, sqlite_commit_wait_ms: float | None 
         from .sqlite import SqliteStore
 
         return SqliteStore(database_url[len("sqlite:///") :], **sqlite_options)
-    raise ValueError(
-        f"unsupported database URL {database_url!r}: use postgresql://… or sqlite:///path"
+    raise BadDatabaseUrl(
+        f"unsupported database URL {redact_url(database_url)!r}: use postgresql://… or "
+        "sqlite:///path"
     )
+
+
+class BadDatabaseUrl(ValueError):
+    """The database URL names no store this service has (the message hides any password)."""
+
+
+def redact_url(url: str) -> str:
+    """The URL with any password replaced by ***, fit for logs and error messages."""
+    try:
+        parts = urlsplit(url)
+        password = parts.password
+    except ValueError:  # unparseable: keep only the scheme
+        return url.split(":", 1)[0] + "://***"
+    if not password:
+        return url
+    netloc = parts.netloc.rsplit("@", 1)
+    userinfo = netloc[0].split(":", 1)[0] + ":***"
+    return urlunsplit(parts._replace(netloc=f"{userinfo}@{netloc[1]}"))

@@ -90,3 +90,22 @@ def test_health_and_reflection(server: ServerProcess) -> None:
         )
         names = {s.name for reply in replies for s in reply.list_services_response.service}
         assert {"brass.v1.GameService", "grpc.health.v1.Health"} <= names
+
+
+def test_reflection_v1_answers_like_v1alpha(server: ServerProcess) -> None:
+    # grpcurl and Postman ask v1 first; its messages are v1alpha's on the wire
+    with grpc.insecure_channel(server.grpc_target) as channel:
+        call = channel.stream_stream(
+            "/grpc.reflection.v1.ServerReflection/ServerReflectionInfo",
+            request_serializer=reflection_pb2.ServerReflectionRequest.SerializeToString,
+            response_deserializer=reflection_pb2.ServerReflectionResponse.FromString,
+        )
+        requests = [reflection_pb2.ServerReflectionRequest(list_services=""),
+                    reflection_pb2.ServerReflectionRequest(
+                        file_containing_symbol="brass.v1.GameService")]
+        replies = list(call(iter(requests), timeout=10))
+    names = {s.name for s in replies[0].list_services_response.service}
+    assert {"brass.v1.GameService", "grpc.health.v1.Health",
+            "grpc.reflection.v1.ServerReflection",
+            "grpc.reflection.v1alpha.ServerReflection"} <= names
+    assert replies[1].file_descriptor_response.file_descriptor_proto  # the schema itself
