@@ -113,25 +113,49 @@ def _split_bots(text: str) -> list[str]:
 
 
 @main.command()
-@click.option("--bots", default="greedy,random", show_default=True,
-              help="Comma-separated bot specs, e.g. 'mcts:iterations=200,greedy'.")
+@click.option("--seats", default=None,
+              help="Comma-separated seats: 'human' (asked at the prompt) or a bot spec, e.g. "
+              "'human,mcts:iterations=200,greedy'.")
+@click.option("--bots", default=None, help="Bots only, repeated to fill --players "
+              "(default 'greedy,random' when --seats is not given).")
 @click.option("--players", type=click.IntRange(2, 4), default=None,
-              help="Seats (default: number of bots).")
+              help="Seats (default: number of seats or bots given).")
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option("--server", default=None, metavar="HOST:PORT",
               help="Play through the gRPC game service instead of in-process.")
+@click.option("--game", "game_id", default=None,
+              help="Join this game on --server (with --token for each seat played here).")
+@click.option("--token", "tokens", multiple=True, help="A seat token of --game (repeatable).")
 @click.option("--verbose", "-v", is_flag=True, help="Print every decision.")
 @click.option("--json", "as_json", is_flag=True)
-def play(bots: str, players: int | None, seed: int, server: str | None, verbose: bool,
+def play(seats: str | None, bots: str | None, players: int | None, seed: int,
+         server: str | None, game_id: str | None, tokens: tuple[str, ...], verbose: bool,
          as_json: bool) -> None:
-    """Play one game between bots and show the result."""
+    """Play one game: people at the prompt and bots, in-process or through the service."""
     from brass_clients import eval as evaluation
+    from brass_clients import play as playing
 
-    specs = _split_bots(bots)
+    if seats and bots:
+        raise click.UsageError("give --seats or --bots, not both")
+    if game_id or (seats and playing.HUMAN in _split_bots(seats)):
+        if game_id and not server:
+            raise click.UsageError("--game needs --server")
+        kinds = _split_bots(seats or "human")
+        try:
+            result = playing.play(server, players=players or len(kinds), seats=kinds,
+                                  seed=seed, game_id=game_id, tokens=tokens)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--seats") from exc
+        if as_json:
+            click.echo(json.dumps({"game_id": result.game_id, "scores": result.scores,
+                                   "winners": result.winners, "decisions": result.decisions,
+                                   "via": "server" if server else "engine"}, sort_keys=True))
+        return
+    specs = _split_bots(seats or bots or "greedy,random")
     try:
         entries = evaluation.lineup(specs, players or len(specs))
     except ValueError as exc:
-        raise click.BadParameter(str(exc), param_hint="--bots") from exc
+        raise click.BadParameter(str(exc), param_hint="--seats") from exc
     if server:
         result = evaluation.play_game_on_server(server, entries, seed, 0)
     elif verbose:
@@ -139,18 +163,18 @@ def play(bots: str, players: int | None, seed: int, server: str | None, verbose:
     else:
         result = evaluation.play_game(entries, seed, 0)
     labels = evaluation.entry_labels(entries)
-    seats = [{"seat": seat, "bot": labels[entry], "vp": result.scores[seat],
-              "winner": seat in result.winners}
-             for seat, entry in enumerate(result.seat_entries)]
+    rows = [{"seat": seat, "bot": labels[entry], "vp": result.scores[seat],
+             "winner": seat in result.winners}
+            for seat, entry in enumerate(result.seat_entries)]
     if as_json:
         click.echo(json.dumps({"seed": result.seed, "decisions": result.decisions,
-                               "seats": seats, "via": "server" if server else "engine"},
+                               "seats": rows, "via": "server" if server else "engine"},
                               sort_keys=True))
         return
     table = Table(title=f"game seed {result.seed}: {result.decisions} decisions")
     for column in ("seat", "bot", "VP", ""):
         table.add_column(column)
-    for row in seats:
+    for row in rows:
         table.add_row(str(row["seat"]), row["bot"], str(row["vp"]),
                       "winner" if row["winner"] else "")
     _console().print(table)

@@ -1,28 +1,53 @@
-"""`brass play`: bots, or a human at a terminal prompt, against a running game server.
+"""`brass play`: people at a terminal prompt and any bots, in-process or through the service.
 
-    python -m brass_clients.play --players 3 --seats human,random,random
-    python -m brass_clients.play --game GAME_ID --token SEAT_TOKEN --seats human
+    brass play --seats human,greedy                       # in-process, against greedy
+    brass play --seats human,mcts:iterations=200,random --server 127.0.0.1:50051
+    brass play --game GAME_ID --token SEAT_TOKEN --seats human --server 127.0.0.1:50051
 
-Every seat listed in --seats is played here ("random" picks a random legal option,
-"human" asks at the prompt); seats of a joined game that are not ours are played by whoever
-holds their tokens. The game is followed through WatchGame, so nothing is polled.
+A seat is `human` (asked at the prompt) or a bot spec (docs/BOTS.md). Without --server the
+game is played in this process; with it, a game is created on the server and every seat
+submits with its own token, while the bots decide on a local mirror kept in step with the
+server (the server's version is checked after every decision). With --game, the seats of
+an existing game whose tokens are given are played here; the others are played by whoever
+holds their tokens. Such a joined game is only known through its seat views, so its seats
+may be `human` or `random` (a bot that looks ahead needs the whole game).
 """
 
 from __future__ import annotations
 
-import argparse
 import random
 import sys
 from collections.abc import Callable, Sequence
-from typing import TextIO
+from dataclasses import dataclass
+from typing import Protocol, TextIO
 
-from .sdk import DEFAULT_TARGET, BrassError, GameClient, pb, struct_to_dict
+import brass
 
-SEAT_KINDS = ("random", "human")
+from .bots import make_bot
+
+HUMAN = "human"
+JOINED_SEAT_KINDS = (HUMAN, "random")
+
+Read = Callable[[str], str]
 
 
-def _describe_view(view: dict, seat: int) -> str:
-    me = view.get("player_state", [{}])[seat] if view.get("player_state") else {}
+class Chooser(Protocol):
+    def choose(self, game: brass.Game, rng: random.Random) -> int: ...
+
+
+@dataclass
+class PlayResult:
+    game_id: str | None  # None when played in-process
+    seed: int | None     # None for a joined game (the server never tells it)
+    scores: list[int]
+    winners: list[int]
+    decisions: int
+
+
+def describe_view(view: dict, seat: int) -> str:
+    """A person's summary of their seat view (era, round, money, VP, income, hand)."""
+    players = view.get("player_state") or []
+    me = players[seat] if seat < len(players) else {}
     hand = ", ".join(f"{card}×{n}" if n > 1 else card for card, n in me.get("hand", {}).items())
     return (
         f"{view.get('era', '?')} era, round {view.get('round', '?')}; you (seat {seat}): "
@@ -31,88 +56,147 @@ def _describe_view(view: dict, seat: int) -> str:
     )
 
 
-def _ask_human(
-    legal: pb.ListLegalActionsResponse,
-    view: dict,
-    read: Callable[[str], str],
-    out: TextIO,
-) -> int:
-    out.write(f"\n{_describe_view(view, legal.seat)}\n  decision: {legal.decision}\n")
-    for index, option in enumerate(legal.options):
-        out.write(f"  [{index}] {option.name}\n")
+def ask(seat: int, decision: str, view: dict, options: Sequence[tuple[int, str]], read: Read,
+        out: TextIO) -> int:
+    """Shows the seat its view and numbered options; returns the id of the one chosen."""
+    out.write(f"\n{describe_view(view, seat)}\n  decision: {decision}\n")
+    for index, (_, name) in enumerate(options):
+        out.write(f"  [{index}] {name}\n")
     while True:
-        answer = read(f"seat {legal.seat}, choose 0-{len(legal.options) - 1}: ").strip()
-        if answer.isdigit() and int(answer) < len(legal.options):
-            return legal.options[int(answer)].id
+        answer = read(f"seat {seat}, choose 0-{len(options) - 1}: ").strip()
+        if answer.isdigit() and int(answer) < len(options):
+            return options[int(answer)][0]
         out.write("  please type one of the numbers shown\n")
 
 
+class Terminal:
+    """A person at the prompt, as a seat player: sees only their own seat's view."""
+
+    def __init__(self, read: Read, out: TextIO) -> None:
+        self.read, self.out = read, out
+
+    def choose(self, game: brass.Game, rng: random.Random) -> int:
+        seat = game.current_seat
+        assert seat is not None
+        options = [(o.id, o.name) for o in game.legal_actions()]
+        return ask(seat, game.decision, game.view(seat), options, self.read, self.out)
+
+
+def seat_players(kinds: Sequence[str], read: Read, out: TextIO) -> list[Chooser]:
+    """One player per seat; an unknown bot or bot option is refused here, before play."""
+    return [Terminal(read, out) if kind == HUMAN else make_bot(kind) for kind in kinds]
+
+
 def play(
-    target: str = DEFAULT_TARGET,
+    target: str | None = None,
     *,
     players: int = 2,
     seats: Sequence[str] = ("random", "random"),
     seed: int | None = None,
     game_id: str | None = None,
     tokens: Sequence[str] | None = None,
-    read: Callable[[str], str] = input,
-    out: TextIO = sys.stdout,
-    rng: random.Random | None = None,
-) -> pb.GameState:
-    """Plays the given seats until the game ends; returns the final (spectator) state.
+    read: Read = input,
+    out: TextIO | None = None,
+) -> PlayResult:
+    """Plays a game to its end: in-process when `target` is None, else on that server.
 
     Without `game_id` a new game is created and `seats` names a kind for every seat; with
-    it, `tokens` are the tokens of the seats played here (the server tells which seat each
-    one holds) and `seats` gives their kinds in the same order.
+    it (a server is needed), `tokens` are the tokens of the seats played here and `seats`
+    gives their kinds in the same order. `out` defaults to sys.stdout.
     """
-    for kind in seats:
-        if kind not in SEAT_KINDS:
-            raise ValueError(f"seat kind {kind!r}: use one of {', '.join(SEAT_KINDS)}")
-    rng = rng or random.Random(seed)
+    out = out or sys.stdout  # looked up per call: tests and click swap sys.stdout
+    if game_id is not None:
+        if target is None:
+            raise ValueError("joining a game needs its server")
+        return _play_joined(target, game_id, tokens or (), seats, read, out)
+    if len(seats) != players:
+        raise ValueError(f"give a kind for each of the {players} seats")
+    choosers = seat_players(seats, read, out)
+    from . import eval as evaluation
+
+    base_seed = seed if seed is not None else random.SystemRandom().getrandbits(31)
+    game_seed = evaluation.game_seed(base_seed, 0)
+    rngs = [evaluation.bot_rng(base_seed, 0, s) for s in range(players)]
+    game = brass.Game.new(players, seed=game_seed)
+    if target is None:
+        while not game.is_over:
+            seat = game.current_seat
+            assert seat is not None
+            _show(game.apply(choosers[seat].choose(game, rngs[seat]), seat), out)
+        return _finish(None, game_seed, game, out)
+    from .sdk import GameClient
+
     with GameClient(target) as client:
-        if game_id is None:
-            if len(seats) != players:
-                raise ValueError(f"give a kind for each of the {players} seats")
-            created = client.create_game(players=players, seed=seed)
-            game_id = created.game_id
-            seat_tokens = {s.seat: s.token for s in created.seats}
-            kinds = dict(enumerate(seats))
-            out.write(f"game {game_id} created on {target}\n")
-        else:
-            if not tokens:
-                raise ValueError("joining a game needs at least one seat token")
-            if len(tokens) != len(seats):
-                raise ValueError("give one seat kind per token")
-            seat_tokens, kinds = {}, {}
-            for token, kind in zip(tokens, seats, strict=True):
-                seat = client.get_game(game_id, token).viewer_seat
-                seat_tokens[seat], kinds[seat] = token, kind
-            out.write(f"joined game {game_id} as seat(s) {sorted(kinds)}\n")
+        created = client.create_game(players, seed=game_seed, seat_names=list(seats))
+        out.write(f"game {created.game_id} created on {target}\n")
+        tokens_by_seat = {s.seat: s.token for s in created.seats}
+        while not game.is_over:
+            seat = game.current_seat
+            assert seat is not None
+            option = choosers[seat].choose(game, rngs[seat])
+            response = client.submit_action(created.game_id, tokens_by_seat[seat], option,
+                                            expected_version=game.version)
+            _show(game.apply(option, seat), out)
+            if response.state.summary.version != game.version:
+                raise RuntimeError(f"server at version {response.state.summary.version}, "
+                                   f"mirror at {game.version}")
+        return _finish(created.game_id, game_seed, game, out)
+
+
+def _show(events: list[dict], out: TextIO) -> None:
+    for event in events:
+        if event.get("type") in ("action", "era_end", "game_end"):
+            out.write(f"  {event_line(event)}\n")
+
+
+def _finish(game_id: str | None, seed: int, game: brass.Game, out: TextIO) -> PlayResult:
+    scores, winners = game.scores(), game.winners()
+    out.write("game over: scores " + ", ".join(f"seat {i}: {s}" for i, s in enumerate(scores))
+              + f"; winners {winners}\n")
+    return PlayResult(game_id, seed, scores, winners, game.version)
+
+
+def _play_joined(target: str, game_id: str, tokens: Sequence[str], seats: Sequence[str],
+                 read: Read, out: TextIO) -> PlayResult:
+    from .sdk import BrassError, GameClient, pb, struct_to_dict
+
+    if not tokens:
+        raise ValueError("joining a game needs at least one seat token")
+    if len(tokens) != len(seats):
+        raise ValueError("give one seat kind per token")
+    for kind in seats:
+        if kind not in JOINED_SEAT_KINDS:
+            raise ValueError(f"seat kind {kind!r} in a joined game: use one of "
+                             f"{', '.join(JOINED_SEAT_KINDS)}")
+    rng = random.Random()
+    with GameClient(target) as client:
+        seat_tokens, kinds = {}, {}
+        for token, kind in zip(tokens, seats, strict=True):
+            seat = client.get_game(game_id, token).viewer_seat
+            seat_tokens[seat], kinds[seat] = token, kind
+        out.write(f"joined game {game_id} as seat(s) {sorted(kinds)}\n")
         last = 0
         for update in client.watch_game(game_id, from_version=0):
             last = update.version
-            for event in update.events:
-                data = struct_to_dict(event.data)
-                if data.get("type") in ("action", "era_end", "game_end"):
-                    out.write(f"  v{event.version}: {_event_line(data)}\n")
+            _show([struct_to_dict(e.data) for e in update.events], out)
             if not update.HasField("state"):
                 continue
             summary = update.state.summary
             if summary.status == pb.GAME_STATUS_FINISHED:
-                out.write(
-                    "game over: scores "
-                    + ", ".join(f"seat {i}: {s}" for i, s in enumerate(update.state.scores))
-                    + f"; winners {list(update.state.winners)}\n"
-                )
-                return update.state
+                scores, winners = list(update.state.scores), list(update.state.winners)
+                out.write("game over: scores "
+                          + ", ".join(f"seat {i}: {s}" for i, s in enumerate(scores))
+                          + f"; winners {winners}\n")
+                return PlayResult(game_id, None, scores, winners, summary.version)
             seat = summary.current_seat
             if seat not in kinds:
                 continue  # someone else's turn: wait for the next update
             token = seat_tokens[seat]
             legal = client.list_legal_actions(game_id, token)
-            if kinds[seat] == "human":
+            if kinds[seat] == HUMAN:
                 view = struct_to_dict(client.get_game(game_id, token).view)
-                choice = _ask_human(legal, view, read, out)
+                choice = ask(seat, legal.decision, view,
+                             [(o.id, o.name) for o in legal.options], read, out)
             else:
                 choice = rng.choice(legal.options).id
             try:
@@ -122,37 +206,19 @@ def play(
         raise RuntimeError(f"the watch stream ended at version {last} before the game did")
 
 
-def _event_line(event: dict) -> str:
+def event_line(event: dict) -> str:
     seat = event.get("seat")
     details = ", ".join(f"{k}={v}" for k, v in event.items() if k not in ("type", "seat"))
     who = f"seat {seat} " if seat is not None else ""
     return f"{who}{event['type']}" + (f" ({details})" if details else "")
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="brass play", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--server", default=DEFAULT_TARGET, help="gRPC address of the server")
-    parser.add_argument("--players", type=int, default=2)
-    parser.add_argument("--seats", default=None,
-                        help="comma-separated kinds (random, human); default all random")
-    parser.add_argument("--seed", type=int, default=None)
-    parser.add_argument("--game", default=None, help="join this game instead of creating one")
-    parser.add_argument("--token", action="append", default=[],
-                        help="token of a seat played here (repeat for several seats)")
-    args = parser.parse_args(argv)
-    tokens = args.token if args.game else None
-    seats = args.seats.split(",") if args.seats else ["random"] * (
-        len(tokens) if tokens else args.players
-    )
-    try:
-        play(args.server, players=args.players, seats=seats, seed=args.seed,
-             game_id=args.game, tokens=tokens)
-    except BrassError as error:
-        print(f"error {error.reason}: {error.message}", file=sys.stderr)
-        return 1
-    return 0
+def main(argv: list[str] | None = None) -> None:
+    """`python -m brass_clients.play ...` is `brass play ...`."""
+    from .cli import main as cli_main
+
+    cli_main(args=["play", *(sys.argv[1:] if argv is None else argv)], prog_name="brass")
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

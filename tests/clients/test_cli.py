@@ -46,6 +46,27 @@ def test_play_json_and_table() -> None:
     assert "winner" in run("play", "--bots", "random,random", "--seed", "4")
 
 
+def test_play_a_person_against_a_bot_in_process() -> None:
+    # a person who always takes the first option, against greedy, to the end of the game
+    result = CliRunner().invoke(cli.main, ["play", "--seats", "human,greedy", "--seed", "3",
+                                           "--json"], input="0\n" * 3000)
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output.strip().splitlines()[-1])
+    assert report["via"] == "engine" and len(report["scores"]) == 2
+    assert "seat 0, choose" in result.output and "hand:" in result.output
+    # the same answers and seed give the same game
+    again = CliRunner().invoke(cli.main, ["play", "--seats", "human,greedy", "--seed", "3",
+                                          "--json"], input="0\n" * 3000)
+    assert json.loads(again.output.strip().splitlines()[-1]) == report
+
+
+def test_play_refuses_unknown_seats_before_playing() -> None:
+    result = CliRunner().invoke(cli.main, ["play", "--seats", "human,bogus"])
+    assert result.exit_code == 2 and "unknown bot 'bogus'" in result.output
+    result = CliRunner().invoke(cli.main, ["play", "--game", "g1", "--token", "t"])
+    assert result.exit_code == 2 and "--game needs --server" in result.output
+
+
 def test_play_verbose_prints_decisions() -> None:
     out = run("play", "--bots", "random,random", "--seed", "2", "--verbose")
     assert "type:" in out and "card:" in out
@@ -136,3 +157,16 @@ def test_eval_through_the_service_matches_in_process(service_target: str) -> Non
     via_server = json.loads(run(*args, "--server", service_target))
     in_process = json.loads(run(*args))
     assert via_server["per_bot"] == in_process["per_bot"]
+
+
+def test_play_a_person_against_a_bot_through_the_service(service_target: str) -> None:
+    # `--seats human,greedy --server` ended in a traceback before `brass play` was one command
+    args = ["play", "--seats", "human,greedy", "--seed", "3", "--json"]
+    via_server = CliRunner().invoke(cli.main, [*args, "--server", service_target],
+                                    input="0\n" * 3000)
+    assert via_server.exit_code == 0, via_server.output
+    report = json.loads(via_server.output.strip().splitlines()[-1])
+    local = json.loads(CliRunner().invoke(cli.main, args, input="0\n" * 3000)
+                       .output.strip().splitlines()[-1])
+    assert report["via"] == "server" and report["game_id"]
+    assert (report["scores"], report["decisions"]) == (local["scores"], local["decisions"])

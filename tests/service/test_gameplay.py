@@ -388,11 +388,38 @@ def test_play_module_runs_bots_and_a_prompted_human(server: ServerProcess) -> No
         return "0" if len(prompts) % 2 else "not a number"  # also exercises the re-prompt
 
     out = io.StringIO()
-    final = play(server.grpc_target, players=2, seats=["human", "random"], seed=3,
+    final = play(server.grpc_target, players=2, seats=["human", "greedy"], seed=3,
                  read=answer, out=out)
-    assert final.summary.status == pb.GAME_STATUS_FINISHED
     assert prompts and "game over" in out.getvalue()
     assert "please type one of the numbers shown" in out.getvalue()
+    with server.client() as client:  # the server's game is the one played here
+        state = client.get_game(final.game_id)
+    assert state.summary.status == pb.GAME_STATUS_FINISHED
+    assert list(state.scores) == final.scores and state.summary.version == final.decisions
+
+
+def test_play_joins_a_game_by_token_as_a_human(server: ServerProcess) -> None:
+    """`brass play --game ID --token T`: the seats given are played here, the others by
+    whoever holds their tokens (here: a random player in a thread)."""
+    import io
+    import threading
+
+    from brass_clients.play import play
+
+    with server.client() as client:
+        created = client.create_game(players=2, seed=11)
+    tokens = [s.token for s in created.seats]
+    other = threading.Thread(target=play, args=(server.grpc_target,), kwargs={
+        "game_id": created.game_id, "tokens": [tokens[1]], "seats": ["random"],
+        "out": io.StringIO()}, daemon=True)
+    other.start()
+    out = io.StringIO()
+    final = play(server.grpc_target, game_id=created.game_id, tokens=[tokens[0]],
+                 seats=["human"], read=lambda prompt: "0", out=out)
+    other.join(timeout=120)
+    assert "joined game" in out.getvalue() and "game over" in out.getvalue()
+    with server.client() as client:
+        assert list(client.get_game(created.game_id).scores) == final.scores
 
 
 def test_rest_answers_are_the_json_of_the_grpc_answers(server: ServerProcess) -> None:
