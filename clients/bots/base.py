@@ -16,8 +16,9 @@ Legality always comes from the engine (`game.legal_ids()`); a bot only picks amo
 
 from __future__ import annotations
 
+import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 import brass
@@ -72,10 +73,59 @@ def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
     params: dict[str, Any] = {}
     for option in options:
         key, sep, value = option.partition("=")
-        if not sep or not key:
+        if not sep or not key.strip():
             raise ValueError(f"bad bot option {option!r} in {spec!r} (expected key=value)")
+        if key.strip() in params:
+            raise ValueError(f"bot option {key.strip()!r} is given twice in {spec!r}")
         params[key.strip()] = _parse_value(value.strip())
     return name.strip(), params
+
+
+# Option checks for the bots' constructors: every option is checked when the bot is made,
+# so a bad spec is refused up front (by `brass eval`, or by RunBatch at admission) rather
+# than failing mid-game.
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _bound(limit: float) -> str:
+    return str(int(limit)) if float(limit).is_integer() and abs(limit) < 1e15 else f"{limit:g}"
+
+
+def number_option(bot: str, name: str, value: Any, *, integer: bool = False,
+                  minimum: float | None = None, maximum: float | None = None) -> Any:
+    """`value` as a finite number in [minimum, maximum] (an int when `integer`), or
+    ValueError naming the bot and the option."""
+    kind = "an integer" if integer else "a number"
+    if type(value) is bool or not isinstance(value, int | float):
+        raise ValueError(f"bot {bot!r}: {name} must be {kind}, not {_shown(value)}")
+    if isinstance(value, float) and (not math.isfinite(value)
+                                     or (integer and not value.is_integer())):
+        raise ValueError(f"bot {bot!r}: {name} must be {kind}, not {_shown(value)}")
+    if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
+        if minimum is not None and maximum is not None:
+            bounds = f"from {_bound(minimum)} to {_bound(maximum)}"
+        else:
+            bounds = (f"at least {_bound(minimum)}" if minimum is not None
+                      else f"at most {_bound(maximum)}")  # type: ignore[arg-type]
+        raise ValueError(f"bot {bot!r}: {name} must be {bounds}, not {_shown(value)}")
+    return int(value) if integer else float(value)
+
+
+def bool_option(bot: str, name: str, value: Any) -> bool:
+    if type(value) is not bool:
+        raise ValueError(f"bot {bot!r}: {name} must be true or false, not {_shown(value)}")
+    return value
+
+
+def choice_option(bot: str, name: str, value: Any, choices: Sequence[str]) -> str:
+    if value not in choices:
+        raise ValueError(f"bot {bot!r}: {name} must be one of {', '.join(choices)}, "
+                         f"not {_shown(value)}")
+    return str(value)
 
 
 def make_bot(spec: str) -> Bot:

@@ -5,9 +5,11 @@ from __future__ import annotations
 import random
 
 import brass
-from brass_clients.bots.base import Bot, register
-from brass_clients.bots.heuristic import HeuristicWeights, PositionEvaluator
+from brass_clients.bots.base import Bot, number_option, register
+from brass_clients.bots.heuristic import PositionEvaluator, checked_weights
 
+# The core lists compound actions into an int-sized count.
+MAX_CANDIDATES = (1 << 31) - 1
 CARD_IDS = frozenset(i for i in range(brass.NUM_DISTINCT_ACTIONS)
                      if brass.action_name(i).startswith("card:"))
 
@@ -31,8 +33,9 @@ class GreedyBot(Bot):
 
     def __init__(self, max_candidates: int = 20000, **weights: float) -> None:
         """`weights`: overrides of `HeuristicWeights` fields, e.g. ``money_vp=0.2``."""
-        self.evaluator = PositionEvaluator(HeuristicWeights(**weights))
-        self.max_candidates = max_candidates
+        self.evaluator = PositionEvaluator(checked_weights(self.name, weights))
+        self.max_candidates = number_option(self.name, "max_candidates", max_candidates,
+                                            integer=True, minimum=1, maximum=MAX_CANDIDATES)
         self._plan: dict[int, int] = {}  # state hash -> next id of the chosen action
 
     def reset(self) -> None:

@@ -7,6 +7,7 @@ formula is documented in docs/BOTS.md.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -15,6 +16,7 @@ from typing import Any
 
 import brass
 from brass.engine import LINK_NAMES
+from brass_clients.bots.base import number_option
 
 GOODS = ("cotton", "manufacturer", "pottery")
 
@@ -31,6 +33,25 @@ class HeuristicWeights:
     unflipped_resources: float = 0.35  # weight of an unflipped coal mine / iron works / brewery
     merchant_link_icons: int = 2     # printed link icons of a merchant location
     opponent_weight: float = 1.0     # how much the opponents' mean worth counts against ours
+
+
+# A weight's size is bounded so that no sum of weighted terms overflows to inf (and then
+# NaN), whatever the position.
+MAX_WEIGHT = 1e6
+
+
+def checked_weights(bot: str, overrides: dict[str, Any]) -> HeuristicWeights:
+    """HeuristicWeights with `overrides` (bot options), each checked: a known field, a
+    finite number of at most MAX_WEIGHT in size, an integer for the integer fields."""
+    kinds = {spec.name: spec.type for spec in dataclasses.fields(HeuristicWeights)}
+    checked: dict[str, Any] = {}
+    for name, value in overrides.items():
+        if name not in kinds:
+            known = ", ".join(kinds)
+            raise ValueError(f"bot {bot!r}: unknown option {name!r} (weights: {known})")
+        checked[name] = number_option(bot, name, value, integer=kinds[name] == "int",
+                                      minimum=-MAX_WEIGHT, maximum=MAX_WEIGHT)
+    return HeuristicWeights(**checked)
 
 
 @dataclass(frozen=True)

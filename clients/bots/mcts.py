@@ -14,12 +14,23 @@ import random
 import time
 
 import brass
-from brass_clients.bots.base import Bot, register
+from brass.engine import PLAYOUT_POLICIES
+from brass_clients.bots.base import (
+    Bot,
+    bool_option,
+    choice_option,
+    number_option,
+    register,
+)
 from brass_clients.bots.heuristic import PositionEvaluator
 
 RANK_WEIGHT = 0.7     # share of the reward given by the finishing rank
 MARGIN_SCALE = 40.0   # VP margin that moves the margin part from 0.5 to 0 or 1
 HEURISTIC_SCALE = 15.0  # evaluator points that move a cut-off rollout's reward by ~0.27
+# Options beyond these are refused: the core counts playout decisions in an int, and a
+# rollout of this many decisions already plays any game to its end.
+MAX_ROLLOUT_DEPTH = 1 << 20
+MAX_ITERATIONS = 1 << 30
 
 
 class Node:
@@ -65,12 +76,17 @@ class MctsBot(Bot):
     def __init__(self, iterations: int = 100, seconds: float = 0.0,
                  exploration: float = 0.7, rollout_depth: int = 30,
                  rollout_policy: str = "sane", reuse_tree: bool = True) -> None:
-        self.iterations = int(iterations)
-        self.seconds = float(seconds)
-        self.exploration = float(exploration)
-        self.rollout_depth = int(rollout_depth)
-        self.rollout_policy = rollout_policy
-        self.reuse_tree = reuse_tree
+        name = self.name
+        self.iterations = number_option(name, "iterations", iterations, integer=True,
+                                        minimum=0, maximum=MAX_ITERATIONS)
+        self.seconds = number_option(name, "seconds", seconds, minimum=0, maximum=3600)
+        self.exploration = number_option(name, "exploration", exploration, minimum=0,
+                                         maximum=1e6)
+        self.rollout_depth = number_option(name, "rollout_depth", rollout_depth,
+                                           integer=True, minimum=0, maximum=MAX_ROLLOUT_DEPTH)
+        self.rollout_policy = choice_option(name, "rollout_policy", rollout_policy,
+                                            PLAYOUT_POLICIES)
+        self.reuse_tree = bool_option(name, "reuse_tree", reuse_tree)
         self.evaluator = PositionEvaluator()
         self._kept: tuple[int, Node] | None = None  # (state hash, subtree) for reuse
         self.last_iterations = 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -97,6 +98,44 @@ def test_bot_specs_parse_options() -> None:
         make_bot("random:depth=3")
     with pytest.raises(ValueError, match="key=value"):
         parse_bot_spec("mcts:fast")
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("mcts:rollout_policy=bogus", "rollout_policy must be one of random, sane"),
+        ("mcts:iterations=inf", "iterations must be an integer"),
+        ("mcts:iterations=2.5", "iterations must be an integer"),
+        ("mcts:iterations=-1", "iterations must be from 0 to"),
+        ("mcts:seconds=nan", "seconds must be a number"),
+        ("mcts:exploration=lots", "exploration must be a number"),
+        ("mcts:rollout_depth=99999999999", "rollout_depth must be from 0 to 1048576"),
+        ("mcts:reuse_tree=1", "reuse_tree must be true or false"),
+        ("mcts:iterations=5:iterations=6", "given twice"),
+        ("greedy:money_vp=nan", "money_vp must be a number"),
+        ("greedy:money_vp=-inf", "money_vp must be a number"),
+        ("greedy:opponent_weight=1e308", "opponent_weight must be from -1000000 to 1000000"),
+        ("greedy:liquidity_money=2.5", "liquidity_money must be an integer"),
+        ("greedy:money_vp=true", "money_vp must be a number"),
+        ("greedy:max_candidates=0", "max_candidates must be from 1 to"),
+        ("greedy:speed=3", "unknown option 'speed'"),
+    ],
+)
+def test_every_bot_option_is_checked_when_the_bot_is_made(spec: str, message: str) -> None:
+    """Options that would only fail (or silently misbehave) mid-game are refused by
+    make_bot, so `brass eval` and RunBatch refuse them before any game starts."""
+    with pytest.raises(ValueError, match=re.escape(message)):
+        make_bot(spec)
+
+
+def test_checked_options_keep_their_values() -> None:
+    bot = make_bot("mcts:iterations=3.0:exploration=1:rollout_policy=random:reuse_tree=false")
+    assert isinstance(bot, MctsBot)
+    assert (bot.iterations, bot.exploration, bot.rollout_policy, bot.reuse_tree) == (
+        3, 1.0, "random", False)
+    greedy = make_bot("greedy:money_vp=0.2:liquidity_money=10")
+    assert greedy.evaluator.weights.money_vp == 0.2  # type: ignore[attr-defined]
+    assert greedy.evaluator.weights.liquidity_money == 10  # type: ignore[attr-defined]
 
 
 def test_evaluator_prefers_more_victory_points() -> None:

@@ -93,6 +93,11 @@ class EngineError(Exception):
         return {"code": self.code, "reason": self.reason, "message": self.message,
                 "field": self.field}
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled with all its fields (the default would rebuild it from the message alone
+        # and fail), so it crosses process pools intact.
+        return type(self), (self.code, self.message, self.reason, self.field)
+
 
 def _reason_message(reason: int) -> str:
     return ffi.string(lib.brass_reason_message(reason)).decode()
@@ -613,6 +618,10 @@ def _name_event(d: dict[str, Any]) -> None:
     if t == "turn_order":
         packed, n = d.pop("order"), d.pop("players")
         d["order"] = [(packed >> (4 * i)) & 15 for i in range(n)]
+
+
+# The playout policies of the core, by name (Game.playout, batch_playouts, random_playouts).
+PLAYOUT_POLICIES = ("random", "sane")
 
 
 def _policy(policy: str) -> int:
