@@ -72,7 +72,31 @@ def play_batch_game(
     include_decisions: bool, batch_id: int = -1,
 ) -> dict[str, Any] | None:
     """Plays game `index` of a batch in this (worker) process; returns a plain dict, or
-    None when the batch was cancelled meanwhile."""
+    None when the batch was cancelled meanwhile.
+
+    A game that fails is answered too, as {"index", "failure": {...}} made of strings: an
+    exception sent back as such must be rebuilt by the pool's result thread, and one that
+    cannot be (a constructor with other arguments than its message) breaks the whole pool,
+    failing every batch that shares it."""
+    try:
+        return _play_batch_game(
+            entries, base_seed, index, options, include_decisions, batch_id
+        )
+    except Exception as exc:
+        return {
+            "index": index,
+            "failure": {
+                "type": type(exc).__name__,
+                "message": str(exc)[:500],
+                "engine_code": str(getattr(exc, "code", "") or ""),
+            },
+        }
+
+
+def _play_batch_game(
+    entries: list[str], base_seed: int, index: int, options: dict[str, Any],
+    include_decisions: bool, batch_id: int,
+) -> dict[str, Any] | None:
     from brass_clients.eval import run_game
 
     flags, slot = _cancelled, batch_id % _CANCEL_SLOTS
@@ -325,6 +349,8 @@ class BatchRunner:
                         ) from exc
                     if result is None:  # cancelled: only after the batch was given up
                         continue
+                    if "failure" in result:
+                        raise _game_failed(result, record)
                     completed += 1
                     BATCH_GAMES.inc()
                     record.extra["completed"] = completed
@@ -335,6 +361,22 @@ class BatchRunner:
             for future, submitted in pending.items():
                 submitted.cancel()
                 future.cancel()
+
+
+def _game_failed(result: dict[str, Any], record: RequestRecord) -> ServiceError:
+    """The error ending a batch one of whose games failed in its worker (the other batches
+    on the pool go on). Admission checks every option, so this is a fault of the server."""
+    failure = result["failure"]
+    log.error(
+        "batch_game_failed", request_id=record.request_id, game_index=result["index"],
+        error_type=failure["type"], error=failure["message"], bots=record.extra.get("bots"),
+    )
+    return ServiceError(
+        "INTERNAL",
+        f"game {result['index']} of the batch failed: {failure['type']}: {failure['message']}",
+        game_index=result["index"],
+        engine_code=failure["engine_code"] or None,
+    )
 
 
 def _terminate(pool: ProcessPoolExecutor) -> None:

@@ -11,7 +11,7 @@ import contextlib
 import functools
 import json
 import re
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from typing import Any, Protocol
 
 import structlog
@@ -31,9 +31,10 @@ from .reply import Reply
 log = structlog.get_logger("brass_service.rest")
 
 SSE_HEARTBEAT_SECONDS = 15.0
-# How often an idle SSE handler checks that its client is still there (and the server is
-# not shutting down), so a vanished client frees its watcher slot promptly.
-SSE_LIVENESS_SECONDS = 0.5
+# How often an idle stream handler (SSE, batches) checks that its client is still there (and
+# the server is not shutting down), so a vanished client frees its watcher or batch slot
+# promptly.
+STREAM_LIVENESS_SECONDS = 0.5
 
 _BOOL = {"type": "boolean"}
 _INT = {"type": "integer"}
@@ -97,6 +98,10 @@ PLAIN_OPERATIONS = (
     "CreateGame", "CreateGameFromPosition", "ListGames", "GetGame", "ListLegalActions",
     "SubmitAction", "PreviewAction", "GetReplay",
 )
+
+
+class _ClientGone(Exception):
+    """The client of a stream closed its connection."""
 
 
 class RestRequest(Protocol):
@@ -498,7 +503,7 @@ class RestGateway:
                 last_write = loop.time()
                 while True:
                     try:
-                        item = await asyncio.wait_for(queue.get(), SSE_LIVENESS_SECONDS)
+                        item = await asyncio.wait_for(queue.get(), STREAM_LIVENESS_SECONDS)
                     except TimeoutError:
                         transport = request.transport
                         if transport is None or transport.is_closing():
@@ -562,13 +567,20 @@ class RestGateway:
                     "X-Accel-Buffering": "no",
                 }
             )
+            results = stream.__aiter__()
             try:
                 await response.prepare(request)
                 try:
-                    async for result in stream:
+                    while True:
+                        result = await self._next_while_connected(request, results)
+                        if result is None:
+                            break
                         record.extra["completed"] = result.completed
                         line = json.dumps(message_to_json_dict(result), separators=(",", ":"))
                         await response.write(line.encode() + b"\n")
+                except _ClientGone:
+                    record.outcome = "CLIENT_GONE"
+                    return response
                 except ServiceError as error:
                     record.outcome = error.reason
                     await response.write(json.dumps(error.to_json()).encode() + b"\n")
@@ -587,6 +599,33 @@ class RestGateway:
             finally:
                 await stream.aclose()
             return response
+
+    async def _next_while_connected(
+        self, request: web.Request, results: AsyncIterator[pb.RunBatchResponse]
+    ) -> pb.RunBatchResponse | None:
+        """The batch's next result (None at its end), watching the connection meanwhile: a
+        game can take minutes, and aiohttp does not cancel a handler whose client left, so
+        without this a vanished client would hold its batch slot and workers until the next
+        game ends. Raises _ClientGone when the client left, and ends the batch with
+        UNAVAILABLE when the server is stopping (within its grace period)."""
+        pending = asyncio.ensure_future(anext(results, None))
+        try:
+            while True:
+                done, _ = await asyncio.wait({pending}, timeout=STREAM_LIVENESS_SECONDS)
+                if done:
+                    return pending.result()
+                transport = request.transport
+                if transport is None or transport.is_closing():
+                    raise _ClientGone
+                if self._closing.is_set():
+                    raise ServiceError("UNAVAILABLE", "the server is stopping; retry the batch")
+        finally:
+            if not pending.done():
+                # Cancelling the generator mid-wait runs its cleanup (stopping its games)
+                # and finishes it, so the caller's aclose() has nothing left to wait for.
+                pending.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await pending
 
     async def health(self, request: web.Request) -> web.Response:
         healthy = await self.health_check()

@@ -6,9 +6,15 @@ starts a second one with a single batch slot).
 
 from __future__ import annotations
 
+import asyncio
 import http.client
 import json
+import pickle
+import random
 import re
+import signal
+import socket
+import subprocess
 import threading
 import time
 from collections.abc import Iterator
@@ -19,8 +25,12 @@ import grpc
 import pytest
 
 import brass
+from brass_clients.bots import Bot, register
 from brass_clients.eval import lineup, play_game
 from brass_clients.sdk import GameClient, pb
+from brass_service.batches import BatchLimits, BatchRunner, play_batch_game
+from brass_service.errors import ServiceError
+from brass_service.observability import RequestRecord
 
 from .helpers import LOOPBACK, ServerProcess, expect_error
 
@@ -181,6 +191,19 @@ def test_rest_batch_streams_ndjson_like_grpc(batch_server: ServerProcess) -> Non
         ({"players": 2, "bots": ["mcts:iterations=1000000"], "games": 1}, "bots"),
         ({"players": 2, "bots": ["mcts:seconds=5"], "games": 1}, "bots"),
         ({"players": 2, "bots": ["greedy:max_candidates=99999999"], "games": 1}, "bots"),
+        # Options the bots would only trip over inside a worker, mid-game: every option is
+        # checked when the batch is admitted.
+        ({"players": 2, "bots": ["mcts:iterations=5:rollout_policy=bogus"], "games": 1}, "bots"),
+        ({"players": 2, "bots": ["greedy:money_vp=nan"], "games": 1}, "bots"),
+        ({"players": 2, "bots": ["greedy:money_vp=1e308"], "games": 1}, "bots"),
+        ({"players": 2, "bots": ["greedy:money_vp=cheap"], "games": 1}, "bots"),
+        ({"players": 2, "bots": ["greedy:liquidity_money=2.5"], "games": 1}, "bots"),
+        ({"players": 2, "bots": ["mcts:iterations=inf"], "games": 1}, "bots"),
+        ({"players": 2, "bots": ["mcts:iterations=5:rollout_depth=99999999999"], "games": 1},
+         "bots"),
+        ({"players": 2, "bots": ["mcts:iterations=5:exploration=nan"], "games": 1}, "bots"),
+        ({"players": 2, "bots": ["mcts:iterations=5:reuse_tree=maybe"], "games": 1}, "bots"),
+        ({"players": 2, "bots": ["mcts:iterations=5:iterations=9"], "games": 1}, "bots"),
     ],
 )
 def test_batch_arguments_are_checked_before_anything_runs(
@@ -266,4 +289,196 @@ def test_concurrent_batches_are_limited_and_a_left_batch_frees_its_slot(
             assert time.perf_counter() - started < 30
         assert '"method": "RunBatch"' in server.log_text()
     finally:
+        server.stop()
+
+
+# ------------------------------------------------------- failures inside a worker process
+
+
+class _TwoArgumentError(Exception):
+    """Like brass.EngineError once was: pickled as its message alone, it cannot be rebuilt."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+@register("fails-mid-game")
+class _FailingBot(Bot):
+    name = "fails-mid-game"
+
+    def choose(self, game: brass.Game, rng: random.Random) -> int:
+        raise _TwoArgumentError("BROKEN", "this bot fails on its first decision")
+
+
+def test_a_game_failing_in_its_worker_comes_back_as_plain_data() -> None:
+    """The failure crosses the process boundary as strings, whatever the exception."""
+    with pytest.raises(TypeError):  # what broke the pool: the exception does not round-trip
+        pickle.loads(pickle.dumps(_TwoArgumentError("BROKEN", "x")))
+    answer = play_batch_game(["fails-mid-game", "random"], 1, 0, {}, False)
+    assert answer is not None
+    assert pickle.loads(pickle.dumps(answer)) == {
+        "index": 0,
+        "failure": {"type": "_TwoArgumentError",
+                    "message": "this bot fails on its first decision",
+                    "engine_code": "BROKEN"},
+    }
+
+
+def test_engine_errors_cross_processes_intact() -> None:
+    error = brass.EngineError("INVALID_ARGUMENT", "policy must be 'random' or 'sane'", None,
+                              "policy")
+    copy = pickle.loads(pickle.dumps(error))
+    assert (type(copy), copy.to_dict()) == (brass.EngineError, error.to_dict())
+
+
+def test_a_batch_failing_in_a_worker_fails_alone() -> None:
+    """Games that fail inside the shared pool, run past admission (an engine error: options
+    the core refuses; a bot error: a rollout policy it does not know), end their own batch
+    with INTERNAL; a batch running beside them on the same workers finishes, and the pool
+    serves the next batch."""
+    runner = BatchRunner(BatchLimits(workers=2, worker_nice=0))
+
+    async def outcome(bots: list[str], games: int, options: dict[str, Any]
+                      ) -> tuple[str, list[pb.RunBatchResponse]]:
+        results: list[pb.RunBatchResponse] = []
+        stream = runner._run(bots, 5, games, options, False,
+                             RequestRecord("test", "RunBatch", "t"))
+        try:
+            async for result in stream:
+                results.append(result)
+        except ServiceError as error:
+            return f"{error.reason}: {error.message}", results
+        finally:
+            await stream.aclose()
+        return "OK", results
+
+    async def main() -> list[tuple[str, list[pb.RunBatchResponse]]]:
+        return list(await asyncio.gather(
+            outcome(["random", "random"], 12, {}),
+            outcome(["random", "random"], 4, {"manufacturer_iv_cost": 9}),
+            outcome(["mcts:iterations=5:rollout_policy=bogus", "random"], 4, {}),
+        ))
+
+    try:
+        (good, good_results), (engine, engine_results), (bot, bot_results) = asyncio.run(main())
+        assert (good, sorted(r.index for r in good_results)) == ("OK", list(range(12)))
+        assert engine.startswith("INTERNAL: game ") and "EngineError" in engine, engine
+        assert "manufacturer_iv_cost must be 8 or 14" in engine
+        assert bot.startswith("INTERNAL: game ") and "rollout_policy" in bot, bot
+        assert engine_results == bot_results == []
+        after, results = asyncio.run(outcome(["random"] * 2, 2, {}))
+        assert (after, len(results)) == ("OK", 2)
+    finally:
+        runner.close()
+
+
+# ------------------------------------------------------------- leaving and stopping
+
+SLOW_BOT = "mcts:iterations=2000:rollout_depth=0"  # minutes per game, under a second a move
+
+
+def _open_rest_batch(port: int, body: dict[str, Any]) -> socket.socket:
+    """Starts a REST batch on a raw socket and returns it once the stream has begun."""
+    sock = socket.create_connection((LOOPBACK, port), timeout=30)
+    payload = json.dumps(body).encode()
+    sock.sendall(
+        b"POST /v1/batches HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\n"
+        + f"Content-Length: {len(payload)}\r\n\r\n".encode() + payload
+    )
+    head = b""
+    while b"\r\n\r\n" not in head:
+        chunk = sock.recv(4096)
+        assert chunk, "the server closed the batch stream"
+        head += chunk
+    assert head.startswith(b"HTTP/1.1 200"), head
+    return sock
+
+
+def test_rest_client_that_disconnects_frees_its_batch_slot(tmp_path: Path) -> None:
+    """A REST client leaves in the middle of a game that would run for minutes: its slot
+    and the single worker are free for another client within seconds, not when the game
+    ends."""
+    server = ServerProcess(
+        tmp_path, database_url=f"sqlite:///{tmp_path / 'games.sqlite3'}",
+        env={**SERVER_ENV, "BRASS_MAX_BATCHES": "1", "BRASS_BATCH_WORKERS": "1"},
+        name="rest-leaves",
+    ).start()
+    try:
+        sock = _open_rest_batch(server.http_port, {"players": 4, "bots": [SLOW_BOT], "games": 5})
+        _wait_for_metric(server, "brass_active_batches", 1.0)
+        status, lines, _ = _rest_batch(server.http_port,
+                                       {"players": 2, "bots": ["random"], "games": 1})
+        assert status == 429 and lines[0]["error"]["reason"] == "RATE_LIMITED"
+        sock.close()
+        deadline = time.monotonic() + 30  # generous: freed within one liveness check
+        while True:
+            status, lines, _ = _rest_batch(server.http_port,
+                                           {"players": 2, "bots": ["random"], "games": 2})
+            if status == 200 or time.monotonic() > deadline:
+                break
+            time.sleep(0.2)
+        assert status == 200, lines
+        assert sorted(line["completed"] for line in lines) == [1, 2]
+        assert '"outcome": "CLIENT_GONE"' in server.log_text()
+    finally:
+        server.stop()
+
+
+def _children(pid: int) -> set[int]:
+    found: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        found |= {int(child) for child in (task / "children").read_text().split()}
+    return found
+
+
+def _running(pid: int) -> bool:
+    try:
+        return "zombie" not in Path(f"/proc/{pid}/status").read_text()
+    except FileNotFoundError:
+        return False
+
+
+def test_sigterm_stops_running_batches_within_the_grace_period(tmp_path: Path) -> None:
+    """A server running a gRPC and a REST batch of minutes-long games gets SIGTERM: it
+    exits with status 0 within its grace periods (2 s for gRPC, 2 s for the HTTP front),
+    the REST stream ends with an UNAVAILABLE line, and no batch worker is left behind."""
+    server = ServerProcess(
+        tmp_path, database_url=f"sqlite:///{tmp_path / 'games.sqlite3'}",
+        env={**SERVER_ENV, "BRASS_BATCH_WORKERS": "2"}, name="stop-batches",
+    ).start()
+    assert server.process is not None
+    client = server.client()
+    try:
+        grpc_batch = client._stub.RunBatch(
+            pb.RunBatchRequest(players=4, bots=[SLOW_BOT], games=5)
+        )
+        sock = _open_rest_batch(server.http_port, {"players": 4, "bots": [SLOW_BOT], "games": 5})
+        _wait_for_metric(server, "brass_active_batches", 2.0)
+        workers = _children(server.process.pid)
+        assert len(workers) >= 2
+        server.process.send_signal(signal.SIGTERM)
+        try:
+            # Generous against a noisy machine; without stopping the batches the HTTP
+            # server waits up to its 60 s shutdown timeout for the REST stream.
+            status = server.process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            server.stop(crash=True)
+            raise AssertionError("the server did not stop within 30 s of SIGTERM") from None
+        assert status == 0, server.log_text()[-2000:]
+        rest_tail = b""
+        while chunk := sock.recv(65536):
+            rest_tail += chunk
+        sock.close()
+        assert b'"reason": "UNAVAILABLE"' in rest_tail, rest_tail[-500:]
+        with pytest.raises(grpc.RpcError):
+            list(grpc_batch)
+        # The workers (and multiprocessing's resource tracker, which leaves once they
+        # are gone) do not outlive the server.
+        deadline = time.monotonic() + 15
+        while (left := {pid for pid in workers if _running(pid)}) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not left, {pid: Path(f"/proc/{pid}/cmdline").read_bytes() for pid in left}
+    finally:
+        client.close()
         server.stop()
