@@ -348,6 +348,15 @@ int brass_apply(BrassGame *g, int seat, int action, BrassEventLog *log, int *rea
 /* A whole compound action, atomically: all of it or nothing. *failed_at = index refused. */
 int brass_apply_sequence(BrassGame *g, int seat, const uint16_t *ids, int n,
                          BrassEventLog *log, int *reason, int *failed_at);
+/* What applying `ids` would do (one decision when n == 1, else a whole compound action, as
+   brass_apply_sequence), as `seat` may see it (-1: as a spectator, the move made for the
+   seat to act): g is unchanged; `after` gets the outcome redacted for `seat`, with the cards
+   drawn from the face-down deck (at the era change: the whole new hand) left out of the
+   seat's hand while hand_size counts them. The outcome is worked out from what the seat to
+   act knows only, so deals it cannot tell apart give the same preview. `after` is for
+   brass_view_json and public fields only, not a playable state. Errors as brass_apply. */
+int brass_preview(const BrassGame *g, int seat, const uint16_t *ids, int n, BrassGame *after,
+                  BrassEventLog *log, int *reason, int *failed_at);
 /* All complete compound actions from here: flattened ids, offsets[k]..offsets[k+1].
    Returns the number of actions (or -error); *truncated set when caps were hit. */
 int brass_compound_actions(const BrassGame *g, uint16_t *ids, int ids_cap, uint32_t *offsets,

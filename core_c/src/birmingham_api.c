@@ -303,6 +303,61 @@ void bham_redact(const BrassGame *g, int seat, BrassGame *out) {
     out->seed = 0;
 }
 
+/* The lowest card type left in a count (counts known to hold enough cards). */
+static uint8_t lowest_card(uint8_t *count, int *next) {
+    while (!count[*next]) ++*next;
+    count[*next]--;
+    return (uint8_t)*next;
+}
+
+/* Everything `seat` cannot see (the deck, others' non-wild cards, face-down cards) dealt
+   back in one canonical order, card types ascending, and the random state fixed: what then
+   follows from the state depends on nothing but what `seat` knows (previews). */
+void bham_conceal(BrassGame *g, int seat) {
+    uint8_t count[BRASS_NUM_CARD_TYPES] = {0};
+    int n = g->num_players;
+    for (int i = 0; i < g->deck_size; i++) count[g->deck[i]]++;
+    for (int p = 0; p < n; p++) {
+        BrassPlayer *pl = &g->players[p];
+        if (pl->facedown_card != BRASS_NO_CARD) count[pl->facedown_card]++;
+        if (p == seat) continue;
+        for (int c = 0; c < BT_CARD_WILD_LOCATION; c++) {
+            count[c] = (uint8_t)(count[c] + pl->hand[c]);
+            pl->hand[c] = 0;
+        }
+    }
+    int next = 0;
+#define NEXT_CARD() lowest_card(count, &next)
+    for (int i = 0; i < g->deck_size; i++) g->deck[i] = NEXT_CARD();
+    for (int p = 0; p < n; p++) {
+        BrassPlayer *pl = &g->players[p];
+        if (pl->facedown_card != BRASS_NO_CARD) pl->facedown_card = NEXT_CARD();
+        if (p == seat) continue;
+        int wild = pl->hand[BT_CARD_WILD_LOCATION] + pl->hand[BT_CARD_WILD_INDUSTRY];
+        for (int i = wild; i < pl->hand_size; i++) pl->hand[NEXT_CARD()]++;
+    }
+#undef NEXT_CARD
+    rng_seed(&g->rng_state, 0);
+    g->seed = 0;
+}
+
+/* What `viewer` may see of `after`, the outcome of a move from `before` (a concealed state):
+   `after` redacted, and the cards the viewer drew from the deck taken out of its hand
+   (hand_size still counts them); at the era change every card of its new hand is drawn. */
+void bham_redact_preview(const BrassGame *before, const BrassGame *after, int viewer,
+                         BrassGame *out) {
+    bham_redact(after, viewer, out);
+    if (viewer < 0 || viewer >= after->num_players) return;
+    uint8_t *hand = out->players[viewer].hand;
+    if (after->era != before->era) {
+        for (int c = 0; c < BT_CARD_WILD_LOCATION; c++) hand[c] = 0;
+        return;
+    }
+    /* within an era the deck only shrinks, and only the seat ending its turn draws */
+    for (int i = after->deck_size; i < before->deck_size && i < BRASS_MAX_DECK; i++)
+        if (hand[before->deck[i]]) hand[before->deck[i]]--;
+}
+
 static void redeal(BrassGame *g, int seat, int keep, uint64_t seed) {
     uint8_t pool[BRASS_MAX_DECK + 40];
     int n = 0;
@@ -508,5 +563,6 @@ const BrassRuleset BRASS_BIRMINGHAM = {
     bham_reason,    bham_apply_legal,  bham_action_ended, bham_redact,
     bham_determinize, bham_observation, bham_position_json, bham_score_order,
     bham_sane_options,
-    bham_action_name, bham_phase_name, bham_reason_message,
+    bham_action_name, bham_phase_name, bham_reason_message, bham_conceal,
+    bham_redact_preview,
 };

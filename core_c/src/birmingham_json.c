@@ -93,14 +93,18 @@ static void put_player(Json *j, const BrassGame *g, int p, int seat, int hidden)
     put_raw(j, ",");
     if (hidden || p == seat) {
         put_key(j, "hand"), put_raw(j, "{");
-        int first = 1;
+        int first = 1, shown = 0;
         for (int c = 0; c < BRASS_NUM_CARD_TYPES; c++) {
             if (!pl->hand[c]) continue;
             if (!first) put_raw(j, ",");
             first = 0;
+            shown += pl->hand[c];
             put_key(j, CARD_NAME(c)), put_int(j, pl->hand[c]);
         }
         put_raw(j, "}");
+        /* only a preview's outcome holds cards the seat has not seen yet (drawn unseen) */
+        if (!hidden && shown < pl->hand_size)
+            put_raw(j, ","), put_key(j, "hand_unseen"), put_int(j, pl->hand_size - shown);
     } else {
         /* others' wild cards are public: taken and returned openly */
         put_key(j, "wild_cards"), put_raw(j, "{");

@@ -100,6 +100,24 @@ int brass_apply_sequence(BrassGame *g, int seat, const uint16_t *ids, int n, Bra
     return BRASS_OK;
 }
 
+/* A preview is worked out on a copy concealed for the seat to act (what it cannot see dealt
+   canonically), so it depends on what that seat knows only; its outcome is then redacted
+   for the viewer, the cards drawn from the face-down deck left out. */
+int brass_preview(const BrassGame *g, int seat, const uint16_t *ids, int n, BrassGame *after,
+                  BrassEventLog *log, int *reason, int *failed_at) {
+    const BrassRuleset *rs = ruleset_of(g);
+    if (!rs || !ids || n <= 0 || !after) return BRASS_E_BAD_ARGUMENT;
+    if (failed_at) *failed_at = 0;
+    BrassGame before = *g;
+    if (!g->game_over && g->current < g->num_players) rs->conceal(&before, g->current);
+    BrassGame work = before;
+    int err = n == 1 ? brass_apply(&work, seat, ids[0], log, reason)
+                     : brass_apply_sequence(&work, seat, ids, n, log, reason, failed_at);
+    if (err) return err;
+    rs->redact_preview(&before, &work, seat, after);
+    return BRASS_OK;
+}
+
 typedef struct {
     const BrassRuleset *rs;
     uint16_t *ids;

@@ -144,6 +144,9 @@ int bham_action_ended(const BrassGame *after, const BrassGame *before);
 int bham_sane_options(const BrassGame *g, const uint16_t *opts, int n, uint16_t *keep);
 void bham_redact(const BrassGame *g, int seat, BrassGame *out);
 int bham_determinize(BrassGame *g, int seat, uint64_t seed);
+void bham_conceal(BrassGame *g, int seat);
+void bham_redact_preview(const BrassGame *before, const BrassGame *after, int viewer,
+                         BrassGame *out);
 int bham_observation(const BrassGame *g, int seat, float *out, int cap);
 int bham_position_json(const BrassGame *g, int seat, int hidden, char *out, int cap);
 int bham_score_order(const BrassGame *g, uint8_t *ranking);

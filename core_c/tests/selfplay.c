@@ -116,6 +116,18 @@ static void play(int players, uint64_t seed, int policy_mix) {
             for (int i = 0; i < n; i++)
                 if (opts[i] != 4 && opts[i] != 6) { pick = opts[(i + (int)(lcg(&rng) % 3)) % n]; break; }
         }
+        /* a preview depends on what the seat to act knows only: a twin deal gives the same */
+        BrassGame twin = g, seen, twin_seen;
+        CHECK(brass_determinize(&twin, g.current, seed + (uint64_t)decisions) == BRASS_OK,
+              "determinize twin");
+        uint16_t picked = (uint16_t)pick;
+        CHECK(brass_preview(&g, g.current, &picked, 1, &seen, NULL, NULL, NULL) == BRASS_OK,
+              "preview");
+        CHECK(brass_preview(&twin, g.current, &picked, 1, &twin_seen, NULL, NULL, NULL) ==
+                  BRASS_OK, "preview of the twin");
+        CHECK(memcmp(&seen, &twin_seen, sizeof seen) == 0, "a preview shows hidden cards");
+        static char preview_json[BRASS_JSON_CAP];
+        CHECK(brass_view_json(&seen, g.current, preview_json, BRASS_JSON_CAP) > 0, "preview json");
         int era = g.era;
         CHECK(brass_apply(&g, g.current, pick, NULL, NULL) == BRASS_OK, "apply");
         if (!g.game_over || g.era != era) rounds_seen[era] = g.round > rounds_seen[era] ? g.round : rounds_seen[era];

@@ -90,6 +90,24 @@ def play_random(players: int, seed: int, steps: int | None = None) -> brass.Game
     return g
 
 
+def preview_view(game: brass.Game, after: brass.Game, seat: int) -> dict[str, Any]:
+    """What a preview of the move from `game` to `after` shows `seat`: after's view, less
+    the cards the seat drew from the face-down deck (its top, as position() lists it; at
+    the era change, the whole new hand), which ``hand_unseen`` counts."""
+    view = after.view(seat)
+    mine = view["player_state"][seat]
+    if after.view(None)["era"] != game.view(None)["era"]:
+        drawn = Counter({c: k for c, k in mine["hand"].items() if c not in WILD})
+    else:
+        deck = game.position()["deck"]
+        taken = len(deck) - len(after.position()["deck"])
+        drawn = Counter(deck[len(deck) - taken:])
+    if drawn:
+        mine["hand"] = dict(Counter(mine["hand"]) - drawn)
+        mine["hand_unseen"] = sum(drawn.values())
+    return view
+
+
 # ---- invariants on the JSON position ----
 
 def check_money(pos: dict[str, Any]) -> None:

@@ -22,6 +22,7 @@ from ._support import (
     new_random_game,
     play_random,
     policy_choice,
+    preview_view,
     raw_state,
 )
 
@@ -284,7 +285,8 @@ def test_preview_leaves_game_untouched_and_reports_cost() -> None:
             real = g.clone()
             events = real.apply_compound(list(c.ids), seat=seat)
             assert p["events"] == events
-            assert p["view"] == real.view(seat)
+            # the real outcome, less the cards drawn unseen (test_preview_hidden.py)
+            assert p["view"] == preview_view(g, real, seat)
             before = g.position()["player_state"][seat]
             after = real.position()["player_state"][seat]
             paid = sum(e["money"] for e in events if e["type"] == "pay" and e["seat"] == seat)

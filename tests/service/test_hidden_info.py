@@ -93,3 +93,45 @@ def _check_other_messages(
     assert view == json.loads(json.dumps(full.view(None)))
     summary = client.list_games(page_size=1).games[0]
     assert str(seed) not in str(summary)
+
+
+# Previews are the engine's (Game.preview, through gRPC and REST alike): checked on SQLite.
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+def test_previews_do_not_show_the_cards_the_seat_will_draw(
+    backend: Backend, server: ServerProcess
+) -> None:
+    """Issue 10 A: a preview of a turn-ending action showed the cards the seat would then
+    draw from the face-down deck (and the real draw matched it). Through both fronts the
+    previewed hand is the one kept before the draw, `hand_unseen` counts the cards drawn,
+    and the preview is the same for every deal the seat cannot tell apart."""
+    rng = random.Random(31)
+    rest = server.rest()
+    with server.client() as client:
+        for _ in range(6):
+            players = rng.choice((2, 3, 4))
+            seed = rng.randrange(2**40, 2**63)
+            created = client.create_game(players=players, seed=seed)
+            game_id, tokens = created.game_id, [s.token for s in created.seats]
+            full = brass.Game.new(players=players, seed=seed)
+            seat = full.current_seat
+            assert seat is not None
+            # In the first canal round every action ends the turn with one card drawn.
+            compounds, _ = full.compound_actions(limit=200)
+            ids = list(rng.choice(compounds).ids)
+            expected = json.loads(json.dumps(full.preview(ids, seat=seat)))
+            twin = full.determinize(seat, rng.getrandbits(64))
+            assert json.loads(json.dumps(twin.preview(ids, seat=seat))) == expected
+            mine = expected["view"]["player_state"][seat]
+            assert mine["hand_unseen"] == 1 and sum(mine["hand"].values()) == 7
+            grpc_preview = client.preview_action(game_id, tokens[seat], compound=ids)
+            assert struct_to_dict(grpc_preview.view) == expected["view"]
+            assert struct_to_dict(grpc_preview.cost) == expected["cost"]
+            rest_preview = rest.post(f"/v1/games/{game_id}/actions:preview",
+                                     {"action": {"compound": {"ids": ids}}}, tokens[seat])
+            assert rest_preview["view"] == expected["view"]
+            # The real move then draws a card the preview did not show.
+            response = client.submit_action(game_id, tokens[seat], compound=ids)
+            after = struct_to_dict(response.state.view)["player_state"][seat]
+            assert after["hand_size"] == 8 and "hand_unseen" not in after
+            assert sum(after["hand"].values()) == 8
+    rest.close()

@@ -409,10 +409,34 @@ class Game:
         return out, bool(trunc[0])
 
     def preview(self, ids: int | Sequence[int], seat: int | None = None) -> dict[str, Any]:
-        """Apply on a copy; return events, the cost breakdown and the resulting view."""
-        work = self.clone()
-        seq = [ids] if isinstance(ids, int) else list(ids)
-        events = work.apply(seq[0], seat) if len(seq) == 1 else work.apply_compound(seq, seat)
+        """What apply (one id) or apply_compound (a list) would do, as `seat` may see it
+        (None: a spectator): the events, the cost breakdown and the resulting view; this game
+        is unchanged. Worked out in the core from what the seat to act knows only: cards
+        drawn from the face-down deck are not shown, the view's hand is the one kept before
+        the draw and ``hand_unseen`` counts the cards drawn (docs/ENGINE_API.md)."""
+        s = self._check_seat(seat)
+        single = isinstance(ids, int | np.integer)
+        seq = [int(ids)] if single else [int(i) for i in ids]  # type: ignore[union-attr]
+        if not seq:
+            raise EngineError("INVALID_ARGUMENT", "a compound action needs at least one id",
+                              None, "ids")
+        for k, i in enumerate(seq):
+            if not 0 <= i < NUM_DISTINCT_ACTIONS:
+                _raise(lib.BRASS_E_UNKNOWN_ACTION,
+                       what=f"action {i}" if len(seq) == 1 else f"ids[{k}]={i}")
+        after = ffi.new("BrassGame *")
+        log = ffi.new("BrassEventLog *")
+        reason = ffi.new("int *")
+        at = ffi.new("int *")
+        err = lib.brass_preview(self._g, s, ffi.new("uint16_t[]", seq), len(seq), after, log,
+                                reason, at)
+        if err:
+            if len(seq) == 1:
+                _raise(err, reason[0], f"action {seq[0]} ({_NAMES[seq[0]]})" if err != 2
+                       else f"seat {seat} tried to act; seat {self._g.current} is to act")
+            k = at[0]
+            _raise(err, reason[0], f"ids[{k}]={seq[k]} ({_NAMES[seq[k]]})")
+        events = self._events(log)
         actor = self._g.current
         cost: dict[str, Any] = {"money": 0, "coal": [], "iron": [], "beer": [],
                                 "market_income": 0, "flips": [], "merchant_bonus": []}
@@ -429,12 +453,11 @@ class Game:
             elif t == "merchant_bonus":
                 cost["merchant_bonus"].append(e)
         cost["flips"] = [e for e in events if e["type"] == "flip"]
-        before, after = self._g.players[actor], work._g.players[actor]
-        cost["income_spaces"] = after.income_space - before.income_space
-        cost["vp"] = after.vp - before.vp
-        cost["money_after"] = after.money
-        return {"events": events, "cost": cost,
-                "view": work.view(None if seat is None else seat)}
+        before, now = self._g.players[actor], after.players[actor]
+        cost["income_spaces"] = now.income_space - before.income_space
+        cost["vp"] = now.vp - before.vp
+        cost["money_after"] = now.money
+        return {"events": events, "cost": cost, "view": json.loads(_view_json(after, s))}
 
     def _events(self, log: Any) -> list[dict[str, Any]]:
         out = []
@@ -455,12 +478,7 @@ class Game:
 
     def view_json(self, seat: int | None = None) -> str:
         """view() as compact JSON text, written by the core (no dict in between)."""
-        s = self._check_seat(seat)
-        out = _json_buffer()
-        n = lib.brass_view_json(self._g, s, out, lib.BRASS_JSON_CAP)
-        if n < 0:
-            _raise(-n, what="seat")
-        return ffi.unpack(out, n).decode()
+        return _view_json(self._g, self._check_seat(seat))
 
     def position(self) -> dict[str, Any]:
         """The full position (hidden information included), in the documented JSON format."""
@@ -587,6 +605,15 @@ class GameBatch:
         for i in np.flatnonzero((errors == 0) & (acts >= 0)):
             self.games[i]._record["decisions"].append(int(acts[i]))
         return errors, done
+
+
+def _view_json(state: Any, seat: int) -> str:
+    """The core's JSON text of what `seat` (-1: a spectator) sees of a state."""
+    out = _json_buffer()
+    n = lib.brass_view_json(state, seat, out, lib.BRASS_JSON_CAP)
+    if n < 0:
+        _raise(-n, what="seat")
+    return ffi.unpack(out, n).decode()
 
 
 def _name_event(d: dict[str, Any]) -> None:
