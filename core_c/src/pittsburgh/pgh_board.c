@@ -1,0 +1,234 @@
+/* Connectivity, networks, the income track, the player mat, and small shared effects. */
+#include "pgh_internal.h"
+
+static int find(uint8_t *parent, int x) {
+    while (parent[x] != x) x = parent[x] = parent[parent[x]];
+    return x;
+}
+
+int pgh_loc_closed(const PittsburghGame *g, int loc);
+int pgh_rail_closed(const PittsburghGame *g, int rail) {
+    const PghRail *r = &pgh_T(g)->rails[rail];
+    return r->east && (pgh_loc_closed(g, r->a) || pgh_loc_closed(g, r->b));
+}
+
+/* P8, P17: The East is closed in 2 players (provisional) or by the option. */
+int pgh_loc_closed(const PittsburghGame *g, int loc) {
+    if (!pgh_T(g)->locs[loc].east_placeholder) return 0;
+    return g->h.num_players == 2 || opt(g, OPT_east_location) == 1;
+}
+
+/* P16, P18, P19, P27: components of the train network, the player's network, the cubes
+   and barrels each component can reach. */
+void pgh_pboard(const PittsburghGame *g, int player, PBoard *b) {
+    const PghTables *T = pgh_T(g);
+    memset(b, 0, sizeof *b);
+    b->player = (uint8_t)player;
+    uint8_t parent[PGH_MAX_LOCS];
+    for (int i = 0; i < T->num_locs; i++) parent[i] = (uint8_t)i;
+    for (int r = 0; r < T->num_rails; r++) {
+        const PghRailState *rs = &g->rails[r];
+        if (rs->owner < 0) continue;
+        int a = find(parent, T->rails[r].a), c = find(parent, T->rails[r].b);
+        if (a != c) parent[a] = (uint8_t)c;
+        if (rs->owner == player) {
+            b->network |= (1u << T->rails[r].a) | (1u << T->rails[r].b);
+            b->presence = 1;
+        }
+    }
+    for (int i = 0; i < T->num_locs; i++) b->comp[i] = (uint8_t)find(parent, i);
+    for (int s = 0; s < T->num_spaces; s++) {
+        const PghSpace *sp = &g->spaces[s];
+        if (sp->owner < 0) continue;
+        int loc = T->spaces[s].loc;
+        if (sp->owner == player) {
+            b->network |= 1u << loc;
+            b->presence = 1;
+        }
+        if (sp->flipped) continue;
+        const PghTile *t = &T->tiles[sp->tile];
+        for (int k = 0; k < 2; k++)
+            if (t->prod_cube[k] < CUBE_OIL) b->cubes[b->comp[loc]][t->prod_cube[k]] += sp->cubes[k];
+    }
+    for (int r = 0; r < T->num_rails; r++) {
+        const PghRailState *rs = &g->rails[r];
+        if (rs->owner != player || !rs->cargo) continue;
+        int cube = T->link_types[rs->link_type].cargo_cube;
+        if (cube == CUBE_OIL && opt(g, OPT_oil_sources) != 0) continue;
+        if (cube < PGH_NUM_CUBES) b->train[b->comp[T->rails[r].a]][cube] += rs->cargo;
+    }
+    for (int f = 0; f < T->num_fields; f++) {
+        const PghField *fd = &g->fields[f];
+        if (fd->oc_owner == player) b->presence = 1;
+        uint32_t reached = 0;
+        int barrels = fd->barrels + (opt(g, OPT_oil_sources) == 0 ? fd->oc_barrels : 0);
+        for (int p = 0; p < T->num_pipes; p++) {
+            if (T->pipes[p].field != f || g->pipes[p].owner < 0) continue;
+            if (T->link_types[g->pipes[p].link_type].pipe == PK_RESERVE) continue;
+            reached |= 1u << b->comp[T->pipes[p].loc];
+        }
+        for (; reached; reached &= reached - 1) b->oil[__builtin_ctz(reached)] += (uint8_t)barrels;
+    }
+    for (int p = 0; p < T->num_pipes; p++) {
+        if (g->pipes[p].owner != player) continue;
+        b->presence = 1;
+        if (opt(g, OPT_pipeline_joins_network) == 0) b->network |= 1u << T->pipes[p].loc;
+    }
+    for (uint32_t m = b->network; m; m &= m - 1) b->net_comps |= 1u << b->comp[__builtin_ctz(m)];
+}
+
+/* ---- income track (P12) ---- */
+int pgh_level_of(const PittsburghGame *g, int space) { return pgh_T(g)->level_of_space[space]; }
+int pgh_player_level(const PittsburghGame *g, int p) { return pgh_level_of(g, g->players[p].income_space); }
+
+/* The space after a decrease of `levels` levels (onto the top space of the new level), or -1
+   below the lowest level. */
+int pgh_income_after_levels(const PittsburghGame *g, int space, int levels) {
+    const PghTables *T = pgh_T(g);
+    int lv = pgh_level_of(g, space) - levels;
+    if (lv < T->min_level) return -1;
+    if (lv > 30) lv = 30;
+    return T->top_space_of_level[lv + 10];
+}
+
+void pgh_income_up(PittsburghGame *g, int p, int spaces) {
+    int s = g->players[p].income_space + spaces;
+    g->players[p].income_space = (uint8_t)(s > 99 ? 99 : s);
+}
+
+/* ---- player mat (P66-P68) ---- */
+static int edge_active(const PittsburghGame *g, const PghEdge *e) {
+    const PghTables *T = pgh_T(g);
+    if (e->controlled_by_loco_option) return opt(g, OPT_auto_vi_unlocks_loco_works) == 0;
+    if (!e->bidirectional) return 1;
+    switch (opt(g, OPT_mat_shortcut_semantics)) {
+    case 0: return 1;
+    case 1: return T->positions[e->from].path < T->positions[e->to].path;
+    default: return 0;
+    }
+}
+
+int pgh_position_accessible(const PittsburghGame *g, int p, int pos) {
+    const PghTables *T = pgh_T(g);
+    const PghPlayer *pl = &g->players[p];
+    if (!pl->mat_left[pos]) return 0;
+    int below = T->positions[pos].below;
+    if (below == PGH_NONE || !pl->mat_left[below]) return 1;
+    for (int e = 0; e < T->num_edges; e++)
+        if (T->edges[e].to == pos && !pl->mat_left[T->edges[e].from] && edge_active(g, &T->edges[e]))
+            return 1;
+    return 0;
+}
+
+uint32_t pgh_accessible_positions(const PittsburghGame *g, int p) {
+    uint32_t m = 0;
+    for (int i = 0; i < pgh_T(g)->num_positions; i++)
+        if (pgh_position_accessible(g, p, i)) m |= 1u << i;
+    return m;
+}
+
+int pgh_empty_positions(const PittsburghGame *g, int p) {
+    int n = 0;
+    for (int i = 0; i < pgh_T(g)->num_positions; i++) n += !g->players[p].mat_left[i];
+    return n;
+}
+
+/* Take the top tile of a position; a mat link whose position below is now empty moves to
+   the supply at once (P68). */
+void pgh_mat_take(PCtx *cx, int p, int pos) {
+    const PghTables *T = cx->T;
+    PghPlayer *pl = &cx->g->players[p];
+    pl->mat_left[pos]--;
+    for (int s = 0; s < T->num_link_slots; s++) {
+        if (pl->slots_released & (1u << s)) continue;
+        int below = T->link_slots[s].unlocks_when_empty;
+        int open = opt(cx->g, OPT_link_unlock) == 0 ? !pl->mat_left[below]
+                                                    : pl->mat_left[below] < T->positions[below].count;
+        if (!open) continue;
+        pl->slots_released |= (uint16_t)(1u << s);
+        pl->supply[T->link_slots[s].link_type]++;
+    }
+}
+
+/* ---- small effects ---- */
+void pgh_pemit(PCtx *cx, int type, int seat, int a, int b, int c) {
+    if (!cx->log) return;
+    if (cx->log->count >= BRASS_MAX_EVENTS) {
+        cx->log->dropped++;
+        return;
+    }
+    BrassEvent *e = &cx->log->events[cx->log->count++];
+    e->type = (uint8_t)type;
+    e->seat = (int8_t)seat;
+    e->a = (int16_t)a;
+    e->b = (int16_t)b;
+    e->c = (int16_t)c;
+}
+
+void pgh_gain_whiskey(PittsburghGame *g, int p, int n) {
+    int w = g->players[p].whiskey + n, cap = pgh_T(g)->whiskey_cap;
+    g->players[p].whiskey = (uint8_t)(w > cap ? cap : w);
+}
+
+void pgh_spend(PittsburghGame *g, int p, int money) {
+    g->players[p].money = (int16_t)(g->players[p].money - money);
+    g->players[p].spent = (int16_t)(g->players[p].spent + money);
+}
+
+void pgh_gain_reward(PCtx *cx, int p, const PghReward *r) {
+    PghPlayer *pl = &cx->g->players[p];
+    pl->vp = (int16_t)(pl->vp + r->vp);
+    pl->money = (int16_t)(pl->money + r->money);
+    if (r->income_spaces) pgh_income_up(cx->g, p, r->income_spaces);
+    if (r->whiskey) pgh_gain_whiskey(cx->g, p, r->whiskey);
+    if (r->free_develops && p == cx->g->h.current) cx->g->pend.free_develops += r->free_develops;
+}
+
+/* A tile flips (P19 last cube, P42 enters flipped, P55 sold): its owner takes the reward. */
+void pgh_flip_space(PCtx *cx, int space) {
+    PittsburghGame *g = cx->g;
+    PghSpace *sp = &g->spaces[space];
+    const PghTile *t = &cx->T->tiles[sp->tile];
+    int p = sp->owner;
+    sp->flipped = 1;
+    PghPlayer *pl = &g->players[p];
+    if (t->flip_income) pgh_income_up(g, p, t->flip_income);
+    if (t->flip_whiskey) pgh_gain_whiskey(g, p, t->flip_whiskey);
+    pl->money = (int16_t)(pl->money + t->flip_money);
+    if (t->flip_money_x_income) {
+        int lv = pgh_player_level(g, p); /* P40 polyphase_negative_income: zero */
+        if (lv > 0) pl->money = (int16_t)(pl->money + t->flip_money_x_income * lv);
+    }
+    if (t->flip_free_develops) g->pend.free_develops += t->flip_free_develops;
+    if (t->flip_bonus_sell) g->pend.bonus_sell = 1;
+    pgh_pemit(cx, PE_FLIP, p, space, sp->tile, t->flip_income);
+}
+
+/* VP of a flipped tile at scoring (P37, P40, P41, P62). */
+int pgh_tile_vp(const PittsburghGame *g, int owner, int tile) {
+    const PghTile *t = &pgh_T(g)->tiles[tile];
+    switch (t->vp_rule) {
+    case VR_EMPTY_POSITIONS: return t->vp * pgh_empty_positions(g, owner);
+    case VR_HEAVY_TRAINS: {
+        int n = g->players[owner].heavy_built;
+        if (opt(g, OPT_loco_counts) == 1) {
+            n = 0;
+            for (int r = 0; r < pgh_T(g)->num_rails; r++)
+                if (g->rails[r].owner == owner && pgh_T(g)->link_types[g->rails[r].link_type].kind == LK_HEAVY)
+                    n++;
+        }
+        return t->vp * n;
+    }
+    case VR_INCOME_LEVEL: {
+        int o = opt(g, OPT_mfg_ii_vp_rule);
+        if (o == 1) return 0;
+        if (o == 2) return 5;
+        int lv = pgh_player_level(g, owner);
+        return lv > 0 ? lv * t->vp : 0;
+    }
+    default:
+        if (t->industry == PI_SKYSCRAPER && opt(g, OPT_skyscraper_values) == 1) return 20;
+        if (t->industry == PI_MANUFACTURING && t->level == 5 && opt(g, OPT_mfg_v_vp) == 1) return 11;
+        return t->vp;
+    }
+}

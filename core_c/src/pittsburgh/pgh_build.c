@@ -1,0 +1,293 @@
+/* Build (P31-P42): card, tile, space / upgrade / oilfield, payment, output, market sale on
+   build, tiles that enter flipped, the Skyscraper's bonus sell, Locomotive Works' develops. */
+#include "pgh_internal.h"
+
+static int place_loc(const PghTables *T, int action) {
+    return action < PGA_OILFIELD ? T->spaces[action - PGA_SPACE].loc : PGH_NONE;
+}
+
+/* P31, P35, P39: does the discarded card allow this build without whiskey? */
+int pgh_card_allows(const PittsburghGame *g, const PBoard *b, int card, int tile, int action) {
+    const PghTables *T = pgh_T(g);
+    const PghCardType *ct = &T->cards[card];
+    const PghTile *t = &T->tiles[tile];
+    if (t->build == BK_OILFIELD) {
+        if (ct->kind != CK_INDUSTRY || ct->target != PI_KEROSENE) return 0;
+        return opt(g, OPT_oil_city_card) == 0 || ct->oil_city;
+    }
+    int loc = place_loc(T, action);
+    if (ct->kind == CK_LOCATION) return ct->target == loc;
+    if (t->build == BK_UPGRADE) {
+        int old = T->tiles[g->spaces[action - PGA_SPACE].tile].industry;
+        switch (opt(g, OPT_upgrade_card_industry)) {
+        case 0: return ct->target == old || ct->target == t->industry;
+        case 1: return ct->target == old;
+        case 2: return ct->target == t->industry;
+        default: return 0;
+        }
+    }
+    return ct->target == t->industry && (bit32(b->network, loc) || !b->presence);
+}
+
+static int has_own_tile_in(const PittsburghGame *g, int p, int loc) {
+    const PghLocation *L = &pgh_T(g)->locs[loc];
+    for (int s = L->first_space; s < L->first_space + L->num_spaces; s++)
+        if (g->spaces[s].owner == p) return 1;
+    return 0;
+}
+
+/* Everything about placing tile `pos` at `action` (a space or an oilfield) except the card;
+   check_card adds it (whiskey makes any card do). */
+int pgh_build_place_reason(const PittsburghGame *g, const PBoard *b, int card, int pos, int action,
+                       int check_card) {
+    const PghTables *T = pgh_T(g);
+    int p = g->h.current, tile = T->positions[pos].tile;
+    const PghTile *t = &T->tiles[tile];
+    const PghPlayer *pl = &g->players[p];
+    int loc = PGH_NONE;
+    if (t->build == BK_OILFIELD) {
+        if (action < PGA_OILFIELD || action >= PGA_OILFIELD + T->num_fields) return PR_WRONG_DECISION;
+        int f = action - PGA_OILFIELD;
+        if (g->fields[f].oc_owner >= 0) return PR_OILFIELD_TAKEN;
+        int ok = 0;
+        for (int q = 0; q < T->num_pipes && !ok; q++) {
+            if (T->pipes[q].field != f || g->pipes[q].owner < 0) continue;
+            switch (opt(g, OPT_oil_city_requires)) {
+            case 0: ok = bit32(b->network, T->pipes[q].loc); break;
+            case 1: ok = g->pipes[q].owner == p; break;
+            default: ok = 1; break;
+            }
+        }
+        if (!ok) return PR_NO_PIPELINE_TO_NETWORK;
+    } else {
+        if (action < PGA_SPACE || action >= PGA_SPACE + T->num_spaces) return PR_WRONG_DECISION;
+        int s = action - PGA_SPACE;
+        const PghSpace *sp = &g->spaces[s];
+        loc = T->spaces[s].loc;
+        if (t->build == BK_UPGRADE) {
+            if (sp->owner < 0) return PR_NOT_AN_UPGRADE_TARGET;
+            if (sp->owner != p) return PR_NOT_YOUR_TILE;
+            if (!sp->flipped || T->tiles[sp->tile].industry != t->upgrade_of) return PR_NOT_AN_UPGRADE_TARGET;
+            if (opt(g, OPT_upgrade_ignores_space_icon) == 1 &&
+                (t->industry >= PGH_NUM_BOARD_ICONS || !(T->spaces[s].icons & (1u << t->industry))))
+                return PR_SPACE_WRONG_ICON;
+        } else {
+            if (sp->owner >= 0) return PR_SLOT_OCCUPIED;
+            if (t->industry >= PGH_NUM_BOARD_ICONS) return PR_SPACE_WRONG_ICON;
+            unsigned icon = 1u << t->industry;
+            if (!(T->spaces[s].icons & icon)) return PR_SPACE_WRONG_ICON;
+            if (T->spaces[s].icons != icon) { /* P33: a free single-icon space comes first */
+                const PghLocation *L = &T->locs[loc];
+                for (int o = L->first_space; o < L->first_space + L->num_spaces; o++)
+                    if (g->spaces[o].owner < 0 && T->spaces[o].icons == icon) return PR_SINGLE_ICON_SPACE_FIRST;
+            }
+            if (g->h.era == 0 && has_own_tile_in(g, p, loc)) return PR_ONE_TILE_PER_LOCATION;
+        }
+    }
+    if (check_card && pl->whiskey == 0 && !pgh_card_allows(g, b, card, tile, action))
+        return PR_CARD_DOES_NOT_ALLOW;
+    if (t->income_levels < 0) {
+        int down = -t->income_levels;
+        if (opt(g, OPT_income_cost_unit) == 0) {
+            if (pgh_income_after_levels(g, pl->income_space, down) < 0) return PR_INCOME_TOO_LOW;
+        } else if (pl->income_space < down || pgh_level_of(g, pl->income_space - down) < T->min_level) {
+            return PR_INCOME_TOO_LOW;
+        }
+    }
+    int cost = t->money;
+    if (loc != PGH_NONE) {
+        int c = pgh_need_cost(g, b, t->cost, 1u << b->comp[loc]);
+        if (c < 0) return PR_NO_OIL;
+        cost += c;
+    }
+    return cost > pl->money ? PR_NOT_ENOUGH_MONEY : PR_LEGAL;
+}
+
+/* A build with this card (PGH_NONE: any card in hand) is possible somewhere. */
+int pgh_build_any(const PittsburghGame *g, const PBoard *b, int card) {
+    const PghTables *T = pgh_T(g);
+    int p = g->h.current;
+    const PghPlayer *pl = &g->players[p];
+    uint32_t acc = pgh_accessible_positions(g, p);
+    for (; acc; acc &= acc - 1) {
+        int pos = __builtin_ctz(acc);
+        const PghTile *t = &T->tiles[T->positions[pos].tile];
+        if (!(t->era_mask & (1u << g->h.era))) continue;
+        int lo = t->build == BK_OILFIELD ? PGA_OILFIELD : PGA_SPACE;
+        int hi = t->build == BK_OILFIELD ? PGA_OILFIELD + T->num_fields : PGA_SPACE + T->num_spaces;
+        for (int a = lo; a < hi; a++) {
+            if (pgh_build_place_reason(g, b, card, pos, a, 0) != PR_LEGAL) continue;
+            if (pl->whiskey) return 1;
+            if (card != PGH_NONE) {
+                if (pgh_card_allows(g, b, card, T->positions[pos].tile, a)) return 1;
+                continue;
+            }
+            for (int c = 0; c < T->num_card_types; c++)
+                if (pl->hand[c] && pgh_card_allows(g, b, c, T->positions[pos].tile, a)) return 1;
+        }
+    }
+    return 0;
+}
+
+int pgh_build_card_reason(const PittsburghGame *g, const PBoard *b, int card) {
+    return pgh_build_any(g, b, card) ? PR_LEGAL : PR_CARD_DOES_NOT_ALLOW;
+}
+
+int pgh_build_position_reason(const PittsburghGame *g, const PBoard *b, int card, int pos) {
+    const PghTables *T = pgh_T(g);
+    int p = g->h.current;
+    if (pos >= T->num_positions || !g->players[p].mat_left[pos]) return PR_NO_TILES_LEFT;
+    if (!pgh_position_accessible(g, p, pos)) return PR_NOT_ACCESSIBLE;
+    const PghTile *t = &T->tiles[T->positions[pos].tile];
+    if (!(t->era_mask & (1u << g->h.era))) return PR_WRONG_ERA;
+    int lo = t->build == BK_OILFIELD ? PGA_OILFIELD : PGA_SPACE;
+    int hi = t->build == BK_OILFIELD ? PGA_OILFIELD + T->num_fields : PGA_SPACE + T->num_spaces;
+    int first = PR_NO_SPACE;
+    for (int a = lo; a < hi; a++) {
+        int r = pgh_build_place_reason(g, b, card, pos, a, 1);
+        if (r == PR_LEGAL) return PR_LEGAL;
+        if (first == PR_NO_SPACE && r != PR_SLOT_OCCUPIED && r != PR_SPACE_WRONG_ICON &&
+            r != PR_NOT_AN_UPGRADE_TARGET && r != PR_OILFIELD_TAKEN)
+            first = r;
+    }
+    return first;
+}
+
+/* The tile leaves the mat, the card (or whiskey) and the money and income are paid, an
+   upgraded tile scores and leaves (P35); then the cubes are sourced. */
+void pgh_build_choose_place(PCtx *cx, int action) {
+    PittsburghGame *g = cx->g;
+    const PghTables *T = cx->T;
+    PghPending *pd = &g->pend;
+    int p = g->h.current, tile = T->positions[pd->position].tile;
+    const PghTile *t = &T->tiles[tile];
+    PghPlayer *pl = &g->players[p];
+    PBoard b;
+    pgh_pboard(g, p, &b);
+    if (!pgh_card_allows(g, &b, pd->card, tile, action)) {
+        pl->whiskey--;
+        pd->whiskey_build = 1;
+        pgh_pemit(cx, PE_WHISKEY, p, -1, 0, 0);
+    }
+    pgh_mat_take(cx, p, pd->position);
+    pgh_spend(g, p, t->money);
+    if (t->income_levels < 0) {
+        int down = -t->income_levels;
+        pl->income_space = (uint8_t)(opt(g, OPT_income_cost_unit) == 0
+                                         ? pgh_income_after_levels(g, pl->income_space, down)
+                                         : pl->income_space - down);
+    }
+    pd->place = (uint8_t)action;
+    memcpy(pd->need, t->cost, sizeof pd->need);
+    if (t->build == BK_OILFIELD) {
+        pd->target_loc = PGH_NONE;
+    } else {
+        int s = action - PGA_SPACE;
+        pd->target_loc = T->spaces[s].loc;
+        if (t->build == BK_UPGRADE) {
+            PghSpace *sp = &g->spaces[s];
+            int vp = pgh_tile_vp(g, p, sp->tile);
+            pl->vp = (int16_t)(pl->vp + vp);
+            pgh_pemit(cx, PE_UPGRADE_SCORE, p, s, sp->tile, vp);
+            memset(sp, 0, sizeof *sp);
+            sp->owner = -1;
+        }
+    }
+    pd->stage = ST_PAY;
+}
+
+/* P38-P42: the tile goes down with its output; sale to markets follows. */
+void pgh_build_after_pay(PCtx *cx) {
+    PittsburghGame *g = cx->g;
+    const PghTables *T = cx->T;
+    PghPending *pd = &g->pend;
+    int p = g->h.current, tile = T->positions[pd->position].tile;
+    const PghTile *t = &T->tiles[tile];
+    if (t->build == BK_OILFIELD) {
+        PghField *f = &g->fields[pd->place - PGA_OILFIELD];
+        int n = t->prod_cube[0] == CUBE_OIL ? t->prod_n[0] : 0;
+        f->oc_owner = (int8_t)p;
+        f->oc_barrels = (uint8_t)(n + (t->oil_city_plus_field ? f->barrels : 0));
+        if (t->oil_city_plus_field) f->barrels = 0;
+        f->oc_flipped = 0;
+        pgh_pemit(cx, PE_BUILD, p, pd->place, tile, 0);
+        pd->stage = ST_BUILD_AFTER;
+        return;
+    }
+    int s = pd->place - PGA_SPACE;
+    PghSpace *sp = &g->spaces[s];
+    sp->owner = (int8_t)p;
+    sp->tile = (uint8_t)tile;
+    sp->flipped = 0;
+    sp->cubes[0] = t->prod_cube[0] < CUBE_OIL ? t->prod_n[0] : 0;
+    sp->cubes[1] = t->prod_cube[1] < CUBE_OIL ? t->prod_n[1] : 0;
+    pgh_pemit(cx, PE_BUILD, p, s, tile, 0);
+    if (t->enters_flipped) pgh_flip_space(cx, s);
+    pd->sale_cube = 0;
+    pd->sale_last_market = 0;
+    int sells = t->industry == PI_COAL || t->industry == PI_IRON_STEEL || t->industry == PI_COKE;
+    pd->stage = sells && (sp->cubes[0] || sp->cubes[1]) ? ST_BUILD_MARKET : ST_BUILD_AFTER;
+}
+
+static int sale_cube_type(const PittsburghGame *g, int *k) {
+    const PghSpace *sp = &g->spaces[g->pend.place - PGA_SPACE];
+    *k = g->pend.sale_cube;
+    return pgh_T(g)->tiles[sp->tile].prod_cube[*k];
+}
+
+static int market_free(const PittsburghGame *g, const PBoard *b, int m, int cube, int loc) {
+    const PghTables *T = pgh_T(g);
+    int col;
+    if (!pgh_market_sells(T, m, cube, &col) || b->comp[T->markets[m].loc] != b->comp[loc]) return 0;
+    return T->markets[m].slots[col] - g->market_fill[m][col];
+}
+
+/* Cubes of the current output type still to move into markets (the maximum, P38). */
+int pgh_market_sale_remaining(const PittsburghGame *g, const PBoard *b) {
+    const PghTables *T = pgh_T(g);
+    int k, cube = sale_cube_type(g, &k);
+    if (k > 1 || cube >= CUBE_OIL) return 0;
+    int s = g->pend.place - PGA_SPACE, loc = T->spaces[s].loc, free_slots = 0;
+    for (int m = 0; m < T->num_markets; m++) free_slots += market_free(g, b, m, cube, loc);
+    int left = g->spaces[s].cubes[k];
+    return left < free_slots ? left : free_slots;
+}
+
+/* Canonical order: markets in ascending id, and a choice must leave the maximum possible. */
+int pgh_market_sale_reason(const PittsburghGame *g, const PBoard *b, int m) {
+    const PghTables *T = pgh_T(g);
+    if (m >= T->num_markets) return PR_WRONG_DECISION;
+    int k, cube = sale_cube_type(g, &k), col;
+    if (!pgh_market_sells(T, m, cube, &col)) return PR_WRONG_CUBE;
+    int loc = T->spaces[g->pend.place - PGA_SPACE].loc;
+    if (b->comp[T->markets[m].loc] != b->comp[loc]) return PR_NOT_CONNECTED;
+    if (!market_free(g, b, m, cube, loc)) return PR_MARKET_FULL;
+    if (m < g->pend.sale_last_market) return PR_CANONICAL_ORDER;
+    int after = 0;
+    for (int o = m; o < T->num_markets; o++) after += market_free(g, b, o, cube, loc);
+    return after >= pgh_market_sale_remaining(g, b) ? PR_LEGAL : PR_CANONICAL_ORDER;
+}
+
+void pgh_market_sale_apply(PCtx *cx, int m) {
+    PittsburghGame *g = cx->g;
+    const PghTables *T = cx->T;
+    int p = g->h.current, k, cube = sale_cube_type(g, &k), col = 0;
+    pgh_market_sells(T, m, cube, &col);
+    int slot = g->market_fill[m][col];
+    int vp = slot < PGH_MAX_SLOT_DEPTH ? T->markets[m].slot_vp[col][slot] : 0;
+    g->market_fill[m][col]++;
+    g->spaces[g->pend.place - PGA_SPACE].cubes[k]--;
+    PghPlayer *pl = &g->players[p];
+    pl->money = (int16_t)(pl->money + T->markets[m].price);
+    pl->vp = (int16_t)(pl->vp + vp);
+    g->pend.sale_last_market = (uint8_t)m;
+    pgh_pemit(cx, PE_MARKET_SALE, p, m, cube, T->markets[m].price);
+}
+
+/* After the sale: a tile left with no cubes flips now (P38). */
+void pgh_build_finish_market(PCtx *cx) {
+    PittsburghGame *g = cx->g;
+    int s = g->pend.place - PGA_SPACE;
+    PghSpace *sp = &g->spaces[s];
+    if (!sp->flipped && !sp->cubes[0] && !sp->cubes[1]) pgh_flip_space(cx, s);
+}

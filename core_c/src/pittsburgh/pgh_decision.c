@@ -1,0 +1,357 @@
+/* The decision model (docs/PITTSBURGH.md): which ids are legal now (and why not), applying
+   one, and running the action on until the next decision. */
+#include "pgh_internal.h"
+
+static int in(int a, int base, int n) { return a >= base && a < base + n; }
+
+int pgh_action_type_reason(const PittsburghGame *g, const PBoard *b, int type) {
+    const PghTables *T = pgh_T(g);
+    if (!g->players[g->h.current].hand_size) return PR_NOT_ENOUGH_CARDS;
+    switch (type) {
+    case PA_BUILD: return pgh_build_any(g, b, PGH_NONE) ? PR_LEGAL : PR_NO_OPTION;
+    case PA_NETWORK: {
+        int first = PR_NO_LINK_TILES;
+        for (int lt = 0; lt < T->num_link_types; lt++) {
+            int r = pgh_link_type_reason(g, b, lt, 0);
+            if (r == PR_LEGAL) return r;
+            if (r != PR_NO_LINK_TILES) first = r;
+        }
+        return first;
+    }
+    case PA_DEVELOP: {
+        int first = PR_NO_TILES_LEFT;
+        for (int pos = 0; pos < T->num_positions; pos++) {
+            int r = pgh_develop_reason(g, b, pos, 0);
+            if (r == PR_LEGAL) return r;
+            if (r == PR_NOT_ENOUGH_MONEY) first = r;
+        }
+        return first;
+    }
+    case PA_SELL: return pgh_any_sell(g, b) ? PR_LEGAL : PR_NO_OPTION;
+    case PA_LOAN: return pgh_loan_reason(g);
+    default: return PR_LEGAL;
+    }
+}
+
+int pgh_phase_reason(const PittsburghGame *g, const PBoard *b, int a) {
+    const PghTables *T = pgh_T(g);
+    const PghPending *pd = &g->pend;
+    const PghPlayer *pl = &g->players[g->h.current];
+    switch (g->h.phase) {
+    case PP_ACTION:
+        if (!in(a, PGA_TYPE, PGH_NUM_ACT_TYPES)) return PR_WRONG_DECISION;
+        return pgh_action_type_reason(g, b, a - PGA_TYPE);
+    case PP_CARD:
+        if (!in(a, PGA_CARD, T->num_card_types)) return PR_WRONG_DECISION;
+        if (!pl->hand[a - PGA_CARD]) return PR_CARD_NOT_IN_HAND;
+        return pd->action == PA_BUILD ? pgh_build_card_reason(g, b, a - PGA_CARD) : PR_LEGAL;
+    case PP_BUILD_POSITION:
+        if (!in(a, PGA_POSITION, T->num_positions)) return PR_WRONG_DECISION;
+        return pgh_build_position_reason(g, b, pd->card, a - PGA_POSITION);
+    case PP_BUILD_PLACE:
+        if (!in(a, PGA_SPACE, T->num_spaces) && !in(a, PGA_OILFIELD, T->num_fields)) return PR_WRONG_DECISION;
+        return pgh_build_place_reason(g, b, pd->card, pd->position, a, 1);
+    case PP_COAL: case PP_IRON: case PP_STEEL: case PP_COKE: case PP_OIL:
+        return pgh_source_reason(g, b, a);
+    case PP_MARKET_SALE:
+        if (a == PGA_DONE) return opt(g, OPT_market_sale_on_build) == 1 ? PR_LEGAL : PR_MUST_CHOOSE;
+        if (!in(a, PGA_MARKET, T->num_markets)) return PR_WRONG_DECISION;
+        return pgh_market_sale_reason(g, b, a - PGA_MARKET);
+    case PP_LINK_TYPE: case PP_SECOND_LINK:
+        if (a == PGA_DONE) return g->h.phase == PP_SECOND_LINK ? PR_LEGAL : PR_MUST_CHOOSE;
+        if (!in(a, PGA_LINK_TYPE, T->num_link_types)) return PR_WRONG_DECISION;
+        return pgh_link_type_reason(g, b, a - PGA_LINK_TYPE, g->h.phase == PP_SECOND_LINK);
+    case PP_LINK_ROUTE:
+        if (!in(a, PGA_RAIL, T->num_rails) && !in(a, PGA_PIPE, T->num_pipes)) return PR_WRONG_DECISION;
+        return pgh_link_route_reason(g, b, pd->link_type, a, 0);
+    case PP_DEVELOP:
+        if (a == PGA_DONE) return pd->count ? PR_LEGAL : PR_MUST_CHOOSE;
+        if (!in(a, PGA_POSITION, T->num_positions)) return PR_WRONG_DECISION;
+        return pgh_develop_reason(g, b, a - PGA_POSITION, 0);
+    case PP_DEVELOP_CUBE:
+        if (!in(a, PGA_CUBE, PGH_NUM_CUBES)) return PR_WRONG_DECISION;
+        return pgh_develop_cube_reason(g, b, a - PGA_CUBE);
+    case PP_FREE_DEVELOP:
+        if (a == PGA_DONE) return PR_LEGAL;
+        if (!in(a, PGA_POSITION, T->num_positions)) return PR_WRONG_DECISION;
+        return pgh_develop_reason(g, b, a - PGA_POSITION, 1);
+    case PP_SELL_TILE:
+        if (a == PGA_DONE) return pd->count ? PR_LEGAL : PR_MUST_CHOOSE;
+        if (!in(a, PGA_SPACE, T->num_spaces)) return PR_WRONG_DECISION;
+        return pgh_sell_tile_reason(g, b, a - PGA_SPACE);
+    case PP_SELL_MERCHANT:
+        if (!in(a, PGA_MERCHANT, T->num_mspaces)) return PR_WRONG_DECISION;
+        return pgh_sell_merchant_reason(g, b, pd->sell_space, a - PGA_MERCHANT);
+    case PP_QUALITY:
+        if (a == PGA_DONE) return PR_LEGAL;
+        if (!in(a, PGA_QUALITY, T->num_qslots)) return PR_WRONG_DECISION;
+        return pgh_quality_reason(g, a - PGA_QUALITY);
+    case PP_BONUS_SELL:
+        return a == PGA_BONUS_SELL || a == PGA_DONE ? PR_LEGAL : PR_WRONG_DECISION;
+    default: return PR_WRONG_DECISION;
+    }
+}
+
+/* Id ranges worth asking about per decision, ascending (a filter for speed only). */
+static int candidates(const PittsburghGame *g, int lo[8], int hi[8]) {
+    const PghTables *T = pgh_T(g);
+    int n = 0;
+#define RANGE(base, count) do { lo[n] = (base); hi[n] = (base) + (count); n++; } while (0)
+    switch (g->h.phase) {
+    case PP_ACTION: RANGE(PGA_TYPE, PGH_NUM_ACT_TYPES); break;
+    case PP_CARD: RANGE(PGA_CARD, T->num_card_types); break;
+    case PP_BUILD_POSITION: RANGE(PGA_POSITION, T->num_positions); break;
+    case PP_BUILD_PLACE: RANGE(PGA_SPACE, T->num_spaces); RANGE(PGA_OILFIELD, T->num_fields); break;
+    case PP_COAL: case PP_IRON: case PP_STEEL: case PP_COKE: case PP_OIL:
+        RANGE(PGA_SPACE, T->num_spaces); RANGE(PGA_RAIL, T->num_rails); RANGE(PGA_PIPE, T->num_pipes);
+        RANGE(PGA_PIPE_CITY, T->num_pipes); RANGE(PGA_MARKET, T->num_markets); RANGE(PGA_VANDERBILT, 1);
+        break;
+    case PP_MARKET_SALE: RANGE(PGA_MARKET, T->num_markets); RANGE(PGA_DONE, 1); break;
+    case PP_LINK_TYPE: case PP_SECOND_LINK: RANGE(PGA_LINK_TYPE, T->num_link_types); RANGE(PGA_DONE, 1); break;
+    case PP_LINK_ROUTE: RANGE(PGA_RAIL, T->num_rails); RANGE(PGA_PIPE, T->num_pipes); break;
+    case PP_DEVELOP: case PP_FREE_DEVELOP: RANGE(PGA_POSITION, T->num_positions); RANGE(PGA_DONE, 1); break;
+    case PP_DEVELOP_CUBE: RANGE(PGA_CUBE, PGH_NUM_CUBES); break;
+    case PP_SELL_TILE: RANGE(PGA_SPACE, T->num_spaces); RANGE(PGA_DONE, 1); break;
+    case PP_SELL_MERCHANT: RANGE(PGA_MERCHANT, T->num_mspaces); break;
+    case PP_QUALITY: RANGE(PGA_QUALITY, T->num_qslots); RANGE(PGA_DONE, 1); break;
+    case PP_BONUS_SELL: RANGE(PGA_BONUS_SELL, 2); break;
+    default: break;
+    }
+#undef RANGE
+    return n;
+}
+
+int pgh_legal_list(const PittsburghGame *g, uint16_t *out, int cap) {
+    if (g->h.game_over) return 0;
+    PBoard b;
+    pgh_pboard(g, g->h.current, &b);
+    int lo[8], hi[8], k = candidates(g, lo, hi), n = 0;
+    for (int r = 0; r < k; r++)
+        for (int a = lo[r]; a < hi[r]; a++) {
+            if (pgh_phase_reason(g, &b, a) != PR_LEGAL) continue;
+            if (n >= cap) return -BRASS_E_BUFFER;
+            out[n++] = (uint16_t)a;
+        }
+    return n;
+}
+
+/* Run the action on until the next decision (or its end). */
+void pgh_advance(PCtx *cx) {
+    PittsburghGame *g = cx->g;
+    PghPending *pd = &g->pend;
+    for (;;) {
+        if (g->h.game_over) return;
+        if (pd->free_develops) {
+            if (pgh_any_free_develop(g)) {
+                g->h.phase = PP_FREE_DEVELOP;
+                return;
+            }
+            pd->free_develops = 0;
+        }
+        PBoard b;
+        switch (pd->stage) {
+        case ST_PAY: {
+            int c = 0;
+            while (c < PGH_NUM_CUBES && !pd->need[c]) c++;
+            if (c < PGH_NUM_CUBES) {
+                g->h.phase = (uint8_t)(PP_COAL + c);
+                return;
+            }
+            switch (pd->action) {
+            case PA_BUILD: pgh_build_after_pay(cx); break;
+            case PA_NETWORK: pgh_network_after_pay(cx); break;
+            case PA_DEVELOP: pgh_develop_after_pay(cx); break;
+            default: pd->stage = ST_SELL_AFTER; break;
+            }
+            break;
+        }
+        case ST_BUILD_MARKET:
+            if (pd->sale_cube < 2) {
+                pgh_pboard(g, g->h.current, &b);
+                if (pgh_market_sale_remaining(g, &b) > 0) {
+                    g->h.phase = PP_MARKET_SALE;
+                    return;
+                }
+                pd->sale_cube++;
+                pd->sale_last_market = 0;
+                break;
+            }
+            pgh_build_finish_market(cx);
+            pd->stage = ST_BUILD_AFTER;
+            break;
+        case ST_BUILD_AFTER:
+            if (pd->bonus_sell == 1) {
+                pd->bonus_sell = 0;
+                pgh_pboard(g, g->h.current, &b);
+                if (pgh_any_sell(g, &b)) {
+                    g->h.phase = PP_BONUS_SELL;
+                    return;
+                }
+            }
+            pd->stage = ST_END;
+            break;
+        case ST_NET_SECOND:
+            if (pd->links_placed == 1) {
+                pgh_pboard(g, g->h.current, &b);
+                for (int lt = 0; lt < cx->T->num_link_types; lt++)
+                    if (pgh_link_type_reason(g, &b, lt, 1) == PR_LEGAL) {
+                        g->h.phase = PP_SECOND_LINK;
+                        return;
+                    }
+            }
+            pd->stage = ST_END;
+            break;
+        case ST_DEV_AFTER:
+            if (pd->count < 2) {
+                pgh_pboard(g, g->h.current, &b);
+                for (int pos = 0; pos < cx->T->num_positions; pos++)
+                    if (pgh_develop_reason(g, &b, pos, 0) == PR_LEGAL) {
+                        g->h.phase = PP_DEVELOP;
+                        return;
+                    }
+            }
+            pd->stage = ST_END;
+            break;
+        case ST_SELL_AFTER: {
+            int single = pd->bonus_sell == 2 && opt(g, OPT_skyscraper_bonus_sell) == 1;
+            if (!single) {
+                pgh_pboard(g, g->h.current, &b);
+                if (pgh_any_sell(g, &b)) {
+                    g->h.phase = PP_SELL_TILE;
+                    return;
+                }
+            }
+            pd->stage = ST_SELL_REWARDS;
+            break;
+        }
+        case ST_SELL_REWARDS:
+            pgh_sell_rewards(cx);
+            pd->stage = ST_SELL_QUALITY;
+            break;
+        case ST_SELL_QUALITY:
+            if (pgh_any_quality(g)) {
+                g->h.phase = PP_QUALITY;
+                return;
+            }
+            pd->stage = ST_SELL_FLIP;
+            break;
+        case ST_SELL_FLIP:
+            pgh_sell_flip(cx);
+            pd->stage = ST_END;
+            break;
+        default:
+            pgh_action_done(cx);
+            return;
+        }
+    }
+}
+
+/* Apply an id known to be legal. */
+static void apply_one(PCtx *cx, int a) {
+    PittsburghGame *g = cx->g;
+    PghPending *pd = &g->pend;
+    PghPlayer *pl = &g->players[g->h.current];
+    g->decisions++;
+    switch (g->h.phase) {
+    case PP_ACTION:
+        pd->action = (uint8_t)(a - PGA_TYPE);
+        g->h.phase = PP_CARD;
+        return;
+    case PP_CARD: {
+        int c = a - PGA_CARD;
+        pl->hand[c]--;
+        pl->hand_size--;
+        g->discards[c]++;
+        pl->last_discard = (uint8_t)c;
+        pd->card = (uint8_t)c;
+        pgh_pemit(cx, PE_ACTION, g->h.current, pd->action, c, 0);
+        switch (pd->action) {
+        case PA_BUILD: g->h.phase = PP_BUILD_POSITION; return;
+        case PA_NETWORK: g->h.phase = PP_LINK_TYPE; return;
+        case PA_DEVELOP: g->h.phase = PP_DEVELOP; return;
+        case PA_SELL: g->h.phase = PP_SELL_TILE; return;
+        case PA_LOAN: pgh_take_loan(cx); break;
+        default: pgh_take_pass(cx); break;
+        }
+        pd->stage = ST_END;
+        break;
+    }
+    case PP_BUILD_POSITION:
+        pd->position = (uint8_t)(a - PGA_POSITION);
+        g->h.phase = PP_BUILD_PLACE;
+        return;
+    case PP_BUILD_PLACE: pgh_build_choose_place(cx, a); break;
+    case PP_COAL: case PP_IRON: case PP_STEEL: case PP_COKE: case PP_OIL: pgh_source_apply(cx, a); break;
+    case PP_MARKET_SALE:
+        if (a == PGA_DONE) pd->sale_cube = 2;
+        else pgh_market_sale_apply(cx, a - PGA_MARKET);
+        break;
+    case PP_LINK_TYPE: case PP_SECOND_LINK:
+        if (a == PGA_DONE) {
+            pd->stage = ST_END;
+            break;
+        }
+        pgh_link_choose_type(cx, a - PGA_LINK_TYPE);
+        return;
+    case PP_LINK_ROUTE: pgh_link_place(cx, a); break;
+    case PP_DEVELOP:
+        if (a == PGA_DONE) {
+            pd->stage = ST_END;
+            break;
+        }
+        if (!pd->count) pd->acc_before = pgh_accessible_positions(g, g->h.current);
+        pd->position = (uint8_t)(a - PGA_POSITION);
+        g->h.phase = PP_DEVELOP_CUBE;
+        return;
+    case PP_DEVELOP_CUBE:
+        memset(pd->need, 0, sizeof pd->need);
+        pd->need[a - PGA_CUBE] = 1;
+        pd->target_loc = PGH_NONE;
+        pd->stage = ST_PAY;
+        break;
+    case PP_FREE_DEVELOP:
+        if (a == PGA_DONE) pd->free_develops = 0;
+        else pgh_free_develop_apply(cx, a - PGA_POSITION);
+        break;
+    case PP_SELL_TILE:
+        if (a == PGA_DONE) {
+            pd->stage = ST_SELL_REWARDS;
+            break;
+        }
+        pgh_sell_choose_tile(cx, a - PGA_SPACE);
+        return;
+    case PP_SELL_MERCHANT: pgh_sell_choose_merchant(cx, a - PGA_MERCHANT); break;
+    case PP_QUALITY:
+        if (a != PGA_DONE) pgh_quality_claim(cx, a - PGA_QUALITY);
+        pd->stage = ST_SELL_FLIP;
+        break;
+    case PP_BONUS_SELL:
+        if (a == PGA_DONE) {
+            pd->stage = ST_END;
+            break;
+        }
+        pd->action = PA_SELL; /* P41: a full Sell with no card, inside this Build */
+        pd->bonus_sell = 2;
+        pd->count = 0;
+        pd->sold = 0;
+        pd->merchants_used = 0;
+        pd->stars = 0;
+        g->h.phase = PP_SELL_TILE;
+        return;
+    default: return;
+    }
+    pgh_advance(cx);
+}
+
+void pgh_apply_legal(PittsburghGame *g, int action, BrassEventLog *log, int resolve_forced) {
+    PCtx cx = {g, pgh_T(g), log};
+    apply_one(&cx, action);
+    if (!resolve_forced || !g->h.auto_resolve) return;
+    /* a decision with one option is taken at once, except the action type and the card:
+       whether those are forced depends on the hand, which the other seats must not learn */
+    uint16_t opts[PGH_NUM_ACTIONS];
+    while (!g->h.game_over && g->h.phase != PP_ACTION && g->h.phase != PP_CARD) {
+        if (pgh_legal_list(g, opts, PGH_NUM_ACTIONS) != 1) break;
+        apply_one(&cx, opts[0]);
+    }
+}

@@ -1,0 +1,46 @@
+/* Develop (P49-P50): remove 1 or 2 accessible tiles, each paid with 1 iron or 1 steel
+   delivered to a location of the network; free develops remove one tile with no cube. */
+#include "pgh_internal.h"
+
+static int develop_cube_cost(const PittsburghGame *g, const PBoard *b, int cube) {
+    return pgh_mincost(g, b, cube, 1, pgh_develop_comps(g, b), -1);
+}
+
+int pgh_develop_cube_reason(const PittsburghGame *g, const PBoard *b, int cube) {
+    if (cube != CUBE_IRON && cube != CUBE_STEEL) return PR_WRONG_CUBE;
+    int c = develop_cube_cost(g, b, cube);
+    return c >= 0 && c <= g->players[g->h.current].money ? PR_LEGAL : PR_NOT_ENOUGH_MONEY;
+}
+
+int pgh_develop_reason(const PittsburghGame *g, const PBoard *b, int pos, int free_develop) {
+    const PghTables *T = pgh_T(g);
+    int p = g->h.current;
+    if (pos >= T->num_positions || !g->players[p].mat_left[pos]) return PR_NO_TILES_LEFT;
+    if (!pgh_position_accessible(g, p, pos)) return PR_NOT_ACCESSIBLE;
+    if (free_develop) return PR_LEGAL;
+    /* canonical order: the second develop takes no lower position than the first, unless
+       the first made it accessible */
+    if (g->pend.count == 1 && pos < g->pend.last_position && bit32(g->pend.acc_before, pos))
+        return PR_CANONICAL_ORDER;
+    if (pgh_develop_cube_reason(g, b, CUBE_IRON) != PR_LEGAL && pgh_develop_cube_reason(g, b, CUBE_STEEL) != PR_LEGAL)
+        return PR_NOT_ENOUGH_MONEY;
+    return PR_LEGAL;
+}
+
+void pgh_develop_after_pay(PCtx *cx) {
+    PittsburghGame *g = cx->g;
+    PghPending *pd = &g->pend;
+    pgh_mat_take(cx, g->h.current, pd->position);
+    pgh_pemit(cx, PE_DEVELOP, g->h.current, pd->position, 0, 0);
+    pd->count++;
+    pd->last_position = pd->position;
+    pd->stage = ST_DEV_AFTER;
+}
+
+void pgh_free_develop_apply(PCtx *cx, int pos) {
+    pgh_mat_take(cx, cx->g->h.current, pos);
+    cx->g->pend.free_develops--;
+    pgh_pemit(cx, PE_DEVELOP, cx->g->h.current, pos, 1, 0);
+}
+
+int pgh_any_free_develop(const PittsburghGame *g) { return pgh_accessible_positions(g, g->h.current) != 0; }

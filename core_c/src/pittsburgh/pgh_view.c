@@ -1,0 +1,244 @@
+/* What a seat sees: the observation vector and the position as JSON text. */
+#include <stdio.h>
+
+#include "pgh_internal.h"
+
+static int rel(const PittsburghGame *g, int seat, int owner) {
+    return (owner - seat + g->h.num_players) % g->h.num_players;
+}
+
+/* Layout (seat-relative, "me" = 0): see docs/PITTSBURGH.md. */
+int pgh_observation(const PittsburghGame *g0, int seat, float *out, int cap) {
+    if (cap < PGH_OBS_SIZE) return -BRASS_E_BUFFER;
+    if (seat < 0 || seat >= g0->h.num_players) return -BRASS_E_BAD_ARGUMENT;
+    PittsburghGame g;
+    pgh_redact(g0, seat, &g);
+    const PghTables *T = pgh_T(&g);
+    memset(out, 0, sizeof(float) * PGH_OBS_SIZE);
+    float *o = out;
+    for (int s = 0; s < PGH_MAX_SPACES; s++, o += 16) {
+        const PghSpace *sp = &g.spaces[s];
+        if (sp->owner < 0) continue;
+        o[rel(&g, seat, sp->owner)] = 1;
+        o[4 + T->tiles[sp->tile].industry] = 1;
+        o[14] = sp->flipped;
+        o[15] = (sp->cubes[0] + sp->cubes[1]) / 5.0f;
+    }
+    for (int r = 0; r < PGH_MAX_RAILS; r++, o += 6) {
+        const PghRailState *rs = &g.rails[r];
+        if (rs->owner < 0) continue;
+        o[rel(&g, seat, rs->owner)] = 1;
+        o[4] = T->link_types[rs->link_type].kind == LK_HEAVY;
+        o[5] = rs->cargo;
+    }
+    for (int q = 0; q < PGH_MAX_PIPES; q++, o += 5) {
+        if (g.pipes[q].owner < 0) continue;
+        o[rel(&g, seat, g.pipes[q].owner)] = 1;
+        o[4] = T->link_types[g.pipes[q].link_type].pipe == PK_RESERVE;
+    }
+    for (int f = 0; f < PGH_MAX_FIELDS; f++, o += 5) {
+        const PghField *fd = &g.fields[f];
+        o[0] = fd->barrels / 10.0f;
+        o[1] = fd->pending / 10.0f;
+        o[2] = fd->oc_owner == seat;
+        o[3] = fd->oc_owner >= 0 && fd->oc_owner != seat;
+        o[4] = fd->oc_barrels / 10.0f;
+    }
+    for (int m = 0; m < PGH_MAX_MARKETS; m++, o += 2) {
+        o[0] = g.market_fill[m][0] / 4.0f;
+        o[1] = g.market_fill[m][1] / 4.0f;
+    }
+    for (int ms = 0; ms < PGH_MAX_MSPACES; ms++, o += 5) {
+        int t = g.mspace_tile[ms];
+        if (t == PGH_NONE) continue;
+        unsigned acc = g.mspace_back[ms] ? T->mtiles[t].back_accepts : T->mtiles[t].front_accepts;
+        o[0] = 1;
+        o[1] = g.mspace_back[ms];
+        o[2] = (acc >> PI_KEROSENE) & 1;
+        o[3] = (acc >> PI_MANUFACTURING) & 1;
+        o[4] = (acc >> PI_AUTOMOBILE) & 1;
+    }
+    for (int q = 0; q < PGH_MAX_QSLOTS; q++, o += 2) {
+        o[0] = g.qslot_up[q];
+        o[1] = q < T->num_qslots ? T->qslot_stars[q] / 10.0f : 0;
+    }
+    for (int i = 0; i < PGH_MAX_PLAYERS; i++, o += 12) {
+        if (i >= g.h.num_players) continue;
+        int p = (seat + i) % g.h.num_players;
+        const PghPlayer *pl = &g.players[p];
+        int heavy = 0, pipes = 0;
+        for (int lt = 1; lt < T->num_link_types; lt++) {
+            if (T->link_types[lt].kind == LK_HEAVY) heavy += pl->supply[lt];
+            else pipes += pl->supply[lt];
+        }
+        o[0] = 1;
+        o[1] = pl->money / 100.0f;
+        o[2] = pl->vp / 100.0f;
+        o[3] = pgh_level_of(&g, pl->income_space) / 30.0f;
+        o[4] = pl->spent / 100.0f;
+        o[5] = pl->whiskey / 3.0f;
+        o[6] = pl->hand_size / 8.0f;
+        o[7] = pl->supply[0] / 9.0f;
+        o[8] = heavy / 7.0f;
+        o[9] = pipes / 6.0f;
+        o[10] = pgh_empty_positions(&g, p) / 22.0f;
+        o[11] = pl->heavy_built / 7.0f;
+    }
+    for (int i = 0; i < PGH_MAX_PLAYERS; i++, o += PGH_MAX_POSITIONS) {
+        if (i >= g.h.num_players) continue;
+        const PghPlayer *pl = &g.players[(seat + i) % g.h.num_players];
+        for (int pos = 0; pos < PGH_MAX_POSITIONS; pos++) o[pos] = pl->mat_left[pos] / 3.0f;
+    }
+    for (int c = 0; c < PGH_MAX_CARD_TYPES; c++) o[c] = g.players[seat].hand[c] / 8.0f;
+    o += PGH_MAX_CARD_TYPES;
+    for (int c = 0; c < PGH_MAX_CARD_TYPES; c++) o[c] = g.discards[c] / 8.0f;
+    o += PGH_MAX_CARD_TYPES;
+    o[0] = g.deck_size / 64.0f;
+    o[1] = g.h.era;
+    o[2] = g.h.round / 8.0f;
+    o[3] = g.h.actions_left / 2.0f;
+    o[4] = g.h.current == seat;
+    o += 5;
+    o[g.h.phase] = 1;
+    o += PGH_NUM_PHASES;
+    if (g.h.current == seat && !g.h.game_over) {
+        const PghPending *pd = &g.pend;
+        o[pd->action] = 1;
+        for (int c = 0; c < PGH_NUM_CUBES; c++) o[6 + c] = pd->need[c] / 3.0f;
+        o[11] = pd->stars / 10.0f;
+        o[12] = pd->count / 4.0f;
+        o[13] = pd->links_placed / 2.0f;
+        o[14] = pd->free_develops / 3.0f;
+    }
+    o += 19;
+    return (int)(o - out);
+}
+
+/* ---- JSON ---- */
+typedef struct {
+    char *out;
+    int cap, len;
+} Buf;
+
+static void put(Buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+#include <stdarg.h>
+static void put(Buf *b, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    int room = b->cap - b->len;
+    int k = vsnprintf(room > 0 ? b->out + b->len : NULL, room > 0 ? (size_t)room : 0, fmt, ap);
+    va_end(ap);
+    if (k > 0) b->len += k;
+}
+
+static const char *cube_name(int c) {
+    static const char *const n[] = {"coal", "iron", "steel", "coke", "oil"};
+    return c >= 0 && c < PGH_NUM_CUBES ? n[c] : "none";
+}
+
+/* The whole position (hidden = 1) or what `seat` sees (hidden = 0; seat -1 spectator). */
+int pgh_position_json(const PittsburghGame *g0, int seat, int hidden, char *out, int cap) {
+    PittsburghGame g;
+    if (hidden) g = *g0;
+    else pgh_redact(g0, seat, &g);
+    const PghTables *T = pgh_T(&g);
+    Buf b = {out, cap, 0};
+    put(&b, "{\"ruleset\":\"pittsburgh\",\"data\":\"%s\",\"draft_version\":\"%s\",\"num_players\":%d,"
+            "\"era\":%d,\"round\":%d,\"phase\":\"%s\",\"current\":%d,\"actions_left\":%d,\"game_over\":%s,"
+            "\"deck_size\":%d,\"turn_order\":[",
+        T->name, T->draft_version, g.h.num_players, g.h.era + 1, g.h.round, pgh_phase_name(g.h.phase),
+        g.h.current, g.h.actions_left, g.h.game_over ? "true" : "false", g.deck_size);
+    for (int i = 0; i < g.h.num_players; i++) put(&b, "%s%d", i ? "," : "", g.turn_order[i]);
+    put(&b, "],\"options\":{");
+    for (int o = 0; o < PGH_NUM_ALL_OPTIONS; o++)
+        put(&b, "%s\"%s\":\"%s\"", o ? "," : "", pgh_option_name(o), pgh_option_value_name(o, g.options[o]));
+    put(&b, "},\"players\":[");
+    for (int p = 0; p < g.h.num_players; p++) {
+        const PghPlayer *pl = &g.players[p];
+        put(&b, "%s{\"money\":%d,\"vp\":%d,\"spent\":%d,\"income_space\":%d,\"income_level\":%d,"
+                "\"whiskey\":%d,\"hand_size\":%d,\"heavy_built\":%d,\"hand\":{",
+            p ? "," : "", pl->money, pl->vp, pl->spent, pl->income_space, pgh_level_of(&g, pl->income_space),
+            pl->whiskey, pl->hand_size, pl->heavy_built);
+        int first = 1;
+        if (hidden || p == seat)
+            for (int c = 0; c < T->num_card_types; c++)
+                if (pl->hand[c]) {
+                    put(&b, "%s\"%s\":%d", first ? "" : ",", T->action_names[PGA_CARD + c] + 5, pl->hand[c]);
+                    first = 0;
+                }
+        put(&b, "},\"mat\":{");
+        for (int pos = 0; pos < T->num_positions; pos++)
+            put(&b, "%s\"%s\":%d", pos ? "," : "", T->positions[pos].id, pl->mat_left[pos]);
+        put(&b, "},\"supply\":{");
+        for (int lt = 0; lt < T->num_link_types; lt++)
+            put(&b, "%s\"%s\":%d", lt ? "," : "", T->link_types[lt].id, pl->supply[lt]);
+        put(&b, "}}");
+    }
+    put(&b, "],\"spaces\":[");
+    int first = 1;
+    for (int s = 0; s < T->num_spaces; s++) {
+        const PghSpace *sp = &g.spaces[s];
+        if (sp->owner < 0) continue;
+        const PghTile *t = &T->tiles[sp->tile];
+        put(&b, "%s{\"slot\":\"%s\",\"owner\":%d,\"tile\":\"%s\",\"flipped\":%s,\"%s\":%d",
+            first ? "" : ",", T->action_names[PGA_SPACE + s] + 5, sp->owner, t->id,
+            sp->flipped ? "true" : "false", cube_name(t->prod_cube[0]), sp->cubes[0]);
+        if (t->prod_cube[1] != PGH_NONE) put(&b, ",\"%s\":%d", cube_name(t->prod_cube[1]), sp->cubes[1]);
+        put(&b, "}");
+        first = 0;
+    }
+    put(&b, "],\"links\":[");
+    first = 1;
+    for (int r = 0; r < T->num_rails; r++) {
+        if (g.rails[r].owner < 0) continue;
+        put(&b, "%s{\"route\":\"%s\",\"owner\":%d,\"tile\":\"%s\",\"cargo\":%d}", first ? "" : ",",
+            T->rails[r].id, g.rails[r].owner, T->link_types[g.rails[r].link_type].id, g.rails[r].cargo);
+        first = 0;
+    }
+    for (int q = 0; q < T->num_pipes; q++) {
+        if (g.pipes[q].owner < 0) continue;
+        put(&b, "%s{\"route\":\"%s\",\"owner\":%d,\"tile\":\"%s\"}", first ? "" : ",", T->pipes[q].id,
+            g.pipes[q].owner, T->link_types[g.pipes[q].link_type].id);
+        first = 0;
+    }
+    put(&b, "],\"oilfields\":[");
+    static const char *const st[] = {"face_down", "pending", "revealed", "none"};
+    for (int f = 0; f < T->num_fields; f++) {
+        const PghField *fd = &g.fields[f];
+        int shown = fd->tile != PGH_NONE && (hidden || fd->tile_state != FT_FACE_DOWN);
+        put(&b, "%s{\"id\":\"%s\",\"barrels\":%d,\"tile_state\":\"%s\",\"tile\":%s%s%s,\"pending\":%d,"
+                "\"oil_city_owner\":%d,\"oil_city_barrels\":%d,\"oil_city_flipped\":%s}",
+            f ? "," : "", T->field_ids[f], fd->barrels, st[fd->tile_state & 3], shown ? "\"" : "",
+            shown ? T->ftiles[fd->tile].id : "null", shown ? "\"" : "", fd->pending, fd->oc_owner,
+            fd->oc_barrels, fd->oc_flipped ? "true" : "false");
+    }
+    put(&b, "],\"markets\":[");
+    for (int m = 0; m < T->num_markets; m++)
+        put(&b, "%s{\"id\":\"%s\",\"price\":%d,\"%s\":%d,\"%s\":%d}", m ? "," : "", T->markets[m].id,
+            T->markets[m].price, cube_name(T->markets[m].col_cube[0]), g.market_fill[m][0],
+            cube_name(T->markets[m].col_cube[1]), g.market_fill[m][1]);
+    put(&b, "],\"merchants\":[");
+    for (int ms = 0; ms < T->num_mspaces; ms++) {
+        int t = g.mspace_tile[ms];
+        put(&b, "%s{\"location\":\"%s\",\"tile\":%s%s%s,\"side\":\"%s\"}", ms ? "," : "",
+            T->locs[T->mspace_loc[ms]].id, t == PGH_NONE ? "" : "\"", t == PGH_NONE ? "null" : T->mtiles[t].id,
+            t == PGH_NONE ? "" : "\"", g.mspace_back[ms] ? "back" : "front");
+    }
+    put(&b, "],\"quality\":[");
+    for (int q = 0; q < T->num_qslots; q++) {
+        int t = g.qslot_tile[q];
+        put(&b, "%s{\"stars\":%d,\"tile\":%s%s%s,\"available\":%s}", q ? "," : "", T->qslot_stars[q],
+            t == PGH_NONE ? "" : "\"", t == PGH_NONE ? "null" : T->qtiles[t].id, t == PGH_NONE ? "" : "\"",
+            g.qslot_up[q] ? "true" : "false");
+    }
+    put(&b, "],\"discards\":{");
+    first = 1;
+    for (int c = 0; c < T->num_card_types; c++)
+        if (g.discards[c]) {
+            put(&b, "%s\"%s\":%d", first ? "" : ",", T->action_names[PGA_CARD + c] + 5, g.discards[c]);
+            first = 0;
+        }
+    put(&b, "}}");
+    if (b.len >= cap) return -BRASS_E_BUFFER;
+    return b.len;
+}
