@@ -1012,8 +1012,9 @@ class GameService:
                 return None  # refused on a copy behind the store: evaluate it again
             # A retry of a request that was accepted earlier is refused on today's state
             # (stale version, not this seat's turn…): answer it with the stored result.
-            # Looking the key up only here saves a read on every first attempt.
-            if key is not None:
+            # Looking the key up only here saves a read on every first attempt. (With the
+            # store unavailable it would only fail again, as slowly.)
+            if key is not None and error.reason != "UNAVAILABLE":
                 prior = await self.store.find_decision_by_key(request.game_id, key)
                 if prior is not None:
                     return await self._replayed(request, prior, fingerprint, row, record)

@@ -27,6 +27,7 @@ from .gen import game_service_pb2 as pb
 from .observability import RequestRecord, metrics_text, new_request_id, observe_request
 from .openapi import Route, build_openapi
 from .reply import Reply
+from .store import StoreHealth
 
 log = structlog.get_logger("brass_service.rest")
 
@@ -244,7 +245,9 @@ def _query(request: RestRequest, camel: str, snake: str) -> str | None:
 
 
 class RestGateway:
-    def __init__(self, service: GameService, health_check: Callable[[], Awaitable[bool]]):
+    def __init__(
+        self, service: GameService, health_check: Callable[[], Awaitable[StoreHealth]]
+    ):
         self.service = service
         self.health_check = health_check
         self._openapi = build_openapi(ROUTES)
@@ -628,9 +631,10 @@ class RestGateway:
                     await pending
 
     async def health(self, request: web.Request) -> web.Response:
-        healthy = await self.health_check()
+        # 503 only when the store cannot be read: DEGRADED (writes failing) still serves reads.
+        health = await self.health_check()
         return web.json_response(
-            {"status": "SERVING" if healthy else "NOT_SERVING"}, status=200 if healthy else 503
+            health.to_json(), status=503 if health.status == "NOT_SERVING" else 200
         )
 
     async def metrics(self, request: web.Request) -> web.Response:

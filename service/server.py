@@ -154,14 +154,7 @@ async def serve_async(
     if bound_grpc == 0:
         raise CannotListen(f"cannot listen for gRPC on {host}:{grpc_port}")
 
-    async def store_is_reachable() -> bool:
-        try:
-            await store.get_game("healthz")
-            return True
-        except StoreUnavailable:
-            return False
-
-    gateway = RestGateway(service, store_is_reachable)
+    gateway = RestGateway(service, store.health)
     # aiohttp serves every REST request but the simple plain ones, which the fast front
     # (which owns the port) answers itself; it hands aiohttp the other connections.
     runner = web.AppRunner(

@@ -6,6 +6,7 @@ from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 from .base import (
+    CorruptRecord,
     DecisionRow,
     GameRow,
     HeadUpdate,
@@ -13,6 +14,7 @@ from .base import (
     ListPage,
     Snapshot,
     Store,
+    StoreHealth,
     StoreUnavailable,
     VersionConflict,
 )
@@ -21,6 +23,7 @@ DEFAULT_SQLITE_FILE = "brass-games.sqlite3"
 
 __all__ = [
     "BadDatabaseUrl",
+    "CorruptRecord",
     "DecisionRow",
     "GameRow",
     "HeadUpdate",
@@ -28,6 +31,7 @@ __all__ = [
     "ListPage",
     "Snapshot",
     "Store",
+    "StoreHealth",
     "StoreUnavailable",
     "VersionConflict",
     "open_store",

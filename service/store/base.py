@@ -10,16 +10,27 @@ A game is stored as
 - `snapshots`: the engine's snapshot bytes at some versions (creation, then periodically).
 
 A game is recovered by restoring its newest snapshot and re-applying later decisions.
+
+Failures the clients see are ServiceErrors raised by the stores themselves, so that no
+caller has to map them: StoreUnavailable (UNAVAILABLE: retry) and CorruptRecord
+(CORRUPT_GAME: a stored row of one game cannot be decoded).
 """
 
 from __future__ import annotations
 
 import json
+import threading
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import orjson
+import structlog
+
+from ..errors import ServiceError
+
+log = structlog.get_logger("brass_service.store")
 
 # Called with (game_id, version) whenever a decision is committed, by any replica.
 ChangeListener = Callable[[str, int], Awaitable[None] | None]
@@ -33,8 +44,32 @@ class IdempotencyConflict(Exception):
     """Another writer already stored a decision with this idempotency key."""
 
 
-class StoreUnavailable(Exception):
-    """The database cannot be reached or refused the operation."""
+class StoreUnavailable(ServiceError):
+    """The database cannot be reached or refused the operation (disk full, connection lost,
+    timed out): UNAVAILABLE to the client, whose retry is safe (a submission's retry with
+    its idempotency key or expected version is never applied twice). `str()` is the cause,
+    for logs; the client's message does not show it."""
+
+    def __init__(self, cause: str) -> None:
+        super().__init__("UNAVAILABLE", "the game store is unavailable; retry")
+        self.cause = cause
+
+    def __str__(self) -> str:
+        return self.cause
+
+
+class CorruptRecord(ServiceError):
+    """A stored row of the game cannot be decoded: CORRUPT_GAME for that game only."""
+
+    def __init__(self, game_id: str, cause: str) -> None:
+        super().__init__(
+            "CORRUPT_GAME", f"a stored record of game {game_id} cannot be read", game_id=game_id
+        )
+        self.game_id = game_id
+        self.cause = cause
+
+    def __str__(self) -> str:
+        return f"game {self.game_id}: {self.cause}"
 
 
 @dataclass
@@ -104,6 +139,98 @@ class ListPage:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
+@dataclass
+class StoreHealth:
+    """What /healthz reports about the store."""
+
+    readable: bool
+    writable: bool
+    # The cause of the latest failure, while reads or writes fail.
+    error: str | None = None
+    # Since when (Unix time) they have been failing.
+    failing_since: float | None = None
+    # SQLite: the space left on the database's filesystem (for unprivileged writers).
+    free_bytes: int | None = None
+
+    @property
+    def status(self) -> str:
+        if not self.readable:
+            return "NOT_SERVING"
+        return "SERVING" if self.writable else "DEGRADED"
+
+    def to_json(self) -> dict[str, Any]:
+        """{"status": "SERVING"} when all is well; otherwise the store's state too."""
+        if self.status == "SERVING":
+            return {"status": "SERVING"}
+        store: dict[str, Any] = {"readable": self.readable, "writable": self.writable}
+        if self.error is not None:
+            store["error"] = self.error
+        if self.failing_since is not None:
+            store["failing_since"] = self.failing_since
+        if self.free_bytes is not None:
+            store["free_bytes"] = self.free_bytes
+        return {"status": self.status, "store": store}
+
+
+class FailureTracker:
+    """Whether a store's reads or writes are failing now, and why. Logs the cause once when
+    they start failing and once when they recover (not once per request); safe to call
+    from the store's threads."""
+
+    READS, WRITES = "reads", "writes"
+    # While writes fail, /healthz tries a probe write at most this often.
+    PROBE_SECONDS = 1.0
+
+    def __init__(self) -> None:
+        # Called from the store's threads too: their log lines keep the fields bound where
+        # the store was made (the worker index with --workers).
+        self._log = log.bind(**structlog.contextvars.get_contextvars())
+        self._guard = threading.Lock()
+        self._failing: dict[str, tuple[str, float]] = {}  # kind -> (cause, since)
+        self._last_probe = 0.0
+
+    def failed(self, kind: str, cause: str) -> None:
+        with self._guard:
+            known = self._failing.get(kind)
+            self._failing[kind] = (cause, known[1] if known else time.time())
+        if known is None:
+            self._log.error(f"store_{kind}_failing", error=cause)
+
+    def succeeded(self, kind: str) -> None:
+        if kind not in self._failing:  # (the common case, without the lock)
+            return
+        with self._guard:
+            known = self._failing.pop(kind, None)
+        if known is not None:
+            self._log.info(
+                f"store_{kind}_recovered", failed_seconds=round(time.time() - known[1], 3)
+            )
+
+    def failing(self, kind: str) -> bool:
+        return kind in self._failing
+
+    def probe_due(self) -> bool:
+        """Whether a probe write may run now (at most one per PROBE_SECONDS)."""
+        now = time.monotonic()
+        with self._guard:
+            if now - self._last_probe < self.PROBE_SECONDS:
+                return False
+            self._last_probe = now
+            return True
+
+    def health(self, free_bytes: int | None = None) -> StoreHealth:
+        with self._guard:
+            failing = dict(self._failing)
+        latest = max(failing.values(), key=lambda entry: entry[1], default=None)
+        return StoreHealth(
+            readable=self.READS not in failing,
+            writable=self.WRITES not in failing,
+            error=latest[0] if latest else None,
+            failing_since=min(entry[1] for entry in failing.values()) if failing else None,
+            free_bytes=free_bytes,
+        )
+
+
 class Store(Protocol):
     async def open(self) -> None: ...
 
@@ -161,6 +288,13 @@ class Store(Protocol):
         """Registers a callback for decisions committed by other processes (if supported)."""
         ...
 
+    async def health(self) -> StoreHealth:
+        """Reads the store once (fails fast) and reports whether writes fail; while they do
+        (or, SQLite, while the disk has no space left) it tries a small probe write, at
+        most once per FailureTracker.PROBE_SECONDS, so that recovery is seen without
+        traffic."""
+        ...
+
 
 def dumps(value: Any) -> str:
     """Compact JSON text with sorted keys, for the stores' text columns (orjson: the
@@ -168,40 +302,119 @@ def dumps(value: Any) -> str:
     return orjson.dumps(value, option=orjson.OPT_SORT_KEYS).decode()
 
 
+def _json_of(text: Any, kind: type) -> Any:
+    value = json.loads(text)
+    if not isinstance(value, kind):
+        raise TypeError(f"{kind.__name__} expected, found {type(value).__name__}")
+    return value
+
+
+def _strings_of(text: Any) -> list[str]:
+    value = _json_of(text, list)
+    if not all(isinstance(item, str) for item in value):
+        raise TypeError("a list of strings expected")
+    return value  # type: ignore[no-any-return]
+
+
+def _optional_int(value: Any) -> int | None:
+    return int(value) if value is not None else None
+
+
+# What decoding a column that holds something else raises.
+_UNDECODABLE = (KeyError, TypeError, ValueError, OverflowError)
+
+
+def _corrupt(game_id: Any, what: str, exc: Exception) -> CorruptRecord:
+    return CorruptRecord(str(game_id), f"{what}: {type(exc).__name__}: {exc}")
+
+
 def game_row_from_columns(columns: dict[str, Any]) -> GameRow:
-    return GameRow(
-        game_id=columns["game_id"],
-        ruleset=int(columns["ruleset"]),
-        rules_edition=int(columns["rules_edition"]),
-        players=int(columns["players"]),
-        seed=int(columns["seed"]) if columns["seed"] is not None else None,
-        options=json.loads(columns["options"]),
-        position_json=columns["position_json"],
-        seat_names=json.loads(columns["seat_names"]),
-        token_hashes=json.loads(columns["token_hashes"]),
-        created_at=float(columns["created_at"]),
-        updated_at=float(columns["updated_at"]),
-        version=int(columns["version"]),
-        status=int(columns["status"]),
-        current_seat=int(columns["current_seat"]) if columns["current_seat"] is not None else None,
-        decision=columns["decision"],
-    )
+    try:
+        return GameRow(
+            game_id=str(columns["game_id"]),
+            ruleset=int(columns["ruleset"]),
+            rules_edition=int(columns["rules_edition"]),
+            players=int(columns["players"]),
+            seed=_optional_int(columns["seed"]),
+            options=_json_of(columns["options"], dict),
+            position_json=columns["position_json"],
+            seat_names=_strings_of(columns["seat_names"]),
+            token_hashes=_strings_of(columns["token_hashes"]),
+            created_at=float(columns["created_at"]),
+            updated_at=float(columns["updated_at"]),
+            version=int(columns["version"]),
+            status=int(columns["status"]),
+            current_seat=_optional_int(columns["current_seat"]),
+            decision=str(columns["decision"]),
+        )
+    except _UNDECODABLE as exc:
+        raise _corrupt(columns.get("game_id"), "games row", exc) from exc
+
+
+def _action_of(text: Any) -> dict[str, Any]:
+    action = _json_of(text, dict)
+    ids = action["ids"]
+    if not isinstance(ids, list) or not ids or not all(type(i) is int for i in ids):
+        raise TypeError("action ids: a non-empty list of integers expected")
+    if not isinstance(action["compound"], bool):
+        raise TypeError("action compound: a boolean expected")
+    return action  # type: ignore[no-any-return]
 
 
 def decision_row_from_columns(columns: dict[str, Any]) -> DecisionRow:
-    return DecisionRow(
-        game_id=columns["game_id"],
-        from_version=int(columns["from_version"]),
-        to_version=int(columns["to_version"]),
-        seat=int(columns["seat"]),
-        action=json.loads(columns["action"]),
-        idempotency_key=columns["idempotency_key"],
-        fingerprint=columns["fingerprint"],
-        events=json.loads(columns["events"]),
-        response=bytes(columns["response"]),
-        created_at=float(columns["created_at"]),
-        state_hash=int(columns["state_hash"]) if columns["state_hash"] is not None else None,
-    )
+    try:
+        return DecisionRow(
+            game_id=str(columns["game_id"]),
+            from_version=int(columns["from_version"]),
+            to_version=int(columns["to_version"]),
+            seat=int(columns["seat"]),
+            action=_action_of(columns["action"]),
+            idempotency_key=columns["idempotency_key"],
+            fingerprint=str(columns["fingerprint"]),
+            events=_json_of(columns["events"], list),
+            response=bytes(columns["response"]),
+            created_at=float(columns["created_at"]),
+            state_hash=_optional_int(columns["state_hash"]),
+        )
+    except _UNDECODABLE as exc:
+        raise _corrupt(columns.get("game_id"), "decisions row", exc) from exc
+
+
+def snapshot_from_columns(game_id: str, version: Any, data: Any) -> Snapshot:
+    try:
+        return Snapshot(int(version), bytes(data))
+    except _UNDECODABLE as exc:
+        raise _corrupt(game_id, "snapshots row", exc) from exc
+
+
+def version_from_column(game_id: str, version: Any) -> int:
+    try:
+        return int(version)
+    except _UNDECODABLE as exc:
+        raise _corrupt(game_id, "games row", exc) from exc
+
+
+def list_page(rows: list[dict[str, Any]], limit: int) -> ListPage:
+    """A ListGames page from up to limit + 1 rows (newest first; one more than the page
+    says that more follow). A row that does not decode is left out of the page and logged
+    (CORRUPT_GAME is for that game's own calls); the cursor still moves past it."""
+    more = len(rows) > limit
+    rows = rows[:limit]
+    games = []
+    for columns in rows:
+        try:
+            games.append(game_row_from_columns(columns))
+        except CorruptRecord as corrupt:
+            log.error("corrupt_game_listed", game_id=corrupt.game_id, error=corrupt.cause)
+    next_cursor = None
+    if more:
+        for columns in reversed(rows):  # (a created_at that is not a number cannot be one)
+            try:
+                next_cursor = (float(columns["created_at"]), str(columns["game_id"]))
+                break
+            except (TypeError, ValueError):
+                continue
+    return ListPage(games, next_cursor)
 
 
 GAME_COLUMNS = (

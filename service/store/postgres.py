@@ -5,17 +5,24 @@ is still on the version the decision was computed from, and inserts the decision
 (game_id, from_version) primary key; so of two replicas racing, exactly one commits.
 Change notification: the same transaction NOTIFYs `brass_game_changes` with
 "game_id:version", and every replica LISTENs, so watchers anywhere hear every move.
+
+Failing fast: with the server gone, a request waits at most POOL_WAIT_SECONDS for a
+connection (psycopg_pool's default is 30 s), a connection attempt at most
+CONNECT_TIMEOUT_SECONDS, and TCP keepalives end a connection whose peer vanished without a
+word; then the request answers UNAVAILABLE.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from typing import Any
 
 import psycopg
 import structlog
 from psycopg import errors as pg_errors
+from psycopg.conninfo import conninfo_to_dict
 from psycopg.rows import dict_row
 from psycopg_pool import AsyncConnectionPool
 
@@ -25,16 +32,21 @@ from .base import (
     NO_VERSION_LIMIT,
     ChangeListener,
     DecisionRow,
+    FailureTracker,
     GameRow,
     HeadUpdate,
     IdempotencyConflict,
     ListPage,
     Snapshot,
+    StoreHealth,
     StoreUnavailable,
     VersionConflict,
     decision_row_from_columns,
     dumps,
     game_row_from_columns,
+    list_page,
+    snapshot_from_columns,
+    version_from_column,
 )
 
 NOTIFY_CHANNEL = "brass_game_changes"
@@ -80,17 +92,51 @@ CREATE TABLE IF NOT EXISTS snapshots (
     data BYTEA NOT NULL,
     PRIMARY KEY (game_id, version)
 );
+CREATE TABLE IF NOT EXISTS store_probe (
+    id INTEGER PRIMARY KEY,
+    probed_at DOUBLE PRECISION NOT NULL
+);
 """
 
 log = structlog.get_logger("brass_service.store")
+
+# How long a request waits for a pooled connection before it answers UNAVAILABLE.
+POOL_WAIT_SECONDS = 3.0
+# Connection defaults, unless the URL sets them: give up connecting after this long
+# (libpq's minimum is 2), and notice a vanished server by TCP keepalives (idle 5 s, then 2
+# probes 2 s apart) and by data left unacknowledged for 5 s.
+CONNECT_TIMEOUT_SECONDS = 3
+_CONNECTION_DEFAULTS = {
+    "connect_timeout": CONNECT_TIMEOUT_SECONDS,
+    "keepalives": 1,
+    "keepalives_idle": 5,
+    "keepalives_interval": 2,
+    "keepalives_count": 2,
+    "tcp_user_timeout": 5000,
+}
+# What the driver raises when the server cannot be reached, went away or refused the work
+# for want of resources (disk full, too many connections): the store is unavailable.
+_UNREACHABLE = (psycopg.OperationalError, psycopg.InterfaceError)
+_PROBE_SQL = (
+    "INSERT INTO store_probe (id, probed_at) VALUES (1, %s) "
+    "ON CONFLICT (id) DO UPDATE SET probed_at = EXCLUDED.probed_at"
+)
+
+
+def _connection_options(url: str) -> dict[str, Any]:
+    given = conninfo_to_dict(url)
+    return {key: value for key, value in _CONNECTION_DEFAULTS.items() if key not in given}
 
 
 class PostgresStore:
     def __init__(self, url: str, min_size: int = 1, max_size: int = 8) -> None:
         self.url = url
+        self._options = _connection_options(url)
         self._pool = AsyncConnectionPool(
-            url, min_size=min_size, max_size=max_size, open=False, kwargs={"autocommit": True}
+            url, min_size=min_size, max_size=max_size, open=False,
+            kwargs={"autocommit": True, **self._options}, timeout=POOL_WAIT_SECONDS,
         )
+        self._failures = FailureTracker()
         self._listeners: list[ChangeListener] = []
         self._listen_task: asyncio.Task[None] | None = None
         self._listening = asyncio.Event()
@@ -121,7 +167,9 @@ class PostgresStore:
     async def _listen_forever(self) -> None:
         while True:
             try:
-                conn = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
+                conn = await psycopg.AsyncConnection.connect(
+                    self.url, autocommit=True, **self._options
+                )
                 async with conn:
                     await conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
                     self._listening.set()
@@ -137,13 +185,33 @@ class PostgresStore:
                 log.warning("listen_connection_lost", error=str(exc))
                 await asyncio.sleep(1.0)
 
+    def _unavailable(self, kind: str, exc: Exception) -> StoreUnavailable:
+        cause = f"postgresql: {type(exc).__name__}: {exc}".strip()
+        self._failures.failed(kind, cause)
+        return StoreUnavailable(cause)
+
     async def _fetch(self, sql: str, params: tuple[Any, ...]) -> list[dict[str, Any]]:
         try:
             async with self._pool.connection() as conn, conn.cursor(row_factory=dict_row) as cur:
                 await cur.execute(sql, params)
-                return list(await cur.fetchall())
-        except psycopg.OperationalError as exc:
-            raise StoreUnavailable(f"postgresql: {exc}") from exc
+                rows = list(await cur.fetchall())
+        except _UNREACHABLE as exc:
+            raise self._unavailable(FailureTracker.READS, exc) from exc
+        self._failures.succeeded(FailureTracker.READS)
+        return rows
+
+    async def health(self) -> StoreHealth:
+        with contextlib.suppress(StoreUnavailable):  # (recorded by the tracker)
+            await self._fetch("SELECT 1", ())
+        failures = self._failures
+        if failures.failing(FailureTracker.WRITES) and failures.probe_due():
+            try:
+                async with self._pool.connection() as conn:
+                    await conn.execute(_PROBE_SQL, (time.time(),))
+                failures.succeeded(FailureTracker.WRITES)
+            except _UNREACHABLE as exc:
+                self._unavailable(FailureTracker.WRITES, exc)
+        return failures.health()
 
     async def create_game(self, game: GameRow, snapshot: Snapshot) -> int | None:
         try:
@@ -157,8 +225,9 @@ class PostgresStore:
                     "INSERT INTO snapshots (game_id, version, data) VALUES (%s, %s, %s)",
                     (game.game_id, snapshot.version, snapshot.data),
                 )
-        except psycopg.OperationalError as exc:
-            raise StoreUnavailable(f"postgresql: {exc}") from exc
+        except _UNREACHABLE as exc:
+            raise self._unavailable(FailureTracker.WRITES, exc) from exc
+        self._failures.succeeded(FailureTracker.WRITES)
         return None  # no change marks: replicas check the head on every read
 
     async def get_game(self, game_id: str) -> GameRow | None:
@@ -170,7 +239,7 @@ class PostgresStore:
 
     async def head_version(self, game_id: str) -> int | None:
         rows = await self._fetch("SELECT version FROM games WHERE game_id = %s", (game_id,))
-        return int(rows[0]["version"]) if rows else None
+        return version_from_column(game_id, rows[0]["version"]) if rows else None
 
     async def latest_snapshot(
         self, game_id: str, at_most: int | None = None
@@ -180,7 +249,9 @@ class PostgresStore:
             "ORDER BY version DESC LIMIT 1",
             (game_id, NO_VERSION_LIMIT if at_most is None else at_most),
         )
-        return Snapshot(int(rows[0]["version"]), bytes(rows[0]["data"])) if rows else None
+        if not rows:
+            return None
+        return snapshot_from_columns(game_id, rows[0]["version"], rows[0]["data"])
 
     async def decisions_after(
         self, game_id: str, version: int, up_to: int | None = None, limit: int | None = None
@@ -239,8 +310,9 @@ class PostgresStore:
             if exc.diag.constraint_name == "decisions_idempotency_key":
                 raise IdempotencyConflict(row.game_id) from exc
             raise VersionConflict(row.game_id) from exc
-        except psycopg.OperationalError as exc:
-            raise StoreUnavailable(f"postgresql: {exc}") from exc
+        except _UNREACHABLE as exc:
+            raise self._unavailable(FailureTracker.WRITES, exc) from exc
+        self._failures.succeeded(FailureTracker.WRITES)
         if len(notified) != 1:
             raise VersionConflict(row.game_id)
         return None
@@ -258,11 +330,7 @@ class PostgresStore:
             params.extend(cursor)
         sql += " ORDER BY created_at DESC, game_id DESC LIMIT %s"
         params.append(limit + 1)
-        rows = [game_row_from_columns(r) for r in await self._fetch(sql, tuple(params))]
-        more = len(rows) > limit
-        rows = rows[:limit]
-        next_cursor = (rows[-1].created_at, rows[-1].game_id) if more and rows else None
-        return ListPage(rows, next_cursor)
+        return list_page(await self._fetch(sql, tuple(params)), limit)
 
     async def count_games(self, status: int | None) -> int:
         if status is None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import fcntl
 import mmap
 import os
@@ -27,25 +28,33 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
+import structlog
+
 from .base import (
     DECISION_COLUMNS,
     GAME_COLUMNS,
     NO_VERSION_LIMIT,
     ChangeListener,
     DecisionRow,
+    FailureTracker,
     GameRow,
     HeadUpdate,
     IdempotencyConflict,
     ListPage,
     Snapshot,
+    StoreHealth,
     StoreUnavailable,
     VersionConflict,
     decision_row_from_columns,
     dumps,
     game_row_from_columns,
+    list_page,
+    snapshot_from_columns,
+    version_from_column,
 )
 
 T = TypeVar("T")
+log = structlog.get_logger("brass_service.store")
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -87,7 +96,19 @@ CREATE TABLE IF NOT EXISTS snapshots (
     data BLOB NOT NULL,
     PRIMARY KEY (game_id, version)
 );
+CREATE TABLE IF NOT EXISTS store_probe (
+    id INTEGER PRIMARY KEY,
+    probed_at REAL NOT NULL
+);
 """
+
+# The probe write of /healthz while writes fail (see Store.health).
+_PROBE_SQL = "INSERT OR REPLACE INTO store_probe (id, probed_at) VALUES (1, ?)"
+# Errors of one statement's own making (a constraint, a bad value), which say nothing of
+# whether the store can write; every other sqlite3.Error does (disk full, I/O error, busy).
+_STATEMENT_ERRORS = (
+    sqlite3.IntegrityError, sqlite3.DataError, sqlite3.ProgrammingError, sqlite3.InterfaceError
+)
 
 
 # Writes committed together at most; bounds how long the first of them waits.
@@ -153,6 +174,10 @@ class ChangeStamps:
     The file's stamp tells `mark()` whether another process has written at all (to wake
     watchers). Stamps are hints for caches, never data: a lost, reset or shared stamp only
     makes the check happen. Processes that write the file by other means are not seen.
+
+    The file's blocks are allocated when it is opened (posix_fallocate): a store of a
+    memory-mapped page that has no block yet needs one from the filesystem, and with the
+    disk full that is a SIGBUS, which kills the process. Opening refuses (ENOSPC) instead.
     """
 
     GROUPS = 4096
@@ -164,6 +189,8 @@ class ChangeStamps:
         try:
             if os.fstat(fd).st_size < self._SIZE:
                 os.ftruncate(fd, self._SIZE)
+            # (also fills the holes of a file made sparse by an earlier version)
+            os.posix_fallocate(fd, 0, self._SIZE)
             self._map = mmap.mmap(fd, self._SIZE)
         finally:
             os.close(fd)
@@ -239,6 +266,7 @@ class _GroupWriter(threading.Thread):
         # Both or neither: the stamps are only moved under the lock.
         self.stamps: ChangeStamps | None = None
         self.lock: WriterLock | None = None
+        self.failures = FailureTracker()
 
     def run(self) -> None:
         try:
@@ -274,7 +302,13 @@ class _GroupWriter(threading.Thread):
                         self.jobs.put(None)  # stop after this batch
                         break
                     batch.append(more)
-                self._settle(self._run_batch(conn, batch))
+                try:
+                    outcomes = self._run_batch(conn, batch)
+                except Exception as exc:  # never seen; the thread must live on regardless
+                    log.exception("sqlite_writer_failed")
+                    failure = StoreUnavailable(f"sqlite: {type(exc).__name__}: {exc}")
+                    outcomes = [(loop, future, failure, None) for _fn, loop, future, _g in batch]
+                self._settle(outcomes)
                 last_commit = time.monotonic()
         finally:
             conn.close()
@@ -338,21 +372,34 @@ class _GroupWriter(threading.Thread):
                 if failed is None:
                     conn.execute("COMMIT")
             except sqlite3.Error as exc:
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK")
+                _rollback(conn)
+                self.failures.failed(FailureTracker.WRITES, f"sqlite: {exc}")
                 failure = StoreUnavailable(f"sqlite: {exc}")
                 outcomes += [(loop, future, failure, None, game)
                              for _fn, loop, future, game in pending]
                 break
             if failed is None:
+                self.failures.succeeded(FailureTracker.WRITES)
                 outcomes += results
                 break
-            conn.execute("ROLLBACK")
+            _rollback(conn)
             index, exc = failed
             _fn, loop, future, game = pending.pop(index)
-            error = StoreUnavailable(f"sqlite: {exc}") if isinstance(exc, sqlite3.Error) else exc
+            error: BaseException = exc
+            if isinstance(exc, sqlite3.Error):
+                if not isinstance(exc, _STATEMENT_ERRORS):
+                    self.failures.failed(FailureTracker.WRITES, f"sqlite: {exc}")
+                error = StoreUnavailable(f"sqlite: {exc}")
             outcomes.append((loop, future, error, None, game))
         return outcomes
+
+
+def _rollback(conn: sqlite3.Connection) -> None:
+    """Ends a failed transaction (SQLite may have rolled it back itself already, e.g. on
+    SQLITE_FULL); a ROLLBACK that fails too must not stop the writer."""
+    if conn.in_transaction:
+        with contextlib.suppress(sqlite3.Error):
+            conn.execute("ROLLBACK")
 
 
 def _settle_all(settled: list[tuple[asyncio.Future[Any], BaseException | None, Any]]) -> None:
@@ -381,12 +428,19 @@ class SqliteStore:
     async def _run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         """Runs a read on the reader thread."""
 
+        failures = self._writer.failures
+
         def call() -> T:
             assert self._reader_conn is not None, "store is not open"
             try:
-                return fn(self._reader_conn)
-            except sqlite3.OperationalError as exc:
+                result = fn(self._reader_conn)
+            except sqlite3.Error as exc:
+                if isinstance(exc, _STATEMENT_ERRORS):
+                    raise
+                failures.failed(FailureTracker.READS, f"sqlite: {exc}")
                 raise StoreUnavailable(f"sqlite: {exc}") from exc
+            failures.succeeded(FailureTracker.READS)
+            return result
 
         return await asyncio.get_running_loop().run_in_executor(self._reader, call)
 
@@ -404,10 +458,17 @@ class SqliteStore:
         try:
             self._writer.lock = WriterLock(self.path)
             self._stamps = ChangeStamps(self.path)
-        except OSError:  # no shared files: every read checks the store
+        except OSError as exc:
             if self._writer.lock is not None:
                 self._writer.lock.close()
             self._writer.lock, self._stamps = None, None
+            if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+                # Going on without stamps would leave the other processes on this file
+                # trusting games this one writes.
+                raise StoreUnavailable(
+                    f"sqlite: no space for the change stamps beside {self.path}: {exc}"
+                ) from exc
+            # otherwise no shared files (none can be made here): every read checks the store
         self._writer.stamps = self._stamps
         self._writer.start()
         await asyncio.get_running_loop().run_in_executor(None, self._writer.ready.wait)
@@ -451,6 +512,29 @@ class SqliteStore:
         # watchers directly. Other processes on the same file are caught by polling.
         return None
 
+    def _free_bytes(self) -> int | None:
+        try:
+            fs = os.statvfs(os.path.dirname(os.path.realpath(self.path)))
+        except OSError:
+            return None
+        return fs.f_bavail * fs.f_frsize
+
+    async def health(self) -> StoreHealth:
+        failures = self._writer.failures
+        with contextlib.suppress(StoreUnavailable):  # (recorded by the tracker)
+            await self._run(lambda conn: conn.execute("SELECT 1 FROM games LIMIT 1").fetchall())
+        free = self._free_bytes()
+        # No space left: another process may be failing to write while this one has not
+        # tried yet, so it finds out.
+        if (failures.failing(FailureTracker.WRITES) or free == 0) and failures.probe_due():
+
+            def probe(conn: sqlite3.Connection) -> None:
+                conn.execute(_PROBE_SQL, (time.time(),))
+
+            with contextlib.suppress(StoreUnavailable):
+                await self._write(probe)
+        return failures.health(free)
+
     async def create_game(self, game: GameRow, snapshot: Snapshot) -> int | None:
         def write(conn: sqlite3.Connection) -> None:
             conn.execute(
@@ -480,13 +564,13 @@ class SqliteStore:
         if conn is not None:
             try:
                 rows = conn.execute(sql, (game_id,)).fetchall()
-                return int(rows[0][0]) if rows else None
+                return version_from_column(game_id, rows[0][0]) if rows else None
             except sqlite3.OperationalError:
                 pass  # busy (or worse): the reader thread waits, or reports it
 
         def read(conn: sqlite3.Connection) -> int | None:
             row = conn.execute(sql, (game_id,)).fetchone()
-            return int(row[0]) if row else None
+            return version_from_column(game_id, row[0]) if row else None
 
         return await self._run(read)
 
@@ -499,7 +583,7 @@ class SqliteStore:
                 "ORDER BY version DESC LIMIT 1",
                 (game_id, NO_VERSION_LIMIT if at_most is None else at_most),
             ).fetchone()
-            return Snapshot(int(row["version"]), bytes(row["data"])) if row else None
+            return snapshot_from_columns(game_id, row["version"], row["data"]) if row else None
 
         return await self._run(read)
 
@@ -589,11 +673,7 @@ class SqliteStore:
                 params.extend([cursor[0], cursor[0], cursor[1]])
             sql += " ORDER BY created_at DESC, game_id DESC LIMIT ?"
             params.append(limit + 1)
-            rows = [game_row_from_columns(dict(r)) for r in conn.execute(sql, params)]
-            more = len(rows) > limit
-            rows = rows[:limit]
-            next_cursor = (rows[-1].created_at, rows[-1].game_id) if more and rows else None
-            return ListPage(rows, next_cursor)
+            return list_page([dict(r) for r in conn.execute(sql, params)], limit)
 
         return await self._run(read)
 

@@ -14,7 +14,7 @@ from urllib.parse import quote
 
 import pytest
 
-from .helpers import ServerProcess
+from .helpers import LOUD_SKIPS, ServerProcess
 
 POSTGRES_URL = os.environ.get(
     "BRASS_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test"
@@ -117,4 +117,7 @@ def server(backend: Backend) -> ServerProcess:
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     for message in _postgres_skip_reason:
         terminalreporter.write_sep("!", "POSTGRESQL TESTS SKIPPED", red=True, bold=True)
+        terminalreporter.write_line(message, red=True, bold=True)
+    for message in LOUD_SKIPS:
+        terminalreporter.write_sep("!", "TEST SKIPPED", red=True, bold=True)
         terminalreporter.write_line(message, red=True, bold=True)

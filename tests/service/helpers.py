@@ -8,20 +8,73 @@ import os
 import random
 import signal
 import socket
+import struct
 import subprocess
 import sys
+import tempfile
+import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import grpc
+import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from brass_clients.sdk import BrassError, GameClient, pb
 
 LOOPBACK = "127.0.0.1"
 STARTUP_SECONDS = 30.0
+
+
+# Skips that must not go unnoticed (printed again at the end of the run by conftest.py).
+LOUD_SKIPS: list[str] = []
+
+
+def skip_loudly(message: str) -> None:
+    if message not in LOUD_SKIPS:
+        LOUD_SKIPS.append(message)
+    pytest.skip(message)
+
+
+@contextmanager
+def small_filesystem(size_mib: int) -> Iterator[Path]:
+    """A tmpfs of `size_mib` MiB mounted on a fresh directory (needs root, as in CI); the
+    test is skipped loudly when it cannot be mounted."""
+    if os.geteuid() != 0:
+        skip_loudly("NOT ROOT: cannot mount a small filesystem, the full-disk test did NOT run")
+    mount_point = Path(tempfile.mkdtemp(prefix="brass-small-fs-"))
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", f"size={size_mib}m", "tmpfs", str(mount_point)],
+        capture_output=True, text=True,
+    )
+    if mounted.returncode != 0:
+        mount_point.rmdir()
+        skip_loudly(f"CANNOT MOUNT a tmpfs ({mounted.stderr.strip()}): the full-disk test "
+                    "did NOT run")
+    try:
+        yield mount_point
+    finally:
+        subprocess.run(["umount", "-l", str(mount_point)], check=False)
+        mount_point.rmdir()
+
+
+def fill_filesystem(directory: Path) -> Path:
+    """Writes a filler file in `directory` until its filesystem has no free block left;
+    returns the filler (delete it to give the space back)."""
+    filler = directory / "filler"
+    with filler.open("wb", buffering=0) as out:
+        for chunk in (1 << 20, 1 << 12):
+            block = b"\xff" * chunk
+            while True:
+                try:
+                    out.write(block)
+                except OSError:
+                    break
+    assert os.statvfs(directory).f_bavail == 0
+    return filler
 
 
 def free_port() -> int:
@@ -118,6 +171,23 @@ def rest_get_status(port: int, path: str) -> int:
     try:
         connection.request("GET", path)
         return connection.getresponse().status
+    finally:
+        connection.close()
+
+
+def rest_once(port: int, method: str, path: str, body: Any = None,
+              token: str | None = None, timeout: float = 30) -> tuple[int, dict[str, Any]]:
+    """One request on a new connection (with `--workers`, the kernel picks a worker for
+    each); returns the status and the JSON body."""
+    connection = http.client.HTTPConnection(LOOPBACK, port, timeout=timeout)
+    try:
+        headers = {"Content-Type": "application/json"}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        connection.request(method, path, json.dumps(body) if body is not None else None,
+                           headers)
+        response = connection.getresponse()
+        return response.status, json.loads(response.read())
     finally:
         connection.close()
 
@@ -297,3 +367,159 @@ def expect_rest_error(reason: str, status: int, call: Any, *args: Any, **kwargs:
         assert error.message
         return error
     raise AssertionError(f"expected {reason}, but the call succeeded")
+
+
+# ------------------------------------------------------------------------- full disk
+
+
+def _move(port: int, game_id: str, tokens: list[str]) -> tuple[int, dict[str, Any]]:
+    """Submits the first legal option of the seat to act (with an idempotency key)."""
+    status, game = rest_once(port, "GET", f"/v1/games/{game_id}")
+    assert status == 200, game
+    seat = game["state"]["summary"]["currentSeat"]
+    status, legal = rest_once(port, "GET", f"/v1/games/{game_id}/actions", token=tokens[seat])
+    assert status == 200, legal
+    return rest_once(
+        port, "POST", f"/v1/games/{game_id}/actions",
+        {"action": {"optionId": legal["options"][0]["id"]},
+         "expectedVersion": legal["version"], "idempotencyKey": f"move-{legal['version']}"},
+        tokens[seat],
+    )
+
+
+def _health(port: int) -> tuple[int, dict[str, Any]]:
+    return rest_once(port, "GET", "/healthz")
+
+
+def full_disk_scenario(server: ServerProcess, disk: Path) -> None:
+    """`server` keeps its SQLite file on the small filesystem `disk`. With the disk full,
+    every write is refused with UNAVAILABLE (503) while reads go on and /healthz says why;
+    once space is back, writes succeed again by themselves and nothing acknowledged is lost.
+    """
+    port = server.http_port
+    status, created = rest_once(port, "POST", "/v1/games", {"players": 2})
+    assert status == 200, created
+    game_id, tokens = created["gameId"], [seat["token"] for seat in created["seats"]]
+    for _ in range(3):
+        status, moved = _move(port, game_id, tokens)
+        assert status == 200, moved
+    version = int(moved["state"]["summary"]["version"])
+
+    filler = fill_filesystem(disk)
+    # New games land in many change-stamp groups, moves rewrite the game's head.
+    for _ in range(24):
+        status, refused = rest_once(port, "POST", "/v1/games", {"players": 2})
+        assert (status, refused["error"]["reason"]) == (503, "UNAVAILABLE"), refused
+    for _ in range(3):
+        status, refused = _move(port, game_id, tokens)
+        assert (status, refused["error"]["reason"]) == (503, "UNAVAILABLE"), refused
+    with server.client() as client:
+        try:
+            client.create_game(players=3)
+        except BrassError as error:
+            assert error.reason == "UNAVAILABLE", error
+        else:
+            raise AssertionError("a game was created on a full disk")
+    assert server.process is not None and server.process.poll() is None
+    # Reads are served from what is stored.
+    for _ in range(4):
+        status, game = rest_once(port, "GET", f"/v1/games/{game_id}")
+        assert status == 200 and int(game["state"]["summary"]["version"]) == version, game
+        status, listed = rest_once(port, "GET", "/v1/games")
+        assert status == 200 and [g["gameId"] for g in listed["games"]] == [game_id], listed
+        # Every process that answers knows (it probes when its disk has no space left).
+        status, health = _health(port)
+        assert status == 200, health
+        assert health["status"] == "DEGRADED", health
+        assert health["store"]["writable"] is False and health["store"]["readable"] is True
+        assert "full" in health["store"]["error"], health
+    failing = [line for line in server.log_text().splitlines()
+               if '"event": "store_writes_failing"' in line]
+    assert failing and "full" in failing[0], failing
+
+    filler.unlink()
+    deadline = time.monotonic() + 60
+    while _health(port)[1]["status"] != "SERVING":
+        assert time.monotonic() < deadline, "writes did not recover once space was back"
+        time.sleep(0.2)
+    status, moved = _move(port, game_id, tokens)
+    assert status == 200, moved
+    assert int(moved["state"]["summary"]["version"]) == version + 1
+    status, created = rest_once(port, "POST", "/v1/games", {"players": 2})
+    assert status == 200, created
+    assert '"event": "store_writes_recovered"' in server.log_text()
+    assert server.process.poll() is None
+
+
+# ------------------------------------------------------------------- a cuttable link
+
+
+class CuttableProxy:
+    """A TCP relay from a free loopback port to `target`, which the test can cut (every
+    connection reset, new ones refused: the server behind it is "gone") and restore."""
+
+    def __init__(self, target: tuple[str, int]) -> None:
+        self.target = target
+        self.port = free_port()
+        self._guard = threading.Lock()
+        self._sockets: list[socket.socket] = []
+        self._listener: socket.socket | None = None
+
+    def start(self) -> CuttableProxy:
+        listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind((LOOPBACK, self.port))
+        listener.listen(64)
+        self._listener = listener
+        threading.Thread(target=self._accept, args=(listener,), daemon=True).start()
+        return self
+
+    def _accept(self, listener: socket.socket) -> None:
+        while True:
+            try:
+                client, _ = listener.accept()
+            except OSError:
+                return  # cut
+            try:
+                upstream = socket.create_connection(self.target, timeout=5)
+            except OSError:
+                client.close()
+                continue
+            with self._guard:
+                self._sockets += [client, upstream]
+            for source, sink in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pump, args=(source, sink), daemon=True).start()
+
+    @staticmethod
+    def _pump(source: socket.socket, sink: socket.socket) -> None:
+        try:
+            while data := source.recv(65536):
+                sink.sendall(data)
+        except OSError:
+            pass
+        for sock in (source, sink):
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    def cut(self) -> None:
+        if self._listener is not None:
+            try:  # (wakes the accepting thread, which close alone does not)
+                self._listener.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+            self._listener.close()
+            self._listener = None
+        with self._guard:
+            sockets, self._sockets = self._sockets, []
+        for sock in sockets:
+            try:  # (shutdown wakes the relay threads blocked on the socket)
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+            sock.close()
+
+    def restore(self) -> None:
+        self.start()

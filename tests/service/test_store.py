@@ -4,21 +4,40 @@ paging, and (SQLite) group commit keeping one write's failure from undoing the o
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
+import grpc
 import pytest
 
+from brass_clients.sdk import GameClient
+from brass_service.errors import ServiceError
 from brass_service.store import (
+    CorruptRecord,
     DecisionRow,
     GameRow,
     HeadUpdate,
     IdempotencyConflict,
     Snapshot,
+    StoreUnavailable,
     VersionConflict,
     open_store,
 )
 
 from .conftest import Backend
+from .helpers import (
+    LOOPBACK,
+    CuttableProxy,
+    ServerProcess,
+    expect_error,
+    expect_rest_error,
+    full_disk_scenario,
+    rest_once,
+    small_filesystem,
+)
 
 
 def _game(game_id: str, created_at: float) -> GameRow:
@@ -225,3 +244,197 @@ def test_sqlite_game_marks_move_only_for_that_game_group(backend: Backend) -> No
             await other.close()
 
     asyncio.run(scenario())
+
+
+def test_sqlite_full_disk_refuses_writes_serves_reads_and_recovers(tmp_path: Path) -> None:
+    """A full disk under a single server (issue 10 B): clean 503s, reads still served, the
+    cause logged and on /healthz, and writes back by themselves once space returns (the
+    change stamps file used to be sparse: a page fault with no free block was a SIGBUS)."""
+    with small_filesystem(16) as disk:
+        server = ServerProcess(tmp_path, f"sqlite:///{disk / 'games.sqlite3'}", name="full")
+        server.start()
+        try:
+            full_disk_scenario(server, disk)
+        finally:
+            server.stop()
+
+
+# A client deadline well under psycopg_pool's 30 s default wait for a connection, and well
+# over the store's POOL_WAIT_SECONDS: an answer before it is an answer that did not hang.
+_NO_HANG_SECONDS = 15.0
+
+
+@pytest.mark.parametrize("backend", ["postgres"], indirect=True)
+def test_postgres_gone_answers_unavailable_fast_and_recovers(
+    backend: Backend, tmp_path: Path
+) -> None:
+    """PostgreSQL gone (issue 10 E): /healthz and every call answer 503 / UNAVAILABLE within a
+    few seconds instead of hanging 30 s; SubmitAction with an idempotency key answers
+    UNAVAILABLE (never INTERNAL), so its retry is safe; once the server is back, the same
+    submission goes through."""
+    url = urlsplit(backend.new_database_url())
+    proxy = CuttableProxy((url.hostname or LOOPBACK, url.port or 5432)).start()
+    through_proxy = urlunsplit(url._replace(netloc=f"postgres@{LOOPBACK}:{proxy.port}"))
+    server = backend.start_server("pg-gone", database_url=through_proxy)
+    port = server.http_port
+    try:
+        status, created = rest_once(port, "POST", "/v1/games", {"players": 2})
+        assert status == 200, created
+        game_id = created["gameId"]
+        seat = created["state"]["summary"]["currentSeat"]
+        token = created["seats"][seat]["token"]
+        status, legal = rest_once(port, "GET", f"/v1/games/{game_id}/actions", token=token)
+        assert status == 200, legal
+        submission = {"action": {"optionId": legal["options"][0]["id"]},
+                      "expectedVersion": 0, "idempotencyKey": "across-the-outage"}
+
+        proxy.cut()
+        took: dict[str, float] = {}
+
+        def call(name: str, method: str, path: str, body: Any = None,
+                 token: str | None = None) -> tuple[int, dict[str, Any]]:
+            start = time.monotonic()
+            answer = rest_once(port, method, path, body, token, timeout=_NO_HANG_SECONDS)
+            took[name] = time.monotonic() - start
+            return answer
+
+        status, health = call("healthz", "GET", "/healthz")
+        assert status == 503 and health["status"] == "NOT_SERVING", health
+        assert health["store"]["readable"] is False and "postgresql" in health["store"]["error"]
+        for name, method, path, body, bearer in (
+            ("SubmitAction", "POST", f"/v1/games/{game_id}/actions", submission, token),
+            ("GetGame", "GET", f"/v1/games/{game_id}", None, None),
+            ("ListGames", "GET", "/v1/games", None, None),
+            ("CreateGame", "POST", "/v1/games", {"players": 2}, None),
+        ):
+            status, refused = call(name, method, path, body, bearer)
+            reason = refused.get("error", {}).get("reason")
+            assert (status, reason) == (503, "UNAVAILABLE"), (name, status, refused)
+        with GameClient(server.grpc_target, timeout=_NO_HANG_SECONDS, retries=0) as client:
+            start = time.monotonic()
+            error = expect_error(
+                "UNAVAILABLE", client.submit_action, game_id, token,
+                legal["options"][0]["id"], expected_version=0,
+                idempotency_key="across-the-outage",
+            )
+            took["SubmitAction (gRPC)"] = time.monotonic() - start
+            assert error.code == grpc.StatusCode.UNAVAILABLE
+        print("answers with PostgreSQL gone (s):",
+              ", ".join(f"{name} {seconds:.2f}" for name, seconds in took.items()))
+        assert '"event": "store_reads_failing"' in server.log_text()
+
+        proxy.restore()
+        restored = time.monotonic()
+        while rest_once(port, "GET", "/healthz")[0] != 200:
+            assert time.monotonic() < restored + 60, "the store did not come back"
+            time.sleep(0.2)
+        print(f"healthy again {time.monotonic() - restored:.2f} s after PostgreSQL came back")
+        status, moved = rest_once(port, "POST", f"/v1/games/{game_id}/actions", submission,
+                                  token)
+        assert status == 200 and int(moved["state"]["summary"]["version"]) == 1, moved
+        assert moved["replayed"] is False
+    finally:
+        server.stop()
+        proxy.cut()
+
+
+def test_store_unavailable_is_unavailable_to_clients_on_every_path() -> None:
+    """A store failure reaching the service by any path (here: the look-up of the idempotency
+    key after a failed commit) is UNAVAILABLE, never INTERNAL."""
+    error = StoreUnavailable("postgresql: connection refused")
+    assert isinstance(error, ServiceError)
+    assert (error.reason, error.grpc_code, error.http_status) == (
+        "UNAVAILABLE", grpc.StatusCode.UNAVAILABLE, 503)
+    assert "connection refused" not in error.message  # the cause is for the logs
+    assert str(error) == "postgresql: connection refused"
+
+
+def _execute(url: str, sql: str) -> None:
+    """Runs `sql` on the store's database behind its back (to damage a row)."""
+    if url.startswith("sqlite:///"):
+        import sqlite3
+
+        with contextlib.closing(sqlite3.connect(url[len("sqlite:///"):])) as conn:
+            conn.execute(sql)
+            conn.commit()
+    else:
+        import psycopg
+
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute(sql)  # type: ignore[arg-type]
+
+
+def test_store_reports_a_corrupt_row_for_its_game_only(backend: Backend) -> None:
+    """A row that does not decode is CORRUPT_GAME for that game (get_game, its decisions,
+    its snapshot, its head), and ListGames leaves it out of the page while the cursor
+    still moves past it."""
+    url = backend.new_database_url()
+
+    async def scenario() -> None:
+        store = open_store(url)
+        await store.open()
+        try:
+            base = time.time()
+            for index in range(5):
+                await store.create_game(_game(f"c{index}", base + index), Snapshot(0, b"s"))
+            await store.append_decision(_decision("c3", 0, "k"), _head(1), None)
+            _execute(url, "UPDATE games SET options = '{broken' WHERE game_id = 'c2'")
+            _execute(url, "UPDATE games SET seat_names = '{\"a\": 1}' WHERE game_id = 'c0'")
+            _execute(url, "UPDATE decisions SET action = '{\"ids\": []}' WHERE game_id = 'c3'")
+            for game_id in ("c2", "c0"):
+                with pytest.raises(CorruptRecord) as raised:
+                    await store.get_game(game_id)
+                assert raised.value.reason == "CORRUPT_GAME" and raised.value.game_id == game_id
+            with pytest.raises(CorruptRecord, match="c3"):
+                await store.decisions_after("c3", 0)
+            assert (await store.get_game("c3")).version == 1  # type: ignore[union-attr]
+
+            page = await store.list_games(10, None, None)
+            assert [g.game_id for g in page.games] == ["c4", "c3", "c1"]
+            seen, cursor = [], None
+            for _ in range(5):
+                page = await store.list_games(2, cursor, None)
+                seen.append([g.game_id for g in page.games])
+                cursor = page.next_cursor
+                if cursor is None:
+                    break
+            assert seen == [["c4", "c3"], ["c1"], []]
+        finally:
+            await store.close()
+
+    asyncio.run(scenario())
+
+
+def test_service_answers_corrupt_game_for_that_game_and_lists_the_others(
+    backend: Backend,
+) -> None:
+    """GetGame of a game whose row or decision does not decode answers CORRUPT_GAME (it was
+    INTERNAL), and ListGames lists the other games (it failed the whole page)."""
+    url = backend.new_database_url()
+    first = backend.start_server("corrupt-before", database_url=url)
+    with first.client() as client:
+        good, bad_row, bad_move = (client.create_game(players=2) for _ in range(3))
+        seat = bad_move.state.summary.current_seat
+        legal = client.list_legal_actions(bad_move.game_id, bad_move.seats[seat].token)
+        client.submit_action(bad_move.game_id, bad_move.seats[seat].token, legal.options[0].id)
+    first.stop()
+    _execute(url, f"UPDATE games SET token_hashes = 'x' WHERE game_id = '{bad_row.game_id}'")
+    _execute(url, "UPDATE decisions SET events = '[' "
+                  f"WHERE game_id = '{bad_move.game_id}'")
+    server = backend.start_server("corrupt-after", database_url=url)
+    rest = server.rest()
+    try:
+        listed = rest.get("/v1/games")["games"]
+        assert [g["gameId"] for g in listed] == [bad_move.game_id, good.game_id]
+        for game_id in (bad_row.game_id, bad_move.game_id):
+            error = expect_rest_error("CORRUPT_GAME", 500, rest.get, f"/v1/games/{game_id}")
+            assert game_id in error.message
+        assert rest.get(f"/v1/games/{good.game_id}")["state"]["summary"]["version"] == "0"
+        with server.client() as client:
+            assert [g.game_id for g in client.list_games().games] == [
+                bad_move.game_id, good.game_id]
+            failure = expect_error("CORRUPT_GAME", client.get_game, bad_row.game_id)
+            assert failure.code == grpc.StatusCode.DATA_LOSS
+        assert '"event": "corrupt_game_listed"' in server.log_text()
+    finally:
+        rest.close()

@@ -9,7 +9,6 @@ a killed worker is replaced; SIGTERM stops them all.
 from __future__ import annotations
 
 import http.client
-import json
 import os
 import random
 import re
@@ -23,7 +22,14 @@ import pytest
 
 import brass
 
-from .helpers import LOOPBACK, ServerProcess, sse_events
+from .helpers import (
+    LOOPBACK,
+    ServerProcess,
+    full_disk_scenario,
+    rest_once,
+    small_filesystem,
+    sse_events,
+)
 
 WORKERS = 2
 
@@ -60,22 +66,6 @@ def _wait_for(condition: Any, what: str, seconds: float = 30.0) -> None:
     raise AssertionError(f"timed out waiting for {what}")
 
 
-def _rest(port: int, method: str, path: str, body: Any = None,
-          token: str | None = None) -> tuple[int, dict[str, Any]]:
-    """One request on a new connection: the kernel picks a worker for each."""
-    connection = http.client.HTTPConnection(LOOPBACK, port, timeout=30)
-    try:
-        headers = {"Content-Type": "application/json"}
-        if token:
-            headers["Authorization"] = f"Bearer {token}"
-        connection.request(method, path, json.dumps(body) if body is not None else None,
-                           headers)
-        response = connection.getresponse()
-        return response.status, json.loads(response.read())
-    finally:
-        connection.close()
-
-
 @pytest.fixture()
 def workers_server(tmp_path: Path) -> Any:
     server = ServerProcess(
@@ -99,17 +89,17 @@ def _play(port: int, game_id: str, tokens: list[str], decisions: int, seed: int)
     legal: dict[str, Any] | None = None
     for _ in range(decisions):
         if legal is None:
-            status, game = _rest(port, "GET", f"/v1/games/{game_id}")
+            status, game = rest_once(port, "GET", f"/v1/games/{game_id}")
             assert status == 200, game
             summary = game["state"]["summary"]
             if summary["status"] != "GAME_STATUS_IN_PROGRESS":
                 break
-            status, legal = _rest(port, "GET", f"/v1/games/{game_id}/actions",
+            status, legal = rest_once(port, "GET", f"/v1/games/{game_id}/actions",
                                   token=tokens[summary["currentSeat"]])
             assert status == 200, legal
         assert legal is not None
         seat = legal["seat"]
-        status, answer = _rest(
+        status, answer = rest_once(
             port, "POST", f"/v1/games/{game_id}/actions",
             {"action": {"optionId": rng.choice(legal["options"])["id"]},
              "expectedVersion": legal["version"], "includeLegalActions": True},
@@ -132,7 +122,7 @@ def test_workers_share_ports_and_store(workers_server: ServerProcess) -> None:
     games = []
     seeds: dict[str, int] = {}
     for i in range(6):
-        status, created = _rest(server.http_port, "POST", "/v1/games",
+        status, created = rest_once(server.http_port, "POST", "/v1/games",
                                 {"players": 2 + i % 3, "seed": str(100 + i)})
         assert status == 200, created
         games.append((created["gameId"], [s["token"] for s in created["seats"]]))
@@ -167,7 +157,7 @@ def test_workers_share_ports_and_store(workers_server: ServerProcess) -> None:
             record["seed"] = seeds[game_id]  # (not public before the end)
             rebuilt = brass.Game.replay(record)
             for _ in range(4):  # new connections: likely both workers
-                status, view = _rest(server.http_port, "GET", f"/v1/games/{game_id}",
+                status, view = rest_once(server.http_port, "GET", f"/v1/games/{game_id}",
                                      token=tokens[0])
                 assert status == 200
                 assert view["state"]["view"] == rebuilt.view(0)
@@ -187,7 +177,7 @@ def test_workers_share_ports_and_store(workers_server: ServerProcess) -> None:
 
 def test_watcher_sees_moves_made_through_other_workers(workers_server: ServerProcess) -> None:
     server = workers_server
-    status, created = _rest(server.http_port, "POST", "/v1/games", {"players": 2, "seed": "7"})
+    status, created = rest_once(server.http_port, "POST", "/v1/games", {"players": 2, "seed": "7"})
     assert status == 200
     game_id, tokens = created["gameId"], [s["token"] for s in created["seats"]]
     seen: list[int] = []
@@ -226,7 +216,7 @@ def test_a_killed_worker_is_replaced_and_sigterm_stops_all(
     assert '"event": "worker_died"' in server.log_text()
     # Still serving on both ports, through any worker.
     for _ in range(6):
-        status, created = _rest(server.http_port, "POST", "/v1/games", {"players": 2})
+        status, created = rest_once(server.http_port, "POST", "/v1/games", {"players": 2})
         assert status == 200, created
     with server.client() as client:
         assert client.create_game(players=3).game_id
@@ -263,3 +253,23 @@ def test_workers_refuse_a_taken_port(tmp_path: Path) -> None:
         assert '"event": "cannot_listen"' in server.log_text()
     finally:
         taken.close()
+
+
+def test_workers_survive_a_full_disk_and_recover(tmp_path: Path) -> None:
+    """A full disk under `--workers 2` (issue 10 B): the workers used to die of SIGBUS and the
+    supervisor gave up; now no worker dies, writes answer 503, reads go on, and writes come
+    back once space returns."""
+    with small_filesystem(16) as disk:
+        server = ServerProcess(tmp_path, f"sqlite:///{disk / 'games.sqlite3'}",
+                               env={"BRASS_WORKERS": str(WORKERS)}, name="full-workers")
+        server.start()
+        try:
+            _wait_for(lambda: '"workers": 2' in server.log_text(), "the serving line")
+            assert server.process is not None
+            workers = _children(server.process.pid)
+            assert len(workers) == WORKERS
+            full_disk_scenario(server, disk)
+            assert all(_alive(pid) for pid in workers), "a worker died"
+            assert '"event": "worker_died"' not in server.log_text()
+        finally:
+            server.stop()
