@@ -65,16 +65,22 @@ def _head(version: int) -> HeadUpdate:
                       updated_at=time.time())
 
 
+async def _open_with_games(url: str, prefix: str, count: int = 5) -> Any:
+    """The store at `url`, opened, with games prefix0 … prefix{count-1}, created in order."""
+    store = open_store(url)
+    await store.open()
+    base = time.time()
+    for index in range(count):
+        await store.create_game(_game(f"{prefix}{index}", base + index), Snapshot(0, b"snap0"))
+    return store
+
+
 def test_store_contract(backend: Backend) -> None:
     url = backend.new_database_url()
 
     async def scenario() -> None:
-        store = open_store(url)
-        await store.open()
+        store = await _open_with_games(url, "g")
         try:
-            base = time.time()
-            for index in range(5):
-                await store.create_game(_game(f"g{index}", base + index), Snapshot(0, b"snap0"))
             row = await store.get_game("g0")
             assert row is not None and row.seed == 2**64 - 1 and row.options == {"beginner": False}
             assert await store.get_game("nope") is None
@@ -371,12 +377,8 @@ def test_store_reports_a_corrupt_row_for_its_game_only(backend: Backend) -> None
     url = backend.new_database_url()
 
     async def scenario() -> None:
-        store = open_store(url)
-        await store.open()
+        store = await _open_with_games(url, "c")
         try:
-            base = time.time()
-            for index in range(5):
-                await store.create_game(_game(f"c{index}", base + index), Snapshot(0, b"s"))
             await store.append_decision(_decision("c3", 0, "k"), _head(1), None)
             _execute(url, "UPDATE games SET options = '{broken' WHERE game_id = 'c2'")
             _execute(url, "UPDATE games SET seat_names = '{\"a\": 1}' WHERE game_id = 'c0'")
@@ -388,6 +390,14 @@ def test_store_reports_a_corrupt_row_for_its_game_only(backend: Backend) -> None
             with pytest.raises(CorruptRecord, match="c3"):
                 await store.decisions_after("c3", 0)
             assert (await store.get_game("c3")).version == 1  # type: ignore[union-attr]
+            if backend.name == "sqlite":  # (PostgreSQL's column types allow no such values)
+                _execute(url, "UPDATE snapshots SET data = 'text' WHERE game_id = 'c1'")
+                with pytest.raises(CorruptRecord, match="c1"):
+                    await store.latest_snapshot("c1")
+                _execute(url, "UPDATE games SET version = 'v' WHERE game_id = 'c4'")
+                with pytest.raises(CorruptRecord, match="c4"):
+                    await store.head_version("c4")
+                _execute(url, "UPDATE games SET version = 0 WHERE game_id = 'c4'")
 
             page = await store.list_games(10, None, None)
             assert [g.game_id for g in page.games] == ["c4", "c3", "c1"]
