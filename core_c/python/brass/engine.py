@@ -24,8 +24,13 @@ _NONE = lib.BRASS_NONE
 
 
 def action_name(action: int) -> str:
-    """Stable short name of an action id, e.g. ``card:birmingham`` or ``slot:dudley.0``."""
-    return ffi.string(lib.brass_action_name(action)).decode()
+    """Stable short name of an action id, e.g. ``card:birmingham`` or ``slot:dudley.0``;
+    ``unknown`` outside the action space."""
+    if isinstance(action, bool) or not isinstance(action, int | np.integer):
+        raise EngineError("INVALID_ARGUMENT", "action must be an integer", None, "action")
+    if not 0 <= action < lib.BRASS_NUM_ACTIONS:
+        return "unknown"
+    return ffi.string(lib.brass_action_name(int(action))).decode()
 
 
 _NAMES = [action_name(i) for i in range(NUM_DISTINCT_ACTIONS)]
@@ -141,9 +146,46 @@ def _raise(err: int, reason: int = 0, what: str = "", field: str | None = None) 
     raise EngineError(code, messages.get(code, f"internal error {err}"), None, field)
 
 
+_SEED_MASK = 2**64 - 1
+_INT32_MAX = 2**31 - 1
+MAX_BATCH = 1 << 20          # games in one GameBatch or batch_playouts call
+MAX_COMPOUND_LIMIT = 200_000  # compound actions listed by one call
+
+
+def _integer(value: Any, what: str, lo: int, hi: int) -> int:
+    """`value` as an int in lo..hi, else INVALID_ARGUMENT naming `what`: a number that
+    crosses into C is exact and in range there (no bools, floats or strings)."""
+    if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer):
+        raise EngineError("INVALID_ARGUMENT", f"{what} must be an integer", None, what)
+    number = int(value)
+    if not lo <= number <= hi:
+        raise EngineError("INVALID_ARGUMENT", f"{what} must be in {lo}..{hi}", None, what)
+    return number
+
+
+def _seed(value: Any, what: str = "seed") -> int:
+    """A seed for the core: any integer, taken modulo 2^64."""
+    if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer):
+        raise EngineError("INVALID_ARGUMENT", f"{what} must be an integer", None, what)
+    return int(value) & _SEED_MASK
+
+
+def _action_id(value: Any, what: str) -> int:
+    """An action id: an integer (else INVALID_ARGUMENT) inside the action space (else
+    UNKNOWN_ACTION)."""
+    if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer):
+        raise EngineError("INVALID_ARGUMENT", f"{what} must be an integer action id", None,
+                          what)
+    action = int(value)
+    if not 0 <= action < NUM_DISTINCT_ACTIONS:
+        _raise(lib.BRASS_E_UNKNOWN_ACTION, what=f"{what}={action}" if "[" in what
+               else f"action {action}")
+    return action
+
+
 def meaning(action: int) -> dict[str, Any]:
     """Structured meaning of an action id, for frontends."""
-    name = _NAMES[action]
+    name = _NAMES[_action_id(action, "action")]
     kind, _, value = name.partition(":")
     if kind == "type":
         return {"kind": "action_type", "action_type": value}
@@ -181,11 +223,14 @@ def _opt(v: int, names: Sequence[str]) -> str | None:
 class Game:
     """One game of Brass in the C core. Methods never leave the state half-changed."""
 
-    __slots__ = ("_g", "_record")
+    __slots__ = ("_g", "_record", "_owner")
 
-    def __init__(self, _state: Any, _record: dict[str, Any]) -> None:
+    def __init__(self, _state: Any, _record: dict[str, Any], _owner: Any = None) -> None:
         self._g = _state
         self._record = _record
+        # A game viewing a GameBatch slot keeps the batch's C array alive (a pointer into
+        # it does not).
+        self._owner = _owner
 
     # ---- creation ----
     @classmethod
@@ -336,7 +381,7 @@ class Game:
 
     def reason(self, action: int) -> str | None:
         """Why `action` is not legal now (None when it is)."""
-        r = lib.brass_reason(self._g, int(action))
+        r = lib.brass_reason(self._g, _action_id(action, "action"))
         return None if r == 0 else _REASONS[r]
 
     def unavailable(self) -> list[tuple[int, str, str]]:
@@ -351,19 +396,16 @@ class Game:
     def _check_seat(self, seat: int | None) -> int:
         if seat is None:
             return -1
-        if not isinstance(seat, int) or not 0 <= seat < self.num_players:
+        if (isinstance(seat, bool | np.bool_) or not isinstance(seat, int | np.integer)
+                or not 0 <= seat < self.num_players):
             raise EngineError("INVALID_ARGUMENT", f"seat must be 0..{self.num_players - 1}",
                               None, "seat")
-        return seat
+        return int(seat)
 
     def apply(self, action: int, seat: int | None = None) -> list[dict[str, Any]]:
         """Apply one decision id; returns the events it caused."""
         s = self._check_seat(seat)
-        if not isinstance(action, int | np.integer):
-            raise EngineError("INVALID_ARGUMENT", "action id must be an integer", None, "action")
-        action = int(action)
-        if not 0 <= action < NUM_DISTINCT_ACTIONS:
-            _raise(lib.BRASS_E_UNKNOWN_ACTION, what=f"action {action}")
+        action = _action_id(action, "action")
         log = ffi.new("BrassEventLog *")
         reason = ffi.new("int *")
         err = lib.brass_apply(self._g, s, action, log, reason)
@@ -375,14 +417,8 @@ class Game:
 
     def apply_compound(self, ids: Iterable[int], seat: int | None = None) -> list[dict[str, Any]]:
         """Apply a whole compound action atomically: all of it or nothing."""
-        ids = [int(i) for i in ids]
+        ids = _id_list(ids)
         s = self._check_seat(seat)
-        if not ids:
-            raise EngineError("INVALID_ARGUMENT", "a compound action needs at least one id",
-                              None, "ids")
-        for k, i in enumerate(ids):
-            if not 0 <= i < NUM_DISTINCT_ACTIONS:
-                _raise(lib.BRASS_E_UNKNOWN_ACTION, what=f"ids[{k}]={i}")
         arr = ffi.new("uint16_t[]", ids)
         log = ffi.new("BrassEventLog *")
         reason = ffi.new("int *")
@@ -395,7 +431,9 @@ class Game:
         return self._events(log)
 
     def compound_actions(self, limit: int = 20000) -> tuple[list[Compound], bool]:
-        """Every complete compound action from here (canonical), and whether the list was cut."""
+        """Every complete compound action from here (canonical), and whether the list was cut
+        (at `limit` actions, at most MAX_COMPOUND_LIMIT)."""
+        limit = _integer(limit, "limit", 0, MAX_COMPOUND_LIMIT)
         ids = ffi.new("uint16_t[]", limit * 16)
         offs = ffi.new("uint32_t[]", limit + 1)
         trunc = ffi.new("int *")
@@ -415,15 +453,10 @@ class Game:
         drawn from the face-down deck are not shown, the view's hand is the one kept before
         the draw and ``hand_unseen`` counts the cards drawn (docs/ENGINE_API.md)."""
         s = self._check_seat(seat)
-        single = isinstance(ids, int | np.integer)
-        seq = [int(ids)] if single else [int(i) for i in ids]  # type: ignore[union-attr]
-        if not seq:
-            raise EngineError("INVALID_ARGUMENT", "a compound action needs at least one id",
-                              None, "ids")
-        for k, i in enumerate(seq):
-            if not 0 <= i < NUM_DISTINCT_ACTIONS:
-                _raise(lib.BRASS_E_UNKNOWN_ACTION,
-                       what=f"action {i}" if len(seq) == 1 else f"ids[{k}]={i}")
+        if isinstance(ids, int | np.integer):
+            seq = [_action_id(ids, "action")]
+        else:
+            seq = _id_list(ids)
         after = ffi.new("BrassGame *")
         log = ffi.new("BrassEventLog *")
         reason = ffi.new("int *")
@@ -489,6 +522,9 @@ class Game:
         return json.loads(ffi.unpack(out, n))
 
     def observation(self, seat: int) -> np.ndarray:
+        if seat is None:
+            raise EngineError("INVALID_ARGUMENT", "an observation is a seat's: seat is needed",
+                              None, "seat")
         s = self._check_seat(seat)
         out = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
         n = lib.brass_observation(self._g, s, ffi.cast("float *", out.ctypes.data),
@@ -500,8 +536,9 @@ class Game:
     def determinize(self, seat: int, seed: int) -> Game:
         """A copy with what `seat` cannot see re-dealt at random (for information-set search)."""
         s = self._check_seat(seat)
+        seed = _seed(seed)
         copy = self.clone()
-        err = lib.brass_determinize(copy._g, s, seed & (2**64 - 1))
+        err = lib.brass_determinize(copy._g, s, seed)
         if err:
             _raise(err, what="seat")
         return copy
@@ -527,7 +564,8 @@ class Game:
 
     def playout(self, seed: int, policy: str = "random", max_decisions: int = 1 << 20) -> int:
         """Play this game to the end inside C with a random policy; returns decisions made."""
-        n = lib.brass_playout(self._g, _policy(policy), seed & (2**64 - 1), max_decisions)
+        max_decisions = _integer(max_decisions, "max_decisions", 0, _INT32_MAX)
+        n = lib.brass_playout(self._g, _policy(policy), _seed(seed), max_decisions)
         if n < 0:
             _raise(-n)
         self._record["playout"] = True
@@ -536,13 +574,13 @@ class Game:
     def batch_playouts(self, n: int, seed: int, policy: str = "random") -> np.ndarray:
         """Play n copies of this game to the end inside C (one call); returns their final VP
         as an n x players int array. This game is not changed."""
-        if not isinstance(n, int) or n < 1:
-            raise EngineError("INVALID_ARGUMENT", "n must be a positive integer", None, "n")
+        n = _integer(n, "n", 1, MAX_BATCH)
+        seed = _seed(seed)
         games = ffi.new("BrassGame[]", n)
         size = ffi.sizeof("BrassGame")
         for i in range(n):
             ffi.memmove(ffi.addressof(games, i), self._g, size)
-        err = lib.brass_playout_batch(games, n, _policy(policy), seed & (2**64 - 1), 1 << 20)
+        err = lib.brass_playout_batch(games, n, _policy(policy), seed, 1 << 20)
         if err < 0:
             _raise(-err)
         out = np.zeros((n, self.num_players), dtype=np.int32)
@@ -561,9 +599,9 @@ class GameBatch:
     is paid once per batch. `games[i]` is a `Game` viewing slot i of the array."""
 
     def __init__(self, n: int, players: int, seeds: Sequence[int], **options: Any) -> None:
-        if n < 1 or len(seeds) != n:
-            raise EngineError("INVALID_ARGUMENT", "need n >= 1 and one seed per game", None,
-                              "seeds")
+        n = _integer(n, "n", 1, MAX_BATCH)
+        if len(seeds) != n:
+            raise EngineError("INVALID_ARGUMENT", "need one seed per game", None, "seeds")
         self.n = n
         self.players = players
         self._options = options
@@ -573,11 +611,12 @@ class GameBatch:
             self.reset_game(i, seed)
 
     def reset_game(self, i: int, seed: int) -> Game:
-        """Deal a new game into slot i."""
+        """Deal a new game into slot i (0 <= i < n; checked before anything is written)."""
+        i = _integer(i, "i", 0, self.n - 1)
         fresh = Game.new(self.players, seed, **self._options)
         slot = ffi.addressof(self._array, i)
         ffi.memmove(slot, fresh._g, ffi.sizeof("BrassGame"))
-        self.games[i] = Game(slot, fresh._record)
+        self.games[i] = Game(slot, fresh._record, self._array)
         return self.games[i]
 
     def step(self, actions: np.ndarray, observations: np.ndarray, masks: np.ndarray
@@ -585,10 +624,16 @@ class GameBatch:
         """Apply actions[i] (-1: none) in game i; fill observations (n x OBSERVATION_SIZE
         float32) and masks (n x NUM_DISTINCT_ACTIONS bool) for the seats to act; return the
         per-game error codes (0 = applied) and done flags."""
-        acts = np.ascontiguousarray(actions, dtype=np.int32)
-        if acts.shape != (self.n,):
+        given = np.asarray(actions)
+        if given.shape != (self.n,):
             raise EngineError("INVALID_ARGUMENT", f"actions must have shape ({self.n},)", None,
                               "actions")
+        # Checked before the cast to int32, which would wrap 2^32 + k to action k.
+        if given.dtype.kind not in "iu" or (
+                given.size and (given.min() < -1 or given.max() > _INT32_MAX)):
+            raise EngineError("INVALID_ARGUMENT", "actions must be integers, -1 for none",
+                              None, "actions")
+        acts = np.ascontiguousarray(given, dtype=np.int32)
         if (observations.shape != (self.n, OBSERVATION_SIZE) or observations.dtype != np.float32
                 or not observations.flags.c_contiguous):
             raise EngineError("INVALID_ARGUMENT", "observations: C-contiguous float32 (n, obs)")
@@ -605,6 +650,18 @@ class GameBatch:
         for i in np.flatnonzero((errors == 0) & (acts >= 0)):
             self.games[i]._record["decisions"].append(int(acts[i]))
         return errors, done
+
+
+def _id_list(ids: Iterable[int]) -> list[int]:
+    """The ids of a compound action, each an integer inside the action space."""
+    if isinstance(ids, str | bytes) or not isinstance(ids, Iterable):
+        raise EngineError("INVALID_ARGUMENT", "ids must be a sequence of action ids", None,
+                          "ids")
+    out = [_action_id(i, f"ids[{k}]") for k, i in enumerate(ids)]
+    if not out:
+        raise EngineError("INVALID_ARGUMENT", "a compound action needs at least one id",
+                          None, "ids")
+    return out
 
 
 def _view_json(state: Any, seat: int) -> str:
@@ -661,8 +718,10 @@ def _policy(policy: str) -> int:
 
 def random_playouts(players: int, games: int, seed: int = 1, policy: str = "random") -> dict:
     """Run random full games in C; returns the benchmark figures."""
+    players = _integer(players, "players", 2, 4)
+    games = _integer(games, "games", 0, _INT32_MAX)
     res = ffi.new("BrassBenchResult *")
-    err = lib.brass_bench(players, games, seed, _policy(policy), res)
+    err = lib.brass_bench(players, games, _seed(seed), _policy(policy), res)
     if err:
         _raise(err, what="benchmark arguments")
     return {
