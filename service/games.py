@@ -13,6 +13,7 @@ import binascii
 import contextlib
 import hashlib
 import json
+import math
 import secrets
 import time
 import weakref
@@ -57,6 +58,7 @@ log = structlog.get_logger("brass_service.games")
 
 _MAX_GAME_ID_CHARS = 64
 _MAX_IDEMPOTENCY_KEY_CHARS = 128
+_MAX_PAGE_TOKEN_CHARS = 512
 _MAX_SEAT_NAME_CHARS = 64
 # A compound action is one action of the rules: the longest the engine lists in random
 # 4-player play is 6 ids. Longer lists are refused before anything else is done with them
@@ -409,10 +411,19 @@ def _encode_cursor(cursor: tuple[float, str]) -> str:
 
 def _decode_cursor(token: str) -> tuple[float, str]:
     try:
+        # The tokens made here are under 100 characters: a longer one (say deeply nested
+        # JSON) is refused before it is parsed.
+        if len(token) > _MAX_PAGE_TOKEN_CHARS:
+            raise ValueError("page token too long")
         raw = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
         created_at, game_id = json.loads(raw)
-        return float(created_at), str(game_id)
-    except (binascii.Error, ValueError, TypeError) as exc:
+        if type(created_at) not in (int, float) or type(game_id) is not str:
+            raise TypeError("not a cursor")
+        game_id.encode()  # no lone surrogates: the store takes UTF-8
+        if not math.isfinite(created_at):
+            raise ValueError("not a time")
+        return float(created_at), game_id
+    except (binascii.Error, ValueError, TypeError, OverflowError, RecursionError) as exc:
         raise ServiceError(
             "BAD_PAGE_TOKEN", "page_token is not a token returned by ListGames", field="page_token"
         ) from exc

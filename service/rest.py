@@ -180,6 +180,16 @@ def _int64(value: object) -> int | None:
     return None
 
 
+def _is_utf8_text(text: str) -> bool:
+    """False for a str a proto string field refuses (a lone surrogate, from a JSON escape
+    like "\\ud800")."""
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _simple_submit(document: dict[str, Any]) -> pb.SubmitActionRequest | None:
     """The usual SubmitAction body ({"action": {"optionId": n}, "expectedVersion": v,
     "idempotencyKey": k}) straight into the message; anything else (or anything odd) is
@@ -200,7 +210,7 @@ def _simple_submit(document: dict[str, Any]) -> pb.SubmitActionRequest | None:
         message.expected_version = version
     for key, field_name in (("idempotencyKey", "idempotency_key"), ("gameId", "game_id")):
         if key in document:
-            if type(document[key]) is not str:
+            if type(document[key]) is not str or not _is_utf8_text(document[key]):
                 return None
             setattr(message, field_name, document[key])
     if "includeLegalActions" in document:
@@ -230,13 +240,18 @@ def _bool_param(value: str | None, name: str) -> bool:
     raise ServiceError("INVALID_ARGUMENT", f"{name} must be true or false", field=name)
 
 
-def _int_param(value: str | None, name: str) -> int:
+def _int_param(value: str | None, name: str, bits: int) -> int:
+    """A query parameter or header holding a signed integer of the message field's width
+    (0 when absent): anything else is INVALID_ARGUMENT, not a fault when the field is set."""
     if value is None or value == "":
         return 0
-    try:
-        return int(value)
-    except ValueError:
-        raise ServiceError("INVALID_ARGUMENT", f"{name} must be an integer", field=name) from None
+    low, high = -(2 ** (bits - 1)), 2 ** (bits - 1) - 1
+    number = int(value) if _INTEGER_TEXT.fullmatch(value) else None
+    if number is None or not low <= number <= high:
+        raise ServiceError(
+            "INVALID_ARGUMENT", f"{name} must be an integer from {low} to {high}", field=name
+        )
+    return number
 
 
 def _query(request: RestRequest, camel: str, snake: str) -> str | None:
@@ -398,7 +413,7 @@ class RestGateway:
         self, request: RestRequest, caller: Caller, record: RequestRecord
     ) -> Message | Reply:
         message = pb.ListGamesRequest(
-            page_size=_int_param(_query(request, "pageSize", "page_size"), "pageSize"),
+            page_size=_int_param(_query(request, "pageSize", "page_size"), "pageSize", 32),
             page_token=_query(request, "pageToken", "page_token") or "",
         )
         status = request.query_param("status")
@@ -469,12 +484,16 @@ class RestGateway:
                     token=bearer_token(request.headers.get("Authorization")),
                     peer=request.remote or "unknown",
                 )
-                resume = request.headers.get("Last-Event-ID") or _query(
-                    AiohttpRequest(request), "fromVersion", "from_version"
-                )
+                last_event_id = request.headers.get("Last-Event-ID")
+                if last_event_id:
+                    from_version = _int_param(last_event_id, "Last-Event-ID", 64)
+                else:
+                    from_version = _int_param(
+                        _query(AiohttpRequest(request), "fromVersion", "from_version"),
+                        "fromVersion", 64,
+                    )
                 message = pb.WatchGameRequest(
-                    game_id=request.match_info["gameId"],
-                    from_version=_int_param(resume, "fromVersion"),
+                    game_id=request.match_info["gameId"], from_version=from_version
                 )
                 stream = await self.service.watch_game(message, caller, record)
             except ServiceError as error:

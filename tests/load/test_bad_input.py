@@ -12,6 +12,7 @@ the end of a game.
 
 from __future__ import annotations
 
+import base64
 import http.client
 import json
 import random
@@ -34,6 +35,7 @@ _HTTP_STATUS = {
     "UNKNOWN_GAME": 404, "UNAUTHENTICATED": 401, "NOT_YOUR_TURN": 403, "ILLEGAL_ACTION": 400,
     "STALE_VERSION": 409, "GAME_OVER": 400, "INVALID_ARGUMENT": 400, "UNKNOWN_ACTION": 400,
     "BAD_POSITION": 400, "IDEMPOTENCY_KEY_REUSED": 409, "MESSAGE_TOO_LARGE": 413,
+    "BAD_PAGE_TOKEN": 400,
 }
 _GRPC_STATUS = {
     "UNKNOWN_GAME": grpc.StatusCode.NOT_FOUND,
@@ -45,6 +47,7 @@ _GRPC_STATUS = {
     "INVALID_ARGUMENT": grpc.StatusCode.INVALID_ARGUMENT,
     "UNKNOWN_ACTION": grpc.StatusCode.INVALID_ARGUMENT,
     "BAD_POSITION": grpc.StatusCode.INVALID_ARGUMENT,
+    "BAD_PAGE_TOKEN": grpc.StatusCode.INVALID_ARGUMENT,
     "IDEMPOTENCY_KEY_REUSED": grpc.StatusCode.ALREADY_EXISTS,
 }
 
@@ -312,11 +315,12 @@ def test_oversized_fields_and_bodies(server: ServerProcess, game: Game, rest: Re
     with pytest.raises(BrassError) as caught:
         client.get_game("g" * (2 << 20))
     assert caught.value.code == grpc.StatusCode.RESOURCE_EXHAUSTED
-    # Under the transport limit, but absurd: a 300,000-id compound action is refused whole.
-    expect_grpc("ILLEGAL_ACTION", client.submit_action, game.id, token,
-                compound=[legal[0]] * 300_000, expected_version=game.version)
-    expect_grpc("UNKNOWN_ACTION", client.submit_action, game.id, token,
-                compound=[brass.NUM_DISTINCT_ACTIONS] * 300_000)
+    # Under the transport limit, but absurd: a 300,000-id compound action is refused whole,
+    # by its length before its ids are looked at.
+    for ids in ([legal[0]] * 300_000, [brass.NUM_DISTINCT_ACTIONS] * 300_000):
+        error = expect_grpc("INVALID_ARGUMENT", client.submit_action, game.id, token,
+                            compound=ids, expected_version=game.version)
+        assert "at most 64 ids" in error.message
     # Fields over their own limits.
     error = expect_grpc("INVALID_ARGUMENT", client.get_game, "g" * 65)
     assert error.metadata["field"] == "game_id"
@@ -409,6 +413,56 @@ def test_deeply_nested_json_is_a_client_error(server: ServerProcess, rest: Rest,
     rest.expect("INVALID_ARGUMENT", "POST", "/v1/games", deep.encode())
     rest.expect("BAD_POSITION", "POST", "/v1/games:fromPosition", {"positionJson": deep})
     expect_grpc("BAD_POSITION", client.create_game_from_position, deep)
+
+
+# --------------------------------------------- values past a field's range or encoding
+
+
+def _page_token(raw: bytes) -> str:
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+# Page tokens shaped like ours (base64 of JSON) whose content is not a cursor.
+ODD_PAGE_TOKENS = {
+    "deeply nested": _page_token(b"[" * 2_900 + b"]" * 2_900),
+    "time overflowing a float": _page_token(b"[1" + b"0" * 400 + b', "a"]'),
+    "time not a number": _page_token(b'[NaN, "a"]'),
+    "lone surrogate in the id": _page_token(b'[1.5, "\\ud800"]'),
+    "id not a string": _page_token(b"[1.5, 7]"),
+}
+
+
+def test_values_past_a_field_range_or_encoding_are_client_errors(
+    server: ServerProcess, game: Game, rest: Rest, client: GameClient, no_server_faults: None
+) -> None:
+    """Each of these reached protobuf or the store and came back as a 500 (issue 10, E)."""
+    for page_size in (2**31, -(2**31) - 1, 10**30):
+        error = rest.expect("INVALID_ARGUMENT", "GET", f"/v1/games?pageSize={page_size}")
+        assert error["details"][0]["metadata"]["field"] == "pageSize"
+    for name, token in ODD_PAGE_TOKENS.items():
+        rest.expect("BAD_PAGE_TOKEN", "GET", f"/v1/games?pageToken={token}")
+        error = expect_grpc("BAD_PAGE_TOKEN", client.list_games, page_token=token)
+        assert error.metadata["field"] == "page_token", name
+    deep = _page_token(b"[" * 300_000 + b"]" * 300_000)  # fits the gRPC limit, not a URL
+    expect_grpc("BAD_PAGE_TOKEN", client.list_games, page_token=deep)
+    # A lone surrogate (legal JSON, not UTF-8) in the strings of the usual SubmitAction body.
+    base, token = f"/v1/games/{game.id}/actions", game.actor_token
+    option = game.legal_ids()[0]
+    for key in ("idempotencyKey", "gameId"):
+        body = (f'{{"action": {{"optionId": {option}}}, '
+                f'"expectedVersion": "{game.version}", "{key}": "\\ud800"}}').encode()
+        for path in (base, f"{base}:preview"):
+            error = rest.expect("INVALID_ARGUMENT", "POST", path, body, token)
+            assert "surrogate" in error["message"] or "no field" in error["message"]
+    # Watch positions past int64, as a query parameter and as EventSource's header.
+    events = f"/v1/games/{game.id}/events"
+    for version in (2**63, -(2**63) - 1, 10**40):
+        error = rest.expect("INVALID_ARGUMENT", "GET", f"{events}?fromVersion={version}")
+        assert error["details"][0]["metadata"]["field"] == "fromVersion"
+        error = rest.expect("INVALID_ARGUMENT", "GET", events,
+                            headers={"Last-Event-ID": str(version)})
+        assert error["details"][0]["metadata"]["field"] == "Last-Event-ID"
+    game.assert_unchanged()
 
 
 # ------------------------------------------------------------------------ game ids
