@@ -33,12 +33,11 @@ int bham_validate(const BrassGame *g, char *field, size_t field_len) {
     if (g->auto_resolve > 1) FAIL("options.auto_resolve");
     if (g->era > ERA_RAIL) FAIL("era");
     if (g->beginner && g->era != ERA_CANAL) FAIL("era");
-    /* bug fix (found by fuzz_state): round 20 with cards left played on into round 21,
-       which was refused. Each round uses at least one card, so round + cards left never
-       grows within an era (a real game has at most 1 + 64): bound that instead. */
-    int cards_left = g->deck_size;
-    for (int p = 0; p < BRASS_MAX_PLAYERS; p++) cards_left += g->players[p].hand_size;
-    if (g->round < 1 || g->round + cards_left > 100) FAIL("round");
+    /* bug fix (found by fuzz_state, twice): a bound on the round that play could pass
+       (round 20 played into 21; then round + cards left <= 100, passed by a round end
+       after the round's last card was spent) made a legal move give a refused state.
+       The counter stops at BRASS_ROUND_MAX instead, so any round from 1 is valid. */
+    if (g->round < 1) FAIL("round");
     if (g->game_over > 1) FAIL("game_over");
     if (g->phase >= NUM_PHASES || (g->phase == PH_GAME_OVER) != (g->game_over == 1)) FAIL("phase");
     if (g->current >= n) FAIL("current");
@@ -80,11 +79,12 @@ int bham_validate(const BrassGame *g, char *field, size_t field_len) {
             if (memcmp(pl, &empty_player, sizeof *pl)) FAILF("players[%d]", p);
             continue;
         }
-        /* bug fix (found by fuzz_state): these int16 tallies must leave room for a whole
-           game's gains (a real game stays far below 9999), or they overflow to negative */
-        if (pl->money < 0 || pl->money > 9999) FAILF("players[%d].money", p);
-        if (pl->vp < 0 || pl->vp > 9999) FAILF("players[%d].vp", p);
-        if (pl->spent < 0 || pl->spent > 9999) FAILF("players[%d].spent", p);
+        /* bug fix (found by fuzz_state): these int16 tallies overflowed to negative near
+           32767; then a loan took 9999 past the bound (found with -use_value_profile=1).
+           Play stops them at BRASS_TALLY_MAX (tally_add), the bound accepted here. */
+        if (pl->money < 0 || pl->money > BRASS_TALLY_MAX) FAILF("players[%d].money", p);
+        if (pl->vp < 0 || pl->vp > BRASS_TALLY_MAX) FAILF("players[%d].vp", p);
+        if (pl->spent < 0 || pl->spent > BRASS_TALLY_MAX) FAILF("players[%d].spent", p);
         if (pl->income_space > 99) FAILF("players[%d].income_space", p);
         if (pl->links_left > BRASS_LINK_TILES) FAILF("players[%d].links_left", p);
         for (int i = 0; i < BRASS_NUM_INDUSTRIES; i++)

@@ -20,7 +20,7 @@ void pay_money(Ctx *cx, int player, int amount) {
     if (amount <= 0) return;
     BrassPlayer *p = &cx->g->players[player];
     p->money = (int16_t)(p->money - amount);
-    p->spent = (int16_t)(p->spent + amount);
+    p->spent = (int16_t)tally_add(p->spent, amount);
     emit(cx, EV_PAY, player, amount, 0, 0);
 }
 
@@ -30,9 +30,22 @@ void advance_income(BrassGame *g, int player, int spaces) {
     g->players[player].income_space = (uint8_t)(s > 99 ? 99 : s);
 }
 
+/* Money, VP and spending stop at BRASS_TALLY_MAX, the bound brass_validate accepts: a real
+   game stays far below, and so a legal move from any valid state gives a valid state. */
+int tally_add(int tally, int amount) {
+    int v = tally + amount;
+    return v < 0 ? 0 : v > BRASS_TALLY_MAX ? BRASS_TALLY_MAX : v;
+}
+
+/* Returns the money credited (less than amount only at the bound), for the events. */
+int gain_money(BrassGame *g, int player, int amount) {
+    int before = g->players[player].money;
+    g->players[player].money = (int16_t)tally_add(before, amount);
+    return g->players[player].money - before;
+}
+
 void gain_vp(BrassGame *g, int player, int vp) {
-    int v = g->players[player].vp + vp;
-    g->players[player].vp = (int16_t)(v < 0 ? 0 : v);
+    g->players[player].vp = (int16_t)tally_add(g->players[player].vp, vp);
 }
 
 void flip_tile(Ctx *cx, int slot) {

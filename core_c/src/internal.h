@@ -86,6 +86,10 @@ void flip_tile(Ctx *cx, int slot);
 void take_cube(Ctx *cx, int slot);
 void discard_card(Ctx *cx, int player, int card);
 void remove_tile(BrassGame *g, int slot);
+#define BRASS_TALLY_MAX 9999 /* money, VP, spending: validate's bound, where play stops */
+#define BRASS_ROUND_MAX 255  /* the round counter stops here (uint8) */
+int tally_add(int tally, int amount);
+int gain_money(BrassGame *g, int player, int amount);
 void gain_vp(BrassGame *g, int player, int vp);
 
 /* rules_*.c: reasons and effects of each action's decisions */

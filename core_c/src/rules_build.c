@@ -165,8 +165,7 @@ static void sell_to_market(Ctx *cx, int slot, int is_coal) {
         sold++;
     }
     if (!sold) return;
-    g->players[t->owner].money = (int16_t)(g->players[t->owner].money + earned);
-    emit(cx, EV_MARKET_SALE, t->owner, slot, sold, earned);
+    emit(cx, EV_MARKET_SALE, t->owner, slot, sold, gain_money(g, t->owner, earned));
     if (t->cubes == 0) flip_tile(cx, slot);
 }
 

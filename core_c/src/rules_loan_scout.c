@@ -22,7 +22,7 @@ void take_loan(Ctx *cx) {
     BrassPlayer *pl = &g->players[g->current];
     int level = BT_INCOME_LEVEL[pl->income_space] - LOAN_LEVELS;
     pl->income_space = BT_LEVEL_TOP_SPACE[level - MIN_INCOME_LEVEL];
-    pl->money = (int16_t)(pl->money + LOAN_MONEY);
+    gain_money(g, g->current, LOAN_MONEY);
     emit(cx, EV_LOAN, g->current, pl->income_space, 0, 0);
 }
 

@@ -55,7 +55,7 @@ void sell_finish_tile(Ctx *cx) {
     int kind = BT_SPACE_BONUS_KIND[m], amount = BT_SPACE_BONUS_AMOUNT[m];
     emit(cx, EV_MERCHANT_BONUS, p, m, kind, amount);
     switch (kind) {
-    case 0: g->players[p].money = (int16_t)(g->players[p].money + amount); break;
+    case 0: gain_money(g, p, amount); break;
     case 1: gain_vp(g, p, amount); break;
     case 2: advance_income(g, p, amount); break;
     default: g->phase = PH_FREE_DEVELOP; break;

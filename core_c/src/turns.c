@@ -95,8 +95,7 @@ static int pay_incomes(Ctx *cx) {
         BrassPlayer *pl = &g->players[p];
         int level = BT_INCOME_LEVEL[pl->income_space];
         if (level >= 0) {
-            pl->money = (int16_t)(pl->money + level);
-            emit(cx, EV_INCOME, p, level, 0, 0);
+            emit(cx, EV_INCOME, p, gain_money(g, p, level), 0, 0);
             continue;
         }
         int owe = -level;
@@ -128,7 +127,7 @@ void shortfall_remove(Ctx *cx, int slot) {
     BrassGame *g = cx->g;
     const BrassSlot *t = &g->slots[slot];
     int money = tile_cost(g, t->industry, t->level) / 2;
-    g->players[g->current].money = (int16_t)(g->players[g->current].money + money);
+    money = gain_money(g, g->current, money);
     emit(cx, EV_SHORTFALL_REMOVE, g->current, slot, money, 0);
     remove_tile(g, slot);
     if (pay_incomes(cx)) finish_round(cx);
@@ -218,7 +217,7 @@ static void start_rail_era(Ctx *cx) {
 static void finish_round(Ctx *cx) {
     BrassGame *g = cx->g;
     if (!hands_and_deck_empty(g)) {
-        g->round++;
+        if (g->round < BRASS_ROUND_MAX) g->round++;
         g->turn_idx = 0;
         g->pend.income_idx = 0;
         begin_turn(cx);

@@ -94,7 +94,7 @@ def state_from_position(data: Any) -> Any:
     if era not in ERAS:
         raise r.fail("era", "must be 'canal' or 'rail'")
     g.era = ERAS.index(era)
-    g.round = r.int_in(d, "round", "round", 1, 100)  # brass_validate bounds it with the cards
+    g.round = r.int_in(d, "round", "round", 1, 255)  # the counter stops at 255
     order = r.get(d, "turn_order", "turn_order", list)
     if len(order) != n:
         raise r.fail("turn_order", f"must list {n} seats")
