@@ -32,6 +32,8 @@ from .store import StoreHealth
 log = structlog.get_logger("brass_service.rest")
 
 SSE_HEARTBEAT_SECONDS = 15.0
+# How long an SSE client waits before reconnecting after the server said it is shutting down.
+SSE_RECONNECT_MS = 1000
 # How often an idle stream handler (SSE, batches) checks that its client is still there (and
 # the server is not shutting down), so a vanished client frees its watcher or batch slot
 # promptly.
@@ -147,6 +149,14 @@ class AiohttpRequest:
                 f"the request body is larger than the {limit} bytes accepted",
                 limit=str(limit),
             ) from exc
+
+
+def _sse_stream_end(event: str, reason: str, version: int) -> bytes:
+    """The last message of a watch stream: `end` (the game is over: stop watching) or
+    `shutdown` (this server is stopping: reconnect after `retry` ms with Last-Event-ID)."""
+    data = json.dumps({"reason": reason, "version": str(version)}, separators=(",", ":"))
+    retry = f"retry: {SSE_RECONNECT_MS}\n" if event == "shutdown" else ""
+    return f"{retry}event: {event}\ndata: {data}\n\n".encode()
 
 
 def _error_response(error: ServiceError) -> web.Response:
@@ -523,6 +533,7 @@ class RestGateway:
                 await response.prepare(request)
                 loop = asyncio.get_running_loop()
                 last_write = loop.time()
+                sent_version = message.from_version  # the version the client has seen
                 while True:
                     try:
                         item = await asyncio.wait_for(queue.get(), STREAM_LIVENESS_SECONDS)
@@ -532,7 +543,10 @@ class RestGateway:
                             record.outcome = "CLIENT_GONE"
                             break
                         if self._closing.is_set():
-                            await response.write(b"event: end\ndata: {}\n\n")
+                            # not the game's end: the client reconnects (to this server
+                            # restarted, or another replica) and resumes from `version`
+                            await response.write(_sse_stream_end(
+                                "shutdown", "SERVER_SHUTTING_DOWN", sent_version))
                             break
                         if loop.time() - last_write >= SSE_HEARTBEAT_SECONDS:
                             await response.write(b": keep-alive\n\n")
@@ -540,7 +554,7 @@ class RestGateway:
                         continue
                     last_write = loop.time()
                     if item is None:
-                        await response.write(b"event: end\ndata: {}\n\n")
+                        await response.write(_sse_stream_end("end", "GAME_OVER", sent_version))
                         break
                     if isinstance(item, BaseException):
                         error = item if isinstance(item, ServiceError) else ServiceError(
@@ -550,7 +564,7 @@ class RestGateway:
                         data = json.dumps(error.to_json())
                         await response.write(f"event: error\ndata: {data}\n\n".encode())
                         break
-                    record.version = item.version
+                    record.version = sent_version = item.version
                     data = json.dumps(message_to_json_dict(item), separators=(",", ":"))
                     await response.write(
                         f"id: {item.version}\nevent: update\ndata: {data}\n\n".encode()

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import http.client
 import json
 import random
 import threading
+from pathlib import Path
 
 import brass
 from brass_clients.aio_sdk import AsyncGameClient
@@ -468,3 +470,49 @@ def test_rest_answers_are_the_json_of_the_grpc_answers(server: ServerProcess) ->
             assert replayed.replayed
             replayed.replayed = False
             assert answer == message_to_json_dict(replayed)
+
+
+def test_sse_stream_says_why_it_ends(tmp_path: Path) -> None:
+    """`end` (reason GAME_OVER) only when the game is over; at a server shutdown the stream
+    ends with `shutdown` (reason SERVER_SHUTTING_DOWN, the version to resume from, and a
+    `retry` delay), so a client that stops at `end` keeps watching across a deploy."""
+    import signal
+
+    server = ServerProcess(tmp_path / "sse-end").start()
+    try:
+        rest = server.rest()
+        created = rest.post("/v1/games", {"players": 2, "seed": "5"})
+        game_id = created["gameId"]
+        tokens = [s["token"] for s in created["seats"]]
+        play_random_rest(rest, game_id, tokens, random.Random(5), max_submissions=4)
+        head = rest.get(f"/v1/games/{game_id}")["state"]["summary"]["version"]
+        connection = http.client.HTTPConnection("127.0.0.1", server.http_port, timeout=60)
+        connection.request("GET", f"/v1/games/{game_id}/events?fromVersion=0",
+                           headers={"Accept": "text/event-stream"})
+        response = connection.getresponse()
+        assert response.status == 200
+        seen = b""
+        while f"id: {head}\n".encode() not in seen:  # caught up with the game
+            seen += response.readline()
+        assert server.process is not None
+        server.process.send_signal(signal.SIGTERM)
+        tail = response.read()  # to the end of the stream: the server closes it
+        connection.close()
+        assert b"event: end" not in tail
+        last = tail.strip().split(b"\n\n")[-1].decode().splitlines()
+        assert last[:2] == ["retry: 1000", "event: shutdown"], tail[-300:]
+        assert json.loads(last[2].removeprefix("data: ")) == {
+            "reason": "SERVER_SHUTTING_DOWN", "version": head}
+        server.process.wait(timeout=30)
+
+        # restarted: the game plays to its end, and then the stream's last word is `end`
+        server.start()
+        rest = server.rest()
+        play_random_rest(rest, game_id, tokens, random.Random(6))
+        final = rest.get(f"/v1/games/{game_id}")["state"]["summary"]["version"]
+        events = list(sse_events(server.http_port, f"/v1/games/{game_id}/events",
+                                 last_event_id=head))
+        assert events[-1] == ("end", None, {"reason": "GAME_OVER", "version": final})
+        assert all(event == "update" for event, _id, _data in events[:-1])
+    finally:
+        server.stop()
