@@ -28,6 +28,8 @@ _REASONS: dict[str, tuple[grpc.StatusCode, int]] = {
     "IDEMPOTENCY_KEY_REUSED": (grpc.StatusCode.ALREADY_EXISTS, 409),
     "RATE_LIMITED": (grpc.StatusCode.RESOURCE_EXHAUSTED, 429),
     "MESSAGE_TOO_LARGE": (grpc.StatusCode.RESOURCE_EXHAUSTED, 413),
+    "UNSUPPORTED_ENCODING": (grpc.StatusCode.INVALID_ARGUMENT, 415),
+    "REQUEST_TIMEOUT": (grpc.StatusCode.DEADLINE_EXCEEDED, 408),
     "BAD_PAGE_TOKEN": (grpc.StatusCode.INVALID_ARGUMENT, 400),
     "CORRUPT_GAME": (grpc.StatusCode.DATA_LOSS, 500),
     "INTERNAL": (grpc.StatusCode.INTERNAL, 500),

@@ -3,26 +3,33 @@
 aiohttp spends about 130 µs of CPU on each request on this 2-core machine, more than the
 engine and the store together spend on a move; a bare asyncio protocol reading the same
 requests spends about 25 µs under uvloop (figures in docs/SERVICE.md). This front owns the
-REST port and answers the requests it can read with certainty itself:
+REST port. Request heads are parsed by httptools (llhttp, the parser under uvicorn and,
+in its own copy, under aiohttp); the front answers itself the requests that are:
 
-- `GET` or `POST`, `HTTP/1.1`, an ASCII head of at most MAX_HEAD_BYTES and MAX_HEADERS,
-  header lines that are all `token: value` without control characters, no header named
-  twice;
-- a body framed by one plain Content-Length within the body limit (or no body), with no
-  Transfer-Encoding, Expect or Upgrade, and Connection absent, `keep-alive` or `close`;
+- `GET` or `POST` over `HTTP/1.1` with a Host header, a head of at most MAX_HEAD_BYTES and
+  MAX_HEADERS, no header named twice, header values in ASCII;
+- a body framed by one Content-Length (or no body), with no Transfer-Encoding, Expect or
+  Upgrade, and Connection absent, `keep-alive` or `close`;
 - a target of plain characters (no percent-encoding, `+` or `;`) that matches the route
   of one of rest.PLAIN_OPERATIONS.
 
-Anything else (the event and batch streams, /healthz, /metrics, /openapi.json, unknown
-routes, chunked or oversized bodies, `Expect: 100-continue`, HTTP/1.0, odd or huge heads)
-is handed to aiohttp together with the connection and every byte not yet answered, and
-aiohttp serves that connection to its end. So aiohttp still decides every error and corner
-of HTTP, and both fronts give a plain operation the same answer, made by
-RestGateway.respond.
+Of those it refuses, without reading the body, a Content-Encoding (415: bodies are not
+decompressed) and a Content-Length over the body limit (413). Anything else (the event and
+batch streams, /healthz, /metrics, /openapi.json, unknown routes, chunked bodies,
+`Expect: 100-continue`, HTTP/1.0, heads llhttp refuses, huge heads) is handed to aiohttp
+together with the connection and every byte not yet answered, and aiohttp serves that
+connection to its end. So aiohttp decides every other error and corner of HTTP, and both
+fronts give a plain operation the same answer, made by RestGateway.respond; the rest
+gateway's _http_guard middleware refuses encodings and oversized bodies the same way.
 
 Requests on one connection are answered one at a time, in order (pipelined ones wait in
-the buffer). A connection with nothing in flight for KEEPALIVE_SECONDS is closed, as
-aiohttp does.
+the buffer). Every connection, handed over or not, is bounded:
+
+- at most max_connections_per_address at once from one client address (429 beyond);
+- a request must arrive whole within request_read_seconds of its first byte (408);
+- a connection with nothing in flight for keepalive_seconds is closed, as aiohttp does,
+  and aborted when the client has left answers unread (closing would wait for it to read
+  them); so is a handed-over one whose client has read nothing for that long.
 """
 
 from __future__ import annotations
@@ -37,7 +44,18 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from .rest import PLAIN_OPERATIONS, ROUTES
+import httptools
+
+from .errors import ServiceError
+from .rest import (
+    BODY_UNREAD_STATUSES,
+    PLAIN_OPERATIONS,
+    ROUTES,
+    _error_text,
+    body_too_large,
+    encoding_refused,
+    read_timeout,
+)
 
 if TYPE_CHECKING:
     from .openapi import Route
@@ -50,21 +68,17 @@ MAX_HEADERS = 128  # aiohttp's limit too
 # Pipelined bytes buffered behind a request in flight before reading pauses.
 MAX_BUFFERED_BYTES = 1 << 20
 KEEPALIVE_SECONDS = 75.0
+REQUEST_READ_SECONDS = 30.0
+MAX_CONNECTIONS_PER_ADDRESS = 256
 _SWEEP_SECONDS = 5.0
 
-_TOKEN = r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+"
 # Characters a target may hold to be read here: no '%' (encoded characters), no '+' (a
 # space in a query to aiohttp), no ';' (a query separator to some readers), no '#', no
 # spaces or controls.
-_PLAIN_TARGET = r"/[!$&'()*,\-./0-9:=?@A-Z_a-z~]*"
-# A field value: printable ASCII, spaces and tabs (no controls, no bare CR or LF).
-_VALUE = r"[\t\x20-\x7e]*"
-_HEAD = re.compile(
-    rf"(GET|POST) ({_PLAIN_TARGET}) HTTP/1\.1\r\n((?:{_TOKEN}:{_VALUE}\r\n){{0,{MAX_HEADERS}}})"
-)
-_FIELD = re.compile(rf"({_TOKEN}):[\t ]*({_VALUE})\r\n")
+_PLAIN_TARGET = re.compile(rb"/[!$&'()*,\-./0-9:=?@A-Z_a-z~]*")
 _FRAMING_WE_LEAVE = ("transfer-encoding", "expect", "upgrade")
 _REASONS = {status.value: status.phrase for status in http.HTTPStatus}
+_PARSER_REFUSALS = (httptools.HttpParserError, httptools.HttpParserUpgrade)
 
 
 def _route_pattern(path: str) -> re.Pattern[str]:
@@ -153,40 +167,95 @@ class _Head:
         self.close = close
 
 
-def parse_head(head: bytes, max_body_bytes: int) -> _Head | None:
-    """The request head (without its closing blank line) if it is one this front reads with
-    certainty, else None (the request is then aiohttp's)."""
-    # One regex checks the whole head, one more splits its fields: both run in C, where a
-    # loop over the lines in Python cost more than the rest of the request's reading.
-    found = _HEAD.fullmatch(head.decode("latin-1") + "\r\n")
-    if found is None:
+class RequestReader:
+    """One connection's httptools parser and what its callbacks gathered of the request
+    being read."""
+
+    __slots__ = ("body", "complete", "count", "head_done", "headers", "odd", "parser", "url")
+
+    def __init__(self) -> None:
+        self.parser = httptools.HttpRequestParser(self)
+        self.next_request()
+
+    def next_request(self) -> None:
+        self.url = b""
+        self.headers: dict[str, str] = {}
+        self.count = 0
+        self.odd = False  # a header named twice, or a value that is not ASCII
+        self.head_done = False
+        self.body: list[bytes] = []
+        self.complete = False
+
+    # httptools' callbacks
+    def on_url(self, url: bytes) -> None:
+        self.url += url
+
+    def on_header(self, name: bytes, value: bytes) -> None:
+        self.count += 1
+        key = name.decode("ascii").lower()  # llhttp lets only token characters through
+        if key in self.headers or not value.isascii():
+            self.odd = True
+        self.headers[key] = value.decode("latin-1").rstrip(" \t")
+
+    def on_headers_complete(self) -> None:
+        self.head_done = True
+
+    def on_body(self, body: bytes) -> None:
+        self.body.append(body)
+
+    def on_message_complete(self) -> None:
+        self.complete = True
+
+    def head(self) -> _Head | None:
+        """The head just parsed if it is one this front reads with certainty, else None
+        (the request is then aiohttp's)."""
+        parser = self.parser
+        if self.odd or self.count > MAX_HEADERS or parser.get_http_version() != "1.1":
+            return None
+        method = parser.get_method()
+        if (method != b"GET" and method != b"POST") or not _PLAIN_TARGET.fullmatch(self.url):
+            return None
+        headers = self.headers
+        if "host" not in headers:
+            return None  # aiohttp's 400, as HTTP/1.1 wants
+        for name in _FRAMING_WE_LEAVE:
+            if name in headers:
+                return None
+        close = False
+        connection = headers.get("connection")
+        if connection is not None:
+            connection = connection.lower()
+            if connection == "close":
+                close = True
+            elif connection != "keep-alive":
+                return None
+        length_text = headers.get("content-length")
+        length = int(length_text) if length_text is not None else 0  # digits: llhttp checks
+        path, _, query_text = self.url.decode("ascii").partition("?")
+        return _Head(method.decode("ascii"), path, query_text, headers, length, close)
+
+
+def parse_head(head: bytes) -> _Head | None:
+    """A request head (without its closing blank line) as this front reads it: None when
+    llhttp refuses it or the front leaves it to aiohttp."""
+    reader = RequestReader()
+    try:
+        reader.parser.feed_data(head + b"\r\n\r\n")
+    except _PARSER_REFUSALS:
         return None
-    method, target, block = found.groups()
-    fields = _FIELD.findall(block)
-    headers = {name.lower(): value.rstrip(" \t") for name, value in fields}
-    if len(headers) != len(fields):
-        return None  # a header named twice
-    for name in _FRAMING_WE_LEAVE:
-        if name in headers:
-            return None
-    close = False
-    connection = headers.get("connection")
-    if connection is not None:
-        connection = connection.lower()
-        if connection == "close":
-            close = True
-        elif connection != "keep-alive":
-            return None
-    length = 0
-    length_text = headers.get("content-length")
-    if length_text is not None:
-        if not length_text.isdigit() or len(length_text) > 12:
-            return None
-        length = int(length_text)
-        if length > max_body_bytes:
-            return None  # aiohttp answers it with MESSAGE_TOO_LARGE
-    path, _, query_text = target.partition("?")
-    return _Head(method, path, query_text, headers, length, close)
+    return reader.head() if reader.head_done else None
+
+
+def response_bytes(status: int, text: str, date: bytes, close: bool) -> bytes:
+    body = text.encode()
+    return (
+        b"HTTP/1.1 %d %s\r\nContent-Type: application/json; charset=utf-8\r\n"
+        b"Content-Length: %d\r\nDate: %s\r\n%s\r\n%s"
+        % (
+            status, _REASONS.get(status, "Unknown").encode("ascii"), len(body), date,
+            b"Connection: close\r\n" if close else b"", body,
+        )
+    )
 
 
 class _DateHeader:
@@ -211,13 +280,20 @@ class FastHttpProtocol(asyncio.Protocol):
         self._front = front
         self._transport: asyncio.Transport | None = None
         self._buffer = bytearray()
+        self._reader = RequestReader()
+        self._fed = 0  # bytes of the buffer fed to the parser (the request being read)
+        self._head: _Head | None = None  # the head read, its body still arriving
+        self._match: tuple[str, dict[str, str]] = ("", {})
         self._remote = "unknown"
+        self._admitted = False
         self.busy = False
         self.last_active = time.monotonic()
+        self.reading_since = 0.0  # when a request began to arrive (0: none is arriving)
         self._reading_paused = False
         self._writing_paused = False
         self._eof = False
         self._closing = False  # answer what is in flight, then close
+        self._discarding = False  # refused with the body unread: read and drop until closed
 
     # -------------------------------------------------------------- asyncio callbacks
 
@@ -226,19 +302,31 @@ class FastHttpProtocol(asyncio.Protocol):
         peer = transport.get_extra_info("peername")
         if isinstance(peer, tuple) and peer:
             self._remote = str(peer[0])
+        self._front.connections.add(self)  # swept, admitted or not
+        if not self._front.admit(self._remote):
+            limit = self._front.max_connections_per_address
+            self._refuse(ServiceError(
+                "RATE_LIMITED", f"more than {limit} connections at once from one address",
+                limit="max_connections_per_address",
+            ))
+            return
+        self._admitted = True
         sock = transport.get_extra_info("socket")
         if sock is not None:
             with contextlib.suppress(OSError):
                 sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        self._front.connections.add(self)
         if not self._front.enabled:
             self._hand_off()
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._front.connections.discard(self)
+        if self._admitted:
+            self._front.release(self._remote)
         self._transport = None
 
     def data_received(self, data: bytes) -> None:
+        if self._discarding:
+            return
         self._buffer += data
         if not self.busy:
             self._next_request()
@@ -257,7 +345,9 @@ class FastHttpProtocol(asyncio.Protocol):
 
     def eof_received(self) -> bool:
         self._eof = True
-        if not self.busy:
+        if self._discarding and self._transport is not None:
+            self._transport.close()
+        elif not self.busy:
             self._next_request()
         return True  # keep the transport open to answer what is in flight
 
@@ -287,38 +377,89 @@ class FastHttpProtocol(asyncio.Protocol):
     # -------------------------------------------------------------- requests
 
     def close_when_idle(self) -> None:
+        """Closes now if nothing is in flight (else once it is answered); aborts when
+        answers are still unsent, since closing would wait for the client to read them."""
         self._closing = True
-        if not self.busy and self._transport is not None:
-            self._transport.close()
+        transport = self._transport
+        if not self.busy and transport is not None:
+            if self._writing_paused or transport.get_write_buffer_size():
+                transport.abort()
+            else:
+                transport.close()
+
+    def sweep(self, now: float, idle_since: float) -> None:
+        """The deadlines, checked by the front every few seconds."""
+        if self.busy or self._transport is None:
+            return
+        if self.reading_since and now - self.reading_since > self._front.request_read_seconds:
+            if self._discarding:
+                self._transport.abort()  # its refusal was sent; it is still sending
+                return
+            self._refuse(read_timeout(self._front.request_read_seconds))
+        elif self.last_active < idle_since:
+            self.close_when_idle()
+
+    def _waiting_for_bytes(self) -> None:
+        transport = self._transport
+        assert transport is not None
+        if self._eof or self._closing:
+            transport.close()
+        elif not self.reading_since and (self._buffer or self._head is not None):
+            self.reading_since = time.monotonic()
 
     def _next_request(self) -> None:
         transport = self._transport
         if transport is None or self._writing_paused:
             return
         buffer = self._buffer
-        end = buffer.find(b"\r\n\r\n")
-        if end < 0:
-            if len(buffer) > MAX_HEAD_BYTES:
+        reader = self._reader
+        head = self._head
+        if head is None:
+            if not self._fed:
+                while buffer[:2] == b"\r\n":  # empty lines before a request are ignored
+                    del buffer[:2]
+            end = buffer.find(b"\r\n\r\n", max(self._fed - 3, 0))
+            stop = len(buffer) if end < 0 else end + 4
+            if stop > MAX_HEAD_BYTES:
                 self._hand_off()
-            elif self._eof or self._closing:
-                transport.close()
+                return
+            if stop > self._fed:
+                try:
+                    reader.parser.feed_data(buffer[self._fed:stop])
+                except _PARSER_REFUSALS:
+                    self._hand_off()  # aiohttp words the 400
+                    return
+                self._fed = stop
+            if not reader.head_done:
+                self._waiting_for_bytes()
+                return
+            head = reader.head()
+            match = self._front.routes.match(head.method, head.path) if head else None
+            if head is None or match is None:
+                self._hand_off()
+                return
+            encoding = head.headers.get("content-encoding")
+            if encoding is not None and encoding.lower() != "identity":
+                self._refuse(encoding_refused(encoding))
+                return
+            if head.length > self._front.max_body_bytes:
+                self._refuse(body_too_large(self._front.max_body_bytes))
+                return
+            self._head = head
+            self._match = match
+        need = self._fed + head.length
+        if len(buffer) < need:
+            self._waiting_for_bytes()
             return
-        if end > MAX_HEAD_BYTES:
-            self._hand_off()
-            return
-        head = parse_head(bytes(buffer[:end]), self._front.max_body_bytes)
-        match = self._front.routes.match(head.method, head.path) if head is not None else None
-        if head is None or match is None:
-            self._hand_off()
-            return
-        start = end + 4
-        if len(buffer) < start + head.length:
-            if self._eof or self._closing:
-                transport.close()
-            return  # the rest of the body is on its way
-        body = bytes(buffer[start:start + head.length])
-        del buffer[:start + head.length]
-        operation_id, params = match
+        if head.length:
+            reader.parser.feed_data(buffer[self._fed:need])
+        body = b"".join(reader.body) if reader.body else b""
+        del buffer[:need]
+        reader.next_request()
+        self._fed = 0
+        self._head = None
+        self.reading_since = 0.0
+        operation_id, params = self._match
         request = FastRequest(params, head.query_text, head.headers, body, self._remote)
         self.busy = True
         self._front.track(
@@ -337,16 +478,8 @@ class FastHttpProtocol(asyncio.Protocol):
         transport = self._transport
         if transport is None:
             return  # the client left; the operation has done its work regardless
-        body = text.encode()
         close = close or self._closing
-        transport.write(
-            b"HTTP/1.1 %d %s\r\nContent-Type: application/json; charset=utf-8\r\n"
-            b"Content-Length: %d\r\nDate: %s\r\n%s\r\n%s"
-            % (
-                status, _REASONS.get(status, "Unknown").encode("ascii"), len(body),
-                self._front.date.value(), b"Connection: close\r\n" if close else b"", body,
-            )
-        )
+        transport.write(response_bytes(status, text, self._front.date.value(), close))
         self.last_active = time.monotonic()
         if close:
             transport.close()
@@ -355,6 +488,28 @@ class FastHttpProtocol(asyncio.Protocol):
             self._next_request()
         self._read_more_if_room()
 
+    def _refuse(self, error: ServiceError) -> None:
+        """Answers `error` and ends the connection without reading the request's body: its
+        bytes are read and dropped until the client closes (so that it sees the answer
+        rather than a reset), for at most request_read_seconds."""
+        transport = self._transport
+        assert transport is not None
+        assert error.http_status in BODY_UNREAD_STATUSES or error.reason == "RATE_LIMITED"
+        transport.write(
+            response_bytes(error.http_status, _error_text(error), self._front.date.value(), True)
+        )
+        self._discarding = True
+        self._buffer.clear()
+        self._head = None
+        self.reading_since = time.monotonic()
+        if self._reading_paused:
+            self._reading_paused = False
+            transport.resume_reading()
+        if transport.can_write_eof():
+            transport.write_eof()
+        else:
+            transport.close()
+
     def _hand_off(self) -> None:
         """Gives the connection, with every byte not yet answered, to aiohttp."""
         transport = self._transport
@@ -362,7 +517,9 @@ class FastHttpProtocol(asyncio.Protocol):
         self._front.connections.discard(self)
         self._transport = None
         handler = self._front.make_aiohttp_protocol()
-        transport.set_protocol(handler)
+        handed = HandedOff(self._front, handler, transport, self._remote)
+        self._admitted = False  # HandedOff releases the address
+        transport.set_protocol(handed)
         handler.connection_made(transport)
         if self._reading_paused:
             self._reading_paused = False
@@ -375,6 +532,45 @@ class FastHttpProtocol(asyncio.Protocol):
             handler.eof_received()
 
 
+class HandedOff(asyncio.Protocol):
+    """A connection served by aiohttp: passes the transport's calls on to aiohttp's
+    handler, and keeps the front's count of the address and its watch on a client that
+    leaves answers unread."""
+
+    def __init__(
+        self, front: FastHttpFront, handler: Any, transport: asyncio.BaseTransport, remote: str
+    ) -> None:
+        self._front = front
+        self._handler = handler
+        self._transport = transport
+        self._remote = remote
+        self.writing_paused_since = 0.0
+        front.handed_off.add(self)
+
+    def data_received(self, data: bytes) -> None:
+        self._handler.data_received(data)
+
+    def eof_received(self) -> bool | None:
+        return self._handler.eof_received()  # type: ignore[no-any-return]
+
+    def pause_writing(self) -> None:
+        self.writing_paused_since = time.monotonic()
+        self._handler.pause_writing()
+
+    def resume_writing(self) -> None:
+        self.writing_paused_since = 0.0
+        self._handler.resume_writing()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._front.handed_off.discard(self)
+        self._front.release(self._remote)
+        self._handler.connection_lost(exc)
+
+    def sweep(self, idle_since: float) -> None:
+        if self.writing_paused_since and self.writing_paused_since < idle_since:
+            self._transport.abort()  # type: ignore[attr-defined]
+
+
 class FastHttpFront:
     """Listens on the REST port; see the module's text."""
 
@@ -385,18 +581,38 @@ class FastHttpFront:
         max_body_bytes: int,
         keepalive_seconds: float = KEEPALIVE_SECONDS,
         enabled: bool = True,
+        request_read_seconds: float = REQUEST_READ_SECONDS,
+        max_connections_per_address: int = MAX_CONNECTIONS_PER_ADDRESS,
     ) -> None:
         self.gateway = gateway
         self.make_aiohttp_protocol = make_aiohttp_protocol
         self.max_body_bytes = max_body_bytes
         self.keepalive_seconds = keepalive_seconds
+        self.request_read_seconds = request_read_seconds
+        self.max_connections_per_address = max_connections_per_address
         self.enabled = enabled  # False: every connection goes to aiohttp at once
         self.routes = FastRoutes(ROUTES, PLAIN_OPERATIONS)
         self.date = _DateHeader()
         self.connections: set[FastHttpProtocol] = set()
+        self.handed_off: set[HandedOff] = set()
+        self._per_address: dict[str, int] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._server: asyncio.Server | None = None
         self._sweeper: asyncio.Task[None] | None = None
+
+    def admit(self, remote: str) -> bool:
+        """Counts a new connection from `remote`; False (not counted) when it has the most
+        it may have."""
+        count = self._per_address.get(remote, 0)
+        if count >= self.max_connections_per_address:
+            return False
+        self._per_address[remote] = count + 1
+        return True
+
+    def release(self, remote: str) -> None:
+        count = self._per_address.pop(remote, 1) - 1
+        if count > 0:
+            self._per_address[remote] = count
 
     def track(self, task: asyncio.Task[None]) -> None:
         self._tasks.add(task)
@@ -413,12 +629,15 @@ class FastHttpFront:
         return int(self._server.sockets[0].getsockname()[1])
 
     async def _sweep(self) -> None:
+        period = min(_SWEEP_SECONDS, self.keepalive_seconds, self.request_read_seconds / 2)
         while True:
-            await asyncio.sleep(min(_SWEEP_SECONDS, self.keepalive_seconds))
-            idle_since = time.monotonic() - self.keepalive_seconds
+            await asyncio.sleep(period)
+            now = time.monotonic()
+            idle_since = now - self.keepalive_seconds
             for connection in list(self.connections):
-                if not connection.busy and connection.last_active < idle_since:
-                    connection.close_when_idle()
+                connection.sweep(now, idle_since)
+            for handed in list(self.handed_off):
+                handed.sweep(idle_since)
 
     async def close(self, grace_seconds: float = 2.0) -> None:
         """Stops listening, lets requests in flight finish (up to the grace), closes the

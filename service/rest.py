@@ -15,7 +15,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from typing import Any, Protocol
 
 import structlog
-from aiohttp import web
+from aiohttp import ClientPayloadError, web
 from google.protobuf import json_format
 from google.protobuf.message import Message
 
@@ -121,6 +121,39 @@ class RestRequest(Protocol):
     async def body(self) -> bytes: ...
 
 
+# Refusals given with the request's body unread: the connection is closed after them.
+BODY_UNREAD_STATUSES = frozenset({408, 413, 415})
+# How long an aiohttp handler waits for a request's body (the fast front times whole
+# requests itself).
+BODY_READ_SECONDS = web.AppKey("body_read_seconds", float)
+
+
+def body_too_large(limit: int) -> ServiceError:
+    return ServiceError(
+        "MESSAGE_TOO_LARGE", f"the request body is larger than the {limit} bytes accepted",
+        limit=str(limit),
+    )
+
+
+def encoding_refused(encoding: str) -> ServiceError:
+    return ServiceError(
+        "UNSUPPORTED_ENCODING",
+        "request bodies are read as they are sent: no Content-Encoding is accepted",
+        encoding=encoding[:64],
+    )
+
+
+def read_timeout(seconds: float) -> ServiceError:
+    return ServiceError(
+        "REQUEST_TIMEOUT", f"the request did not arrive whole within {seconds:g} s",
+        limit="http_request_read_seconds",
+    )
+
+
+class ClientGone(Exception):
+    """The client left before its request's body arrived: nobody to answer, no fault."""
+
+
 class AiohttpRequest:
     """An aiohttp request seen as a RestRequest."""
 
@@ -140,15 +173,23 @@ class AiohttpRequest:
         return self._request.headers.get(lower_name)
 
     async def body(self) -> bytes:
+        seconds = self._request.app[BODY_READ_SECONDS]
         try:
-            return await self._request.read()
+            async with asyncio.timeout(seconds):
+                return await self._request.read()
         except web.HTTPRequestEntityTooLarge as exc:
-            limit = self._request.client_max_size
-            raise ServiceError(
-                "MESSAGE_TOO_LARGE",
-                f"the request body is larger than the {limit} bytes accepted",
-                limit=str(limit),
-            ) from exc
+            raise body_too_large(self._request.client_max_size) from exc
+        except TimeoutError as exc:
+            raise read_timeout(seconds) from exc
+        except (ConnectionError, ClientPayloadError) as exc:
+            raise ClientGone from exc
+
+
+def _json_response(status: int, text: str) -> web.Response:
+    response = web.Response(text=text, status=status, content_type="application/json")
+    if status in BODY_UNREAD_STATUSES:
+        response.force_close()
+    return response
 
 
 def _sse_stream_end(event: str, reason: str, version: int) -> bytes:
@@ -160,9 +201,7 @@ def _sse_stream_end(event: str, reason: str, version: int) -> bytes:
 
 
 def _error_response(error: ServiceError) -> web.Response:
-    return web.Response(
-        text=_error_text(error), status=error.http_status, content_type="application/json"
-    )
+    return _json_response(error.http_status, _error_text(error))
 
 
 def _ok_text(message: Message | Reply) -> str:
@@ -275,11 +314,15 @@ class RestGateway:
     ):
         self.service = service
         self.health_check = health_check
-        self._openapi = build_openapi(ROUTES)
+        # Relative: the document is the same whatever Host a client sends.
+        self._openapi = build_openapi(ROUTES, server_url="/")
         self._closing = asyncio.Event()
 
-    def app(self, max_body_bytes: int) -> web.Application:
-        app = web.Application(client_max_size=max_body_bytes, middlewares=[self._errors])
+    def app(self, max_body_bytes: int, body_read_seconds: float = 30.0) -> web.Application:
+        app = web.Application(
+            client_max_size=max_body_bytes, middlewares=[self._http_guard, self._errors]
+        )
+        app[BODY_READ_SECONDS] = body_read_seconds
         handlers: dict[str, Callable[[web.Request], Awaitable[web.StreamResponse]]] = {
             "WatchGame": self.watch_game,
             "RunBatch": self.run_batch,
@@ -296,6 +339,21 @@ class RestGateway:
 
     async def _on_shutdown(self, app: web.Application) -> None:
         self._closing.set()  # ends open SSE streams so shutdown does not wait on them
+
+    @web.middleware
+    async def _http_guard(
+        self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+    ) -> web.StreamResponse:
+        """Refuses, before its body is read, what the fast front refuses the same way: a
+        Content-Encoding (bodies are never decompressed: a small compressed body can
+        stand for a huge one) and a Content-Length over the limit."""
+        encoding = request.headers.get("Content-Encoding")
+        if encoding is not None and encoding.lower() != "identity":
+            return _error_response(encoding_refused(encoding))
+        length = request.content_length
+        if length is not None and length > request.client_max_size:
+            return _error_response(body_too_large(request.client_max_size))
+        return await handler(request)
 
     @web.middleware
     async def _errors(
@@ -319,7 +377,7 @@ class RestGateway:
 
     async def _serve_plain(self, operation_id: str, request: web.Request) -> web.Response:
         status, text = await self.respond(operation_id, AiohttpRequest(request))
-        return web.Response(text=text, status=status, content_type="application/json")
+        return _json_response(status, text)
 
     async def respond(self, operation_id: str, request: RestRequest) -> tuple[int, str]:
         """Runs a plain operation: (HTTP status, JSON text of the answer or of the error)."""
@@ -337,6 +395,9 @@ class RestGateway:
             except ServiceError as error:
                 record.outcome = error.reason
                 return error.http_status, _error_text(error)
+            except ClientGone:
+                record.outcome = "CLIENT_GONE"
+                return 400, ""
             except Exception:
                 record.outcome = "INTERNAL"
                 log.exception(
@@ -596,6 +657,9 @@ class RestGateway:
             except ServiceError as error:
                 record.outcome = error.reason
                 return _error_response(error)
+            except ClientGone:
+                record.outcome = "CLIENT_GONE"
+                return web.Response(status=400)
             response = web.StreamResponse(
                 headers={
                     "Content-Type": "application/x-ndjson",
@@ -676,6 +740,4 @@ class RestGateway:
         return web.Response(body=body, headers={"Content-Type": content_type})
 
     async def openapi(self, request: web.Request) -> web.Response:
-        document: dict[str, Any] = dict(self._openapi)
-        document["servers"] = [{"url": f"{request.scheme}://{request.host}"}]
-        return web.json_response(document)
+        return web.json_response(self._openapi)

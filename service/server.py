@@ -52,6 +52,10 @@ class Limits:
     gil_switch_interval_ms: float = 0.5
     # A REST connection with no request in flight for this long is closed.
     http_keepalive_seconds: float = 75.0
+    # A REST request must arrive whole (head and body) within this long of its first byte.
+    http_request_read_seconds: float = 30.0
+    # REST connections open at once from one client address (per process).
+    http_max_connections_per_address: int = 256
     # False hands every REST connection to aiohttp (fast_http.py's front then only
     # listens): for comparing the two, or should the lean front ever misread a client.
     http_fast_front: bool = True
@@ -158,14 +162,19 @@ async def serve_async(
     # aiohttp serves every REST request but the simple plain ones, which the fast front
     # (which owns the port) answers itself; it hands aiohttp the other connections.
     runner = web.AppRunner(
-        gateway.app(limits.max_message_bytes), access_log=None,
-        keepalive_timeout=limits.http_keepalive_seconds,
+        gateway.app(limits.max_message_bytes, limits.http_request_read_seconds),
+        access_log=None, keepalive_timeout=limits.http_keepalive_seconds,
+        auto_decompress=False,  # bodies are never decompressed (the guard refuses them)
+        # How long aiohttp reads and drops a refused request's unread body before closing.
+        lingering_time=min(10.0, limits.http_request_read_seconds),
     )
     await runner.setup()
     assert runner.server is not None
     front = FastHttpFront(
         gateway, runner.server, limits.max_message_bytes,
         keepalive_seconds=limits.http_keepalive_seconds, enabled=limits.http_fast_front,
+        request_read_seconds=limits.http_request_read_seconds,
+        max_connections_per_address=limits.http_max_connections_per_address,
     )
     try:
         bound_http = await front.start(host, http_port, reuse_port=reuse_port)

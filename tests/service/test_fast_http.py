@@ -836,6 +836,248 @@ def test_fast_front_switched_off(tmp_path_factory: pytest.TempPathFactory) -> No
         server.stop()
 
 
+# ------------------------------------------------------------------------ hostile clients
+# (issue 10, item D). Each compares the fast front with aiohttp where both can be reached:
+# a server with the fast front switched off, or a request the fast front hands over.
+
+
+@pytest.fixture(scope="module")
+def aiohttp_port(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
+    # 3 s for a request to arrive: aiohttp drops what a client still sends after a refusal
+    # for that long (at most 10 s) before it closes.
+    server = _start(tmp_path_factory.mktemp("fast-http-aiohttp"), "aiohttp",
+                    {"BRASS_HTTP_FAST_FRONT": "false", "BRASS_HTTP_REQUEST_READ_SECONDS": "3"})
+    yield server.http_port
+    server.stop()
+
+
+def _answer(port: int, data: bytes) -> tuple[Response, bool]:
+    """The answer to `data` on a fresh connection, and whether the server then closed."""
+    with Connection(port) as conn:
+        conn.send(data)
+        answer = conn.read_response()
+        return answer, conn.closed_by_server()
+
+
+CREATE = json.dumps({"players": 2, "seed": "101"}).encode()
+HTTP_CORNERS = {
+    "bare-lf": b"GET /v1/games HTTP/1.1\nHost: x\n\n",
+    "bare-lf-in-headers": b"GET /v1/games HTTP/1.1\r\nHost: x\nX-A: 1\r\n\r\n",
+    "no-host": b"GET /v1/games HTTP/1.1\r\n\r\n",
+    "no-host-post": b"POST /v1/games HTTP/1.1\r\nContent-Length: %d\r\n\r\n%s"
+                    % (len(CREATE), CREATE),
+    "two-content-lengths": b"POST /v1/games HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n"
+                           b"Content-Length: %d\r\n\r\n%s" % (len(CREATE), len(CREATE), CREATE),
+    "length-and-chunked": b"POST /v1/games HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n"
+                          b"Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+}
+
+
+@pytest.mark.parametrize("data", HTTP_CORNERS.values(), ids=HTTP_CORNERS.keys())
+def test_both_fronts_refuse_malformed_http_alike(
+    port: int, aiohttp_port: int, data: bytes
+) -> None:
+    """The fast front leaves what llhttp refuses (and a missing Host, which HTTP/1.1
+    requires) to aiohttp, so the answer is aiohttp's on both: 400, then closed."""
+    fast, fast_closed = _answer(port, data)
+    slow, slow_closed = _answer(aiohttp_port, data)
+    assert (fast.status, fast.body, fast_closed) == (slow.status, slow.body, slow_closed)
+    assert fast.status == 400 and fast_closed and fast.from_aiohttp
+
+
+def _gzip_request(target: str, document: dict[str, Any], chunked: bool = False) -> bytes:
+    import gzip
+
+    return build("POST", target, raw_body=gzip.compress(json.dumps(document).encode()),
+                 headers=[("Content-Encoding", "gzip")], chunked=chunked)
+
+
+def _assert_same_refusal(fast: Response, slow: Response, status: int, reason: str) -> None:
+    assert not fast.from_aiohttp and slow.from_aiohttp
+    assert (fast.status, fast.reason) == (slow.status, slow.reason) == (status, reason)
+    assert fast.json() == slow.json()
+    assert fast.headers["connection"].lower() == slow.headers["connection"].lower() == "close"
+
+
+def _count_games(port: int) -> int:
+    count, token = 0, ""
+    with Connection(port) as conn:
+        while True:
+            page = conn.request("GET", f"/v1/games?pageSize=100&pageToken={token}").json()
+            count += len(page["games"])
+            token = page["nextPageToken"]
+            if not token:
+                return count
+
+
+def test_compressed_bodies_are_refused_alike(port: int, aiohttp_port: int) -> None:
+    """Bodies are never decompressed (a 1 MB gzip bomb is a gigabyte of zeros): any
+    Content-Encoding but identity gets 415 UNSUPPORTED_ENCODING, on every route and both
+    fronts, and nothing is created."""
+    games_before = _count_games(port)
+    created = _gzip_request("/v1/games", {"players": 2, "seed": "102"})
+    fast, fast_closed = _answer(port, created)
+    slow, slow_closed = _answer(aiohttp_port, created)
+    _assert_same_refusal(fast, slow, 415, "UNSUPPORTED_ENCODING")
+    assert fast_closed and slow_closed
+    assert fast.json()["error"]["details"][0]["metadata"] == {"encoding": "gzip"}
+    for data in (_gzip_request("/v1/games", {"players": 2}, chunked=True),
+                 _gzip_request("/v1/batches", {"players": 2, "games": 1, "bots": ["random"]}),
+                 build("GET", "/v1/games", headers=[("Content-Encoding", "br")])):
+        answer, closed = _answer(port, data)
+        assert (answer.status, answer.reason, closed) == (415, "UNSUPPORTED_ENCODING", True)
+    assert _count_games(port) == games_before
+    identity = build("POST", "/v1/games", {"players": 2, "seed": "103"},
+                     headers=[("Content-Encoding", "identity")])
+    assert _answer(port, identity)[0].status == _answer(aiohttp_port, identity)[0].status == 200
+    assert _count_games(port) == games_before + 1
+
+
+def test_oversized_length_is_refused_before_the_body(port: int, aiohttp_port: int) -> None:
+    """A Content-Length over the limit gets its 413 at once, with no body sent (the client
+    may then stop sending): both fronts, the same answer."""
+    head = (b"POST /v1/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"Content-Length: %d\r\n\r\n" % (BODY_LIMIT * 4))
+    fast, fast_closed = _answer(port, head)
+    slow, slow_closed = _answer(aiohttp_port, head)
+    _assert_same_refusal(fast, slow, 413, "MESSAGE_TOO_LARGE")
+    assert fast_closed and slow_closed
+    # On a route the fast front hands over, it is the guard's answer (aiohttp closes
+    # after dropping what the client still sends, up to 10 s).
+    with Connection(port) as conn:
+        conn.send(b"POST /v1/batches HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n"
+                  % (BODY_LIMIT + 1))
+        answer = conn.read_response()
+        assert (answer.status, answer.reason) == (413, "MESSAGE_TOO_LARGE")
+        assert answer.from_aiohttp and answer.headers["connection"] == "close"
+
+
+@pytest.fixture(scope="module")
+def strict_port(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
+    """A second a request may take to arrive; 2 s of keep-alive."""
+    server = _start(tmp_path_factory.mktemp("fast-http-strict"), "strict",
+                    {"BRASS_HTTP_REQUEST_READ_SECONDS": "1",
+                     "BRASS_HTTP_KEEPALIVE_SECONDS": "2"})
+    yield server.http_port
+    server.stop()
+
+
+def test_slow_requests_are_timed_out(strict_port: int) -> None:
+    """A head or body trickling in gets 408 REQUEST_TIMEOUT and the connection ends, on
+    the fast front and on a connection handed to aiohttp (a chunked body)."""
+    body = json.dumps({"players": 2, "seed": "104"}).encode()
+    fast_body = (b"POST /v1/games HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n%s"
+                 % (len(body), body[:5]))
+    slow_body = (b"POST /v1/games HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+                 b"5\r\n{\"pla")
+    slow_batch = b"POST /v1/batches HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{"
+    answers = {}
+    for name, data in (("fast", fast_body), ("aiohttp", slow_body), ("batch", slow_batch)):
+        with Connection(strict_port) as conn:
+            conn.send(data)
+            answer = conn.read_response()
+            answers[name] = answer
+            assert (answer.status, answer.reason) == (408, "REQUEST_TIMEOUT"), name
+            assert conn.closed_by_server(), name
+    assert not answers["fast"].from_aiohttp and answers["aiohttp"].from_aiohttp
+    assert answers["fast"].json() == answers["aiohttp"].json()
+    with Connection(strict_port) as conn:  # a trickling head: the fast front's alone
+        conn.send(b"GET /v1/games HTTP/1.1\r\nHost: x\r\n")
+        assert (conn.read_response().status, conn.closed_by_server()) == (408, True)
+
+
+def _aborted_when_it_never_reads(port: int, one: bytes) -> bool:
+    """Pipelines `one` without reading the answers until the server stops reading, then
+    waits (up to a minute) for the server to end the connection."""
+    data = memoryview(one * ((32 << 20) // len(one)))
+    sent = 0
+    with Connection(port, timeout=2.0) as conn:
+        try:
+            with contextlib.suppress(TimeoutError):
+                while sent < len(data):
+                    sent += conn.sock.send(data[sent:sent + 65536])
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline:
+                with contextlib.suppress(TimeoutError):
+                    conn.sock.send(one)
+        except (ConnectionResetError, BrokenPipeError):
+            return True
+    return False
+
+
+def test_pipelining_client_that_never_reads_is_aborted(strict_port: int) -> None:
+    """Held back (the test above), such a client would still pin its buffers and its
+    socket: past the keep-alive with its answers unread, the connection is aborted, on the
+    fast front and on aiohttp's."""
+    assert _aborted_when_it_never_reads(strict_port, build("GET", "/v1/games?pageSize=abc"))
+    assert _aborted_when_it_never_reads(
+        strict_port, build("GET", "/v1/games?pageSize=abc", headers=DUPLICATE))
+    with Connection(strict_port) as conn:
+        assert conn.request("GET", "/v1/games?pageSize=1").status == 200
+
+
+def test_connections_per_address_are_capped(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Beyond BRASS_HTTP_MAX_CONNECTIONS_PER_ADDRESS connections from one address, a new
+    one gets 429 RATE_LIMITED and is closed; the count follows connections handed to
+    aiohttp too, and frees a place when one closes."""
+    server = _start(tmp_path_factory.mktemp("fast-http-capped"), "capped",
+                    {"BRASS_HTTP_MAX_CONNECTIONS_PER_ADDRESS": "3"})
+    port = server.http_port
+    try:
+        with Connection(port) as fast, Connection(port) as handed, Connection(port) as idle:
+            assert fast.request("GET", "/v1/games?pageSize=1").status == 200
+            assert handed.request("GET", "/healthz").from_aiohttp
+            with Connection(port) as extra:
+                refused = extra.read_response()
+                assert (refused.status, refused.reason) == (429, "RATE_LIMITED")
+                assert refused.json()["error"]["details"][0]["metadata"] == {
+                    "limit": "max_connections_per_address"}
+                assert extra.closed_by_server()
+            for conn in (fast, handed, idle):
+                assert conn.request("GET", "/v1/games?pageSize=1").status == 200
+            handed.close()
+            deadline = time.monotonic() + 30
+            while True:  # the server sees the close a moment later
+                with Connection(port) as again:
+                    again.send(build("GET", "/v1/games?pageSize=1"))
+                    if again.read_response().status == 200:
+                        break
+                assert time.monotonic() < deadline, "a closed connection kept its place"
+                time.sleep(0.1)
+    finally:
+        server.stop()
+
+
+def test_client_leaving_mid_body_is_not_an_internal_error(strict_port: int) -> None:
+    """aiohttp's reading of a body whose client left ends the request as CLIENT_GONE (it
+    was logged and counted as INTERNAL)."""
+    def outcomes() -> set[str]:
+        with Connection(strict_port) as conn:
+            text = conn.request("GET", "/metrics").body.decode()
+        return {line.split('outcome="')[1].split('"')[0] for line in text.splitlines()
+                if line.startswith("brass_requests_total{") and 'method="CreateGame"' in line}
+
+    for data in (b"POST /v1/games HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+                 b"5\r\n{\"pla",
+                 b"POST /v1/games HTTP/1.1\r\nHost: x\r\nX-A: 1\r\nX-A: 1\r\n"
+                 b"Content-Length: 100\r\n\r\n{\"pla"):
+        with Connection(strict_port) as conn:
+            conn.send(data)
+            time.sleep(0.2)  # aiohttp's handler is reading the body
+    deadline = time.monotonic() + 30
+    while "CLIENT_GONE" not in outcomes():
+        assert time.monotonic() < deadline, outcomes()
+        time.sleep(0.1)
+    assert "INTERNAL" not in outcomes()
+
+
+def test_openapi_servers_do_not_reflect_the_host(port: int) -> None:
+    with Connection(port) as conn:
+        conn.send(b"GET /openapi.json HTTP/1.1\r\nHost: evil.example\r\n\r\n")
+        document = conn.read_response().json()
+        assert document["servers"] == [{"url": "/"}]
+
+
 # ------------------------------------------------------------------------ pure functions
 
 
@@ -852,25 +1094,33 @@ def _head(*lines: str) -> bytes:
                "Host: x", "AUTHORIZATION:   Bearer t0k \t"),
          ("GET", "/v1/games/abc/actions", "includeUnavailable=true&x=1",
           {"host": "x", "authorization": "Bearer t0k"}, 0, False)),
-        (_head("POST /v1/games HTTP/1.1", "Content-Length: 12", "Content-Type: application/json",
-               "Connection: Keep-Alive"),
-         ("POST", "/v1/games", "", {"content-length": "12", "content-type": "application/json",
+        (_head("POST /v1/games HTTP/1.1", "Host: x", "Content-Length: 12",
+               "Content-Type: application/json", "Connection: Keep-Alive"),
+         ("POST", "/v1/games", "", {"host": "x", "content-length": "12",
+                                    "content-type": "application/json",
                                     "connection": "Keep-Alive"}, 12, False)),
-        (_head("POST /v1/games:fromPosition HTTP/1.1", "content-length: 1048576",
+        # Over the body limit: read here, and refused (413) before its body is read.
+        (_head("POST /v1/games:fromPosition HTTP/1.1", "host: x", "content-length: 1048577",
                "Connection: CLOSE"),
          ("POST", "/v1/games:fromPosition", "",
-          {"content-length": "1048576", "connection": "CLOSE"}, 1 << 20, True)),
-        (_head("GET /v1/games HTTP/1.1"), ("GET", "/v1/games", "", {}, 0, False)),
-        (_head("GET /v1/games?a=1?b=2 HTTP/1.1", "X-Empty:", "X-Tab: a\tb"),
-         ("GET", "/v1/games", "a=1?b=2", {"x-empty": "", "x-tab": "a\tb"}, 0, False)),
-        (_head("GET / HTTP/1.1", *(f"X-H{i}: {i}" for i in range(128))),
-         ("GET", "/", "", {f"x-h{i}": str(i) for i in range(128)}, 0, False)),
+          {"host": "x", "content-length": "1048577", "connection": "CLOSE"}, (1 << 20) + 1,
+          True)),
+        (_head("GET /v1/games HTTP/1.1", "Host:"), ("GET", "/v1/games", "", {"host": ""}, 0,
+                                                     False)),
+        (_head("GET /v1/games?a=1?b=2 HTTP/1.1", "Host: x", "X-Empty:", "X-Tab: a\tb"),
+         ("GET", "/v1/games", "a=1?b=2", {"host": "x", "x-empty": "", "x-tab": "a\tb"}, 0,
+          False)),
+        (_head("GET / HTTP/1.1", "Host: x", *(f"X-H{i}: {i}" for i in range(127))),
+         ("GET", "/", "", {"host": "x", **{f"x-h{i}": str(i) for i in range(127)}}, 0, False)),
+        # llhttp reads it (both fronts' parser): the same request to aiohttp.
+        (_head("GET  /v1/games HTTP/1.1", "Host: x"),
+         ("GET", "/v1/games", "", {"host": "x"}, 0, False)),
     ],
-    ids=["plain", "query-and-case", "post-keep-alive", "close-at-limit", "no-headers",
-         "odd-but-fine", "128-headers"],
+    ids=["plain", "query-and-case", "post-keep-alive", "over-the-body-limit", "empty-host",
+         "odd-but-fine", "128-headers", "double-space"],
 )
 def test_parse_head_accepts(head: bytes, expected: tuple[Any, ...]) -> None:
-    parsed = parse_head(head, BODY_LIMIT)
+    parsed = parse_head(head)
     assert parsed is not None
     assert (parsed.method, parsed.path, parsed.query_text, parsed.headers, parsed.length,
             parsed.close) == expected
@@ -890,7 +1140,6 @@ REFUSED_HEADS = {
     "semicolon": _head("GET /v1/games/x/actions?includeUnavailable=true;a=1 HTTP/1.1"),
     "absolute-target": _head("GET http://x/v1/games HTTP/1.1"),
     "asterisk": _head("GET * HTTP/1.1"),
-    "double-space": _head("GET  /v1/games HTTP/1.1"),
     "no-colon": _head("GET /v1/games HTTP/1.1", "Host x"),
     "folded": _head("GET /v1/games HTTP/1.1", "X-A: one", " two"),
     "folded-with-colon": _head("GET /v1/games HTTP/1.1", "X-A: one", " X-B: two"),
@@ -907,8 +1156,7 @@ REFUSED_HEADS = {
     "length-negative": _head("POST /v1/games HTTP/1.1", "Content-Length: -1"),
     "length-plus": _head("POST /v1/games HTTP/1.1", "Content-Length: +1"),
     "length-empty": _head("POST /v1/games HTTP/1.1", "Content-Length:"),
-    "length-over-limit": _head("POST /v1/games HTTP/1.1", f"Content-Length: {BODY_LIMIT + 1}"),
-    "length-huge": _head("POST /v1/games HTTP/1.1", "Content-Length: " + "0" * 13),
+    "length-huge": _head("POST /v1/games HTTP/1.1", "Content-Length: " + "9" * 20),
     "length-unicode-digits": "POST /v1/games HTTP/1.1\r\nContent-Length: \u0661".encode(),
     "control-character": _head("GET /v1/games HTTP/1.1", "X-A: a\x01b"),
     "nul": _head("GET /v1/games HTTP/1.1", "X-A: a\x00b"),
@@ -917,13 +1165,21 @@ REFUSED_HEADS = {
     "bare-cr": b"GET /v1/games HTTP/1.1\r\nHost: x\ry",
     "non-ascii": "GET /v1/games HTTP/1.1\r\nX-Name: caf\u00e9".encode(),
     "non-ascii-target": "GET /v1/games/\u00e9 HTTP/1.1".encode(),
-    "129-headers": _head("GET / HTTP/1.1", *(f"X-H{i}: {i}" for i in range(129))),
+    "128-headers-and-host": _head("GET / HTTP/1.1", *(f"X-H{i}: {i}" for i in range(128))),
+    "no-host": _head("GET /v1/games HTTP/1.1", "Content-Length: 0"),
 }
+# Every other refused head gets a Host line after its request line, so that it is refused
+# for what the case names, not for the missing Host.
+_KEPT_AS_THEY_ARE = ("no-host", "duplicate", "space-before-colon")
 
 
 @pytest.mark.parametrize("head", REFUSED_HEADS.values(), ids=REFUSED_HEADS.keys())
 def test_parse_head_refuses(head: bytes) -> None:
-    assert parse_head(head, BODY_LIMIT) is None
+    name = next(key for key, value in REFUSED_HEADS.items() if value is head)
+    if name not in _KEPT_AS_THEY_ARE:
+        line, crlf, rest = head.partition(b"\r\n")
+        head = line + b"\r\nHost: x" + crlf + rest
+    assert parse_head(head) is None
 
 
 @pytest.mark.parametrize(
