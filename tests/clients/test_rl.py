@@ -56,6 +56,27 @@ def test_openspiel_random_simulations() -> None:
         pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
 
 
+def test_openspiel_random_simulations_serialize_states() -> None:
+    """Regression (issue 10 F): with serialize=True OpenSpiel pickles states, and a
+    brass.Game could not be pickled (TypeError)."""
+    pyspiel = pytest.importorskip("pyspiel",
+                                  reason="optional extra 'rl' (open-spiel) not installed")
+    import pickle
+
+    import brass_clients.rl.openspiel_game  # noqa: F401
+
+    for players in (2, 3):
+        game = pyspiel.load_game("python_brass", {"players": players, "num_deals": 20})
+        pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+    state = game.new_initial_state()
+    state.apply_action(3)
+    for _ in range(40):
+        state.apply_action(state.legal_actions()[0])
+    loaded = pickle.loads(pickle.dumps(state))
+    assert loaded.engine_game.snapshot() == state.engine_game.snapshot()
+    assert loaded.history() == state.history()
+
+
 def test_openspiel_state_clone_is_independent() -> None:
     pyspiel = pytest.importorskip("pyspiel",
                                   reason="optional extra 'rl' (open-spiel) not installed")

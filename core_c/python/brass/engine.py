@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
+from copy import deepcopy
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,10 +24,15 @@ BONUS_KINDS = ("money", "vp", "income_spaces", "develop")
 _NONE = lib.BRASS_NONE
 
 
+def _is_integer(value: Any) -> bool:
+    """A Python or numpy integer, not a bool (True is not seat 1)."""
+    return isinstance(value, int | np.integer) and not isinstance(value, bool | np.bool_)
+
+
 def action_name(action: int) -> str:
     """Stable short name of an action id, e.g. ``card:birmingham`` or ``slot:dudley.0``;
     ``unknown`` outside the action space."""
-    if isinstance(action, bool) or not isinstance(action, int | np.integer):
+    if not _is_integer(action):
         raise EngineError("INVALID_ARGUMENT", "action must be an integer", None, "action")
     if not 0 <= action < lib.BRASS_NUM_ACTIONS:
         return "unknown"
@@ -155,7 +161,7 @@ MAX_COMPOUND_LIMIT = 200_000  # compound actions listed by one call
 def _integer(value: Any, what: str, lo: int, hi: int) -> int:
     """`value` as an int in lo..hi, else INVALID_ARGUMENT naming `what`: a number that
     crosses into C is exact and in range there (no bools, floats or strings)."""
-    if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer):
+    if not _is_integer(value):
         raise EngineError("INVALID_ARGUMENT", f"{what} must be an integer", None, what)
     number = int(value)
     if not lo <= number <= hi:
@@ -165,7 +171,7 @@ def _integer(value: Any, what: str, lo: int, hi: int) -> int:
 
 def _seed(value: Any, what: str = "seed") -> int:
     """A seed for the core: any integer, taken modulo 2^64."""
-    if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer):
+    if not _is_integer(value):
         raise EngineError("INVALID_ARGUMENT", f"{what} must be an integer", None, what)
     return int(value) & _SEED_MASK
 
@@ -173,7 +179,7 @@ def _seed(value: Any, what: str = "seed") -> int:
 def _action_id(value: Any, what: str) -> int:
     """An action id: an integer (else INVALID_ARGUMENT) inside the action space (else
     UNKNOWN_ACTION)."""
-    if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer):
+    if not _is_integer(value):
         raise EngineError("INVALID_ARGUMENT", f"{what} must be an integer action id", None,
                           what)
     action = int(value)
@@ -313,11 +319,26 @@ class Game:
         return game
 
     def clone(self) -> Game:
+        """An independent copy (its own C state and replay record)."""
         g = ffi.new("BrassGame *")
         ffi.memmove(g, self._g, ffi.sizeof("BrassGame"))
         rec = dict(self._record)
         rec["decisions"] = list(self._record["decisions"])
         return Game(g, rec)
+
+    # copy.copy and copy.deepcopy give independent games (a shallow copy sharing the C
+    # state would let a move on the copy change the original); pickling goes through the
+    # snapshot, validated again when loaded, with the replay record.
+    def __copy__(self) -> Game:
+        return self.clone()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Game:
+        copy = self.clone()
+        copy._record = deepcopy(self._record, memo)
+        return copy
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _unpickle_game, (self.snapshot(), self.replay_record())
 
     # ---- state ----
     @property
@@ -396,8 +417,7 @@ class Game:
     def _check_seat(self, seat: int | None) -> int:
         if seat is None:
             return -1
-        if (isinstance(seat, bool | np.bool_) or not isinstance(seat, int | np.integer)
-                or not 0 <= seat < self.num_players):
+        if not _is_integer(seat) or not 0 <= seat < self.num_players:
             raise EngineError("INVALID_ARGUMENT", f"seat must be 0..{self.num_players - 1}",
                               None, "seat")
         return int(seat)
@@ -610,6 +630,12 @@ class GameBatch:
         for i, seed in enumerate(seeds):
             self.reset_game(i, seed)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled (and copied) as its games' snapshots and records: a copy has its own array.
+        return _unpickle_batch, (self.players, dict(self._options),
+                                 [g.snapshot() for g in self.games],
+                                 [g.replay_record() for g in self.games])
+
     def reset_game(self, i: int, seed: int) -> Game:
         """Deal a new game into slot i (0 <= i < n; checked before anything is written)."""
         i = _integer(i, "i", 0, self.n - 1)
@@ -650,6 +676,28 @@ class GameBatch:
         for i in np.flatnonzero((errors == 0) & (acts >= 0)):
             self.games[i]._record["decisions"].append(int(acts[i]))
         return errors, done
+
+
+def _unpickle_game(snapshot: bytes, record: dict[str, Any]) -> Game:
+    game = Game.restore(snapshot)
+    game._record = record
+    return game
+
+
+def _unpickle_batch(players: int, options: dict[str, Any], snapshots: list[bytes],
+                    records: list[dict[str, Any]]) -> GameBatch:
+    batch = GameBatch.__new__(GameBatch)
+    batch.n, batch.players, batch._options = len(snapshots), players, options
+    batch._array = ffi.new("BrassGame[]", batch.n)
+    batch.games = []
+    for i, (data, record) in enumerate(zip(snapshots, records, strict=True)):
+        slot = ffi.addressof(batch._array, i)
+        err = lib.brass_restore(slot, data, len(data))
+        if err:
+            _raise(err)
+        batch.games.append(Game(slot, dict(record, decisions=list(record["decisions"])),
+                                batch._array))
+    return batch
 
 
 def _id_list(ids: Iterable[int]) -> list[int]:
