@@ -10,8 +10,9 @@ one has written. Metrics are summed over the workers (prometheus_client's multip
 mode; any worker answers /metrics for all of them).
 
 The supervisor creates the store's tables once before the workers start, restarts a
-worker that dies, and on SIGTERM/SIGINT stops them all gracefully and waits for them; the
-workers receive SIGTERM if the supervisor itself is killed (Linux PR_SET_PDEATHSIG).
+worker that dies (never giving up: see RESTART_FIRST_SECONDS), and on SIGTERM/SIGINT stops
+them all gracefully and waits for them; the workers receive SIGTERM if the supervisor
+itself is killed (Linux PR_SET_PDEATHSIG).
 """
 
 from __future__ import annotations
@@ -39,9 +40,13 @@ log = structlog.get_logger("brass_service.workers")
 
 # A worker must report ready within this time, or the start is abandoned.
 READY_TIMEOUT_SECONDS = 60.0
-# A worker dying more often than this is not restarted again: the server stops (status 1).
-MAX_RESTARTS = 5
-RESTART_WINDOW_SECONDS = 60.0
+# A worker that dies is started again after RESTART_FIRST_SECONDS, doubled for each further
+# death of a worker that lived less than RESTART_RESET_SECONDS, up to RESTART_MAX_SECONDS.
+# The supervisor never gives up: whatever kills a worker may pass (the other workers serve
+# meanwhile), and giving up would take every worker down with it.
+RESTART_FIRST_SECONDS = 0.1
+RESTART_MAX_SECONDS = 30.0
+RESTART_RESET_SECONDS = 60.0
 STOP_GRACE_SECONDS = 10.0
 _PR_SET_PDEATHSIG = 1
 
@@ -158,7 +163,9 @@ def serve_workers(
         return process
 
     processes = {index: start(index) for index in range(count)}
-    restarts: list[float] = []
+    started_at = dict.fromkeys(processes, time.monotonic())
+    due: dict[int, float] = {}  # dead worker -> when it is started again
+    quick_deaths: dict[int, int] = {}  # worker -> deaths in a row, each soon after its start
     status = 0
     try:
         status = _await_ready(processes, ready, count, lambda: stopping)
@@ -166,21 +173,29 @@ def serve_workers(
             log.info("serving", grpc=f"{host}:{grpc_port}", http=f"{host}:{http_port}",
                      workers=count, pids=[p.pid for p in processes.values()])
         while status == 0 and not stopping:
-            multiprocessing.connection.wait([p.sentinel for p in processes.values()], 0.5)
+            now = time.monotonic()
+            for index, when in list(due.items()):
+                if when <= now:
+                    del due[index]
+                    processes[index] = start(index)
+                    started_at[index] = now
+            living = [p.sentinel for index, p in processes.items() if index not in due]
+            wait = min([0.5, *(when - now for when in due.values())])
+            multiprocessing.connection.wait(living, max(0.0, wait))
             for index, process in list(processes.items()):
-                if process.is_alive() or stopping:
+                if index in due or process.is_alive() or stopping:
                     continue
                 _forget(process)
                 now = time.monotonic()
-                restarts = [t for t in restarts if now - t < RESTART_WINDOW_SECONDS]
-                if len(restarts) >= MAX_RESTARTS:
-                    log.error("worker_keeps_dying", worker=index, exitcode=process.exitcode)
-                    status = 1
-                    break
-                restarts.append(now)
+                if now - started_at[index] >= RESTART_RESET_SECONDS:
+                    quick_deaths[index] = 0
+                deaths = quick_deaths[index] = quick_deaths.get(index, 0) + 1
+                doubled = RESTART_FIRST_SECONDS * 2 ** min(deaths - 1, 16)
+                delay = min(RESTART_MAX_SECONDS, doubled)
+                due[index] = now + delay
                 log.error("worker_died", worker=index, exitcode=process.exitcode,
-                          action="restarting")
-                processes[index] = start(index)
+                          action="restarting", restart_in_seconds=round(delay, 3),
+                          deaths_in_a_row=deaths)
     finally:
         _stop_all(processes)
         for sig, handler in previous.items():

@@ -165,6 +165,7 @@ class PostgresStore:
         self._listeners.append(listener)
 
     async def _listen_forever(self) -> None:
+        lost = False  # (logged once per outage, not at every attempt)
         while True:
             try:
                 conn = await psycopg.AsyncConnection.connect(
@@ -173,6 +174,9 @@ class PostgresStore:
                 async with conn:
                     await conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
                     self._listening.set()
+                    if lost:
+                        log.info("listen_connection_restored")
+                        lost = False
                     async for note in conn.notifies():
                         game_id, _, version = note.payload.rpartition(":")
                         for listener in self._listeners:
@@ -182,7 +186,9 @@ class PostgresStore:
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # reconnect: watchers poll meanwhile, nothing is lost
-                log.warning("listen_connection_lost", error=str(exc))
+                if not lost:
+                    log.warning("listen_connection_lost", error=str(exc))
+                    lost = True
                 await asyncio.sleep(1.0)
 
     def _unavailable(self, kind: str, exc: Exception) -> StoreUnavailable:

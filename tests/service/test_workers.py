@@ -9,6 +9,7 @@ a killed worker is replaced; SIGTERM stops them all.
 from __future__ import annotations
 
 import http.client
+import json
 import os
 import random
 import re
@@ -273,3 +274,35 @@ def test_workers_survive_a_full_disk_and_recover(tmp_path: Path) -> None:
             assert '"event": "worker_died"' not in server.log_text()
         finally:
             server.stop()
+
+
+def test_the_supervisor_never_gives_up_on_a_worker_that_keeps_dying(
+    workers_server: ServerProcess,
+) -> None:
+    """A worker killed again and again (more often than the 5 deaths a minute after which the
+    supervisor used to stop the whole server) is started again each time, after a growing
+    delay; the other worker serves meanwhile (issue 10 B: a transient cause must not end the
+    service)."""
+    server = workers_server
+    assert server.process is not None
+    supervisor = server.process.pid
+    deaths = 7
+    for death in range(1, deaths + 1):
+        victim = _children(supervisor)[0]
+        os.kill(victim, signal.SIGKILL)
+        _wait_for(lambda victim=victim: victim not in _children(supervisor)
+                  and len([p for p in _children(supervisor) if _alive(p)]) == WORKERS,
+                  f"a replacement after death {death}", seconds=60)
+        _wait_for(lambda death=death: server.log_text().count('"event": "serving", "worker"')
+                  >= WORKERS + death, f"the replacement to serve after death {death}",
+                  seconds=60)
+        status, created = rest_once(server.http_port, "POST", "/v1/games", {"players": 2})
+        assert status == 200, created
+    assert server.process.poll() is None, "the supervisor gave up"
+    died = [json.loads(line) for line in server.log_text().splitlines()
+            if '"event": "worker_died"' in line]
+    assert len(died) == deaths
+    delays = [line["restart_in_seconds"] for line in died]
+    assert delays == sorted(delays) and delays[-1] > delays[0], delays
+    server.stop()
+    assert server.process.returncode == 0
