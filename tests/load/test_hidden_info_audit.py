@@ -287,7 +287,24 @@ def service_check_game(client: GameClient, server: ServerProcess, rng: random.Ra
                 except brass.EngineError as twin_error:
                     assert error.message == twin_error.message
                     assert error.metadata.get("engine_reason") == (twin_error.reason or None)
+                refusal = error.message
                 figures["errors"] += 1
+            # A preview is refused just as the submission is.
+            try:
+                client.preview_action(game_id, tokens[seat], option)
+                raise AssertionError("a refused preview was answered")
+            except BrassError as preview_error:
+                assert preview_error.message == refusal
+        # The service's preview is the engine's (events, cost, view), which the strong
+        # check shows to be the same in every deal the seat cannot tell apart.
+        option = rng.choice(sorted(legal_ids))
+        preview = client.preview_action(game_id, tokens[actor], option)
+        expected = json.loads(json.dumps(full.preview(option, seat=actor)))
+        assert struct_to_dict(preview.view) == expected["view"]
+        assert struct_to_dict(preview.cost) == expected["cost"]
+        assert [struct_to_dict(e.data) for e in preview.events] == expected["events"]
+        assert str(seed) not in message_text(preview)
+        figures["previews"] += 1
     # The replay prefix before the end: public fields only.
     complete, record = client.get_replay(game_id)
     if not full.is_over:
@@ -318,7 +335,7 @@ def test_service_messages_hide_hands_deck_and_seed(backend: Backend,
             service_check_game(client, server, rng, figures)
     print(f"\nhidden-information audit (service): {dict(figures)}")
     assert figures["games"] == SERVICE_GAMES
-    assert figures["errors"] > 0 and figures["submissions"] > 0
+    assert figures["errors"] > 0 and figures["submissions"] > 0 and figures["previews"] > 0
 
 
 def test_forced_steps_do_not_reveal_hidden_cards() -> None:

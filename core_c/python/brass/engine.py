@@ -122,12 +122,20 @@ def _json_buffer() -> Any:
     return _new_uncleared("char[]", lib.BRASS_JSON_CAP)
 
 
+MAX_STRUCT_TEXT = 1 << 24  # bytes of JSON text the core converts (8x that for the output)
+
+
 def json_to_struct_bytes(text: str | bytes) -> bytes | None:
     """The wire bytes of the google.protobuf.Struct holding the JSON object `text` (a view
     from Game.view_json, say), written by the core; None when the core leaves the text to
     a general converter (not an object, not UTF-8, a number over 39 characters, nesting
-    deeper than 32)."""
-    data = text.encode() if isinstance(text, str) else bytes(text)
+    deeper than 32, or longer than MAX_STRUCT_TEXT: the core's lengths are C ints)."""
+    try:
+        data = text.encode() if isinstance(text, str) else bytes(text)
+    except UnicodeEncodeError:  # a lone surrogate: not UTF-8
+        return None
+    if len(data) > MAX_STRUCT_TEXT:
+        return None
     cap = 8 * len(data) + 64  # BRASS_STRUCT_CAP
     out = _new_uncleared("uint8_t[]", cap)
     n = lib.brass_json_to_struct(data, len(data), out, cap)
