@@ -143,9 +143,10 @@ static int play_one(int set, int players, uint64_t seed, int full_checks) {
     return 1;
 }
 
+/* process CPU time: the machine is shared, wall time measures the neighbours */
 static double now(void) {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
@@ -167,7 +168,7 @@ int main(int argc, char **argv) {
             decisions += d;
         }
         double dt = now() - t0;
-        printf("pgh_bench: %d random 4-player games in %.2f s: %.0f games/s, %.0f decisions/s, %.0f decisions/game\n",
+        printf("pgh_bench: %d random 4-player games in %.2f s CPU: %.0f games/s, %.0f decisions/s, %.0f decisions/game\n",
                games, dt, games / dt, decisions / dt, (double)decisions / games);
         return 0;
     }

@@ -95,6 +95,7 @@ int pgh_build_place_reason(const PittsburghGame *g, const PBoard *b, int card, i
         }
     }
     int cost = t->money;
+    if (cost > pl->money) return PR_NOT_ENOUGH_MONEY;
     if (loc != PGH_NONE) {
         int c = pgh_need_cost(g, b, t->cost, 1u << b->comp[loc]);
         if (c < 0) return PR_NO_OIL;
@@ -103,27 +104,32 @@ int pgh_build_place_reason(const PittsburghGame *g, const PBoard *b, int card, i
     return cost > pl->money ? PR_NOT_ENOUGH_MONEY : PR_LEGAL;
 }
 
-/* A build with this card (PGH_NONE: any card in hand) is possible somewhere. */
+/* A build with this card (PGH_NONE: any card in hand) is possible somewhere. The card is
+   checked before the payment, which costs more to work out. */
 int pgh_build_any(const PittsburghGame *g, const PBoard *b, int card) {
     const PghTables *T = pgh_T(g);
     int p = g->h.current;
     const PghPlayer *pl = &g->players[p];
+    uint8_t cards[PGH_MAX_CARD_TYPES];
+    int nc = 0;
+    if (card != PGH_NONE) cards[nc++] = (uint8_t)card;
+    else
+        for (int c = 0; c < T->num_card_types; c++)
+            if (pl->hand[c]) cards[nc++] = (uint8_t)c;
     uint32_t acc = pgh_accessible_positions(g, p);
     for (; acc; acc &= acc - 1) {
-        int pos = __builtin_ctz(acc);
-        const PghTile *t = &T->tiles[T->positions[pos].tile];
-        if (!(t->era_mask & (1u << g->h.era))) continue;
+        int pos = __builtin_ctz(acc), tile = T->positions[pos].tile;
+        const PghTile *t = &T->tiles[tile];
+        if (!(t->era_mask & (1u << g->h.era)) || t->money > pl->money) continue;
         int lo = t->build == BK_OILFIELD ? PGA_OILFIELD : PGA_SPACE;
         int hi = t->build == BK_OILFIELD ? PGA_OILFIELD + T->num_fields : PGA_SPACE + T->num_spaces;
         for (int a = lo; a < hi; a++) {
-            if (pgh_build_place_reason(g, b, card, pos, a, 0) != PR_LEGAL) continue;
-            if (pl->whiskey) return 1;
-            if (card != PGH_NONE) {
-                if (pgh_card_allows(g, b, card, T->positions[pos].tile, a)) return 1;
-                continue;
+            if (!pl->whiskey) {
+                int allowed = 0;
+                for (int i = 0; i < nc && !allowed; i++) allowed = pgh_card_allows(g, b, cards[i], tile, a);
+                if (!allowed) continue;
             }
-            for (int c = 0; c < T->num_card_types; c++)
-                if (pl->hand[c] && pgh_card_allows(g, b, c, T->positions[pos].tile, a)) return 1;
+            if (pgh_build_place_reason(g, b, card, pos, a, 0) == PR_LEGAL) return 1;
         }
     }
     return 0;

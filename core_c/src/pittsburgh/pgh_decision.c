@@ -121,7 +121,9 @@ static int candidates(const PittsburghGame *g, int lo[8], int hi[8]) {
     return n;
 }
 
-int pgh_legal_list(const PittsburghGame *g, uint16_t *out, int cap) {
+/* Legal ids in ascending order; stop_after > 0 stops counting there (auto-resolve only
+   needs to know whether there is exactly one). */
+static int legal_upto(const PittsburghGame *g, uint16_t *out, int cap, int stop_after) {
     if (g->h.game_over) return 0;
     PBoard b;
     pgh_pboard(g, g->h.current, &b);
@@ -131,9 +133,12 @@ int pgh_legal_list(const PittsburghGame *g, uint16_t *out, int cap) {
             if (pgh_phase_reason(g, &b, a) != PR_LEGAL) continue;
             if (n >= cap) return -BRASS_E_BUFFER;
             out[n++] = (uint16_t)a;
+            if (n == stop_after) return n;
         }
     return n;
 }
+
+int pgh_legal_list(const PittsburghGame *g, uint16_t *out, int cap) { return legal_upto(g, out, cap, 0); }
 
 /* Run the action on until the next decision (or its end). */
 void pgh_advance(PCtx *cx) {
@@ -351,7 +356,7 @@ void pgh_apply_legal(PittsburghGame *g, int action, BrassEventLog *log, int reso
        whether those are forced depends on the hand, which the other seats must not learn */
     uint16_t opts[PGH_NUM_ACTIONS];
     while (!g->h.game_over && g->h.phase != PP_ACTION && g->h.phase != PP_CARD) {
-        if (pgh_legal_list(g, opts, PGH_NUM_ACTIONS) != 1) break;
+        if (legal_upto(g, opts, PGH_NUM_ACTIONS, 2) != 1) break;
         apply_one(&cx, opts[0]);
     }
 }

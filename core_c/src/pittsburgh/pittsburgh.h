@@ -350,7 +350,11 @@ typedef struct {
 } PghOptions;
 
 const PghTables *pgh_tables(int set);
-static inline const PghTables *pgh_T(const PittsburghGame *g) { return pgh_tables(g->h.table_set); }
+extern const PghTables *const PGH_TABLE_SETS[PGH_NUM_SETS];
+/* the table set of a game (table_set is checked < PGH_NUM_SETS by pgh_new / pgh_validate;
+   the mask keeps even an unchecked byte in bounds) */
+_Static_assert(PGH_NUM_SETS == 2, "pgh_T masks the table set with 1");
+static inline const PghTables *pgh_T(const PittsburghGame *g) { return PGH_TABLE_SETS[g->h.table_set & 1]; }
 
 int pgh_new(PittsburghGame *g, const PghOptions *opt, uint64_t seed, char *err, size_t err_len);
 int pgh_legal(const PittsburghGame *g, uint16_t *out, int cap);
