@@ -96,9 +96,14 @@ def bench_vector(envs: int, players: int, steps: int, seed: int, as_json: bool) 
               show_default=True,
               help="Server processes sharing the ports and the store, about one core each "
                    "(env BRASS_WORKERS).")
+@click.option("--cors-origins", default=None, metavar="ORIGINS",
+              help="Browser origins allowed to call the REST API, comma separated, or '*' "
+                   "(env BRASS_CORS_ORIGINS; default: none, CORS off).")
 def serve(grpc_port: int, http_port: int, database_url: str | None, log_level: str,
-          workers: int) -> None:
+          workers: int, cors_origins: str | None) -> None:
     """Run the game service (gRPC + REST gateway)."""
+    if cors_origins is not None:
+        os.environ["BRASS_CORS_ORIGINS"] = cors_origins  # read by every worker
     try:
         from brass_service.server import serve as run_server
     except ImportError as exc:

@@ -33,9 +33,16 @@ def main(argv: list[str] | None = None) -> None:
         help="server processes sharing the ports and the store (env BRASS_WORKERS, "
         "default %(default)s; about one core each)",
     )
+    parser.add_argument(
+        "--cors-origins", default=None,
+        help="browser origins allowed to call the REST API, comma separated, or '*' "
+        "(env BRASS_CORS_ORIGINS; default: none, CORS off)",
+    )
     args = parser.parse_args(argv)
     if args.workers < 1:
         parser.error("--workers must be at least 1")
+    if args.cors_origins is not None:
+        os.environ["BRASS_CORS_ORIGINS"] = args.cors_origins  # read by every worker
     serve(args.port, args.http_port, args.database_url, args.log_level, args.workers)
 
 

@@ -435,7 +435,8 @@ class FastHttpProtocol(asyncio.Protocol):
                 return
             head = reader.head()
             match = self._front.routes.match(head.method, head.path) if head else None
-            if head is None or match is None:
+            if head is None or match is None or (
+                    self._front.hand_off_cross_origin and "origin" in head.headers):
                 self._hand_off()
                 return
             encoding = head.headers.get("content-encoding")
@@ -583,8 +584,12 @@ class FastHttpFront:
         enabled: bool = True,
         request_read_seconds: float = REQUEST_READ_SECONDS,
         max_connections_per_address: int = MAX_CONNECTIONS_PER_ADDRESS,
+        hand_off_cross_origin: bool = False,
     ) -> None:
         self.gateway = gateway
+        # with CORS on, a request with an Origin header goes to aiohttp, which adds the
+        # CORS headers (browsers play at a person's pace: the lean path is for programs)
+        self.hand_off_cross_origin = hand_off_cross_origin
         self.make_aiohttp_protocol = make_aiohttp_protocol
         self.max_body_bytes = max_body_bytes
         self.keepalive_seconds = keepalive_seconds

@@ -11,9 +11,10 @@ import contextlib
 import functools
 import json
 import re
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from typing import Any, Protocol
 
+import aiohttp_cors
 import structlog
 from aiohttp import ClientPayloadError, web
 from google.protobuf import json_format
@@ -192,6 +193,40 @@ def _json_response(status: int, text: str) -> web.Response:
     return response
 
 
+# What a browser on an allowed origin may send and read (the preflight's answer is cached
+# for CORS_MAX_AGE_SECONDS).
+CORS_REQUEST_HEADERS = ("Authorization", "Content-Type", "Last-Event-ID", "X-Request-Id")
+CORS_EXPOSED_HEADERS = ("Retry-After", "X-Request-Id")
+CORS_MAX_AGE_SECONDS = 600
+
+
+def _allow_cross_origin(app: web.Application, origins: Sequence[str]) -> None:
+    """CORS (aiohttp-cors) on every route, SSE included: preflights answered 204 with the
+    allowed methods and headers; answers carry Access-Control-Allow-Origin for an allowed
+    Origin only. No credentials mode: the API's bearer tokens travel in Authorization."""
+    options = aiohttp_cors.ResourceOptions(
+        allow_credentials=False, allow_headers=CORS_REQUEST_HEADERS,
+        expose_headers=CORS_EXPOSED_HEADERS, max_age=CORS_MAX_AGE_SECONDS,
+    )
+    cors = aiohttp_cors.setup(app, defaults={origin: options for origin in origins})
+    for route in list(app.router.routes()):
+        cors.add(route)
+
+
+@web.middleware
+async def _preflight_no_content(
+    request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+) -> web.StreamResponse:
+    """aiohttp-cors answers an accepted preflight 200 with an empty body: 204 says so."""
+    response = await handler(request)
+    if (request.method == "OPTIONS" and response.status == 200
+            and "Access-Control-Allow-Origin" in response.headers):
+        headers = {k: v for k, v in response.headers.items()
+                   if k.lower() not in ("content-length", "content-type")}
+        return web.Response(status=204, headers=headers)
+    return response
+
+
 def _sse_stream_end(event: str, reason: str, version: int) -> bytes:
     """The last message of a watch stream: `end` (the game is over: stop watching) or
     `shutdown` (this server is stopping: reconnect after `retry` ms with Last-Event-ID)."""
@@ -318,10 +353,12 @@ class RestGateway:
         self._openapi = build_openapi(ROUTES, server_url="/")
         self._closing = asyncio.Event()
 
-    def app(self, max_body_bytes: int, body_read_seconds: float = 30.0) -> web.Application:
-        app = web.Application(
-            client_max_size=max_body_bytes, middlewares=[self._http_guard, self._errors]
-        )
+    def app(self, max_body_bytes: int, body_read_seconds: float = 30.0,
+            cors_origins: Sequence[str] = ()) -> web.Application:
+        middlewares = [self._http_guard, self._errors]
+        if cors_origins:
+            middlewares.insert(0, _preflight_no_content)
+        app = web.Application(client_max_size=max_body_bytes, middlewares=middlewares)
         app[BODY_READ_SECONDS] = body_read_seconds
         handlers: dict[str, Callable[[web.Request], Awaitable[web.StreamResponse]]] = {
             "WatchGame": self.watch_game,
@@ -334,6 +371,8 @@ class RestGateway:
             handlers[operation_id] = functools.partial(self._serve_plain, operation_id)
         for route in ROUTES:
             app.router.add_route(route.method, route.path, handlers[route.operation_id])
+        if cors_origins:
+            _allow_cross_origin(app, cors_origins)
         app.on_shutdown.append(self._on_shutdown)
         return app
 

@@ -9,6 +9,7 @@ import asyncio
 import contextlib
 import gc
 import os
+import re
 import signal
 import sys
 from collections.abc import Coroutine
@@ -59,6 +60,9 @@ class Limits:
     # False hands every REST connection to aiohttp (fast_http.py's front then only
     # listens): for comparing the two, or should the lean front ever misread a client.
     http_fast_front: bool = True
+    # Browser origins allowed to call the REST API and its event streams (CORS), comma
+    # separated, or "*" for any; empty (the default): no CORS headers, preflights refused.
+    cors_origins: str = ""
 
 
 class CannotListen(OSError):
@@ -71,6 +75,22 @@ class ServerInfo:
 
     grpc_port: int
     http_port: int
+
+
+class BadSetting(ValueError):
+    """A server setting (flag or BRASS_* variable) that cannot be used."""
+
+
+def parse_cors_origins(text: str) -> tuple[str, ...]:
+    """`--cors-origins` as a tuple: "*" alone, or origins like https://play.example.org
+    (scheme://host[:port], no path); anything else is refused at start-up."""
+    origins = tuple(o.strip() for o in text.split(",") if o.strip())
+    if origins == ("*",):
+        return origins
+    for origin in origins:
+        if not re.fullmatch(r"https?://[A-Za-z0-9.\-\[\]:]+", origin):
+            raise BadSetting(f"CORS origin {origin!r}: use scheme://host[:port] or '*'")
+    return origins
 
 
 def _env_bool(raw: str) -> bool:
@@ -134,6 +154,7 @@ async def serve_async(
     settings = settings or env_settings
     limits = limits or env_limits
     host = host or os.environ.get("BRASS_HOST", DEFAULT_HOST)
+    cors_origins = parse_cors_origins(limits.cors_origins)
     if limits.gil_switch_interval_ms > 0:
         sys.setswitchinterval(limits.gil_switch_interval_ms / 1000)
 
@@ -162,7 +183,8 @@ async def serve_async(
     # aiohttp serves every REST request but the simple plain ones, which the fast front
     # (which owns the port) answers itself; it hands aiohttp the other connections.
     runner = web.AppRunner(
-        gateway.app(limits.max_message_bytes, limits.http_request_read_seconds),
+        gateway.app(limits.max_message_bytes, limits.http_request_read_seconds,
+                    cors_origins=cors_origins),
         access_log=None, keepalive_timeout=limits.http_keepalive_seconds,
         auto_decompress=False,  # bodies are never decompressed (the guard refuses them)
         # How long aiohttp reads and drops a refused request's unread body before closing.
@@ -175,6 +197,8 @@ async def serve_async(
         keepalive_seconds=limits.http_keepalive_seconds, enabled=limits.http_fast_front,
         request_read_seconds=limits.http_request_read_seconds,
         max_connections_per_address=limits.http_max_connections_per_address,
+        # a cross-origin request's answer needs CORS headers: aiohttp adds them
+        hand_off_cross_origin=bool(cors_origins),
     )
     try:
         bound_http = await front.start(host, http_port, reuse_port=reuse_port)
@@ -259,6 +283,12 @@ def serve(
     """Blocking entry point used by `brass serve`; exits with status 2 when the store
     cannot be opened (the reason is logged). With `workers` > 1, that many processes serve
     the same ports and store (see workers.py)."""
+    configure_logging(log_level)
+    try:  # settings are checked before any worker starts
+        parse_cors_origins(settings_from_env()[1].cors_origins)
+    except BadSetting as exc:
+        log.error("bad_setting", error=str(exc))
+        raise SystemExit(2) from exc
     if workers > 1:
         from .workers import serve_workers
 
@@ -272,6 +302,9 @@ def serve(
         raise SystemExit(2) from exc
     except BadDatabaseUrl as exc:
         log.error("bad_database_url", error=str(exc))
+        raise SystemExit(2) from exc
+    except BadSetting as exc:
+        log.error("bad_setting", error=str(exc))
         raise SystemExit(2) from exc
     except CannotListen as exc:
         log.error("cannot_listen", error=str(exc))
