@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib
 import multiprocessing
 import os
 import secrets
@@ -58,13 +59,16 @@ _CANCEL_SLOTS = 1024
 _cancelled: Any = None  # the shared flags, in a worker process
 
 
-def _init_worker(nice: int, cancelled: Any) -> None:
+def _init_worker(nice: int, cancelled: Any, bot_modules: tuple[str, ...] = ()) -> None:
     global _cancelled
     _cancelled = cancelled
     if nice > 0:
         with contextlib.suppress(OSError):
             os.nice(nice)
     import brass_clients.bots  # noqa: F401  (import once per worker, before the first game)
+
+    for module in bot_modules:
+        importlib.import_module(module)
 
 
 def play_batch_game(
@@ -225,8 +229,15 @@ class BatchStream:
 
 
 class BatchRunner:
-    def __init__(self, limits: BatchLimits) -> None:
+    def __init__(self, limits: BatchLimits, bot_modules: tuple[str, ...] = ()) -> None:
+        """`bot_modules`: modules registering more bots (brass_clients.bots.register),
+        imported here and in every worker."""
         self.limits = limits
+        self._bot_modules = bot_modules
+        self._alone: set[ProcessPoolExecutor] = set()  # the pools of _play_alone
+        self._closed = False
+        for module in bot_modules:
+            importlib.import_module(module)
         self.running = 0
         self._pool: ProcessPoolExecutor | None = None
         self._context = multiprocessing.get_context("spawn")
@@ -239,7 +250,7 @@ class BatchRunner:
                 max_workers=self.limits.worker_count,
                 mp_context=self._context,
                 initializer=_init_worker,
-                initargs=(self.limits.worker_nice, self._cancelled),
+                initargs=(self.limits.worker_nice, self._cancelled, self._bot_modules),
             )
         return self._pool
 
@@ -250,9 +261,12 @@ class BatchRunner:
 
     def close(self) -> None:
         """Stops the workers now (games in progress are abandoned)."""
+        self._closed = True
         if self._pool is not None:
             pool, self._pool = self._pool, None
             _terminate(pool)
+        for alone in list(self._alone):
+            _terminate(alone)
 
     def start(self, request: pb.RunBatchRequest, record: RequestRecord) -> BatchStream:
         """Validates and admits the batch, then returns its stream of results.
@@ -313,40 +327,57 @@ class BatchRunner:
         record: RequestRecord,
     ) -> AsyncIterator[pb.RunBatchResponse]:
         loop = asyncio.get_running_loop()
-        pool = self._executor()
         batch_id, self._next_id = self._next_id, self._next_id + 1
         slot = batch_id % _CANCEL_SLOTS
         self._cancelled[slot] = 0
+
+        def game_args(index: int) -> tuple[Any, ...]:
+            return entries, batch_seed, index, options, include_decisions, batch_id
+
         # At most one game per worker in flight per batch: concurrent batches share the
         # pool, and a client that leaves wastes at most that many games.
         window = self.limits.worker_count
-        pending: dict[asyncio.Future[dict[str, Any]], Future[dict[str, Any]]] = {}
+        pending: dict[asyncio.Future[dict[str, Any] | None], _InFlight] = {}
         next_index = completed = 0
         try:
             while completed < games:
                 while next_index < games and len(pending) < window:
-                    try:
-                        submitted = pool.submit(
-                            play_batch_game, entries, batch_seed, next_index, options,
-                            include_decisions, batch_id,
-                        )
-                    except (BrokenProcessPool, RuntimeError) as exc:
-                        self._discard_pool(pool)
-                        raise ServiceError(
-                            "UNAVAILABLE", "the batch workers stopped; retry"
-                        ) from exc
-                    pending[asyncio.wrap_future(submitted, loop=loop)] = submitted
+                    pool, submitted = self._submit(game_args(next_index))
+                    pending[asyncio.wrap_future(submitted, loop=loop)] = _InFlight(
+                        submitted, next_index, pool
+                    )
                     next_index += 1
                 done, _ = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
+                results: list[dict[str, Any] | None] = []
+                lost: list[int] = []
+                broken: set[int] = set()
                 for finished in done:
-                    pending.pop(finished)
+                    flight = pending.pop(finished)
                     try:
-                        result = finished.result()
-                    except BrokenProcessPool as exc:
-                        self._discard_pool(pool)
-                        raise ServiceError(
-                            "UNAVAILABLE", "a batch worker died; retry"
-                        ) from exc
+                        results.append(finished.result())
+                    except BrokenProcessPool:
+                        lost.append(flight.index)
+                        broken.add(id(flight.pool))
+                        self._discard_pool(flight.pool)
+                if lost:
+                    # A worker died (killed, out of memory, a crash in C): every game in
+                    # flight on its pool is lost, whichever batch's game killed it. They are
+                    # played again one at a time, each in a process of its own; a game that
+                    # kills that one too ends its own batch, the others go on.
+                    for future, flight in list(pending.items()):
+                        if id(flight.pool) in broken:
+                            del pending[future]
+                            answered = flight.submitted
+                            if (answered.done() and not answered.cancelled()
+                                    and answered.exception() is None):
+                                results.append(answered.result())
+                            else:
+                                lost.append(flight.index)
+                    log.warning("batch_worker_died", request_id=record.request_id,
+                                games_played_again=sorted(lost))
+                    for index in sorted(lost):
+                        results.append(await self._play_alone(game_args(index)))
+                for result in results:
                     if result is None:  # cancelled: only after the batch was given up
                         continue
                     if "failure" in result:
@@ -358,9 +389,58 @@ class BatchRunner:
         finally:
             if pending:
                 self._cancelled[slot] = 1  # games already running stop at their next decision
-            for future, submitted in pending.items():
-                submitted.cancel()
+            for future, flight in pending.items():
+                flight.submitted.cancel()
                 future.cancel()
+
+    def _submit(self, args: tuple[Any, ...]) -> tuple[ProcessPoolExecutor, Future[Any]]:
+        """Submits a game to the shared pool (a new one if another batch found it broken)."""
+        self._refuse_when_closed()
+        for attempt in range(2):
+            pool = self._executor()
+            try:
+                return pool, pool.submit(play_batch_game, *args)
+            except (BrokenProcessPool, RuntimeError) as exc:
+                self._discard_pool(pool)
+                if attempt:
+                    raise ServiceError("UNAVAILABLE", "the batch workers stopped; retry") from exc
+        raise AssertionError("unreachable")
+
+    def _refuse_when_closed(self) -> None:
+        if self._closed:  # the server is stopping: no new worker processes
+            raise ServiceError("UNAVAILABLE", "the server is stopping; retry the batch")
+
+    async def _play_alone(self, args: tuple[Any, ...]) -> dict[str, Any] | None:
+        """Plays one game lost with a dead worker in a worker process of its own."""
+        self._refuse_when_closed()
+        alone = ProcessPoolExecutor(
+            max_workers=1, mp_context=self._context, initializer=_init_worker,
+            initargs=(self.limits.worker_nice, self._cancelled, self._bot_modules),
+        )
+        self._alone.add(alone)
+        try:
+            return await asyncio.wrap_future(alone.submit(play_batch_game, *args))
+        except BrokenProcessPool:
+            index = args[2]
+            return {
+                "index": index,
+                "failure": {
+                    "type": "WorkerDied",
+                    "message": "the game stopped its worker process (a crash or the memory "
+                               "limit); it was played alone after the pool's worker died",
+                    "engine_code": "",
+                },
+            }
+        finally:
+            self._alone.discard(alone)
+            _terminate(alone)
+
+
+@dataclass(frozen=True)
+class _InFlight:
+    submitted: Future[dict[str, Any] | None]
+    index: int
+    pool: ProcessPoolExecutor
 
 
 def _game_failed(result: dict[str, Any], record: RequestRecord) -> ServiceError:
