@@ -125,6 +125,7 @@ void board_analyse(const BrassGame *g, int player, Board *b) {
         b->open_links &= near;
     }
     b->build_mask_ready = 0; /* build masks are computed on first use (build_mask) */
+    b->explain = 0;
 }
 
 /* Distinct components touched by a set of locations. */

@@ -8,10 +8,7 @@ static int action_type_reason(const BrassGame *g, const Board *b, int type) {
     const BrassPlayer *pl = &g->players[g->current];
     if (!pl->hand_size) return R_NOT_ENOUGH_CARDS;
     switch (type) {
-    case ACT_BUILD:
-        for (int c = 0; c < BRASS_NUM_CARD_TYPES; c++)
-            if (pl->hand[c] && build_card_reason(g, b, c) == R_LEGAL) return R_LEGAL;
-        return R_NO_OPTION;
+    case ACT_BUILD: return build_action_reason(g, b);
     case ACT_NETWORK: {
         int first = R_NO_OPTION;
         for (uint64_t open = b->open_links; open; open &= open - 1) {
@@ -273,6 +270,7 @@ void auto_resolve(Ctx *cx) {
 int bham_reason(const BrassGame *g, int action) {
     Board b;
     board_analyse(g, g->current, &b);
+    b.explain = 1;
     return phase_reason(g, &b, action);
 }
 

@@ -58,6 +58,8 @@ typedef struct {
     uint64_t build_mask[BRASS_NUM_INDUSTRIES]; /* slots where a build of each industry could be
                                                   completed with a suitable card (lazy cache) */
     uint8_t build_mask_ready; /* bit i: build_mask[i] computed */
+    uint8_t explain;          /* the caller wants why an option is refused, not only whether
+                                 (brass_reason); listing legal ids skips the search for it */
 } Board;
 
 /* rng.c */
@@ -99,6 +101,7 @@ uint64_t build_feasible_slots(const BrassGame *g, const Board *b, int industry);
 uint64_t build_mask(const BrassGame *g, const Board *b, int industry);
 static inline uint64_t location_slots(int loc) { return BT_LOCATION_SLOTS[loc]; }
 int build_card_reason(const BrassGame *g, const Board *b, int card);
+int build_action_reason(const BrassGame *g, const Board *b);
 int build_industry_reason(const BrassGame *g, const Board *b, int card, int industry);
 void build_choose_slot(Ctx *cx, int slot);
 void build_finish(Ctx *cx);

@@ -112,24 +112,68 @@ static int build_possible_in(const BrassGame *g, const Board *b, int industry, u
     return 0;
 }
 
+/* How far a refused slot got through build_slot_reason's checks (their order there): an
+   option above the slot decision (action type, card, industry) that no slot completes is
+   refused with the reason of its best candidate, the slot that got furthest (the lowest
+   such slot, card and industry on a tie). A slot refused because a single-icon slot must be
+   used first is no candidate: that slot is, and its own reason is the one that counts. */
+static int build_reason_rank(int reason) {
+    switch (reason) {
+    case R_NO_TILES_LEFT: return 1;
+    case R_TILE_WRONG_ERA: return 2;
+    case R_FARM_NEEDS_INDUSTRY_CARD: case R_CARD_DOES_NOT_ALLOW: case R_NOT_IN_NETWORK: return 3;
+    case R_SLOT_OCCUPIED: case R_CANNOT_OVERBUILD: return 4;
+    case R_CANAL_ONE_TILE_PER_TOWN: return 5;
+    case R_NO_CONNECTED_COAL: return 6;
+    case R_NOT_ENOUGH_MONEY: return 7;
+    default: return 0;
+    }
+}
+
+/* The better of two refusals (a keeps a tie). */
+static int better_reason(int a, int b) {
+    return build_reason_rank(b) > build_reason_rank(a) ? b : a;
+}
+
+/* Why no slot takes `industry` with `card`: its best candidate's reason (every slot showing
+   the industry is a candidate; the card's own limits are among the reasons). */
+static int build_best_reason(const BrassGame *g, const Board *b, int card, int industry) {
+    int best = R_NO_OPTION;
+    if (!b->explain) return best;
+    for (uint64_t cand = BT_INDUSTRY_SLOTS[industry]; cand; cand &= cand - 1)
+        best = better_reason(best, build_slot_reason(g, b, b->player, card, industry,
+                                                     __builtin_ctzll(cand)));
+    return best;
+}
+
 int build_industry_reason(const BrassGame *g, const Board *b, int card, int industry) {
     uint64_t allowed = card_slots(b, card, industry);
     if (!allowed) return R_CARD_DOES_NOT_ALLOW;
     if (build_possible_in(g, b, industry, allowed)) return R_LEGAL;
-    /* not possible: find the first reason, for the message */
-    int first_reason = R_NO_OPTION;
-    for (int s = 0; s < BRASS_NUM_SLOTS; s++) {
-        if (!(allowed & (1ull << s)) || !(BT_SLOT_INDUSTRIES[s] & (1u << industry))) continue;
-        int r = build_slot_reason(g, b, b->player, card, industry, s);
-        if (first_reason == R_NO_OPTION) first_reason = r;
-    }
-    return first_reason;
+    return build_best_reason(g, b, card, industry);
 }
 
+/* Industries the card cannot build at all are no candidates of the card. */
 int build_card_reason(const BrassGame *g, const Board *b, int card) {
     for (int i = 0; i < BRASS_NUM_INDUSTRIES; i++)
         if (build_possible_in(g, b, i, card_slots(b, card, i))) return R_LEGAL;
-    return R_NO_BUILD_WITH_CARD;
+    int best = R_NO_BUILD_WITH_CARD;
+    for (int i = 0; i < BRASS_NUM_INDUSTRIES && b->explain; i++)
+        if (card_slots(b, card, i)) best = better_reason(best, build_best_reason(g, b, card, i));
+    return best;
+}
+
+/* The Build action type: the best candidate over the cards held. */
+int build_action_reason(const BrassGame *g, const Board *b) {
+    const BrassPlayer *pl = &g->players[b->player];
+    int best = R_NO_OPTION;
+    for (int c = 0; c < BRASS_NUM_CARD_TYPES; c++) {
+        if (!pl->hand[c]) continue;
+        int r = build_card_reason(g, b, c);
+        if (r == R_LEGAL) return R_LEGAL;
+        best = better_reason(best, r);
+    }
+    return best;
 }
 
 void build_choose_slot(Ctx *cx, int slot) {

@@ -33,9 +33,9 @@ def test_ruling_14_location_card_builds_in_town_outside_network() -> None:
     player(pos, 0, hand={"birmingham": 1, "iron": 1})
     g = game(pos)
     do(g, "type:build")
-    # the iron card needs the network, which has no iron slot
+    # the iron card needs the network, which has no iron slot: every iron slot is out of it
     assert legal(g) == {"card:birmingham"}
-    assert reason(g, "card:iron") == "NO_BUILD_WITH_CARD"
+    assert reason(g, "card:iron") == "NOT_IN_NETWORK"
     do(g, "card:birmingham")
     # cotton I (£12, no coal) can be built; manufacturer I and iron works I need coal, and
     # Birmingham is connected to neither a mine nor a merchant location (ruling 7)
@@ -126,7 +126,7 @@ def test_ruling_14_canal_one_tile_per_town_even_with_location_card() -> None:
     tile(pos, "birmingham.2", 1, "iron", 1, flipped=True)  # another player's tile is fine
     player(pos, 0, hand={"birmingham": 1})
     g = game(pos)
-    assert reason(g, "type:build") == "NO_OPTION"
+    assert reason(g, "type:build") == "CANAL_ONE_TILE_PER_TOWN"
     # P0's manufacturer I in Coventry: overbuilding it is allowed, a second tile is not
     pos = blank(2)
     tile(pos, "coventry.1", 0, "manufacturer", 1)
@@ -134,6 +134,46 @@ def test_ruling_14_canal_one_tile_per_town_even_with_location_card() -> None:
     g = game(at_build_slot(pos, "coventry", "manufacturer"))
     assert legal(g) == {"slot:coventry.1"}
     assert reason(g, "slot:coventry.2") == "CANAL_ONE_TILE_PER_TOWN"
+
+
+def test_ruling_14_refusal_names_what_blocks_the_slot_the_build_would_use() -> None:
+    """Ruling 14 (canal: one own tile per town; a single-icon slot is used first). With P0's
+    coal mine in Coalbrookdale, an iron works there would go on the iron-only slot .1, which
+    the one-tile rule blocks: that is the reason of the industry, not "single-icon slot
+    first" (the two-icon slot .0's own refusal). The card and the action type, with no build
+    left, give the reason of their best candidate too (issue 10 F)."""
+    pos = blank(2)
+    tile(pos, "coalbrookdale.2", 0, "coal", 1)
+    player(pos, 0, hand={"coalbrookdale": 1})
+    g = game(pos)
+    do(g, "type:build", "card:coalbrookdale")
+    assert legal(g) == {"industry:coal"}  # overbuilding the own mine is allowed
+    assert reason(g, "industry:iron") == "CANAL_ONE_TILE_PER_TOWN"
+    assert reason(g, "industry:brewery") == "CANAL_ONE_TILE_PER_TOWN"
+    # the mine is a coal II, the next coal tile on the mat a II too: no build is left
+    pos = blank(2)
+    tile(pos, "coalbrookdale.2", 0, "coal", 2)
+    player(pos, 0, hand={"coalbrookdale": 1}, mat={"coal": 2})
+    g = game(pos)
+    assert reason(g, "type:build") == "CANAL_ONE_TILE_PER_TOWN"
+    refused(g, "type:build", "CANAL_ONE_TILE_PER_TOWN")
+
+
+def test_ruling_14_card_reason_is_its_best_candidates() -> None:
+    """Ruling 14 and the costs of ruling 13, canal era, £5, nothing connected to coal: the
+    Walsall card's slots are blocked by P0's brewery there (overbuilding it with the next
+    brewery, another level I, is no upgrade), so it is refused for the one-tile rule; the
+    Birmingham card's best candidate is cotton I (£12, no coal), refused for money
+    (manufacturer I and iron works I stop earlier, at coal); the Dudley card builds coal I
+    (£5)."""
+    pos = blank(2)
+    tile(pos, "walsall.1", 0, "brewery", 1, flipped=True)
+    player(pos, 0, hand={"walsall": 1, "birmingham": 1, "dudley": 1}, money=5)
+    g = game(pos)
+    do(g, "type:build")
+    assert legal(g) == {"card:dudley"}
+    assert reason(g, "card:walsall") == "CANAL_ONE_TILE_PER_TOWN"
+    assert reason(g, "card:birmingham") == "NOT_ENOUGH_MONEY"
 
 
 def test_ruling_14_rail_era_several_tiles_per_town() -> None:

@@ -195,7 +195,7 @@ def test_tutorial_lesson_complete_build() -> None:
     g = game(pos)
     do(g, "type:build")
     assert legal(g) == {"card:birmingham"}
-    assert reason(g, "card:iron") == "NO_BUILD_WITH_CARD"  # Dudley: one tile per town
+    assert reason(g, "card:iron") == "CANAL_ONE_TILE_PER_TOWN"  # Dudley: one tile per town
     do(g, "card:birmingham")
     assert legal(g) == {"industry:cotton", "industry:manufacturer", "industry:iron"}
     do(g, "industry:iron")
