@@ -9,7 +9,8 @@
  *   - snapshot -> restore is the identity; the hash is a function of the state;
  *   - a state has one byte image: hidden padding is zero;
  *   - determinize keeps the seat's redacted view and gives a valid state;
- *   - compound actions apply atomically (brass_apply_sequence) and are complete.
+ *   - compound actions apply atomically (brass_apply_sequence) and are complete;
+ *   - a preview changes nothing and is the same for a deal its seat cannot tell apart.
  */
 #ifndef BRASS_FUZZ_COMMON_H
 #define BRASS_FUZZ_COMMON_H
@@ -175,6 +176,22 @@ static void check_compounds(const BrassGame *g, const uint8_t *choices, size_t n
         FUZZ_CHECK(err == BRASS_OK, "listed compound %d refused at %d (err %d reason %d)", pick, at,
                    err, reason);
         check_valid(&w, "a compound action");
+        /* a preview changes nothing and is the same for a deal the actor cannot tell apart,
+           as the actor's and as a spectator's */
+        BrassGame twin = *g, seen, twin_seen, before = *g;
+        FUZZ_CHECK(brass_determinize(&twin, g->current, (uint64_t)pick + 1) == BRASS_OK,
+                   "determinize for a preview");
+        const int viewers[2] = {g->current, -1};
+        for (int v = 0; v < 2; v++) {
+            err = brass_preview(g, viewers[v], ids + offs[pick], len, &seen, NULL, &reason, &at);
+            FUZZ_CHECK(err == BRASS_OK, "preview of compound %d: err %d", pick, err);
+            FUZZ_CHECK(memcmp(&before, g, sizeof before) == 0, "a preview changed the state");
+            err = brass_preview(&twin, viewers[v], ids + offs[pick], len, &twin_seen, NULL,
+                                &reason, &at);
+            FUZZ_CHECK(err == BRASS_OK && memcmp(&seen, &twin_seen, sizeof seen) == 0,
+                       "a preview of compound %d depends on cards seat %d cannot see", pick,
+                       viewers[v]);
+        }
         if (len > 1) { /* a strict prefix is incomplete and changes nothing */
             BrassGame p = *g;
             err = brass_apply_sequence(&p, g->current, ids + offs[pick], len - 1, NULL, &reason, &at);

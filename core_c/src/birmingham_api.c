@@ -303,10 +303,11 @@ void bham_redact(const BrassGame *g, int seat, BrassGame *out) {
     out->seed = 0;
 }
 
-/* The lowest card type left in a count (counts known to hold enough cards). */
+/* The lowest card type left in a count (a valid state's counts hold enough cards; the
+   bound only keeps any other state inside the array). */
 static uint8_t lowest_card(uint8_t *count, int *next) {
-    while (!count[*next]) ++*next;
-    count[*next]--;
+    while (*next < BRASS_NUM_CARD_TYPES - 1 && !count[*next]) ++*next;
+    if (count[*next]) count[*next]--;
     return (uint8_t)*next;
 }
 
