@@ -135,12 +135,14 @@ class AsyncGameClient:
         expected_version: int | None = None,
         idempotency_key: str | None = None,
         include_legal_actions: bool = False,
+        include_compound_actions: bool = False,
     ) -> pb.SubmitActionResponse:
         request = pb.SubmitActionRequest(
             game_id=game_id,
             action=build_action(option_id, compound, compound_key),
             idempotency_key=idempotency_key or uuid.uuid4().hex,
             include_legal_actions=include_legal_actions,
+            include_compound_actions=include_compound_actions,
         )
         if expected_version is not None:
             request.expected_version = expected_version

@@ -252,16 +252,19 @@ class GameClient:
         expected_version: int | None = None,
         idempotency_key: str | None = None,
         include_legal_actions: bool = False,
+        include_compound_actions: bool = False,
     ) -> pb.SubmitActionResponse:
         """Applies an action. A fresh idempotency key is made when none is given, so the
         SDK's own retries after a lost answer never apply the action twice. With
         `include_legal_actions`, the answer's `next_actions` holds the caller's legal
-        options whenever it is still the seat to act (no ListLegalActions call needed)."""
+        options whenever it is still the seat to act (no ListLegalActions call needed), and
+        with `include_compound_actions` too its complete compound actions."""
         request = pb.SubmitActionRequest(
             game_id=game_id,
             action=build_action(option_id, compound, compound_key),
             idempotency_key=idempotency_key or uuid.uuid4().hex,
             include_legal_actions=include_legal_actions,
+            include_compound_actions=include_compound_actions,
         )
         if expected_version is not None:
             request.expected_version = expected_version

@@ -357,6 +357,14 @@ def _option_kind(option: Any) -> str:
     return str(getattr(option, "decision", None) or getattr(option, "kind", ""))
 
 
+def _add_compound_actions(head: pb.ListLegalActionsResponse, game: brass.Game) -> None:
+    """The complete compound actions from here, into a ListLegalActionsResponse."""
+    compounds, truncated = _compound_actions(game)
+    for compound in compounds:
+        head.compound_actions.add(key=compound.key, ids=list(compound.ids))
+    head.compound_actions_truncated = truncated
+
+
 def _compound_actions(game: Any) -> tuple[list[Any], bool]:
     """The engine's complete compound actions and whether its list was cut short."""
     result = game.compound_actions()
@@ -869,10 +877,7 @@ class GameService:
             for option_id, reason, message in game.unavailable():
                 head.unavailable.add(id=option_id, reason=reason, message=message)
         if request.include_compound_actions:
-            compounds, truncated = _compound_actions(game)
-            for compound in compounds:
-                head.compound_actions.add(key=compound.key, ids=list(compound.ids))
-            head.compound_actions_truncated = truncated
+            _add_compound_actions(head, game)
         plain = not (request.include_unavailable or request.include_compound_actions)
         return Reply(
             pb.ListLegalActionsResponse,
@@ -1101,7 +1106,8 @@ class GameService:
         record.version = after.version
         self.broker.publish(row.game_id, after.version)
         return self._submit_reply(
-            row, after, seat, events, request.include_legal_actions
+            row, after, seat, events, request.include_legal_actions,
+            request.include_compound_actions,
         )
 
     def _submit_reply(
@@ -1111,6 +1117,7 @@ class GameService:
         seat: int,
         events: list[dict[str, Any]],
         include_legal_actions: bool,
+        include_compound_actions: bool = False,
         replayed: bool = False,
     ) -> Reply:
         """SubmitAction's answer for the game `after` the caller's action: its bytes (sent
@@ -1120,8 +1127,11 @@ class GameService:
         game = after.game
         if include_legal_actions and not game.is_over and game.current_seat == seat:
             head, options_bytes, options_json = self._legal_parts(row, after, seat)
+            if include_compound_actions:
+                _add_compound_actions(head, game)
             next_bytes = wire.field(4, head.SerializeToString() + options_bytes)
-            next_json = ',"nextActions":' + self._legal_json_text(head, options_json, True)
+            next_json = ',"nextActions":' + self._legal_json_text(
+                head, options_json, not include_compound_actions)
 
         def as_bytes() -> bytes:
             return (
@@ -1164,7 +1174,8 @@ class GameService:
             return Reply(pb.SubmitActionResponse, message=response)
         then = await self._game_at(row, prior.to_version, prior.created_at)
         return self._submit_reply(
-            row, then, prior.seat, prior.events, request.include_legal_actions, replayed=True
+            row, then, prior.seat, prior.events, request.include_legal_actions,
+            request.include_compound_actions, replayed=True
         )
 
     async def _game_at(self, row: GameRow, version: int, updated_at: float) -> LiveGame:

@@ -265,18 +265,20 @@ class ListLegalActionsResponse(_message.Message):
     def __init__(self, game_id: _Optional[str] = ..., version: _Optional[int] = ..., seat: _Optional[int] = ..., decision: _Optional[str] = ..., options: _Optional[_Iterable[_Union[LegalOption, _Mapping]]] = ..., unavailable: _Optional[_Iterable[_Union[UnavailableOption, _Mapping]]] = ..., compound_actions: _Optional[_Iterable[_Union[CompoundAction, _Mapping]]] = ..., compound_actions_truncated: _Optional[bool] = ...) -> None: ...
 
 class SubmitActionRequest(_message.Message):
-    __slots__ = ("game_id", "action", "expected_version", "idempotency_key", "include_legal_actions")
+    __slots__ = ("game_id", "action", "expected_version", "idempotency_key", "include_legal_actions", "include_compound_actions")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     ACTION_FIELD_NUMBER: _ClassVar[int]
     EXPECTED_VERSION_FIELD_NUMBER: _ClassVar[int]
     IDEMPOTENCY_KEY_FIELD_NUMBER: _ClassVar[int]
     INCLUDE_LEGAL_ACTIONS_FIELD_NUMBER: _ClassVar[int]
+    INCLUDE_COMPOUND_ACTIONS_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     action: Action
     expected_version: int
     idempotency_key: str
     include_legal_actions: bool
-    def __init__(self, game_id: _Optional[str] = ..., action: _Optional[_Union[Action, _Mapping]] = ..., expected_version: _Optional[int] = ..., idempotency_key: _Optional[str] = ..., include_legal_actions: _Optional[bool] = ...) -> None: ...
+    include_compound_actions: bool
+    def __init__(self, game_id: _Optional[str] = ..., action: _Optional[_Union[Action, _Mapping]] = ..., expected_version: _Optional[int] = ..., idempotency_key: _Optional[str] = ..., include_legal_actions: _Optional[bool] = ..., include_compound_actions: _Optional[bool] = ...) -> None: ...
 
 class SubmitActionResponse(_message.Message):
     __slots__ = ("state", "events", "replayed", "next_actions")

@@ -609,3 +609,60 @@ def test_legacy_stored_responses_are_answered_from_their_bytes(backend: Backend)
     finally:
         rest.close()
     server.stop()
+
+
+def test_whole_actions_one_call_each_grpc_and_rest(server: ServerProcess) -> None:
+    """With include_compound_actions, next_actions lists the complete compound actions too,
+    equal to ListLegalActions(include_compound_actions): a client that plays whole actions
+    needs one call per action while it is still the seat to act."""
+    rng = random.Random(21)
+    rest = server.rest()
+    with server.client() as client:
+        created = client.create_game(players=2, seed=21)
+        game_id, tokens = created.game_id, _tokens(created)
+        calls = submits = 0
+        state = client.get_game(game_id)
+        known: pb.ListLegalActionsResponse | None = None
+        while state.summary.status == IN_PROGRESS and submits < 40:
+            seat = state.summary.current_seat
+            if known is None or known.seat != seat or known.version != state.summary.version:
+                known = client.list_legal_actions(game_id, tokens[seat],
+                                                  include_compound_actions=True)
+                calls += 1
+            assert known.compound_actions, "whole actions listed"
+            choice = rng.choice(known.compound_actions)
+            if submits % 2:  # REST, the same answer in JSON
+                answer = rest.post(f"/v1/games/{game_id}/actions", {
+                    "action": {"compound": {"ids": list(choice.ids)}},
+                    "expectedVersion": str(known.version), "includeLegalActions": True,
+                    "includeCompoundActions": True}, token=tokens[seat])
+                response = json_format.ParseDict(answer, pb.SubmitActionResponse())
+            else:
+                response = client.submit_action(
+                    game_id, tokens[seat], compound=list(choice.ids),
+                    expected_version=known.version, include_legal_actions=True,
+                    include_compound_actions=True)
+            calls += 1
+            submits += 1
+            state = response.state
+            if response.HasField("next_actions"):
+                fresh = client.list_legal_actions(game_id, tokens[seat],
+                                                  include_compound_actions=True)
+                assert response.next_actions == fresh
+                assert len(response.next_actions.compound_actions) > 0
+                known = response.next_actions
+            else:
+                assert state.summary.current_seat != seat or state.summary.status != IN_PROGRESS
+                known = None
+        # a turn's second action comes with the submission of its first
+        assert submits >= 20 and calls < 2 * submits
+        # without the flag: options only, as before
+        seat = state.summary.current_seat
+        legal = client.list_legal_actions(game_id, tokens[seat], include_compound_actions=True)
+        response = client.submit_action(game_id, tokens[seat],
+                                        compound=list(legal.compound_actions[0].ids),
+                                        expected_version=legal.version,
+                                        include_legal_actions=True)
+        if response.HasField("next_actions"):
+            assert not response.next_actions.compound_actions
+            assert response.next_actions.options
