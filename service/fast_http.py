@@ -76,7 +76,8 @@ _SWEEP_SECONDS = 5.0
 # space in a query to aiohttp), no ';' (a query separator to some readers), no '#', no
 # spaces or controls.
 _PLAIN_TARGET = re.compile(rb"/[!$&'()*,\-./0-9:=?@A-Z_a-z~]*")
-_FRAMING_WE_LEAVE = ("transfer-encoding", "expect", "upgrade")
+# Headers whose requests go to aiohttp: framing and protocol changes it handles.
+_HEADERS_WE_LEAVE = frozenset({"transfer-encoding", "expect", "upgrade"})
 _REASONS = {status.value: status.phrase for status in http.HTTPStatus}
 _PARSER_REFUSALS = (httptools.HttpParserError, httptools.HttpParserUpgrade)
 
@@ -181,7 +182,8 @@ class RequestReader:
         self.url = b""
         self.headers: dict[str, str] = {}
         self.count = 0
-        self.odd = False  # a header named twice, or a value that is not ASCII
+        # A header named twice or one of _HEADERS_WE_LEAVE, or a value not in ASCII.
+        self.odd = False
         self.head_done = False
         self.body: list[bytes] = []
         self.complete = False
@@ -193,7 +195,7 @@ class RequestReader:
     def on_header(self, name: bytes, value: bytes) -> None:
         self.count += 1
         key = name.decode("ascii").lower()  # llhttp lets only token characters through
-        if key in self.headers or not value.isascii():
+        if key in self.headers or key in _HEADERS_WE_LEAVE or not value.isascii():
             self.odd = True
         self.headers[key] = value.decode("latin-1").rstrip(" \t")
 
@@ -218,9 +220,6 @@ class RequestReader:
         headers = self.headers
         if "host" not in headers:
             return None  # aiohttp's 400, as HTTP/1.1 wants
-        for name in _FRAMING_WE_LEAVE:
-            if name in headers:
-                return None
         close = False
         connection = headers.get("connection")
         if connection is not None:
