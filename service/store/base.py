@@ -320,6 +320,25 @@ def _optional_int(value: Any) -> int | None:
     return int(value) if value is not None else None
 
 
+# Games' times: Unix seconds a protobuf Timestamp can hold (years 1970 to 9999).
+_LAST_TIME = 253402300799.0
+
+
+def _time_of(value: Any) -> float:
+    seconds = float(value)
+    if not 0.0 <= seconds <= _LAST_TIME:  # (NaN too)
+        raise ValueError(f"time {seconds!r} out of range")
+    return seconds
+
+
+def _int_of(value: Any, bits: int) -> int:
+    """An integer that fits the signed `bits`-bit field the API sends it in."""
+    number = int(value)
+    if not -(1 << (bits - 1)) <= number < 1 << (bits - 1):
+        raise ValueError(f"{number} does not fit {bits} bits")
+    return number
+
+
 # What decoding a column that holds something else raises.
 _UNDECODABLE = (KeyError, TypeError, ValueError, OverflowError)
 
@@ -332,19 +351,20 @@ def game_row_from_columns(columns: dict[str, Any]) -> GameRow:
     try:
         return GameRow(
             game_id=str(columns["game_id"]),
-            ruleset=int(columns["ruleset"]),
-            rules_edition=int(columns["rules_edition"]),
-            players=int(columns["players"]),
+            ruleset=_int_of(columns["ruleset"], 32),
+            rules_edition=_int_of(columns["rules_edition"], 32),
+            players=_int_of(columns["players"], 32),
             seed=_optional_int(columns["seed"]),
             options=_json_of(columns["options"], dict),
             position_json=columns["position_json"],
             seat_names=_strings_of(columns["seat_names"]),
             token_hashes=_strings_of(columns["token_hashes"]),
-            created_at=float(columns["created_at"]),
-            updated_at=float(columns["updated_at"]),
-            version=int(columns["version"]),
-            status=int(columns["status"]),
-            current_seat=_optional_int(columns["current_seat"]),
+            created_at=_time_of(columns["created_at"]),
+            updated_at=_time_of(columns["updated_at"]),
+            version=_int_of(columns["version"], 64),
+            status=_int_of(columns["status"], 32),
+            current_seat=(None if columns["current_seat"] is None
+                          else _int_of(columns["current_seat"], 32)),
             decision=str(columns["decision"]),
         )
     except _UNDECODABLE as exc:

@@ -377,13 +377,16 @@ def test_store_reports_a_corrupt_row_for_its_game_only(backend: Backend) -> None
     url = backend.new_database_url()
 
     async def scenario() -> None:
-        store = await _open_with_games(url, "c")
+        store = await _open_with_games(url, "c", count=7)
         try:
             await store.append_decision(_decision("c3", 0, "k"), _head(1), None)
             _execute(url, "UPDATE games SET options = '{broken' WHERE game_id = 'c2'")
             _execute(url, "UPDATE games SET seat_names = '{\"a\": 1}' WHERE game_id = 'c0'")
             _execute(url, "UPDATE decisions SET action = '{\"ids\": []}' WHERE game_id = 'c3'")
-            for game_id in ("c2", "c0"):
+            # (a seed that is no number; a time that decodes but that no answer can carry)
+            _execute(url, "UPDATE games SET seed = 'abc' WHERE game_id = 'c5'")
+            _execute(url, "UPDATE games SET updated_at = 'NaN' WHERE game_id = 'c6'")
+            for game_id in ("c2", "c0", "c5", "c6"):
                 with pytest.raises(CorruptRecord) as raised:
                     await store.get_game(game_id)
                 assert raised.value.reason == "CORRUPT_GAME" and raised.value.game_id == game_id
@@ -398,6 +401,10 @@ def test_store_reports_a_corrupt_row_for_its_game_only(backend: Backend) -> None
                 with pytest.raises(CorruptRecord, match="c4"):
                     await store.head_version("c4")
                 _execute(url, "UPDATE games SET version = 0 WHERE game_id = 'c4'")
+                _execute(url, "UPDATE games SET current_seat = 4294967296 WHERE game_id = 'c1'")
+                with pytest.raises(CorruptRecord, match="32 bits"):
+                    await store.get_game("c1")
+                _execute(url, "UPDATE games SET current_seat = 0 WHERE game_id = 'c1'")
 
             page = await store.list_games(10, None, None)
             assert [g.game_id for g in page.games] == ["c4", "c3", "c1"]
@@ -408,7 +415,7 @@ def test_store_reports_a_corrupt_row_for_its_game_only(backend: Backend) -> None
                 cursor = page.next_cursor
                 if cursor is None:
                     break
-            assert seen == [["c4", "c3"], ["c1"], []]
+            assert seen == [[], ["c4", "c3"], ["c1"], []]
         finally:
             await store.close()
 
