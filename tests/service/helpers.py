@@ -14,7 +14,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -391,11 +391,13 @@ def _health(port: int) -> tuple[int, dict[str, Any]]:
     return rest_once(port, "GET", "/healthz")
 
 
-def full_disk_scenario(server: ServerProcess, disk: Path) -> None:
+def full_disk_scenario(
+    server: ServerProcess, disk: Path, while_full: Callable[[], None] | None = None
+) -> None:
     """`server` keeps its SQLite file on the small filesystem `disk`. With the disk full,
     every write is refused with UNAVAILABLE (503) while reads go on and /healthz says why;
     once space is back, writes succeed again by themselves and nothing acknowledged is lost.
-    """
+    `while_full` runs once the disk is full, before the reads are checked."""
     port = server.http_port
     status, created = rest_once(port, "POST", "/v1/games", {"players": 2})
     assert status == 200, created
@@ -421,6 +423,8 @@ def full_disk_scenario(server: ServerProcess, disk: Path) -> None:
         else:
             raise AssertionError("a game was created on a full disk")
     assert server.process is not None and server.process.poll() is None
+    if while_full is not None:
+        while_full()
     # Reads are served from what is stored.
     for _ in range(4):
         status, game = rest_once(port, "GET", f"/v1/games/{game_id}")

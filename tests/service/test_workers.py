@@ -258,8 +258,8 @@ def test_workers_refuse_a_taken_port(tmp_path: Path) -> None:
 
 def test_workers_survive_a_full_disk_and_recover(tmp_path: Path) -> None:
     """A full disk under `--workers 2` (issue 10 B): the workers used to die of SIGBUS and the
-    supervisor gave up; now no worker dies, writes answer 503, reads go on, and writes come
-    back once space returns."""
+    supervisor gave up; now no worker dies of it, one killed meanwhile is replaced by one
+    that serves, writes answer 503, reads go on, and writes come back once space returns."""
     with small_filesystem(16) as disk:
         server = ServerProcess(tmp_path, f"sqlite:///{disk / 'games.sqlite3'}",
                                env={"BRASS_WORKERS": str(WORKERS)}, name="full-workers")
@@ -269,9 +269,19 @@ def test_workers_survive_a_full_disk_and_recover(tmp_path: Path) -> None:
             assert server.process is not None
             workers = _children(server.process.pid)
             assert len(workers) == WORKERS
-            full_disk_scenario(server, disk)
-            assert all(_alive(pid) for pid in workers), "a worker died"
-            assert '"event": "worker_died"' not in server.log_text()
+            victim, survivor = workers
+
+            def replace_a_worker() -> None:
+                # A worker that dies (for another reason) while the disk is full is replaced
+                # by one that opens the store and serves.
+                os.kill(victim, signal.SIGKILL)
+                _wait_for(lambda: server.log_text().count('"event": "serving", "worker"')
+                          >= WORKERS + 1, "the replacement to serve", seconds=60)
+
+            full_disk_scenario(server, disk, replace_a_worker)
+            assert _alive(survivor), "a worker died of the full disk"
+            assert len([p for p in _children(server.process.pid) if _alive(p)]) == WORKERS
+            assert server.log_text().count('"event": "worker_died"') == 1
         finally:
             server.stop()
 
