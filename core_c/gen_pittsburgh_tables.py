@@ -186,6 +186,10 @@ def generate(name: str, data: dict[str, Any]) -> str:  # noqa: C901 - one table 
     for key, val in MAX.items():
         w(f"_Static_assert(PGH_MAX_{key} == {val}, \"limit {key}\");")
     w(f"_Static_assert(PGH_NUM_OPTIONS == {len(opts)}, \"options\");")
+    for (key, _kind, _values), d in zip(opts, defaults, strict=True):
+        ruling = data_opts[key].get("ruling", "")
+        w(f"#define PGH_{up}_DEFAULT_{key} {d}")
+        w(f"#define PGH_{up}_RULING_{key} {c_str(ruling)}")
     names = action_names(data, locs, spaces, loc_first, rails, fields, pipes, markets, mspaces,
                          types, positions, link_types)
     w(f"_Static_assert(PGH_NUM_ACTIONS == {len(names)}, \"action space\");")

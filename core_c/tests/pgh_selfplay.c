@@ -138,6 +138,8 @@ static int play_one(int set, int players, uint64_t seed, int full_checks) {
         CHECK(++decisions < 20000, "game does not end");
     }
     CHECK(rounds_seen == 2 * pgh_T(&g)->rounds_per_era, "rounds played %d", rounds_seen);
+    char field[64] = "";
+    CHECK(pgh_validate(&g, field, sizeof field) == BRASS_OK, "a finished game is refused: %s", field);
     uint8_t rank[4];
     CHECK(pgh_score_order(&g, rank) == players, "ranking");
     return 1;

@@ -109,3 +109,16 @@ def test_position_json_follows_the_data(tmp_path: Path, table_set: int, data_fil
     mat = {p["id"] for p in data["player_mat"]["positions"]}
     assert all(set(p["mat"]) == mat for p in pos["players"])
     assert set(pos["options"]) == set(data["options"]) | {"data"}
+
+
+def test_fuzz_harness_runs_clean(tmp_path: Path) -> None:
+    """The libFuzzer harness (core_c/fuzz/fuzz_pgh.c) from its seed corpus for a few
+    seconds: decisions and mutated positions, every engine promise checked (a crash or
+    abort is a finding)."""
+    _need("clang")
+    _need("make")
+    proc = _make("pgh-fuzz-short", tmp_path, "FUZZ_SECONDS=8")
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 0, out[-4000:]
+    assert re.search(r"stat::number_of_executed_units: \d+", out), out[-2000:]
+    assert "pgh fuzz:" not in out and not SANITIZER_REPORT.search(out), out[-4000:]

@@ -310,8 +310,9 @@ int pgh_score_order(const PittsburghGame *g, uint8_t *ranking) {
     return n;
 }
 
-/* A "sane" random policy: no Pass while another action type is possible, no Loan while
-   money is plentiful. */
+/* A "sane" random policy: no Pass while another action type is possible, and no Loan while
+   another is possible, and never one that takes the income below level 0 (random loans
+   otherwise end in bankruptcy). */
 int pgh_sane_options(const PittsburghGame *g, const uint16_t *opts, int n, uint16_t *keep) {
     int k = 0;
     if (g->h.phase != PP_ACTION) {
@@ -321,7 +322,9 @@ int pgh_sane_options(const PittsburghGame *g, const uint16_t *opts, int n, uint1
     for (int i = 0; i < n; i++) {
         int t = opts[i] - PGA_TYPE;
         if (t == PA_PASS && n > 1) continue;
-        if (t == PA_LOAN && g->players[g->h.current].money >= 20 && n > 2) continue;
+        const PghPlayer *pl = &g->players[g->h.current];
+        int level = pgh_player_level(g, g->h.current);
+        if (t == PA_LOAN && (level < 3 || (n > 2 && pl->money >= 15))) continue;
         keep[k++] = opts[i];
     }
     if (!k)
@@ -343,4 +346,112 @@ int pgh_playout(PittsburghGame *g, int sane, uint64_t seed, int max_decisions) {
         d++;
     }
     return d;
+}
+
+/* ---- what the engine table needs besides the above ---- */
+
+/* Does `after` start a new action (or seat, round, era, or end the game) after `before`? */
+int pgh_action_ended(const PittsburghGame *after, const PittsburghGame *before) {
+    if (after->h.game_over) return 1;
+    return after->h.current != before->h.current || after->h.actions_left != before->h.actions_left ||
+           after->h.round != before->h.round || after->h.era != before->h.era ||
+           (after->h.phase == PP_ACTION && before->h.phase != PP_ACTION);
+}
+
+/* Standing with P65's tie rules; seats equal on all three share first place. */
+int pgh_result(const PittsburghGame *g, BrassResult *out) {
+    memset(out, 0, sizeof *out);
+    int n = g->h.num_players;
+    out->num_players = (uint8_t)n;
+    pgh_score_order(g, out->ranking);
+    const PghPlayer *best = &g->players[out->ranking[0]];
+    for (int i = 0; i < n; i++) {
+        const PghPlayer *pl = &g->players[out->ranking[i]];
+        if (pl->vp == best->vp && pl->income_space == best->income_space && pl->money == best->money)
+            out->num_first++;
+    }
+    for (int p = 0; p < n; p++) {
+        out->vp[p] = g->players[p].vp;
+        out->money[p] = g->players[p].money;
+        out->income_space[p] = g->players[p].income_space;
+        out->income_level[p] = (int16_t)pgh_level_of(g, g->players[p].income_space);
+    }
+    return BRASS_OK;
+}
+
+static const char *const EVENT_FIELDS[PGH_NUM_EVENTS] = {
+    [PE_ACTION] = "action,card,", [PE_BUILD] = "place,tile,", [PE_UPGRADE_SCORE] = "slot,tile,vp",
+    [PE_LINK] = "route,link_tile,", [PE_REPLACED] = "link,link_tile,", [PE_DEVELOP] = "position,free,",
+    [PE_SELL] = "slot,merchant,", [PE_FLIP] = "slot,tile,income", [PE_CUBE] = "cube,source,price",
+    [PE_OIL] = "cube,source,barrels", [PE_PIPE_REWARD] = "pipeline,kind,amount",
+    [PE_MARKET_SALE] = "market,cube,price", [PE_MERCHANT_REWARD] = "merchant,tile,",
+    [PE_QUALITY] = "quality,tile,whiskey", [PE_REVEAL] = "oilfield,tile,oil", [PE_ROUTE_BONUS] = "link,kind,amount",
+    [PE_LOAN] = "income_space,money,", [PE_PASS] = ",,", [PE_TURN_END] = "cards_drawn,,",
+    [PE_TURN_ORDER] = "order,,", [PE_INCOME] = "money,,", [PE_BANKRUPT] = "vp,,", [PE_LINK_SCORE] = "link,vp,",
+    [PE_TILE_SCORE] = "slot,vp,", [PE_TILE_REMOVED] = "slot,tile,", [PE_ERA_END] = "era,,",
+    [PE_GAME_END] = ",,", [PE_ROUND_END] = "round,,", [PE_WHISKEY] = ",,",
+};
+const char *pgh_event_fields(int t) { return t >= 0 && t < PGH_NUM_EVENTS ? EVENT_FIELDS[t] : NULL; }
+
+static uint8_t lowest_card(uint8_t *count, int *next) {
+    while (*next < PGH_MAX_CARD_TYPES - 1 && !count[*next]) (*next)++;
+    if (count[*next]) count[*next]--;
+    return (uint8_t)*next;
+}
+
+/* Previews: everything `seat` cannot see dealt in one canonical order (lowest card first;
+   face-down oilfield tiles in id order), random state fixed. */
+void pgh_conceal(PittsburghGame *g, int seat) {
+    const PghTables *T = pgh_T(g);
+    int n = g->h.num_players;
+    uint8_t count[PGH_MAX_CARD_TYPES] = {0};
+    for (int i = 0; i < g->deck_size; i++) count[g->deck[i]]++;
+    for (int p = 0; p < n; p++) {
+        PghPlayer *pl = &g->players[p];
+        if (pl->facedown_card != PGH_NONE) count[pl->facedown_card]++;
+        if (p == seat) continue;
+        for (int c = 0; c < PGH_MAX_CARD_TYPES; c++) {
+            count[c] = (uint8_t)(count[c] + pl->hand[c]);
+            pl->hand[c] = 0;
+        }
+    }
+    int next = 0;
+#define NEXT_CARD() lowest_card(count, &next)
+    for (int i = 0; i < g->deck_size; i++) g->deck[i] = NEXT_CARD();
+    for (int p = 0; p < n; p++) {
+        PghPlayer *pl = &g->players[p];
+        if (pl->facedown_card != PGH_NONE) pl->facedown_card = NEXT_CARD();
+        if (p == seat) continue;
+        for (int i = 0; i < pl->hand_size; i++) pl->hand[NEXT_CARD()]++;
+    }
+#undef NEXT_CARD
+    uint8_t tiles[PGH_MAX_FIELDS];
+    int nt = 0;
+    for (int f = 0; f < T->num_fields; f++)
+        if (g->fields[f].tile_state == FT_FACE_DOWN) tiles[nt++] = g->fields[f].tile;
+    for (int i = 1; i < nt; i++)
+        for (int j = i; j > 0 && tiles[j - 1] > tiles[j]; j--) {
+            uint8_t t = tiles[j];
+            tiles[j] = tiles[j - 1];
+            tiles[j - 1] = t;
+        }
+    for (int f = 0, k = 0; f < T->num_fields; f++)
+        if (g->fields[f].tile_state == FT_FACE_DOWN) g->fields[f].tile = tiles[k++];
+    pgh_prng_seed(&g->rng_state, 0);
+    g->seed = 0;
+}
+
+/* What `viewer` may see of `after`, a move's outcome from the concealed `before`: the
+   redacted state, less the cards the viewer drew unseen (hand_size still counts them). */
+void pgh_redact_preview(const PittsburghGame *before, const PittsburghGame *after, int viewer,
+                        PittsburghGame *out) {
+    pgh_redact(after, viewer, out);
+    if (viewer < 0 || viewer >= after->h.num_players) return;
+    uint8_t *hand = out->players[viewer].hand;
+    if (after->h.era != before->h.era) {
+        memset(out->players[viewer].hand, 0, sizeof out->players[viewer].hand);
+        return;
+    }
+    for (int i = after->deck_size; i < before->deck_size && i < PGH_MAX_DECK; i++)
+        if (hand[before->deck[i]]) hand[before->deck[i]]--;
 }

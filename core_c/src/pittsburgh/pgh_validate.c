@@ -28,7 +28,7 @@ int pgh_validate(const PittsburghGame *g, char *field, size_t field_len) {
         FAIL("phase");
     if (h->auto_resolve > 1 || h->pad_hdr_) FAIL("auto_resolve");
     if (h->current >= n) FAIL("current");
-    if (h->turn_idx >= n) FAIL("turn_index");
+    if (h->turn_idx > n || (h->turn_idx == n && !h->game_over)) FAIL("turn_index");
     if (!h->game_over && (h->actions_left < 1 || h->actions_left > T->actions_per_turn)) FAIL("actions_left");
     uint8_t seen = 0;
     for (int i = 0; i < PGH_MAX_PLAYERS; i++) {

@@ -383,5 +383,13 @@ int pgh_option_value_index(int option, const char *value);
 int pgh_income_level(const PittsburghGame *g, int space);
 uint64_t pgh_hash(const PittsburghGame *g);
 int pgh_playout(PittsburghGame *g, int sane, uint64_t seed, int max_decisions);
+int pgh_action_ended(const PittsburghGame *after, const PittsburghGame *before);
+const char *pgh_event_fields(int type);
+void pgh_conceal(PittsburghGame *g, int seat);
+void pgh_redact_preview(const PittsburghGame *before, const PittsburghGame *after, int viewer,
+                        PittsburghGame *out);
+#ifdef BRASS_MAX_STATE_SIZE
+int pgh_result(const PittsburghGame *g, BrassResult *out);
+#endif
 
 #endif
