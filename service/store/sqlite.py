@@ -175,9 +175,10 @@ class ChangeStamps:
     watchers). Stamps are hints for caches, never data: a lost, reset or shared stamp only
     makes the check happen. Processes that write the file by other means are not seen.
 
-    The file's blocks are allocated when it is opened (posix_fallocate): a store of a
-    memory-mapped page that has no block yet needs one from the filesystem, and with the
-    disk full that is a SIGBUS, which kills the process. Opening refuses (ENOSPC) instead.
+    The file's blocks are allocated when it is opened (posix_fallocate): a store into a
+    memory-mapped page that has no block yet (on tmpfs, any touch of it) needs one from the
+    filesystem, and with the disk full that is a SIGBUS, which kills the process. Opening
+    refuses (ENOSPC) instead.
     """
 
     GROUPS = 4096

@@ -34,6 +34,7 @@ from .helpers import (
     ServerProcess,
     expect_error,
     expect_rest_error,
+    fill_filesystem,
     full_disk_scenario,
     rest_once,
     small_filesystem,
@@ -455,3 +456,45 @@ def test_service_answers_corrupt_game_for_that_game_and_lists_the_others(
         assert '"event": "corrupt_game_listed"' in server.log_text()
     finally:
         rest.close()
+
+
+def test_sqlite_change_stamps_file_is_allocated_at_open(tmp_path: Path) -> None:
+    """The change stamps file is memory-mapped: every page of it has its block on disk once
+    the store is open, including a file left sparse by an earlier version, so no later store
+    into it can need space (a SIGBUS on a full disk)."""
+    from brass_service.store.sqlite import ChangeStamps
+
+    database = tmp_path / "games.sqlite3"
+    stamps = Path(str(database) + "-brass-changes")
+    with stamps.open("wb") as sparse:
+        sparse.truncate(ChangeStamps._SIZE)
+    assert stamps.stat().st_blocks * 512 < ChangeStamps._SIZE
+
+    async def scenario() -> None:
+        store = open_store(f"sqlite:///{database}")
+        await store.open()
+        await store.close()
+
+    asyncio.run(scenario())
+    assert stamps.stat().st_blocks * 512 >= ChangeStamps._SIZE
+
+
+def test_sqlite_store_refuses_to_open_without_space_for_its_change_stamps(
+    tmp_path: Path,
+) -> None:
+    """With the disk full and no change stamps file yet, opening refuses (UNAVAILABLE, a
+    clear cause) instead of mapping a sparse file whose first touched page (on tmpfs even
+    by a read) would be a SIGBUS."""
+    with small_filesystem(4) as disk:
+        url = f"sqlite:///{disk / 'games.sqlite3'}"
+
+        async def open_and_close() -> None:
+            store = open_store(url)
+            await store.open()
+            await store.close()
+
+        asyncio.run(open_and_close())  # the tables exist; the disk has room
+        Path(str(disk / "games.sqlite3") + "-brass-changes").unlink()
+        fill_filesystem(disk)
+        with pytest.raises(StoreUnavailable, match="no space for the change stamps"):
+            asyncio.run(open_and_close())
