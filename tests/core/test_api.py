@@ -572,7 +572,7 @@ BAD_POSITION_EDITS: list[tuple[str, Any, str]] = [
     ("player_state[1].facedown", "nowhere", "player_state[1].facedown"),
     ("deck", ["iron", "gold"], "deck[1]"),
     ("deck", ["iron"] * 60, "cards.iron"),
-    ("discards", {"wild_location": 1}, "discards"),
+    ("discards", {"wild_location": 1}, "discards.wild_location"),
     ("wild_piles.location", 9, "wild_piles.location"),
     ("slots", {"dudley.0": {"owner": 0, "industry": "cotton", "level": 1}},
      "slots.dudley.0.industry"),
@@ -584,10 +584,11 @@ BAD_POSITION_EDITS: list[tuple[str, Any, str]] = [
     ("merchants", {"oxford.0": {"goods": ["gold"]}}, "merchants.oxford.0.goods[0]"),
     ("options.manufacturer_iv_cost", 9, "options.manufacturer_iv_cost"),
     ("seed", -1, "seed"),
-    # regression (found by fuzz_state): int16 tallies near their limit overflowed in play
-    ("player_state[0].money", 32000, "players[0].money"),
-    ("player_state[1].vp", 10000, "players[1].vp"),
-    ("player_state[2].spent", 32767, "players[2].spent"),
+    # regression (found by fuzz_state): int16 tallies near their limit overflowed in play;
+    # the field is the JSON path (issue 10: it was players[0].money)
+    ("player_state[0].money", 32000, "player_state[0].money"),
+    ("player_state[1].vp", 10000, "player_state[1].vp"),
+    ("player_state[2].spent", 32767, "player_state[2].spent"),
 ]
 
 

@@ -131,14 +131,38 @@ def merchant(pos: Position, space: str, goods: list[str], beer: int = 1) -> Posi
     return pos
 
 
+@cache
+def _mat_order(industry: str) -> tuple[int, ...]:
+    """The levels of an industry's tiles on the player mat, in the order they are taken."""
+    import json
+    from pathlib import Path
+
+    data = json.loads((Path(__file__).resolve().parents[2] / "core_c" / "data" /
+                       "birmingham.json").read_text())
+    levels = data["industries"]["per_industry"][industry]["levels"]
+    return tuple(lv["level"] for lv in levels for _ in range(lv["count"]))
+
+
+def tiles_taken_for(industry: str, levels: Iterable[int]) -> int:
+    """Fewest tiles off the mat (lowest first) that include tiles of these levels."""
+    order = _mat_order(industry)
+    need = 0
+    seen: dict[int, int] = {}
+    for lv in levels:
+        seen[lv] = seen.get(lv, 0) + 1
+        need = max(need, [i for i, x in enumerate(order) if x == lv][seen[lv] - 1] + 1)
+    return need
+
+
 def finish(pos: Position) -> Position:
-    """Make the mat and link supplies agree with what is on the board."""
+    """Make the mat and link supplies agree with what is on the board: a built tile came off
+    the mat, lowest level first, so a tile of level II means all level-I tiles went too."""
     pos = copy.deepcopy(pos)
     for seat, ps in enumerate(pos["player_state"]):
         for ind in INDUSTRIES:
-            built = sum(1 for t in pos["slots"].values()
-                        if t["owner"] == seat and t["industry"] == ind)
-            ps["mat_taken"][ind] = max(ps["mat_taken"][ind], built)
+            built = [t["level"] for t in pos["slots"].values()
+                     if t["owner"] == seat and t["industry"] == ind]
+            ps["mat_taken"][ind] = max(ps["mat_taken"][ind], tiles_taken_for(ind, built))
         used = sum(1 for o in pos["links"].values() if o == seat)
         ps["links_left"] = min(ps["links_left"], 14 - used)
     return pos

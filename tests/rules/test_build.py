@@ -231,7 +231,7 @@ def test_ruling_04_manufacturer_iv_cost_option(cost: int) -> None:
     """Ruling 4: Manufacturer IV costs £8 (default) or £14 (option), +6 income spaces."""
     pos = blank(2, manufacturer_iv_cost=cost)
     tile(pos, "coalbrookdale.1", 1, "iron", 1, cubes=2)
-    tile(pos, "stafford.0", 0, "brewery", 2, cubes=2)
+    tile(pos, "stafford.0", 0, "brewery", 2, cubes=1)  # canal era: 1 barrel (ruling 5)
     link(pos, "birmingham--oxford", 1)
     merchant(pos, "oxford.1", ["manufacturer"], beer=0)
     player(pos, 0, hand={"birmingham": 1, "coventry": 1}, mat={"manufacturer": 4}, money=20)
@@ -248,7 +248,9 @@ def test_ruling_04_manufacturer_iv_cost_option(cost: int) -> None:
     do(g, "type:sell", "card:coventry", "slot:birmingham.1", "merchant:oxford.1",
        "slot:stafford.0", "done")
     assert slot(g, "birmingham.1")["flipped"]
-    assert ps(g, 0)["income_space"] == 10 + 6
+    # manufacturer IV +6 spaces; the brewery II gave its last barrel and flips too (+5)
+    assert slot(g, "stafford.0")["flipped"]
+    assert ps(g, 0)["income_space"] == 10 + 6 + 5
 
 
 def test_ruling_04_manufacturer_iv_option_values() -> None:

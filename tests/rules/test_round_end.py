@@ -64,7 +64,7 @@ def test_ruling_18_income_rises_by_spaces_capped_at_level_30() -> None:
     """Ruling 18: income rises by track spaces, level 30 (the last space) is the cap."""
     pos = blank(2)
     tile(pos, "birmingham.0", 0, "cotton", 1)
-    tile(pos, "stafford.0", 0, "brewery", 2, cubes=2)
+    tile(pos, "stafford.0", 0, "brewery", 2, cubes=1)
     link(pos, "birmingham--oxford", 1)
     pos["merchants"]["oxford.0"] = {"goods": ["cotton"], "beer": 1}
     player(pos, 0, hand={"coventry": 1}, income_space=96)

@@ -35,7 +35,7 @@ def test_ruling_09_beer_sources_when_selling() -> None:
     merchant(pos, "oxford.1", GOODS_ALL, beer=1)
     tile(pos, "stafford.0", 0, "brewery", 1)  # own, not connected
     tile(pos, "walsall.1", 1, "brewery", 1)  # P1's, connected
-    tile(pos, "burton_on_trent.1", 1, "brewery", 1, cubes=2)  # P1's, not connected
+    tile(pos, "burton_on_trent.1", 1, "brewery", 1)  # P1's, not connected
     player(pos, 0, hand={"coventry": 1})
     g = game(pos)
     do(g, "type:sell", "card:coventry", "slot:birmingham.0")
