@@ -116,6 +116,22 @@ def _settle_garbage_collector() -> None:
     gc.set_threshold(GC_YOUNG_THRESHOLD, 20, 20)
 
 
+def _raise_open_file_limit() -> None:
+    """Every connection takes a file descriptor, and the usual soft limit (1,024) would let
+    a few hundred slow clients lock new ones out: the soft limit is raised to the hard
+    one (the connection limits in Limits are then what bounds them). It changes the whole
+    process, so only the server's own entry points ask for it."""
+    try:
+        import resource
+    except ImportError:  # not on this platform
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = hard if hard != resource.RLIM_INFINITY else max(soft, 1 << 16)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+
+
 def settings_from_env() -> tuple[ServiceSettings, Limits]:
     """BRASS_<FIELD> environment variables override the defaults (e.g. BRASS_WATCH_BURST)."""
     settings, limits = ServiceSettings(), Limits()
@@ -140,16 +156,19 @@ async def serve_async(
     stop: asyncio.Event | None = None,
     started: asyncio.Future[ServerInfo] | None = None,
     reuse_port: bool = False,
-    settle_gc: bool = False,
+    tune_process: bool = False,
 ) -> None:
     """Serves until `stop` is set (or SIGINT/SIGTERM when no `stop` is given).
 
     `reuse_port`: listen with SO_REUSEPORT, so that several worker processes share the
     ports (the kernel spreads connections over them); only `serve(workers=N)` sets it, so
     that a second server started by mistake on a taken port still fails loudly.
-    `settle_gc`: tune the process's garbage collector once serving (_settle_garbage_collector);
-    for a process that is nothing but this server."""
+    `tune_process`: raise the process's open-file limit (_raise_open_file_limit) and tune
+    its garbage collector once serving (_settle_garbage_collector); for a process that is
+    nothing but this server."""
     configure_logging(log_level)
+    if tune_process:
+        _raise_open_file_limit()
     env_settings, env_limits = settings_from_env()
     settings = settings or env_settings
     limits = limits or env_limits
@@ -216,7 +235,7 @@ async def serve_async(
         http=f"{host}:{bound_http}",
         store=type(store).__name__,
     )
-    if settle_gc:
+    if tune_process:
         _settle_garbage_collector()
     if started is not None and not started.done():
         started.set_result(ServerInfo(bound_grpc, bound_http))
@@ -295,7 +314,7 @@ def serve(
         raise SystemExit(serve_workers(workers, grpc_port, http_port, database_url, log_level))
     try:
         run_event_loop(
-            serve_async(grpc_port, http_port, database_url, log_level, settle_gc=True)
+            serve_async(grpc_port, http_port, database_url, log_level, tune_process=True)
         )
     except StoreUnavailable as exc:
         log.error("store_unavailable", error=str(exc))

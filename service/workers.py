@@ -92,7 +92,7 @@ def _worker_main(
         )
         await serve_async(
             grpc_port, http_port, database_url, log_level, started=started, reuse_port=True,
-            settle_gc=True,
+            tune_process=True,
         )
 
     structlog.contextvars.bind_contextvars(worker=index)

@@ -1048,6 +1048,29 @@ def test_connections_per_address_are_capped(tmp_path_factory: pytest.TempPathFac
         server.stop()
 
 
+def test_open_file_limit_is_raised(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Started under the common soft limit of 1,024 descriptors (a few hundred slow clients
+    would lock new ones out), the server raises it to the hard limit."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard <= 1024:
+        pytest.skip(f"the hard limit ({hard}) leaves nothing to raise")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (1024, hard))
+    try:
+        server = _start(tmp_path_factory.mktemp("fast-http-files"), "files")
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    try:
+        assert server.process is not None
+        limits = Path(f"/proc/{server.process.pid}/limits").read_text()
+        line = next(line for line in limits.splitlines() if line.startswith("Max open files"))
+        expected = "unlimited" if hard == resource.RLIM_INFINITY else str(hard)
+        assert line.split()[3] in (expected, str(1 << 16)), line
+    finally:
+        server.stop()
+
+
 def test_client_leaving_mid_body_is_not_an_internal_error(strict_port: int) -> None:
     """aiohttp's reading of a body whose client left ends the request as CLIENT_GONE (it
     was logged and counted as INTERNAL)."""
