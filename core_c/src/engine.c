@@ -107,6 +107,8 @@ int brass_preview(const BrassGame *g, int seat, const uint16_t *ids, int n, Bras
                   BrassEventLog *log, int *reason, int *failed_at) {
     const BrassRuleset *rs = ruleset_of(g);
     if (!rs || !ids || n <= 0 || !after) return BRASS_E_BAD_ARGUMENT;
+    /* a ruleset without the two preview hooks has no preview (rather than a wrong one) */
+    if (!rs->conceal || !rs->redact_preview) return BRASS_E_BAD_ARGUMENT;
     if (failed_at) *failed_at = 0;
     BrassGame before = *g;
     if (!g->game_over && g->current < g->num_players) rs->conceal(&before, g->current);

@@ -30,8 +30,9 @@ typedef struct BrassRuleset {
     const char *(*action_name)(int action);
     const char *(*phase_name)(int phase);
     const char *(*reason_message)(int reason);
-    /* previews: deal everything `seat` cannot see in one canonical order (random state
-       fixed), so that a move's outcome depends on that seat's knowledge only */
+    /* previews (brass_preview refuses them for a ruleset without these two): deal
+       everything `seat` cannot see in one canonical order (random state fixed), so that a
+       move's outcome depends on that seat's knowledge only */
     void (*conceal)(BrassGame *g, int seat);
     /* what `viewer` may see of `after`, a move's outcome from the concealed `before`: the
        redacted state, less the cards the viewer drew unseen (hand_size still counts them) */
