@@ -50,6 +50,10 @@ static void check_views(const PittsburghGame *g) {
     REQUIRE(pgh_determinize(&d, seat, 77) == BRASS_OK, "determinize");
     char field[64];
     REQUIRE(pgh_validate(&d, field, sizeof field) == BRASS_OK, "determinized state invalid");
+    PittsburghGame a, b;
+    pgh_redact(g, seat, &a);
+    pgh_redact(&d, seat, &b);
+    REQUIRE(!memcmp(&a, &b, sizeof a), "determinize changed what the seat sees");
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

@@ -585,6 +585,22 @@ static void test_p27_oil_leaves_a_field_only_through_a_pipeline(void) {
     EXPECT_EQ(G.fields[f].barrels, 2);
 }
 
+static void test_p27_option_oil_city_first(void) {
+    for (int prio = 0; prio < 2; prio++) {
+        fresh_opts(TINY, 2, 4, OPT_oil_city_priority, prio);
+        int p = me(), o = other(), f = field_of("well_north");
+        sell_setup(p);
+        put_pipe(o, "pipeline:alpha--well_north", "pipe_income2");
+        G.fields[f].barrels = 1;
+        G.fields[f].oc_owner = (int8_t)o;
+        G.fields[f].oc_barrels = 2;
+        G.h.era = 1;
+        go("type:sell", "card:beta", "slot:alpha.0", "merchant:port.0", NULL);
+        EXPECT_EQ(why("pipeline:alpha--well_north"), prio ? PR_INDUSTRY_FIRST : PR_LEGAL);
+        EXPECT_EQ(why("oil_city_via:alpha--well_north"), PR_LEGAL);
+    }
+}
+
 static void test_p28_each_barrel_pays_the_pipeline_owner(void) {
     fresh(TINY, 2, 4);
     int p = me(), o = other(), f = field_of("well_north");
@@ -887,6 +903,23 @@ static void test_p45_route_bonuses(void) {
     EXPECT_EQ(G.h.phase, PP_FREE_DEVELOP);
     go("tile:coal_1", NULL);
     EXPECT_EQ(pl(p)->mat_left[pos_of("coal_1")], 0);
+}
+
+static void test_p45_option_bonus_only_for_the_first_train(void) {
+    fresh_opts(TINY, 2, 4, OPT_route_bonus_every_placement, 1);
+    int p = me();
+    G.rail_bonus_taken = 1ull << rail("link:delta--port");
+    hand(p, "card:delta");
+    no_markets();
+    go("type:network", "card:delta", "link_tile:light_train", "link:delta--port", "vanderbilt", NULL);
+    EXPECT_EQ(pl(p)->income_space, 10);
+    fresh(TINY, 2, 4);
+    p = me();
+    G.rail_bonus_taken = 1ull << rail("link:delta--port");
+    hand(p, "card:delta");
+    no_markets();
+    go("type:network", "card:delta", "link_tile:light_train", "link:delta--port", "vanderbilt", NULL);
+    EXPECT_EQ(pl(p)->income_space, 12); /* default: every placement earns it */
 }
 
 static void test_p46_second_link_for_ten_dollars(void) {
@@ -1321,6 +1354,7 @@ static const struct {
     T(test_p40_polyphase_pays_twice_the_income_level), T(test_p40_locomotive_works_three_free_develops),
     T(test_p41_skyscraper_bonus_sell_without_a_card), T(test_p42_manufacturer_iii_enters_flipped_with_its_reward),
     T(test_p43_link_must_touch_the_network), T(test_p44_link_costs_and_either_end_delivery), T(test_p45_route_bonuses),
+    T(test_p45_option_bonus_only_for_the_first_train), T(test_p27_option_oil_city_first),
     T(test_p46_second_link_for_ten_dollars), T(test_p47_replacement_train_and_double_link), T(test_p48_reserve_pipeline),
     T(test_p49_develop_two_one_after_the_other), T(test_p50_develop_cube_with_no_network_only_vanderbilt),
     T(test_p51_only_own_unflipped_goods_tiles_sell), T(test_p53_merchant_pays_once_then_its_back_accepts),

@@ -77,9 +77,16 @@ static int invariants(const PittsburghGame *g, const PittsburghGame *prev) {
     return 1;
 }
 
-static int play_one(int set, int players, uint64_t seed, int full_checks) {
+static int play_one(int set, int players, uint64_t seed, int full_checks, int alternatives) {
     PghOptions o = {.players = (uint8_t)players, .auto_resolve = 1};
     for (int i = 0; i < PGH_NUM_ALL_OPTIONS; i++) o.values[i] = -1;
+    /* alternatives: every option at its last implemented value (all the non-default rules) */
+    for (int i = 0; alternatives && i < PGH_NUM_OPTIONS; i++)
+        for (int v = pgh_option_num_values(i) - 1; v > 0; v--)
+            if (pgh_option_implemented(i, v)) {
+                o.values[i] = (int16_t)v;
+                break;
+            }
     o.values[PGH_OPT_DATA] = (int16_t)set;
     PittsburghGame g, prev, copy;
     char err[128] = "";
@@ -123,6 +130,10 @@ static int play_one(int set, int players, uint64_t seed, int full_checks) {
             CHECK(invariants(&det, &g), "determinized state");
             for (int c = 0; c < PGH_MAX_CARD_TYPES; c++)
                 CHECK(det.players[g.h.current].hand[c] == g.players[g.h.current].hand[c], "own hand kept");
+            PittsburghGame seen_before, seen_after;
+            pgh_redact(&g, g.h.current, &seen_before);
+            pgh_redact(&det, g.h.current, &seen_after);
+            CHECK(!memcmp(&seen_before, &seen_after, sizeof seen_before), "determinize changed what the seat sees");
         }
         int a = opts[pgh_prng_below(&rng, (uint32_t)n)];
         prev = g;
@@ -189,7 +200,11 @@ int main(int argc, char **argv) {
     int games = argc > 1 ? atoi(argv[1]) : 100;
     for (int set = 0; set < PGH_NUM_SETS; set++)
         for (int players = 2; players <= 4; players++)
-            for (int i = 0; i < games; i++) play_one(set, players, (uint64_t)(i + 1) * 1000 + players, i % 10 == 0);
-    printf("pgh_selfplay: %d games per player count and table set, %d failures\n", games, failures);
+            for (int i = 0; i < games; i++) {
+                play_one(set, players, (uint64_t)(i + 1) * 1000 + players, i % 10 == 0, 0);
+                if (i % 4 == 0) play_one(set, players, (uint64_t)(i + 7) * 1000 + players, i % 8 == 0, 1);
+            }
+    printf("pgh_selfplay: %d games per player count and table set (and %d with every alternative option "
+           "value), %d failures\n", games, (games + 3) / 4, failures);
     return failures != 0;
 }

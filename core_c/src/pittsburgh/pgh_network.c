@@ -149,7 +149,12 @@ void pgh_network_after_pay(PCtx *cx) {
             if (L->whiskey) pgh_gain_whiskey(g, p, L->whiskey);
         }
         const PghRail *R = &T->rails[pd->route];
-        switch (R->bonus) {
+        int bonus = R->bonus;
+        /* P45 route_bonus_every_placement (default true): else only the first train earns it */
+        if (bonus && opt(g, OPT_route_bonus_every_placement) == 1 && (g->rail_bonus_taken >> pd->route & 1u))
+            bonus = BN_NONE;
+        if (bonus) g->rail_bonus_taken |= 1ull << pd->route;
+        switch (bonus) {
         case BN_INCOME: pgh_income_up(g, p, R->amount); break;
         case BN_WHISKEY: pgh_gain_whiskey(g, p, R->amount); break;
         case BN_DEVELOP: pd->free_develops += R->amount; break;

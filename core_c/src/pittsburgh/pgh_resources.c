@@ -171,7 +171,13 @@ int pgh_source_reason(const PittsburghGame *g, const PBoard *b, int action) {
         if (cube != CUBE_OIL) return PR_WRONG_CUBE;
         int pipe = action - PGA_PIPE, r = pipe_carries(g, b, pipe, comps);
         if (r != PR_LEGAL) return r;
-        return g->fields[T->pipes[pipe].field].barrels ? PR_LEGAL : PR_SOURCE_EMPTY;
+        if (!g->fields[T->pipes[pipe].field].barrels) return PR_SOURCE_EMPTY;
+        /* P27 oil_city_priority (default false): else a reachable Oil City comes first */
+        if (opt(g, OPT_oil_city_priority) == 1 && opt(g, OPT_oil_sources) == 0)
+            for (int q = 0; q < T->num_pipes; q++)
+                if (g->fields[T->pipes[q].field].oc_barrels && pipe_carries(g, b, q, comps) == PR_LEGAL)
+                    return PR_INDUSTRY_FIRST;
+        return PR_LEGAL;
     }
     if (action >= PGA_PIPE_CITY && action < PGA_PIPE_CITY + T->num_pipes) {
         if (cube != CUBE_OIL) return PR_WRONG_CUBE;

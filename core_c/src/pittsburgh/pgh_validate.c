@@ -199,5 +199,6 @@ int pgh_validate(const PittsburghGame *g, char *field, size_t field_len) {
         if (pgh_legal_list(g, opts, PGH_NUM_ACTIONS) <= 0) FAIL("phase (no legal option)");
     }
     if (g->pad_end_) FAIL("padding");
+    if (T->num_rails < 64 && g->rail_bonus_taken >> T->num_rails) FAIL("rail_bonus_taken");
     return BRASS_OK;
 }

@@ -337,6 +337,7 @@ typedef struct PittsburghGame {
     PghField fields[PGH_MAX_FIELDS];
     PghPlayer players[PGH_MAX_PLAYERS];
     PghPending pend;
+    uint64_t rail_bonus_taken;                 /* rails whose bonus was given (P45 option) */
     uint64_t rng_state;
     uint64_t seed;
     uint32_t decisions;
