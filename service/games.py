@@ -792,6 +792,10 @@ class GameService:
         record.game_id = request.game_id
         row, live = await self._live(request.game_id)
         seat = self._seat_of(row, caller)
+        if request.HasField("at_version") and request.at_version != live.version:
+            _require(0 <= request.at_version <= live.version,
+                     f"at_version must be from 0 to {live.version}", "at_version")
+            live = await self._game_at_version(row, request.at_version)
         record.seat, record.version = seat, live.version
         parts = _StateParts(row, live, seat)
         return Reply(
@@ -885,6 +889,50 @@ class GameService:
             json_text=lambda: self._legal_json_text(head, options_json, plain),
         )
 
+    async def _game_at_version(self, row: GameRow, version: int) -> LiveGame:
+        """The game at any past version: from the stored version at or before it, then the
+        first ids of the submission that spans it, one by one (a compound action's
+        decisions are steps of their own)."""
+        rows = await self.store.decisions_after(row.game_id, 0, up_to=None)
+        base, updated_at, spanning = 0, row.created_at, None
+        for stored in rows:
+            if stored.to_version > version:
+                spanning = stored
+                break
+            base, updated_at = stored.to_version, stored.created_at
+        live = await self._game_at(row, base, updated_at)
+        if base == version:
+            return live
+        if spanning is None or spanning.from_version != base:
+            raise ServiceError("CORRUPT_GAME", f"game {row.game_id}: decision log is incomplete")
+        game = live.game.clone()
+        try:
+            for option_id in spanning.action["ids"][: version - base]:
+                game.apply(int(option_id), seat=spanning.seat)
+        except brass.EngineError as exc:
+            raise ServiceError(
+                "CORRUPT_GAME", f"game {row.game_id}: a stored decision is refused ({exc})"
+            ) from exc
+        return LiveGame(game, version, spanning.created_at)
+
+    async def _replay_decisions(self, row: GameRow, ids: list[int]) -> list[pb.ReplayDecision]:
+        """Each decision with the seat that made it and the kind of decision it answered,
+        from the game's first snapshot and its log (the engine says what each id meant)."""
+        game = (await self._game_at(row, 0, row.created_at)).game.clone()
+        typed = []
+        try:
+            for version, option_id in enumerate(ids, start=1):
+                seat = game.current_seat
+                typed.append(pb.ReplayDecision(
+                    version=version, seat=seat, decision=game.decision, option_id=option_id,
+                    name=brass.action_name(option_id)))
+                game.apply(option_id, seat=seat)
+        except brass.EngineError as exc:
+            raise ServiceError(
+                "CORRUPT_GAME", f"game {row.game_id}: a stored decision is refused ({exc})"
+            ) from exc
+        return typed
+
     async def get_replay(
         self, request: pb.GetReplayRequest, caller: Caller, record: RequestRecord
     ) -> pb.GetReplayResponse:
@@ -895,6 +943,7 @@ class GameService:
         decisions = [int(i) for stored in rows for i in stored.action["ids"]]
         if len(decisions) != live.version:
             raise ServiceError("CORRUPT_GAME", f"game {row.game_id}: decision log is incomplete")
+        typed = await self._replay_decisions(row, decisions)
         full: dict[str, Any] = {
             "rules_edition": row.rules_edition,
             "ruleset": "birmingham",
@@ -912,6 +961,7 @@ class GameService:
             complete=complete,
             record_json=json.dumps(document, sort_keys=True, separators=(",", ":")),
             version=live.version,
+            decisions=typed,
         )
 
     async def list_games(

@@ -59,7 +59,9 @@ ROUTES: list[Route] = [
                   "Only games of this status."))),
     Route("GET", "/v1/games/{gameId}", "GetGame",
           "The caller's view: a seat's with its token, a spectator's without.",
-          response="GetGameResponse"),
+          response="GetGameResponse",
+          query=(("atVersion", {"type": "string", "format": "int64"},
+                  "The game as it was at this version (default: now)."),)),
     Route("GET", "/v1/games/{gameId}/actions", "ListLegalActions",
           "The current decision's options, for the seat to act.",
           response="ListLegalActionsResponse", authorization="required",
@@ -540,6 +542,9 @@ class RestGateway:
         self, request: RestRequest, caller: Caller, record: RequestRecord
     ) -> Message | Reply:
         message = pb.GetGameRequest(game_id=request.path_param("gameId"))
+        at_version = _query(request, "atVersion", "at_version")
+        if at_version is not None and at_version != "":
+            message.at_version = _int_param(at_version, "atVersion", 64)
         return await self.service.get_game(message, caller, record)
 
     async def _list_legal_actions(

@@ -223,10 +223,12 @@ class CreateGameFromPositionRequest(_message.Message):
     def __init__(self, ruleset: _Optional[_Union[Ruleset, str]] = ..., position_json: _Optional[str] = ..., seat_names: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class GetGameRequest(_message.Message):
-    __slots__ = ("game_id",)
+    __slots__ = ("game_id", "at_version")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    AT_VERSION_FIELD_NUMBER: _ClassVar[int]
     game_id: str
-    def __init__(self, game_id: _Optional[str] = ...) -> None: ...
+    at_version: int
+    def __init__(self, game_id: _Optional[str] = ..., at_version: _Optional[int] = ...) -> None: ...
 
 class GetGameResponse(_message.Message):
     __slots__ = ("state",)
@@ -339,14 +341,30 @@ class GetReplayRequest(_message.Message):
     def __init__(self, game_id: _Optional[str] = ...) -> None: ...
 
 class GetReplayResponse(_message.Message):
-    __slots__ = ("complete", "record_json", "version")
+    __slots__ = ("complete", "record_json", "version", "decisions")
     COMPLETE_FIELD_NUMBER: _ClassVar[int]
     RECORD_JSON_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
+    DECISIONS_FIELD_NUMBER: _ClassVar[int]
     complete: bool
     record_json: str
     version: int
-    def __init__(self, complete: _Optional[bool] = ..., record_json: _Optional[str] = ..., version: _Optional[int] = ...) -> None: ...
+    decisions: _containers.RepeatedCompositeFieldContainer[ReplayDecision]
+    def __init__(self, complete: _Optional[bool] = ..., record_json: _Optional[str] = ..., version: _Optional[int] = ..., decisions: _Optional[_Iterable[_Union[ReplayDecision, _Mapping]]] = ...) -> None: ...
+
+class ReplayDecision(_message.Message):
+    __slots__ = ("version", "seat", "decision", "option_id", "name")
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    DECISION_FIELD_NUMBER: _ClassVar[int]
+    OPTION_ID_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    version: int
+    seat: int
+    decision: str
+    option_id: int
+    name: str
+    def __init__(self, version: _Optional[int] = ..., seat: _Optional[int] = ..., decision: _Optional[str] = ..., option_id: _Optional[int] = ..., name: _Optional[str] = ...) -> None: ...
 
 class ListGamesRequest(_message.Message):
     __slots__ = ("page_size", "page_token", "status")
