@@ -27,6 +27,7 @@ import structlog
 from google.protobuf import timestamp_pb2
 
 import brass
+from brass.position import MAX_POSITION_CHARS
 
 from . import auth, wire
 from .batches import BatchLimits, BatchRunner, BatchStream
@@ -704,6 +705,11 @@ class GameService:
             "ruleset",
         )
         _require(request.position_json != "", "position_json is required", "position_json")
+        if len(request.position_json) > MAX_POSITION_CHARS:
+            raise ServiceError(
+                "BAD_POSITION", f"position_json is over {MAX_POSITION_CHARS} characters",
+                field="position_json",
+            )
         try:
             json.loads(request.position_json)
         except ValueError as exc:
@@ -722,9 +728,11 @@ class GameService:
             raise ServiceError(
                 "BAD_POSITION", "position_json is nested too deeply", field="position_json"
             ) from exc
+        # the engine's own rewrite is stored, never the client's text
+        canonical = json.dumps(game.replay_record()["position"], separators=(",", ":"))
         return await self._store_new_game(
             game, list(request.seat_names), seed=None, options={},
-            position_json=request.position_json, record=record,
+            position_json=canonical, record=record,
         )
 
     async def _store_new_game(

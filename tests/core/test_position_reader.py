@@ -4,6 +4,8 @@ offending field, and positions no game can reach are refused."""
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -91,3 +93,86 @@ def test_consistency_errors_name_the_json_path(edit: Any, field: str) -> None:
     pos = start()
     edit(pos)
     refused_at(pos, field)
+
+
+# ---- the documented example, unknown and derived keys, size ----
+
+def _doc_example() -> Position:
+    text = (Path(__file__).resolve().parents[2] / "docs" / "POSITION.md").read_text()
+    block = re.search(r"```json\n(.*?)\n```", text, re.S)
+    assert block
+    return json.loads(block.group(1))
+
+
+def test_the_documented_example_is_a_position_the_engine_writes_back() -> None:
+    example = _doc_example()
+    g = brass.Game.from_position(example)
+    assert g.position() == example
+    assert g.decisions_applied == example["decisions_applied"]
+    assert g.legal_ids()
+
+
+@pytest.mark.parametrize("path, key", [
+    ((), "monney"),
+    (("options",), "auto_reslove"),
+    (("pending",), "coal"),
+    (("markets",), "beer"),
+    (("wild_piles",), "locations"),
+    (("merchants", "oxford.0"), "bonus"),
+    (("slots", "coalbrookdale.2"), "owner_name"),
+    (("player_state", 1), "monney"),
+    ((), "deck_size"),
+])
+def test_unknown_keys_are_refused_with_their_path(path: tuple[Any, ...], key: str) -> None:
+    """A misspelt key was ignored (its field took the default): now it is an error."""
+    pos = _doc_example()
+    obj: Any = pos
+    for k in path:
+        obj = obj[k]
+    obj[key] = 1
+    where = ".".join(str(k) for k in path if not isinstance(k, int))
+    if path and isinstance(path[-1], int):
+        where = f"{path[0]}[{path[1]}]"
+    refused_at(pos, f"{where}.{key}" if where else key)
+
+
+def test_derived_keys_must_agree() -> None:
+    pos = _doc_example()
+    pos["player_state"][0]["income_level"] = 3
+    refused_at(pos, "player_state[0].income_level")
+    pos = _doc_example()
+    pos["player_state"][1]["hand_size"] = 7
+    refused_at(pos, "player_state[1].hand_size")
+    pos = _doc_example()  # derived keys may be left out
+    for ps in pos["player_state"]:
+        del ps["income_level"], ps["hand_size"]
+    assert brass.Game.from_position(pos).position() == _doc_example()
+
+
+def test_decisions_applied_is_read_back() -> None:
+    pos = _doc_example()
+    pos["decisions_applied"] = 1234
+    assert brass.Game.from_position(pos).position()["decisions_applied"] == 1234
+    pos["decisions_applied"] = -1
+    refused_at(pos, "decisions_applied")
+
+
+def test_position_text_is_bounded_and_the_game_keeps_the_engines_rewrite() -> None:
+    """A game made from a position kept the caller's object (megabytes of unknown fields in
+    the service); now unknown keys are refused, the text is capped and the record holds the
+    core's own rewrite."""
+    from brass.position import MAX_POSITION_CHARS
+
+    text = json.dumps(_doc_example(), indent=1)
+    assert len(text) < MAX_POSITION_CHARS
+    g = brass.Game.from_position(text)
+    assert g.replay_record()["position"] == _doc_example()
+    long = text[:-1] + " " * (MAX_POSITION_CHARS - len(text) + 1) + "}"
+    with pytest.raises(EngineError) as exc:
+        brass.Game.from_position(long)
+    assert (exc.value.code, exc.value.field) == ("BAD_POSITION", "$")
+    pos = _doc_example()
+    g = brass.Game.from_position(pos)
+    pos["round"] = 7  # the caller's object is not kept
+    assert g.replay_record()["position"]["round"] == 2
+    assert brass.Game.replay(g.replay_record()).position() == g.position()

@@ -342,7 +342,7 @@ def test_tutorial_lesson_market_buys_and_forced_sales() -> None:
     # a third, independent action by P0 (no turn simulated): develop with market iron
     nxt = g.position()
     nxt.update(current=0, turn_index=nxt["turn_order"].index(0), actions_left=1)
-    nxt["player_state"][0]["hand"] = {"coventry": 1}
+    nxt["player_state"][0].update(hand={"coventry": 1}, hand_size=1)
     g = brass.Game.from_position(nxt)
     do(g, "type:develop", "card:coventry", "industry:coal")
     assert legal(g) == {"market"}

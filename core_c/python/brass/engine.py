@@ -234,6 +234,14 @@ def _opt(v: int, names: Sequence[str]) -> str | None:
     return None if v == _NONE else names[v]
 
 
+def _position_of(g: Any) -> dict[str, Any]:
+    out = _json_buffer()
+    n = lib.brass_position_json(g, out, lib.BRASS_JSON_CAP)
+    if n < 0:
+        _raise(-n)
+    return json.loads(ffi.unpack(out, n))
+
+
 class Game:
     """One game of Brass in the C core. Methods never leave the state half-changed."""
 
@@ -273,17 +281,21 @@ class Game:
 
     @classmethod
     def from_position(cls, position: dict[str, Any] | str | bytes) -> Game:
-        from brass.position import state_from_position  # local: keeps import light
+        from brass.position import MAX_POSITION_CHARS, state_from_position  # keeps import light
 
         if isinstance(position, str | bytes):
+            if len(position) > MAX_POSITION_CHARS:
+                raise EngineError("BAD_POSITION", f"position is over {MAX_POSITION_CHARS} "
+                                  "characters", None, "$")
             try:
                 position = json.loads(position)
-            except (ValueError, UnicodeDecodeError) as exc:
+            except (ValueError, UnicodeDecodeError, RecursionError) as exc:
                 raise EngineError("BAD_POSITION", f"position is not valid JSON: {exc}", None,
                                   "$") from exc
         g = state_from_position(position)
+        # the record keeps the engine's own rewrite of the position, never the caller's object
         record = {"rules_edition": RULES_EDITION, "ruleset": "birmingham",
-                  "players": g.num_players, "position": position, "decisions": []}
+                  "players": g.num_players, "position": _position_of(g), "decisions": []}
         return cls(g, record)
 
     @classmethod
@@ -543,11 +555,7 @@ class Game:
 
     def position(self) -> dict[str, Any]:
         """The full position (hidden information included), in the documented JSON format."""
-        out = _json_buffer()
-        n = lib.brass_position_json(self._g, out, lib.BRASS_JSON_CAP)
-        if n < 0:
-            _raise(-n)
-        return json.loads(ffi.unpack(out, n))
+        return _position_of(self._g)
 
     def observation(self, seat: int) -> np.ndarray:
         if seat is None:

@@ -1,7 +1,9 @@
 """The JSON position format (docs/POSITION.md): state struct <-> dict.
 
 Only data moves here. Whether a position is consistent is decided by the core's
-`brass_validate`, which names the offending field.
+`brass_validate`, which names the offending field by its JSON path. Every object takes only
+the keys the format defines (a misspelt key is an error, not a default), and the keys the
+writer derives (`income_level`, `hand_size`) must agree with what they derive from.
 """
 
 from __future__ import annotations
@@ -29,6 +31,28 @@ _SLOT_IDS = {n: i for i, n in enumerate(SLOT_NAMES)}
 _LINK_IDS = {n: i for i, n in enumerate(LINK_NAMES)}
 _SPACE_IDS = {n: i for i, n in enumerate(SPACE_NAMES)}
 _GOODS = ("cotton", "manufacturer", "pottery")
+# A position's text, at most (the core writes any position in under 32 KiB).
+MAX_POSITION_CHARS = 65536
+
+_KEYS = {
+    "$": ("format", "rules_edition", "ruleset", "players", "options", "era", "round",
+          "turn_order", "turn_index", "actions_left", "current", "decision", "game_over",
+          "pending", "markets", "wild_piles", "deck", "discards", "merchants", "links", "slots",
+          "player_state", "seed", "decisions_applied"),
+    "options": ("beginner", "manufacturer_iv_cost", "auto_resolve"),
+    "pending": ("action", "card", "industry", "slot", "link", "merchant", "coal_left",
+                "iron_left", "beer_left", "count", "last_choice", "scout_picked",
+                "merchant_beer_used", "income_index"),
+    "markets": ("coal", "iron"),
+    "wild_piles": ("location", "industry"),
+    "merchant": ("goods", "beer"),
+    "slot": ("owner", "industry", "level", "flipped", "cubes"),
+    "player": ("money", "vp", "spent", "income_space", "income_level", "links_left",
+               "mat_taken", "hand_size", "last_discard", "hand", "facedown"),
+}
+
+
+_VIEW_KEYS = ("deck_size", "seat", "wild_cards", "hand_unseen")
 
 
 class _Reader:
@@ -42,6 +66,17 @@ class _Reader:
     @staticmethod
     def fail(path: str, what: str) -> EngineError:
         return EngineError("BAD_POSITION", f"position field {path}: {what}", None, path)
+
+    def only(self, obj: Any, path: str, keys: str) -> None:
+        """Refuse keys the format does not define in this object (`keys`: a _KEYS entry)."""
+        if not isinstance(obj, dict):
+            raise self.fail(path, "must be an object")
+        allowed = _KEYS[keys]
+        for k in obj:
+            if k not in allowed:
+                where = f"{path}.{k}" if path != "$" else str(k)
+                hint = " (a seat's view is not a position)" if k in _VIEW_KEYS else ""
+                raise self.fail(where, f"unknown key{hint}")
 
     def get(self, obj: Any, key: str, path: str, kind: type | tuple[type, ...],
             default: Any = ...) -> Any:
@@ -74,6 +109,7 @@ class _Reader:
 def state_from_position(data: Any) -> Any:
     r = _Reader(data)
     d = r.data
+    r.only(d, "$", "$")
     fmt = r.get(d, "format", "format", str, POSITION_FORMAT)
     if fmt != POSITION_FORMAT:
         raise r.fail("format", f"must be {POSITION_FORMAT!r}")
@@ -82,6 +118,7 @@ def state_from_position(data: Any) -> Any:
         raise r.fail("ruleset", "only 'birmingham' is available")
     n = r.int_in(d, "players", "players", 2, 4)
     opts = r.get(d, "options", "options", dict, {})
+    r.only(opts, "options", "options")
     beginner = r.get(opts, "beginner", "options.beginner", bool, False)
     mfr = r.get(opts, "manufacturer_iv_cost", "options.manufacturer_iv_cost", int, 8)
     auto = r.get(opts, "auto_resolve", "options.auto_resolve", bool, True)
@@ -113,6 +150,7 @@ def state_from_position(data: Any) -> Any:
     g.phase = PHASE_NAMES.index(phase)
     g.game_over = int(r.get(d, "game_over", "game_over", bool, False))
     pend = r.get(d, "pending", "pending", dict, {})
+    r.only(pend, "pending", "pending")
     p = g.pend
     act = r.get(pend, "action", "pending.action", str, "build")
     if act not in ACTION_TYPES:
@@ -132,9 +170,11 @@ def state_from_position(data: Any) -> Any:
     p.after_beer = int(r.get(pend, "merchant_beer_used", "pending.merchant_beer_used", bool,
                              False))
     markets = r.get(d, "markets", "markets", dict)
+    r.only(markets, "markets", "markets")
     g.coal_market = r.int_in(markets, "coal", "markets.coal", 0, 255)
     g.iron_market = r.int_in(markets, "iron", "markets.iron", 0, 255)
     wild = r.get(d, "wild_piles", "wild_piles", dict, {"location": 4, "industry": 4})
+    r.only(wild, "wild_piles", "wild_piles")
     g.wild_pile[0] = r.int_in(wild, "location", "wild_piles.location", 0, 255)
     g.wild_pile[1] = r.int_in(wild, "industry", "wild_piles.industry", 0, 255)
     deck = r.get(d, "deck", "deck", list, [])
@@ -157,6 +197,7 @@ def state_from_position(data: Any) -> Any:
         g.merchant_beer[m] = 0
     for k, v in merchants.items():
         m = r.name(k, _SPACE_IDS, f"merchants.{k}")
+        r.only(v, f"merchants.{k}", "merchant")
         goods = r.get(v, "goods", f"merchants.{k}.goods", (list, type(None)))
         if goods is None:
             g.merchant_tile[m] = _NONE
@@ -180,6 +221,7 @@ def state_from_position(data: Any) -> Any:
         t.owner, t.industry, t.level, t.flipped, t.cubes = -1, 0, 0, 0, 0
     for k, v in slots.items():
         s = r.name(k, _SLOT_IDS, f"slots.{k}")
+        r.only(v, f"slots.{k}", "slot")
         t = g.slots[s]
         t.owner = r.int_in(v, "owner", f"slots.{k}.owner", 0, n - 1)
         ind = r.get(v, "industry", f"slots.{k}.industry", str)
@@ -194,11 +236,16 @@ def state_from_position(data: Any) -> Any:
         raise r.fail("player_state", f"must list {n} players")
     for i, ps in enumerate(pstates):
         base = f"player_state[{i}]"
+        r.only(ps, base, "player")
         pl = g.players[i]
         pl.money = r.int_in(ps, "money", f"{base}.money", 0, 32767)
         pl.vp = r.int_in(ps, "vp", f"{base}.vp", 0, 32767, 0)
         pl.spent = r.int_in(ps, "spent", f"{base}.spent", 0, 32767, 0)
         pl.income_space = r.int_in(ps, "income_space", f"{base}.income_space", 0, 99, 10)
+        level = lib.brass_income_level(pl.income_space)
+        if r.int_in(ps, "income_level", f"{base}.income_level", -10, 30, level) != level:
+            raise r.fail(f"{base}.income_level", f"must be {level}, the level of income_space "
+                         f"{pl.income_space}")
         pl.links_left = r.int_in(ps, "links_left", f"{base}.links_left", 0, 14, 14)
         mat = r.get(ps, "mat_taken", f"{base}.mat_taken", dict, {})
         for j, ind in enumerate(INDUSTRIES):
@@ -217,10 +264,13 @@ def state_from_position(data: Any) -> Any:
         if total > 8:
             raise r.fail(f"{base}.hand", "at most 8 cards")
         pl.hand_size = total
+        if r.int_in(ps, "hand_size", f"{base}.hand_size", 0, 8, total) != total:
+            raise r.fail(f"{base}.hand_size", f"must be {total}, the cards in hand")
         pl.facedown_card = r.name(ps.get("facedown"), _CARD_IDS, f"{base}.facedown", True)
         pl.last_discard = r.name(ps.get("last_discard"), _CARD_IDS, f"{base}.last_discard",
                                  True)
     seed = r.int_in(d, "seed", "seed", 0, 2**64 - 1, 0)
+    g.decisions = r.int_in(d, "decisions_applied", "decisions_applied", 0, 2**32 - 1, 0)
     lib.brass_set_seed(g, seed)
     field = ffi.new("char[96]")
     err = lib.brass_validate(g, field, 96)
