@@ -802,6 +802,22 @@ static void test_p40_polyphase_pays_twice_the_income_level(void) {
     EXPECT_EQ(pgh_tile_vp(&G, p, tile_of("polyphase")), 4); /* coal_1..3 + polyphase empty */
 }
 
+static void test_p40_option_polyphase_pays_for_a_negative_income(void) {
+    for (int pay = 0; pay < 2; pay++) {
+        fresh_opts(TINY, 2, 4, OPT_polyphase_negative_income, pay);
+        int p = me();
+        pl(p)->mat_left[pos_of("coal_1")] = 0;
+        pl(p)->mat_left[pos_of("coal_2")] = 0;
+        pl(p)->mat_left[pos_of("coal_3")] = 0;
+        pl(p)->income_space = 7; /* level -3 */
+        put_tile(p, "slot:gamma.0", "coal_3", 1, 0, 0);
+        hand(p, "card:gamma");
+        go("type:build", "card:gamma", "tile:polyphase", "slot:gamma.0", "market:gamma", "market:gamma", NULL);
+        EXPECT_EQ(pl(p)->money, 30 - 15 - 3 - 3 - (pay ? 6 : 0));
+        EXPECT_EQ(pl(p)->spent, 21 + (pay ? 6 : 0));
+    }
+}
+
 static void test_p40_locomotive_works_three_free_develops(void) {
     fresh(TINY, 2, 4);
     int p = me();
@@ -886,6 +902,20 @@ static void test_p44_link_costs_and_either_end_delivery(void) {
     EXPECT_EQ(G.spaces[space("slot:beta.0")].cubes[1], 2);
     EXPECT_EQ(pl(p)->whiskey, 1 + 1); /* Whiskey train + the route's whiskey bonus */
     EXPECT_EQ(pl(p)->heavy_built, 1);
+}
+
+static void test_p44_option_cubes_before_placement(void) {
+    for (int before = 0; before < 2; before++) {
+        fresh_opts(TINY, 2, 4, OPT_link_resource_delivery, before);
+        int p = me(), o = other();
+        put_tile(p, "slot:gamma.1", "kero_2", 0, 0, 0);
+        put_tile(o, "slot:delta.2", "coal_1", 0, 1, 0);
+        hand(p, "card:gamma");
+        go("type:network", "card:gamma", "link_tile:light_train", "link:gamma--delta", NULL);
+        /* before placement, Delta's coal is at the other end and Gamma's market is free to use */
+        EXPECT_EQ(why("market:gamma"), before ? PR_LEGAL : PR_INDUSTRY_FIRST);
+        EXPECT_EQ(why("slot:delta.2"), PR_LEGAL);
+    }
 }
 
 static void test_p45_route_bonuses(void) {
@@ -1352,10 +1382,11 @@ static const struct {
     T(test_p35_upgrade_replaces_an_own_flipped_tile_and_scores_it), T(test_p37_manufacturer_ii_scores_the_income_level),
     T(test_p38_new_tile_sells_as_many_cubes_as_fit_builder_chooses), T(test_p39_oil_city),
     T(test_p40_polyphase_pays_twice_the_income_level), T(test_p40_locomotive_works_three_free_develops),
+    T(test_p40_option_polyphase_pays_for_a_negative_income),
     T(test_p41_skyscraper_bonus_sell_without_a_card), T(test_p42_manufacturer_iii_enters_flipped_with_its_reward),
     T(test_p43_link_must_touch_the_network), T(test_p44_link_costs_and_either_end_delivery), T(test_p45_route_bonuses),
     T(test_p45_option_bonus_only_for_the_first_train), T(test_p27_option_oil_city_first),
-    T(test_p46_second_link_for_ten_dollars), T(test_p47_replacement_train_and_double_link), T(test_p48_reserve_pipeline),
+    T(test_p44_option_cubes_before_placement), T(test_p46_second_link_for_ten_dollars), T(test_p47_replacement_train_and_double_link), T(test_p48_reserve_pipeline),
     T(test_p49_develop_two_one_after_the_other), T(test_p50_develop_cube_with_no_network_only_vanderbilt),
     T(test_p51_only_own_unflipped_goods_tiles_sell), T(test_p53_merchant_pays_once_then_its_back_accepts),
     T(test_p54_quality_reward_with_whiskey), T(test_p55_sold_tiles_flip_for_their_income), T(test_p57_loan),

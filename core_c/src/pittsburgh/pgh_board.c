@@ -26,9 +26,19 @@ void pgh_pboard(const PittsburghGame *g, int player, PBoard *b) {
     b->player = (uint8_t)player;
     uint8_t parent[PGH_MAX_LOCS];
     for (int i = 0; i < T->num_locs; i++) parent[i] = (uint8_t)i;
+    /* P44 link_resource_delivery = before_placement: while a new train's cubes are paid, it
+       does not connect yet (a Replacement's route was connected before) */
+    int skip = -1;
+    if (opt(g, OPT_link_resource_delivery) == 1 && g->pend.action == PA_NETWORK && g->pend.stage == ST_PAY &&
+        !g->pend.route_is_pipe && !g->pend.swapped && g->pend.route != PGH_NONE)
+        skip = g->pend.route;
     for (int r = 0; r < T->num_rails; r++) {
         const PghRailState *rs = &g->rails[r];
         if (rs->owner < 0) continue;
+        if (r == skip) {
+            if (rs->owner == player) b->presence = 1;
+            continue;
+        }
         int a = find(parent, T->rails[r].a), c = find(parent, T->rails[r].b);
         if (a != c) parent[a] = (uint8_t)c;
         if (rs->owner == player) {
@@ -196,8 +206,10 @@ void pgh_flip_space(PCtx *cx, int space) {
     if (t->flip_whiskey) pgh_gain_whiskey(g, p, t->flip_whiskey);
     pl->money = (int16_t)(pl->money + t->flip_money);
     if (t->flip_money_x_income) {
-        int lv = pgh_player_level(g, p); /* P40 polyphase_negative_income: zero */
+        int lv = pgh_player_level(g, p);
         if (lv > 0) pl->money = (int16_t)(pl->money + t->flip_money_x_income * lv);
+        /* P40 polyphase_negative_income: zero (default), or pay (spent money, P11) */
+        else if (lv < 0 && opt(g, OPT_polyphase_negative_income) == 1) pgh_spend(g, p, -t->flip_money_x_income * lv);
     }
     if (t->flip_free_develops) g->pend.free_develops += t->flip_free_develops;
     if (t->flip_bonus_sell) g->pend.bonus_sell = 1;

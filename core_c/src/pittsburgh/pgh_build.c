@@ -94,7 +94,9 @@ int pgh_build_place_reason(const PittsburghGame *g, const PBoard *b, int card, i
             return PR_INCOME_TOO_LOW;
         }
     }
-    int cost = t->money;
+    int cost = t->money, lv = pgh_player_level(g, p);
+    if (t->flip_money_x_income && lv < 0 && opt(g, OPT_polyphase_negative_income) == 1)
+        cost += -t->flip_money_x_income * lv; /* paid when it enters flipped */
     if (cost > pl->money) return PR_NOT_ENOUGH_MONEY;
     if (loc != PGH_NONE) {
         int c = pgh_need_cost(g, b, t->cost, 1u << b->comp[loc]);

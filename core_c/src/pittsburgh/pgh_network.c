@@ -108,6 +108,7 @@ void pgh_link_place(PCtx *cx, int action) {
             pgh_score_rail(cx, r);
             g->players[rs->owner].supply[rs->link_type]++;
             pgh_pemit(cx, PE_REPLACED, rs->owner, r, rs->link_type, 0);
+            pd->swapped = 1; /* the route was connected before (P44 before_placement) */
         }
         rs->owner = (int8_t)p;
         rs->link_type = (uint8_t)lt;

@@ -70,6 +70,11 @@ int pgh_need_cost(const PittsburghGame *g, const PBoard *b, const uint8_t need[P
    location of the network (no network: Vanderbilt only). */
 int pgh_target_comps(const PittsburghGame *g, const PBoard *b, uint32_t *comps) {
     int loc = g->pend.target_loc;
+    if (g->pend.action == PA_NETWORK && !g->pend.route_is_pipe && g->pend.route != PGH_NONE) {
+        const PghRail *r = &pgh_T(g)->rails[g->pend.route]; /* either end (P44) */
+        *comps = (1u << b->comp[r->a]) | (1u << b->comp[r->b]);
+        return 1;
+    }
     if (loc != PGH_NONE) {
         *comps = 1u << b->comp[loc];
         return 1;
