@@ -446,6 +446,23 @@ static void test_p19_connected_industry_cube_first_and_free(void) {
     EXPECT_EQ(pl(p)->money, 30 - 7);
 }
 
+static void test_p19_option_nearest_tile(void) {
+    for (int nearest = 0; nearest < 2; nearest++) {
+        fresh_opts(TINY, 2, 4, OPT_industry_source_choice, nearest);
+        int p = me(), o = other();
+        put_tile(o, "slot:gamma.0", "coal_2", 0, 1, 0);
+        put_tile(o, "slot:delta.2", "coal_2", 0, 1, 0);
+        put_rail(o, "link:alpha--beta", "light_train");
+        put_rail(o, "link:beta--gamma", "light_train");
+        put_rail(o, "link:gamma--delta", "light_train");
+        hand(p, "card:alpha");
+        go("type:build", "card:alpha", "tile:kero_2", "slot:alpha.0", NULL); /* Gamma 2 away, Delta 3 */
+        EXPECT_EQ(G.h.phase, PP_COAL);
+        EXPECT_EQ(why("slot:gamma.0"), PR_LEGAL);
+        EXPECT_EQ(why("slot:delta.2"), nearest ? PR_NOT_NEAREST : PR_LEGAL);
+    }
+}
+
 static void test_p20_own_resource_train_even_when_a_tile_could_supply(void) {
     fresh(TINY, 2, 4);
     int p = me(), o = other();
@@ -1373,7 +1390,7 @@ static const struct {
     T(test_p13_income_every_round_but_the_last), T(test_p14_bankruptcy), T(test_p15_whiskey_cap_and_any_card_build),
     T(test_p16_pipeline_puts_its_city_in_the_network), T(test_p17_link_only_location_icons_score),
     T(test_p18_pipelines_never_connect), T(test_p19_connected_industry_cube_first_and_free),
-    T(test_p20_own_resource_train_even_when_a_tile_could_supply), T(test_p21_markets_connected_at_their_fixed_price),
+    T(test_p19_option_nearest_tile), T(test_p20_own_resource_train_even_when_a_tile_could_supply), T(test_p21_markets_connected_at_their_fixed_price),
     T(test_p22_buy_takes_the_lowest_filled_slot_sales_fill_the_top_empty), T(test_p23_vanderbilt_anywhere_at_his_price),
     T(test_p25_p26_pipeline_route_oil_and_era1_reveal_pending), T(test_p27_oil_leaves_a_field_only_through_a_pipeline),
     T(test_p28_each_barrel_pays_the_pipeline_owner), T(test_p29_manufacturer_iii_consumes_oil),

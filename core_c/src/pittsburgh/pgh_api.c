@@ -174,6 +174,7 @@ static const char *const REASON_NAMES[PGH_NUM_REASONS][2] = {
     [PR_WRONG_CUBE] = {"WRONG_CUBE", "that source does not hold the cube needed now"},
     [PR_WRONG_LINK_KIND] = {"WRONG_LINK_KIND", "trains go on rail routes, pipelines on pipeline routes (P43)"},
     [PR_CANNOT_REPLACE] = {"CANNOT_REPLACE", "only a Replacement train may take a route with another's light train (P47)"},
+    [PR_NOT_NEAREST] = {"NOT_NEAREST", "a nearer connected tile holds this cube (option industry_source_choice)"},
     [PR_NO_SPACE] = {"NO_SPACE", "no space where this tile can go"},
     [PR_INCOMPLETE_ACTION] = {"INCOMPLETE_ACTION", "a compound action must end where the action ends"},
     [PR_TOO_MANY_DECISIONS] = {"TOO_MANY_DECISIONS", "a compound action holds exactly one action"},

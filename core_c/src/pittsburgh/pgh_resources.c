@@ -122,6 +122,52 @@ static int pipe_carries(const PittsburghGame *g, const PBoard *b, int pipe, uint
     return PR_LEGAL;
 }
 
+/* Rail distance (trains of any owner) from the places where the cube is needed. */
+static void distances_from(const PittsburghGame *g, uint32_t starts, uint8_t *dist) {
+    const PghTables *T = pgh_T(g);
+    memset(dist, 255, PGH_MAX_LOCS);
+    uint8_t queue[PGH_MAX_LOCS];
+    int head = 0, tail = 0;
+    for (int i = 0; i < T->num_locs; i++)
+        if (starts >> i & 1u) {
+            dist[i] = 0;
+            queue[tail++] = (uint8_t)i;
+        }
+    while (head < tail) {
+        int x = queue[head++];
+        for (int r = 0; r < T->num_rails; r++) {
+            if (g->rails[r].owner < 0 || (T->rails[r].a != x && T->rails[r].b != x)) continue;
+            int y = T->rails[r].a == x ? T->rails[r].b : T->rails[r].a;
+            if (dist[y] != 255) continue;
+            dist[y] = (uint8_t)(dist[x] + 1);
+            queue[tail++] = (uint8_t)y;
+        }
+    }
+}
+
+/* P19 industry_source_choice = nearest: only a tile at the least rail distance. */
+static int nearest_tile_reason(const PittsburghGame *g, const PBoard *b, int space, int cube) {
+    const PghTables *T = pgh_T(g);
+    uint32_t starts = 0;
+    if (g->pend.action == PA_NETWORK && !g->pend.route_is_pipe && g->pend.route != PGH_NONE)
+        starts = (1u << T->rails[g->pend.route].a) | (1u << T->rails[g->pend.route].b);
+    else if (g->pend.target_loc != PGH_NONE)
+        starts = 1u << g->pend.target_loc;
+    else
+        starts = b->network;
+    uint8_t dist[PGH_MAX_LOCS];
+    distances_from(g, starts, dist);
+    int best = 255;
+    for (int s = 0; s < T->num_spaces; s++) {
+        const PghSpace *sp = &g->spaces[s];
+        if (sp->owner < 0 || sp->flipped) continue;
+        const PghTile *t = &T->tiles[sp->tile];
+        int k = t->prod_cube[0] == cube ? 0 : t->prod_cube[1] == cube ? 1 : -1;
+        if (k >= 0 && sp->cubes[k] && dist[T->spaces[s].loc] < best) best = dist[T->spaces[s].loc];
+    }
+    return dist[T->spaces[space].loc] == best ? PR_LEGAL : PR_NOT_NEAREST;
+}
+
 int pgh_source_reason(const PittsburghGame *g, const PBoard *b, int action) {
     const PghTables *T = pgh_T(g);
     int cube = g->h.phase - PP_COAL, p = g->h.current;
@@ -138,6 +184,7 @@ int pgh_source_reason(const PittsburghGame *g, const PBoard *b, int action) {
         if (k < 0) return PR_WRONG_CUBE;
         if (!sp->cubes[k]) return PR_SOURCE_EMPTY;
         if (!bit32(comps, b->comp[T->spaces[s].loc])) return PR_NOT_CONNECTED;
+        if (opt(g, OPT_industry_source_choice) == 1) return nearest_tile_reason(g, b, s, cube);
         return PR_LEGAL;
     }
     if (action >= PGA_RAIL && action < PGA_RAIL + T->num_rails) {
