@@ -452,7 +452,11 @@ class FastHttpProtocol(asyncio.Protocol):
             self._waiting_for_bytes()
             return
         if head.length:
-            reader.parser.feed_data(buffer[self._fed:need])
+            with contextlib.suppress(*_PARSER_REFUSALS):
+                reader.parser.feed_data(buffer[self._fed:need])
+        if not reader.complete:  # never with Content-Length framing: the parser is lost
+            transport.abort()
+            return
         body = b"".join(reader.body) if reader.body else b""
         del buffer[:need]
         reader.next_request()
