@@ -44,10 +44,14 @@ class AsyncGameClient:
         timeout: float = 30.0,
         retries: int = 2,
         channel: grpc.aio.Channel | None = None,
+        operator_token: str | None = None,
     ) -> None:
+        """`operator_token`: the server's operator token, sent with CreateGame (free of
+        the per-client creation quota), CreateGameFromPosition and RunBatch (which need it)."""
         self.target = target
         self.timeout = timeout
         self.retries = retries
+        self.operator_token = operator_token
         self._channel = channel or grpc.aio.insecure_channel(target)
         self._stub = pb_grpc.GameServiceStub(self._channel)
 
@@ -90,7 +94,7 @@ class AsyncGameClient:
         )
         if seed is not None:
             request.seed = seed
-        return await self._call("CreateGame", request)
+        return await self._call("CreateGame", request, self.operator_token)
 
     async def create_game_from_position(
         self, position: dict[str, Any] | str, *, seat_names: Sequence[str] = ()
@@ -101,6 +105,7 @@ class AsyncGameClient:
             pb.CreateGameFromPositionRequest(
                 ruleset=pb.RULESET_BIRMINGHAM, position_json=text, seat_names=list(seat_names)
             ),
+            self.operator_token,
         )
 
     async def get_game(self, game_id: str, token: str | None = None) -> pb.GameState:
@@ -224,7 +229,9 @@ class AsyncGameClient:
             beginner=beginner, manufacturer_iv_cost=manufacturer_iv_cost,
             auto_resolve=auto_resolve,
         )
-        call = self._stub.RunBatch(request, timeout=timeout)
+        call = self._stub.RunBatch(
+            request, timeout=timeout, metadata=_auth(self.operator_token)
+        )
         try:
             async for result in call:
                 yield result

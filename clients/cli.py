@@ -99,8 +99,17 @@ def bench_vector(envs: int, players: int, steps: int, seed: int, as_json: bool) 
 @click.option("--cors-origins", default=None, metavar="ORIGINS",
               help="Browser origins allowed to call the REST API, comma separated, or '*' "
                    "(env BRASS_CORS_ORIGINS; default: none, CORS off).")
+@click.option("--trusted-proxies", envvar="BRASS_TRUSTED_PROXIES", default=None,
+              help="Comma-separated addresses or CIDR networks of proxies whose forwarding "
+                   "header (BRASS_FORWARDED_HEADER: x-forwarded-for or forwarded) names the "
+                   "client (env BRASS_TRUSTED_PROXIES; default none).")
+@click.option("--operator-token", envvar="BRASS_OPERATOR_TOKEN", default=None,
+              help="Bearer token that RunBatch and CreateGameFromPosition need and that is "
+                   "free of the creation quota (env BRASS_OPERATOR_TOKEN, which keeps it out "
+                   "of the process list; default none: those calls are refused).")
 def serve(grpc_port: int, http_port: int, database_url: str | None, log_level: str,
-          workers: int, cors_origins: str | None) -> None:
+          workers: int, cors_origins: str | None, trusted_proxies: str | None,
+          operator_token: str | None) -> None:
     """Run the game service (gRPC + REST gateway)."""
     if cors_origins is not None:
         os.environ["BRASS_CORS_ORIGINS"] = cors_origins  # read by every worker
@@ -109,7 +118,8 @@ def serve(grpc_port: int, http_port: int, database_url: str | None, log_level: s
     except ImportError as exc:
         raise click.ClickException(f"the game service is not available: {exc}") from exc
     run_server(grpc_port=grpc_port, http_port=http_port, database_url=database_url,
-               log_level=log_level.lower(), workers=workers)
+               log_level=log_level.lower(), workers=workers, trusted_proxies=trusted_proxies,
+               operator_token=operator_token)
 
 
 # ------------------------------------------------------------------------------ play

@@ -162,10 +162,14 @@ class GameClient:
         timeout: float = 30.0,
         retries: int = 2,
         channel: grpc.Channel | None = None,
+        operator_token: str | None = None,
     ) -> None:
+        """`operator_token`: the server's operator token, sent with CreateGame (free of
+        the per-client creation quota), CreateGameFromPosition and RunBatch (which need it)."""
         self.target = target
         self.timeout = timeout
         self.retries = retries
+        self.operator_token = operator_token
         self._channel = channel or grpc.insecure_channel(target)
         self._stub = pb_grpc.GameServiceStub(self._channel)
 
@@ -212,7 +216,7 @@ class GameClient:
         )
         if seed is not None:
             request.seed = seed
-        return self._call("CreateGame", request)
+        return self._call("CreateGame", request, self.operator_token)
 
     def create_game_from_position(
         self, position: dict[str, Any] | str, *, seat_names: Sequence[str] = ()
@@ -221,7 +225,7 @@ class GameClient:
         request = pb.CreateGameFromPositionRequest(
             ruleset=pb.RULESET_BIRMINGHAM, position_json=text, seat_names=list(seat_names)
         )
-        return self._call("CreateGameFromPosition", request)
+        return self._call("CreateGameFromPosition", request, self.operator_token)
 
     def get_game(self, game_id: str, token: str | None = None) -> pb.GameState:
         return self._call("GetGame", pb.GetGameRequest(game_id=game_id), token).state
@@ -360,7 +364,9 @@ class GameClient:
             beginner=beginner, manufacturer_iv_cost=manufacturer_iv_cost,
             auto_resolve=auto_resolve,
         )
-        call = self._stub.RunBatch(request, timeout=timeout)
+        call = self._stub.RunBatch(
+            request, timeout=timeout, metadata=_auth(self.operator_token)
+        )
         try:
             yield from call
         except grpc.RpcError as error:

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import ipaddress
 import json
+import os
 import random
 import threading
 import time
@@ -52,6 +53,9 @@ from locust.user.task import task
 import brass
 from brass_service.gen import game_service_pb2 as pb
 from brass_service.gen import game_service_pb2_grpc as pb_grpc
+
+# CreateGameFromPosition needs the server's operator token; run.sh gives both the same.
+OPERATOR_TOKEN = os.environ.get("BRASS_OPERATOR_TOKEN") or None
 
 grpc_gevent.init_gevent()  # gRPC's I/O must yield to gevent like everything else here
 
@@ -445,7 +449,9 @@ class GrpcPlayer(Player, User):
     def create_near_end(self, position_json: str) -> Seat:
         request = pb.CreateGameFromPositionRequest(ruleset=pb.RULESET_BIRMINGHAM,
                                                    position_json=position_json)
-        return self._seat(self.client.call("CreateGameFromPosition", request))
+        return self._seat(
+            self.client.call("CreateGameFromPosition", request, OPERATOR_TOKEN)
+        )
 
     def refresh(self, game: Seat) -> None:
         state = self.client.call("GetGame", pb.GetGameRequest(game_id=game.game_id)).state
@@ -585,7 +591,7 @@ class RestPlayer(Player, FastHttpUser):
 
     def create_near_end(self, position_json: str) -> Seat:
         return self._seat(self._json("POST", "/v1/games:fromPosition", "CreateGameFromPosition",
-                                     {"positionJson": position_json}))
+                                     {"positionJson": position_json}, OPERATOR_TOKEN))
 
     def refresh(self, game: Seat) -> None:
         state = self._json("GET", f"/v1/games/{game.game_id}", "GetGame")["state"]

@@ -97,9 +97,13 @@ else
   DATABASE_URL="sqlite:///$OUT/load.sqlite3"
 fi
 
+# The users create games from positions, which needs the operator token.
+export BRASS_OPERATOR_TOKEN="${BRASS_OPERATOR_TOKEN:-loadtest-operator-$RANDOM$RANDOM}"
 echo "server: gRPC 127.0.0.1:$GRPC_PORT, REST 127.0.0.1:$HTTP_PORT, store $STORE; output $OUT"
-# Every user connects from 127.0.0.1, so the per-address watch limits are lifted.
+# Every user connects from 127.0.0.1, so the per-address limits (watch streams, games
+# created) are lifted.
 BRASS_HOST=127.0.0.1 BRASS_WATCH_BURST=100000 BRASS_WATCH_RATE_PER_SECOND=100000 \
+  BRASS_MAX_WATCHERS_PER_CLIENT=100000 BRASS_CREATE_GAME_RATE= \
   "$PYTHON" -m brass_service --port "$GRPC_PORT" --http-port "$HTTP_PORT" \
   --database-url "$DATABASE_URL" --log-level warning --workers "$WORKERS" \
   >"$OUT/server.log" 2>&1 &

@@ -38,12 +38,25 @@ def main(argv: list[str] | None = None) -> None:
         help="browser origins allowed to call the REST API, comma separated, or '*' "
         "(env BRASS_CORS_ORIGINS; default: none, CORS off)",
     )
+    parser.add_argument(
+        "--trusted-proxies", default=None,
+        help="comma-separated addresses or CIDR networks of proxies whose forwarding header "
+        "(BRASS_FORWARDED_HEADER: x-forwarded-for or forwarded) names the client (env "
+        "BRASS_TRUSTED_PROXIES; default none)",
+    )
+    parser.add_argument(
+        "--operator-token", default=None,
+        help="the bearer token that RunBatch and CreateGameFromPosition need and that is "
+        "free of the creation quota (env BRASS_OPERATOR_TOKEN, which keeps it out of the "
+        "process list; default none: those calls are refused)",
+    )
     args = parser.parse_args(argv)
     if args.workers < 1:
         parser.error("--workers must be at least 1")
     if args.cors_origins is not None:
         os.environ["BRASS_CORS_ORIGINS"] = args.cors_origins  # read by every worker
-    serve(args.port, args.http_port, args.database_url, args.log_level, args.workers)
+    serve(args.port, args.http_port, args.database_url, args.log_level, args.workers,
+          trusted_proxies=args.trusted_proxies, operator_token=args.operator_token)
 
 
 if __name__ == "__main__":

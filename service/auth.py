@@ -35,6 +35,14 @@ def bearer_token(authorization: str | None) -> str | None:
     return token
 
 
+def is_operator(token: str | None, operator_digest: str | None) -> bool:
+    """Whether `token` is the server's operator token (given as its digest; None when the
+    server has none). Digests are compared, in constant time."""
+    if token is None or operator_digest is None:
+        return False
+    return hmac.compare_digest(hash_token(token), operator_digest)
+
+
 def seat_of_token(token: str, token_hashes: Sequence[str]) -> int | None:
     """The seat whose stored digest matches the token, or None.
 

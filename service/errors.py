@@ -6,19 +6,24 @@ google.rpc.ErrorInfo detail; the REST layer sends the same reason and message as
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import grpc
-from google.protobuf import any_pb2
+from google.protobuf import any_pb2, duration_pb2
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 
 ERROR_DOMAIN = "brass.v1"
+# A refusal for too many requests always says when to come back (HTTP Retry-After, gRPC
+# google.rpc.RetryInfo); this is the delay when the limit does not know better.
+DEFAULT_RETRY_AFTER_SECONDS = 1.0
 
 # reason -> (gRPC status, HTTP status). The HTTP codes follow the usual gRPC/HTTP mapping.
 _REASONS: dict[str, tuple[grpc.StatusCode, int]] = {
     "UNKNOWN_GAME": (grpc.StatusCode.NOT_FOUND, 404),
     "UNAUTHENTICATED": (grpc.StatusCode.UNAUTHENTICATED, 401),
     "NOT_YOUR_TURN": (grpc.StatusCode.PERMISSION_DENIED, 403),
+    "OPERATOR_ONLY": (grpc.StatusCode.PERMISSION_DENIED, 403),
     "ILLEGAL_ACTION": (grpc.StatusCode.FAILED_PRECONDITION, 400),
     "STALE_VERSION": (grpc.StatusCode.ABORTED, 409),
     "GAME_OVER": (grpc.StatusCode.FAILED_PRECONDITION, 400),
@@ -54,12 +59,27 @@ class ServiceError(Exception):
     """A client-visible failure with a machine-readable reason."""
 
     def __init__(self, reason: str, message: str, **metadata: Any) -> None:
+        """`retry_after_seconds` (a number) in the metadata says when a retry may succeed;
+        RATE_LIMITED errors always carry it (DEFAULT_RETRY_AFTER_SECONDS when not given)."""
         if reason not in _REASONS:
             raise ValueError(f"unknown error reason {reason!r}")
         super().__init__(message)
         self.reason = reason
         self.message = message
+        retry = metadata.pop("retry_after_seconds", None)
+        if retry is None and reason == "RATE_LIMITED":
+            retry = DEFAULT_RETRY_AFTER_SECONDS
+        self.retry_after_seconds = None if retry is None else max(0.0, float(retry))
+        if self.retry_after_seconds is not None:
+            metadata["retry_after_seconds"] = f"{self.retry_after_seconds:.3f}"
         self.metadata = {k: str(v) for k, v in metadata.items() if v is not None}
+
+    def http_headers(self) -> dict[str, str]:
+        """Headers of the REST answer: Retry-After (whole seconds, at least 1) when the
+        error says when to retry."""
+        if self.retry_after_seconds is None:
+            return {}
+        return {"Retry-After": str(max(1, math.ceil(self.retry_after_seconds)))}
 
     @property
     def grpc_code(self) -> grpc.StatusCode:
@@ -75,15 +95,22 @@ class ServiceError(Exception):
         )
         detail = any_pb2.Any()
         detail.Pack(info)
+        details = [detail]
+        if self.retry_after_seconds is not None:
+            delay = duration_pb2.Duration()
+            delay.FromNanoseconds(int(self.retry_after_seconds * 1e9))
+            retry = any_pb2.Any()
+            retry.Pack(error_details_pb2.RetryInfo(retry_delay=delay))
+            details.append(retry)
         return status_pb2.Status(
             code=getattr(code_pb2, self.grpc_code.name),
             message=self.message,
-            details=[detail],
+            details=details,
         )
 
     def to_json(self) -> dict[str, Any]:
         """The REST body: Google's JSON error shape, plus the reason at top level."""
-        return {
+        document = {
             "error": {
                 "code": self.http_status,
                 "status": self.grpc_code.name,
@@ -99,6 +126,12 @@ class ServiceError(Exception):
                 ],
             }
         }
+        if self.retry_after_seconds is not None:
+            document["error"]["details"].append({
+                "@type": "type.googleapis.com/google.rpc.RetryInfo",
+                "retryDelay": f"{self.retry_after_seconds:.3f}s",
+            })
+        return document
 
 
 def from_engine_error(exc: Exception, **metadata: Any) -> ServiceError:

@@ -41,7 +41,7 @@ import http
 import re
 import socket
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import httptools
@@ -245,13 +245,20 @@ def parse_head(head: bytes) -> _Head | None:
     return reader.head() if reader.head_done else None
 
 
-def response_bytes(status: int, text: str, date: bytes, close: bool) -> bytes:
+def response_bytes(
+    status: int, text: str, date: bytes, close: bool, headers: Mapping[str, str] | None = None
+) -> bytes:
+    """A whole JSON answer; `headers` adds lines (Retry-After on a 429)."""
     body = text.encode()
+    extra = (
+        "".join(f"{k}: {v}\r\n" for k, v in headers.items()).encode("latin-1")
+        if headers else b""
+    )
     return (
         b"HTTP/1.1 %d %s\r\nContent-Type: application/json; charset=utf-8\r\n"
-        b"Content-Length: %d\r\nDate: %s\r\n%s\r\n%s"
+        b"Content-Length: %d\r\nDate: %s\r\n%s%s\r\n%s"
         % (
-            status, _REASONS.get(status, "Unknown").encode("ascii"), len(body), date,
+            status, _REASONS.get(status, "Unknown").encode("ascii"), len(body), date, extra,
             b"Connection: close\r\n" if close else b"", body,
         )
     )
@@ -472,7 +479,7 @@ class FastHttpProtocol(asyncio.Protocol):
 
     async def _serve(self, operation_id: str, request: FastRequest, close: bool) -> None:
         try:
-            status, text = await self._front.gateway.respond(operation_id, request)
+            status, text, headers = await self._front.gateway.respond(operation_id, request)
         except asyncio.CancelledError:  # the server is stopping and the grace is over
             if self._transport is not None:
                 self._transport.close()
@@ -483,7 +490,9 @@ class FastHttpProtocol(asyncio.Protocol):
         if transport is None:
             return  # the client left; the operation has done its work regardless
         close = close or self._closing
-        transport.write(response_bytes(status, text, self._front.date.value(), close))
+        transport.write(
+            response_bytes(status, text, self._front.date.value(), close, headers)
+        )
         self.last_active = time.monotonic()
         if close:
             transport.close()
@@ -500,7 +509,10 @@ class FastHttpProtocol(asyncio.Protocol):
         assert transport is not None
         assert error.http_status in BODY_UNREAD_STATUSES or error.reason == "RATE_LIMITED"
         transport.write(
-            response_bytes(error.http_status, _error_text(error), self._front.date.value(), True)
+            response_bytes(
+                error.http_status, _error_text(error), self._front.date.value(), True,
+                error.http_headers(),
+            )
         )
         self._discarding = True
         self._buffer.clear()

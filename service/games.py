@@ -19,7 +19,7 @@ import time
 import weakref
 from collections import OrderedDict
 from collections.abc import AsyncGenerator, AsyncIterator, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
@@ -34,7 +34,7 @@ from .batches import BatchLimits, BatchRunner, BatchStream
 from .convert import message_to_json_dict, struct_bytes, to_struct
 from .errors import ServiceError, from_engine_error
 from .gen import game_service_pb2 as pb
-from .limits import WatchLimiter
+from .limits import ClientAddresses, RateQuota, WatchLimiter, parse_networks, rate_key
 from .observability import (
     ACTIVE_GAMES,
     ACTIVE_WATCHERS,
@@ -86,6 +86,18 @@ class ServiceSettings:
     max_watchers_per_game: int = 100
     watch_rate_per_second: float = 2.0
     watch_burst: int = 20
+    # Watch streams (gRPC and SSE) one client may hold at once.
+    max_watchers_per_client: int = 20
+    # Proxies (comma-separated addresses or CIDR networks) whose forwarding header names
+    # the client; and which header they write: x-forwarded-for or forwarded (RFC 7239).
+    trusted_proxies: str = ""
+    forwarded_header: str = "x-forwarded-for"
+    # Games one client may create (CreateGame), in the `limits` library's notation; empty:
+    # no limit. The operator token is not limited.
+    create_game_rate: str = "5/second;60/minute;1000/day"
+    # The bearer token of the operator: needed for RunBatch and CreateGameFromPosition
+    # (refused for everyone when empty), and free of the creation quota.
+    operator_token: str = field(default="", repr=False)
     # Watchers re-check the store this often even without a notification, so a lost
     # notification (or another process on the same SQLite file) only delays an update.
     watch_poll_seconds: float = 2.0
@@ -115,10 +127,23 @@ class ServiceSettings:
 
 @dataclass
 class Caller:
-    """Who is calling: the bearer token (if any) and the peer address for rate limits."""
+    """Who is calling: the bearer token (if any) and the client's address (the TCP peer, or
+    the one a trusted proxy forwarded; see GameService.client_address)."""
 
     token: str | None
     peer: str
+
+
+def address_identity(caller: Caller) -> str:
+    return f"address:{rate_key(caller.peer)}"
+
+
+def client_identity(caller: Caller, game_id: str, seat: int | None) -> str:
+    """Whom per-client limits count: the seat when its token authenticated the call, else
+    the client's address (IPv6 by /64)."""
+    if seat is not None:
+        return f"seat:{game_id}/{seat}"
+    return address_identity(caller)
 
 
 @dataclass(frozen=True)
@@ -408,6 +433,20 @@ def _check_action_size(action: pb.Action) -> None:
     )
 
 
+def _check_seat_names(seat_names: list[str], players: int) -> None:
+    _require(
+        len(seat_names) in (0, players),
+        f"seat_names must be empty or name all {players} seats",
+        "seat_names",
+    )
+    for name in seat_names:
+        _require(
+            len(name) <= _MAX_SEAT_NAME_CHARS,
+            f"seat names are at most {_MAX_SEAT_NAME_CHARS} characters",
+            "seat_names",
+        )
+
+
 def _check_game_id(game_id: str) -> None:
     _require(game_id != "", "game_id is required", "game_id")
     _require(len(game_id) <= _MAX_GAME_ID_CHARS, "game_id is too long", "game_id")
@@ -448,6 +487,17 @@ class GameService:
             burst=self.settings.watch_burst,
             max_total=self.settings.max_watchers,
             max_per_game=self.settings.max_watchers_per_game,
+            max_per_client=self.settings.max_watchers_per_client,
+        )
+        self.addresses = ClientAddresses(
+            parse_networks(self.settings.trusted_proxies), self.settings.forwarded_header
+        )
+        self.create_quota = RateQuota(
+            self.settings.create_game_rate, "games created", "create_game_rate"
+        )
+        self._operator_digest = (
+            auth.hash_token(self.settings.operator_token) if self.settings.operator_token
+            else None
         )
         self._cache: OrderedDict[str, _Entry] = OrderedDict()
         # (decision, option id) -> (encoded LegalOption field, its JSON); bounded by the
@@ -480,6 +530,14 @@ class GameService:
             if now != mark:
                 mark = now
                 self.broker.wake_all()
+
+    def client_address(self, peer: str, headers: Callable[[str], str | None]) -> str:
+        """The client's address: `peer` (the TCP peer's host) unless it is a trusted proxy
+        naming the client in its forwarding header; `headers(lower name)` reads a header
+        (repeated ones joined with commas)."""
+        if not self.addresses.trusted:
+            return peer
+        return self.addresses.resolve(peer, headers(self.addresses.header))
 
     def close(self) -> None:
         if self._follower is not None:
@@ -661,6 +719,20 @@ class GameService:
             )
         return seat
 
+    def is_operator(self, caller: Caller) -> bool:
+        return auth.is_operator(caller.token, self._operator_digest)
+
+    def require_operator(self, caller: Caller, what: str) -> None:
+        """Refuses (OPERATOR_ONLY) a caller without the operator token; checked before
+        anything else of the request is looked at."""
+        if not self.is_operator(caller):
+            raise ServiceError(
+                "OPERATOR_ONLY",
+                f"{what} needs the server's operator token (Authorization: Bearer …)"
+                if self._operator_digest is not None
+                else f"{what} is disabled on this server (it has no operator token)",
+            )
+
     def _require_seat(self, row: GameRow, caller: Caller, what: str) -> int:
         seat = self._seat_of(row, caller)
         if seat is None:
@@ -672,7 +744,7 @@ class GameService:
     # ----------------------------------------------------------------------- creation
 
     async def create_game(
-        self, request: pb.CreateGameRequest, record: RequestRecord
+        self, request: pb.CreateGameRequest, caller: Caller, record: RequestRecord
     ) -> pb.CreateGameResponse:
         _require(
             request.ruleset in (pb.RULESET_UNSPECIFIED, pb.RULESET_BIRMINGHAM),
@@ -680,6 +752,9 @@ class GameService:
             "ruleset",
         )
         _require(2 <= request.players <= 4, "players must be 2, 3 or 4", "players")
+        _check_seat_names(list(request.seat_names), request.players)
+        if not self.is_operator(caller):
+            self.create_quota.admit(address_identity(caller))
         seed = request.seed if request.HasField("seed") else secrets.randbits(63)
         options: dict[str, Any] = {}
         for name in ("beginner", "manufacturer_iv_cost", "auto_resolve"):
@@ -697,8 +772,9 @@ class GameService:
         )
 
     async def create_game_from_position(
-        self, request: pb.CreateGameFromPositionRequest, record: RequestRecord
+        self, request: pb.CreateGameFromPositionRequest, caller: Caller, record: RequestRecord
     ) -> pb.CreateGameResponse:
+        self.require_operator(caller, "CreateGameFromPosition")
         _require(
             request.ruleset in (pb.RULESET_UNSPECIFIED, pb.RULESET_BIRMINGHAM),
             f"ruleset {request.ruleset} is not supported",
@@ -746,17 +822,7 @@ class GameService:
         record: RequestRecord,
     ) -> pb.CreateGameResponse:
         players = game.num_players
-        _require(
-            len(seat_names) in (0, players),
-            f"seat_names must be empty or name all {players} seats",
-            "seat_names",
-        )
-        for name in seat_names:
-            _require(
-                len(name) <= _MAX_SEAT_NAME_CHARS,
-                f"seat names are at most {_MAX_SEAT_NAME_CHARS} characters",
-                "seat_names",
-            )
+        _check_seat_names(seat_names, players)
         names = seat_names or [f"Player {i + 1}" for i in range(players)]
         tokens = [auth.new_token() for _ in range(players)]
         now = time.time()
@@ -1308,7 +1374,8 @@ class GameService:
             f"(version {live.version})",
             "from_version",
         )
-        self.watch_limiter.admit(caller.peer, request.game_id, self.broker)
+        client = client_identity(caller, request.game_id, seat)
+        self.watch_limiter.admit(client, request.game_id, self.broker)
         wake = self.broker.subscribe(request.game_id)
         ACTIVE_WATCHERS.inc()
         released = False
@@ -1318,7 +1385,7 @@ class GameService:
             if not released:
                 released = True
                 self.broker.unsubscribe(request.game_id, wake)
-                self.watch_limiter.release(request.game_id)
+                self.watch_limiter.release(client)
                 ACTIVE_WATCHERS.dec()
 
         updates = self._watch_stream(
@@ -1370,6 +1437,10 @@ class GameService:
 
     # ------------------------------------------------------------------------ batches
 
-    async def run_batch(self, request: pb.RunBatchRequest, record: RequestRecord) -> BatchStream:
-        """Validates and admits a batch of bot games; returns the stream of its results."""
+    async def run_batch(
+        self, request: pb.RunBatchRequest, caller: Caller, record: RequestRecord
+    ) -> BatchStream:
+        """Validates and admits a batch of bot games (the operator's only); returns the
+        stream of its results."""
+        self.require_operator(caller, "RunBatch")
         return self.batches.start(request, record)

@@ -23,10 +23,15 @@ T = TypeVar("T")
 
 
 def _metadata(context: grpc.aio.ServicerContext, key: str) -> str | None:
-    for item_key, value in context.invocation_metadata() or ():
-        if item_key == key:
-            return value if isinstance(value, str) else value.decode("utf-8", "replace")
-    return None
+    """The value of a metadata key; repeated keys' values joined with commas."""
+    values = [
+        value if isinstance(value, str) else value.decode("utf-8", "replace")
+        for item_key, value in context.invocation_metadata() or ()
+        if item_key == key
+    ]
+    if not values:
+        return None
+    return values[0] if len(values) == 1 else ", ".join(values)
 
 
 def peer_host(peer: str) -> str:
@@ -110,7 +115,9 @@ class GameServicer(pb_grpc.GameServiceServicer):
                     )
                 caller = Caller(
                     token=bearer_token(_metadata(context, "authorization")),
-                    peer=peer_host(context.peer()),
+                    peer=self.service.client_address(
+                        peer_host(context.peer()), lambda name: _metadata(context, name)
+                    ),
                 )
                 return await handler(caller, record)
             except ServiceError as error:
@@ -131,7 +138,7 @@ class GameServicer(pb_grpc.GameServiceServicer):
         self, request: pb.CreateGameRequest, context: grpc.aio.ServicerContext
     ) -> pb.CreateGameResponse:
         return await self._call(
-            "CreateGame", context, request, lambda c, r: self.service.create_game(request, r)
+            "CreateGame", context, request, lambda c, r: self.service.create_game(request, c, r)
         )
 
     async def CreateGameFromPosition(
@@ -141,7 +148,7 @@ class GameServicer(pb_grpc.GameServiceServicer):
             "CreateGameFromPosition",
             context,
             request,
-            lambda c, r: self.service.create_game_from_position(request, r),
+            lambda c, r: self.service.create_game_from_position(request, c, r),
         )
 
     async def GetGame(
@@ -223,7 +230,7 @@ class GameServicer(pb_grpc.GameServiceServicer):
         self, request: pb.RunBatchRequest, context: grpc.aio.ServicerContext
     ) -> AsyncIterator[pb.RunBatchResponse]:
         stream = await self._call(
-            "RunBatch.open", context, request, lambda c, r: self.service.run_batch(request, r)
+            "RunBatch.open", context, request, lambda c, r: self.service.run_batch(request, c, r)
         )
         # One log line when the batch ends (finished, failed or the client left).
         record = RequestRecord(

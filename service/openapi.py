@@ -55,7 +55,7 @@ class Route:
     request: str | None = None  # message name of the JSON body
     response: str | None = None  # message name of the 200 body
     query: tuple[tuple[str, dict[str, Any], str], ...] = ()
-    authorization: str = "optional"  # "none" | "optional" | "required"
+    authorization: str = "optional"  # "none" | "optional" | "required" | "operator"
     content_type: str = "application/json"
     stream_item: str | None = None  # message name of each line of a streamed response
     extra_responses: dict[str, str] = field(default_factory=dict)
@@ -157,7 +157,7 @@ def _json_body(schema_name: str) -> dict[str, Any]:
 _ERROR_RESPONSES = {
     "400": "Invalid argument, illegal action or game over.",
     "401": "Missing or wrong seat token.",
-    "403": "Not this seat's turn.",
+    "403": "Not this seat's turn, or the operator token is needed.",
     "404": "Unknown game.",
     "409": "Stale version, or idempotency key reused.",
     "413": "Request body too large.",
@@ -198,6 +198,8 @@ def build_openapi(routes: list[Route], server_url: str | None = None) -> dict[st
             operation["requestBody"] = {"required": True, "content": _json_body(route.request)}
         if route.authorization == "required":
             operation["security"] = [{"seatToken": []}]
+        elif route.authorization == "operator":
+            operation["security"] = [{"operatorToken": []}]
         elif route.authorization == "optional":
             operation["security"] = [{}, {"seatToken": []}]
         else:
@@ -266,7 +268,13 @@ def build_openapi(routes: list[Route], server_url: str | None = None) -> dict[st
                     "type": "http",
                     "scheme": "bearer",
                     "description": "A seat token returned by CreateGame.",
-                }
+                },
+                "operatorToken": {
+                    "type": "http",
+                    "scheme": "bearer",
+                    "description": "The server's operator token (--operator-token, env "
+                    "BRASS_OPERATOR_TOKEN), for RunBatch and CreateGameFromPosition.",
+                },
             },
         },
     }

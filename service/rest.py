@@ -50,7 +50,7 @@ ROUTES: list[Route] = [
     Route("POST", "/v1/games:fromPosition", "CreateGameFromPosition",
           "Create a game from a position in the core's JSON format.",
           request="CreateGameFromPositionRequest", response="CreateGameResponse",
-          authorization="none"),
+          authorization="operator"),
     Route("GET", "/v1/games", "ListGames", "List games, newest first, a page at a time.",
           response="ListGamesResponse", authorization="none",
           query=(("pageSize", _INT, "Games per page, 1 to 100 (default 20)."),
@@ -87,7 +87,8 @@ ROUTES: list[Route] = [
     Route("POST", "/v1/batches", "RunBatch",
           "Play a batch of bot-vs-bot games; one NDJSON line (a RunBatchResponse) per "
           "finished game.",
-          request="RunBatchRequest", authorization="none", content_type="application/x-ndjson",
+          request="RunBatchRequest", authorization="operator",
+          content_type="application/x-ndjson",
           stream_item="RunBatchResponse"),
     Route("GET", "/healthz", "Health", "Liveness and store reachability.",
           authorization="none"),
@@ -173,7 +174,11 @@ class AiohttpRequest:
         return self._request.query.get(name)
 
     def header(self, lower_name: str) -> str | None:
-        return self._request.headers.get(lower_name)
+        """A header's value; a repeated header's values joined with commas (RFC 9110)."""
+        values = self._request.headers.getall(lower_name, None)
+        if not values:
+            return None
+        return values[0] if len(values) == 1 else ", ".join(values)
 
     async def body(self) -> bytes:
         seconds = self._request.app[BODY_READ_SECONDS]
@@ -188,8 +193,12 @@ class AiohttpRequest:
             raise ClientGone from exc
 
 
-def _json_response(status: int, text: str) -> web.Response:
-    response = web.Response(text=text, status=status, content_type="application/json")
+def _json_response(
+    status: int, text: str, headers: Mapping[str, str] | None = None
+) -> web.Response:
+    response = web.Response(
+        text=text, status=status, content_type="application/json", headers=headers
+    )
     if status in BODY_UNREAD_STATUSES:
         response.force_close()
     return response
@@ -238,7 +247,10 @@ def _sse_stream_end(event: str, reason: str, version: int) -> bytes:
 
 
 def _error_response(error: ServiceError) -> web.Response:
-    return _json_response(error.http_status, _error_text(error))
+    return _json_response(error.http_status, _error_text(error), error.http_headers())
+
+
+NO_HEADERS: Mapping[str, str] = {}
 
 
 def _ok_text(message: Message | Reply) -> str:
@@ -417,11 +429,14 @@ class RestGateway:
             return _error_response(ServiceError("UNKNOWN_ROUTE", f"no route {request.path}"))
 
     async def _serve_plain(self, operation_id: str, request: web.Request) -> web.Response:
-        status, text = await self.respond(operation_id, AiohttpRequest(request))
-        return _json_response(status, text)
+        status, text, headers = await self.respond(operation_id, AiohttpRequest(request))
+        return _json_response(status, text, headers)
 
-    async def respond(self, operation_id: str, request: RestRequest) -> tuple[int, str]:
-        """Runs a plain operation: (HTTP status, JSON text of the answer or of the error)."""
+    async def respond(
+        self, operation_id: str, request: RestRequest
+    ) -> tuple[int, str, Mapping[str, str]]:
+        """Runs a plain operation: (HTTP status, JSON text of the answer or of the error,
+        extra headers: Retry-After on a 429)."""
         record = RequestRecord(
             transport="rest",
             method=operation_id,
@@ -429,23 +444,28 @@ class RestGateway:
         )
         with observe_request(record):
             try:
-                caller = Caller(
-                    token=bearer_token(request.header("authorization")), peer=request.remote
-                )
-                return 200, _ok_text(await self._plain[operation_id](request, caller, record))
+                caller = self._caller(request)
+                answer = await self._plain[operation_id](request, caller, record)
+                return 200, _ok_text(answer), NO_HEADERS
             except ServiceError as error:
                 record.outcome = error.reason
-                return error.http_status, _error_text(error)
+                return error.http_status, _error_text(error), error.http_headers()
             except ClientGone:
                 record.outcome = "CLIENT_GONE"
-                return 400, ""
+                return 400, "", NO_HEADERS
             except Exception:
                 record.outcome = "INTERNAL"
                 log.exception(
                     "unexpected_error", method=operation_id, request_id=record.request_id
                 )
                 error = ServiceError("INTERNAL", f"internal error (request id {record.request_id})")
-                return error.http_status, _error_text(error)
+                return error.http_status, _error_text(error), NO_HEADERS
+
+    def _caller(self, request: RestRequest) -> Caller:
+        return Caller(
+            token=bearer_token(request.header("authorization")),
+            peer=self.service.client_address(request.remote, request.header),
+        )
 
     @staticmethod
     async def _body(request: RestRequest, message: Message) -> Message:
@@ -513,13 +533,16 @@ class RestGateway:
         self, request: RestRequest, caller: Caller, record: RequestRecord
     ) -> Message | Reply:
         body = await self._body(request, pb.CreateGameRequest())
-        return await self.service.create_game(body, record)  # type: ignore[arg-type]
+        return await self.service.create_game(body, caller, record)  # type: ignore[arg-type]
 
     async def _create_game_from_position(
         self, request: RestRequest, caller: Caller, record: RequestRecord
     ) -> Message | Reply:
+        self.service.require_operator(caller, "CreateGameFromPosition")  # before the body
         body = await self._body(request, pb.CreateGameFromPositionRequest())
-        return await self.service.create_game_from_position(body, record)  # type: ignore[arg-type]
+        return await self.service.create_game_from_position(
+            body, caller, record  # type: ignore[arg-type]
+        )
 
     async def _list_games(
         self, request: RestRequest, caller: Caller, record: RequestRecord
@@ -595,10 +618,7 @@ class RestGateway:
         )
         with observe_request(record):
             try:
-                caller = Caller(
-                    token=bearer_token(request.headers.get("Authorization")),
-                    peer=request.remote or "unknown",
-                )
+                caller = self._caller(AiohttpRequest(request))
                 last_event_id = request.headers.get("Last-Event-ID")
                 if last_event_id:
                     from_version = _int_param(last_event_id, "Last-Event-ID", 64)
@@ -696,8 +716,12 @@ class RestGateway:
         )
         with observe_request(record):
             try:
+                caller = self._caller(AiohttpRequest(request))
+                self.service.require_operator(caller, "RunBatch")  # before reading the body
                 message = await self._body(AiohttpRequest(request), pb.RunBatchRequest())
-                stream = await self.service.run_batch(message, record)  # type: ignore[arg-type]
+                stream = await self.service.run_batch(
+                    message, caller, record  # type: ignore[arg-type]
+                )
             except ServiceError as error:
                 record.outcome = error.reason
                 return _error_response(error)

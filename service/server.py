@@ -28,6 +28,7 @@ from .fast_http import FastHttpFront
 from .games import GameService, ServiceSettings
 from .gen import game_service_pb2 as pb
 from .grpc_api import GameServicer, add_to_server
+from .limits import parse_networks
 from .observability import configure_logging, request_lines
 from .rest import RestGateway
 from .store import BadDatabaseUrl, StoreUnavailable, open_store
@@ -298,10 +299,25 @@ def serve(
     database_url: str | None = None,
     log_level: str = "info",
     workers: int = 1,
+    *,
+    trusted_proxies: str | None = None,
+    operator_token: str | None = None,
 ) -> None:
     """Blocking entry point used by `brass serve`; exits with status 2 when the store
     cannot be opened (the reason is logged). With `workers` > 1, that many processes serve
-    the same ports and store (see workers.py)."""
+    the same ports and store (see workers.py).
+
+    `trusted_proxies` and `operator_token` (given: they override BRASS_TRUSTED_PROXIES and
+    BRASS_OPERATOR_TOKEN) are exported to the environment, where every ServiceSettings
+    field is read from, the workers' too."""
+    if trusted_proxies is not None:
+        try:
+            parse_networks(trusted_proxies)
+        except ValueError as exc:
+            raise SystemExit(f"--trusted-proxies: {exc}") from exc
+        os.environ["BRASS_TRUSTED_PROXIES"] = trusted_proxies
+    if operator_token is not None:
+        os.environ["BRASS_OPERATOR_TOKEN"] = operator_token
     configure_logging(log_level)
     try:  # settings are checked before any worker starts
         parse_cors_origins(settings_from_env()[1].cors_origins)

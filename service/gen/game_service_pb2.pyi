@@ -43,6 +43,7 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     ERROR_REASON_UNAVAILABLE: _ClassVar[ErrorReason]
     ERROR_REASON_UNKNOWN_ROUTE: _ClassVar[ErrorReason]
     ERROR_REASON_METHOD_NOT_ALLOWED: _ClassVar[ErrorReason]
+    ERROR_REASON_OPERATOR_ONLY: _ClassVar[ErrorReason]
 RULESET_UNSPECIFIED: Ruleset
 RULESET_BIRMINGHAM: Ruleset
 GAME_STATUS_UNSPECIFIED: GameStatus
@@ -67,6 +68,7 @@ ERROR_REASON_INTERNAL: ErrorReason
 ERROR_REASON_UNAVAILABLE: ErrorReason
 ERROR_REASON_UNKNOWN_ROUTE: ErrorReason
 ERROR_REASON_METHOD_NOT_ALLOWED: ErrorReason
+ERROR_REASON_OPERATOR_ONLY: ErrorReason
 
 class GameOptions(_message.Message):
     __slots__ = ("beginner", "manufacturer_iv_cost", "auto_resolve")

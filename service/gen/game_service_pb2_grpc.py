@@ -95,7 +95,8 @@ class GameServiceServicer:
 
     def CreateGame(self, request, context):
         """Creates a new game from a ruleset, a player count and options; returns one secret
-        token per seat.
+        token per seat. Each client may create a few games per second, minute and day
+        (RESOURCE_EXHAUSTED, reason RATE_LIMITED, beyond); the operator token is not limited.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -103,7 +104,7 @@ class GameServiceServicer:
 
     def CreateGameFromPosition(self, request, context):
         """Creates a game from a full position in the core's JSON position format (tutorials,
-        puzzles, tests).
+        puzzles, tests). Needs the server's operator token (PERMISSION_DENIED without it).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -163,7 +164,8 @@ class GameServiceServicer:
         """Plays a batch of bot-vs-bot games on the server and streams each game's result as it
         finishes. Nothing is stored: the games are simulations, reproducible from the seed.
         At most 1,000 games per batch (INVALID_ARGUMENT beyond) and a few batches at once per
-        server (RESOURCE_EXHAUSTED, reason RATE_LIMITED, beyond).
+        server (RESOURCE_EXHAUSTED, reason RATE_LIMITED, beyond). Needs the server's operator
+        token (PERMISSION_DENIED without it).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

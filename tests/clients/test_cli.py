@@ -105,7 +105,7 @@ def test_serve_passes_options_and_environment(monkeypatch: pytest.MonkeyPatch) -
     run("serve", "--port", "15051", "--log-level", "DEBUG")
     assert calls == [{"grpc_port": 15051, "http_port": 18080,
                       "database_url": "sqlite:///tmp/x.db", "log_level": "debug",
-                      "workers": 3}]
+                      "workers": 3, "trusted_proxies": None, "operator_token": None}]
     calls.clear()
     run("serve", "--workers", "2")
     assert calls[0]["workers"] == 2

@@ -18,6 +18,8 @@ ROOT = Path(__file__).resolve().parents[2]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 FENCE = re.compile(r"^```python[^\n]*\n(.*?)^```", re.S | re.M)
 GRPC_DEFAULT, HTTP_DEFAULT = "127.0.0.1:50051", "127.0.0.1:8080"
+# The docs' server has an operator token; examples read it from BRASS_OPERATOR_TOKEN.
+DOCS_OPERATOR_TOKEN = "docs-operator-token"
 
 
 def _examples() -> Iterator[pytest.param]:
@@ -39,7 +41,8 @@ def test_the_docs_have_examples() -> None:
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
     from service.helpers import ServerProcess  # tests/ is on the path, as for tests/load
 
-    proc = ServerProcess(tmp_path_factory.mktemp("docs-server"))
+    proc = ServerProcess(tmp_path_factory.mktemp("docs-server"),
+                         env={"BRASS_OPERATOR_TOKEN": DOCS_OPERATOR_TOKEN})
     proc.start()
     yield proc
     proc.stop()
@@ -53,4 +56,5 @@ def test_doc_example_runs(doc: Path, code: str, request: pytest.FixtureRequest,
         code = code.replace(GRPC_DEFAULT, server.grpc_target)  # type: ignore[attr-defined]
         code = code.replace(HTTP_DEFAULT, f"127.0.0.1:{server.http_port}")  # type: ignore[attr-defined]
     monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("BRASS_OPERATOR_TOKEN", DOCS_OPERATOR_TOKEN)
     exec(compile(code, f"{doc.name} example", "exec"), {"__name__": "doc_example"})

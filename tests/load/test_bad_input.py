@@ -411,7 +411,8 @@ def test_deeply_nested_json_is_a_client_error(server: ServerProcess, rest: Rest,
                                               client: GameClient) -> None:
     deep = "[" * 100_000 + "]" * 100_000
     rest.expect("INVALID_ARGUMENT", "POST", "/v1/games", deep.encode())
-    rest.expect("BAD_POSITION", "POST", "/v1/games:fromPosition", {"positionJson": deep})
+    rest.expect("BAD_POSITION", "POST", "/v1/games:fromPosition", {"positionJson": deep},
+                server.operator_token)
     expect_grpc("BAD_POSITION", client.create_game_from_position, deep)
 
 

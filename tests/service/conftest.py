@@ -20,9 +20,17 @@ POSTGRES_URL = os.environ.get(
     "BRASS_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test"
 )
 _postgres_skip_reason: list[str] = []
-# Every test connects from 127.0.0.1, so the per-address watch limit is raised for the
-# shared servers; the rate-limit test starts its own server with a tight one.
-GENEROUS_LIMITS = {"BRASS_WATCH_BURST": "100000", "BRASS_WATCH_RATE_PER_SECOND": "100000"}
+# Every test connects from 127.0.0.1, so the per-address limits (watch streams, games
+# created) are lifted for the shared servers; the limit tests start their own servers with
+# tight ones. The servers have an operator token, which ServerProcess.client() sends.
+TEST_OPERATOR_TOKEN = "test-operator-token"
+GENEROUS_LIMITS = {
+    "BRASS_WATCH_BURST": "100000",
+    "BRASS_WATCH_RATE_PER_SECOND": "100000",
+    "BRASS_MAX_WATCHERS_PER_CLIENT": "100000",
+    "BRASS_CREATE_GAME_RATE": "",
+    "BRASS_OPERATOR_TOKEN": TEST_OPERATOR_TOKEN,
+}
 
 
 def _postgres_unreachable() -> str | None:

@@ -159,8 +159,14 @@ class ServerProcess:
     def log_text(self) -> str:
         return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
 
+    @property
+    def operator_token(self) -> str | None:
+        """The server's operator token (BRASS_OPERATOR_TOKEN of its environment), if any."""
+        return self.env.get("BRASS_OPERATOR_TOKEN")
+
     def client(self) -> GameClient:
-        return GameClient(self.grpc_target, timeout=30)
+        """An SDK client; it sends the server's operator token where it is needed."""
+        return GameClient(self.grpc_target, timeout=30, operator_token=self.operator_token)
 
     def rest(self) -> RestClient:
         return RestClient(self.http_port)

@@ -33,10 +33,16 @@ from brass_service.observability import RequestRecord
 
 from . import batch_bots
 from .batch_bots import TwoArgumentError
+from .conftest import TEST_OPERATOR_TOKEN
 from .helpers import LOOPBACK, ServerProcess, expect_error
 
-# Two batch worker processes (the default is one fewer than the CPUs).
-SERVER_ENV = {"BRASS_BATCH_WORKERS": "2", "BRASS_WATCH_BURST": "100000"}
+# Two batch worker processes (the default is one fewer than the CPUs). RunBatch needs the
+# operator token, which ServerProcess.client() sends.
+SERVER_ENV = {
+    "BRASS_BATCH_WORKERS": "2", "BRASS_WATCH_BURST": "100000",
+    "BRASS_OPERATOR_TOKEN": TEST_OPERATOR_TOKEN,
+}
+OPERATOR = (("authorization", f"Bearer {TEST_OPERATOR_TOKEN}"),)
 
 
 @pytest.fixture(scope="module")
@@ -69,7 +75,8 @@ def _rest_batch(port: int, body: dict[str, Any]) -> tuple[int, list[dict[str, An
     connection = http.client.HTTPConnection(LOOPBACK, port, timeout=120)
     try:
         connection.request(
-            "POST", "/v1/batches", json.dumps(body), {"Content-Type": "application/json"}
+            "POST", "/v1/batches", json.dumps(body),
+            {"Content-Type": "application/json", "Authorization": f"Bearer {TEST_OPERATOR_TOKEN}"},
         )
         response = connection.getresponse()
         lines = [json.loads(line) for line in response.read().splitlines() if line.strip()]
@@ -269,7 +276,8 @@ def test_concurrent_batches_are_limited_and_a_left_batch_frees_its_slot(
         with server.client() as client:
             # A long batch holds the only slot (mcts at the largest budget allowed).
             long_batch = client._stub.RunBatch(
-                pb.RunBatchRequest(players=4, bots=["mcts:iterations=2000"], games=1000)
+                pb.RunBatchRequest(players=4, bots=["mcts:iterations=2000"], games=1000),
+                metadata=OPERATOR,
             )
             _wait_for_metric(server, "brass_active_batches", 1.0)
             error = expect_error("RATE_LIMITED", _run, client, players=2, bots=["random"],
@@ -388,6 +396,7 @@ def _open_rest_batch(port: int, body: dict[str, Any]) -> socket.socket:
     payload = json.dumps(body).encode()
     sock.sendall(
         b"POST /v1/batches HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\n"
+        + f"Authorization: Bearer {TEST_OPERATOR_TOKEN}\r\n".encode()
         + f"Content-Length: {len(payload)}\r\n\r\n".encode() + payload
     )
     head = b""
@@ -455,7 +464,7 @@ def test_sigterm_stops_running_batches_within_the_grace_period(tmp_path: Path) -
     client = server.client()
     try:
         grpc_batch = client._stub.RunBatch(
-            pb.RunBatchRequest(players=4, bots=[SLOW_BOT], games=5)
+            pb.RunBatchRequest(players=4, bots=[SLOW_BOT], games=5), metadata=OPERATOR
         )
         sock = _open_rest_batch(server.http_port, {"players": 4, "bots": [SLOW_BOT], "games": 5})
         _wait_for_metric(server, "brass_active_batches", 2.0)

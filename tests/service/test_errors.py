@@ -318,10 +318,11 @@ def test_rest_errors_match_grpc_reasons(server: ServerProcess, game: Game,
     expect_rest_error("INVALID_ARGUMENT", 400, rest.get, "/v1/games?pageSize=ten")
     expect_rest_error("INVALID_ARGUMENT", 400, rest.get, f"{base}/events?fromVersion=99999")
     expect_rest_error("BAD_PAGE_TOKEN", 400, rest.get, "/v1/games?pageToken=zzz")
+    operator = server.operator_token
     expect_rest_error("BAD_POSITION", 400, rest.post, "/v1/games:fromPosition",
-                      {"positionJson": "[1, 2"})
+                      {"positionJson": "[1, 2"}, operator)
     expect_rest_error("MESSAGE_TOO_LARGE", 413, rest.request, "POST", "/v1/games:fromPosition",
-                      raw_body=b'{"positionJson": "' + b"x" * (2 << 20) + b'"}')
+                      raw_body=b'{"positionJson": "' + b"x" * (2 << 20) + b'"}', token=operator)
     rest = server.rest()  # the server may close a connection after an oversized body
     expect_rest_error("UNKNOWN_ROUTE", 404, rest.get, "/v2/nothing")
     expect_rest_error("METHOD_NOT_ALLOWED", 405, rest.request, "DELETE", base)

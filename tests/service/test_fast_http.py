@@ -23,7 +23,7 @@ import pytest
 from brass_service.fast_http import MAX_HEAD_BYTES, FastRoutes, parse_head
 from brass_service.rest import PLAIN_OPERATIONS, ROUTES
 
-from .conftest import GENEROUS_LIMITS
+from .conftest import GENEROUS_LIMITS, TEST_OPERATOR_TOKEN
 from .helpers import LOOPBACK, ServerProcess
 
 SOCKET_TIMEOUT = 10.0
@@ -970,7 +970,8 @@ def test_slow_requests_are_timed_out(strict_port: int) -> None:
                  % (len(body), body[:5]))
     slow_body = (b"POST /v1/games HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
                  b"5\r\n{\"pla")
-    slow_batch = b"POST /v1/batches HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{"
+    slow_batch = (b"POST /v1/batches HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n"
+                  b"Authorization: Bearer %s\r\n\r\n{" % TEST_OPERATOR_TOKEN.encode())
     answers = {}
     for name, data in (("fast", fast_body), ("aiohttp", slow_body), ("batch", slow_batch)):
         with Connection(strict_port) as conn:
@@ -1031,7 +1032,8 @@ def test_connections_per_address_are_capped(tmp_path_factory: pytest.TempPathFac
                 refused = extra.read_response()
                 assert (refused.status, refused.reason) == (429, "RATE_LIMITED")
                 assert refused.json()["error"]["details"][0]["metadata"] == {
-                    "limit": "max_connections_per_address"}
+                    "limit": "max_connections_per_address", "retry_after_seconds": "1.000"}
+                assert refused.headers["retry-after"] == "1"
                 assert extra.closed_by_server()
             for conn in (fast, handed, idle):
                 assert conn.request("GET", "/v1/games?pageSize=1").status == 200

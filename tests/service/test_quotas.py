@@ -6,16 +6,26 @@ Every test runs against real server processes on loopback ports.
 
 from __future__ import annotations
 
+import http.client
 import json
+import os
 import time
 import uuid
+from pathlib import Path
+from typing import Any
 
 import grpc
+import pytest
+from google.rpc import error_details_pb2, status_pb2
 
-from brass_clients.sdk import pb
+import brass
+from brass_clients.sdk import GameClient, pb
+from brass_service.errors import ServiceError
 from brass_service.gen import game_service_pb2_grpc as pb_grpc
+from brass_service.limits import ClientAddresses, parse_networks, rate_key
 
-from .helpers import ServerProcess, expect_error, expect_rest_error
+from .conftest import GENEROUS_LIMITS
+from .helpers import LOOPBACK, ServerProcess, expect_error, expect_rest_error
 
 LOG_WAIT_SECONDS = 10.0
 
@@ -107,3 +117,318 @@ def test_client_strings_are_cut_short_in_the_log(server: ServerProcess) -> None:
     assert record["request_id"].startswith(marker) and "chars)" in record["request_id"]
     assert record["game_id"].startswith("ggg") and "chars)" in record["game_id"]
     assert len(server.log_text()) - before < 20_000
+
+
+# ------------------------------------------------------------------ streams per client
+
+
+def _open_sse(
+    server: ServerProcess, game_id: str, headers: dict[str, str] | None = None
+) -> tuple[http.client.HTTPConnection, http.client.HTTPResponse]:
+    """Opens an SSE stream and reads its head; the caller closes the connection."""
+    connection = http.client.HTTPConnection(LOOPBACK, server.http_port, timeout=30)
+    connection.request("GET", f"/v1/games/{game_id}/events", headers=headers or {})
+    return connection, connection.getresponse()
+
+
+def _refusal_of(response: http.client.HTTPResponse) -> dict[str, Any]:
+    assert response.status == 429, response.status
+    retry_after = response.getheader("Retry-After")
+    assert retry_after is not None and int(retry_after) >= 1, "every 429 says when to retry"
+    error = json.loads(response.read())["error"]
+    assert error["reason"] == "RATE_LIMITED"
+    return error
+
+
+def _retry_delay(error: grpc.RpcError) -> float:
+    """The google.rpc.RetryInfo delay of a gRPC error (fails when there is none)."""
+    for key, value in error.trailing_metadata() or ():
+        if key == "grpc-status-details-bin":
+            for detail in status_pb2.Status.FromString(value).details:
+                if detail.Is(error_details_pb2.RetryInfo.DESCRIPTOR):
+                    info = error_details_pb2.RetryInfo()
+                    detail.Unpack(info)
+                    return info.retry_delay.ToNanoseconds() / 1e9
+    raise AssertionError("RESOURCE_EXHAUSTED without RetryInfo")
+
+
+def _open_grpc_watch(stub: Any, game_id: str, token: str | None = None) -> Any:
+    """A WatchGame call whose first message has arrived (so the server admitted it)."""
+    metadata = (("authorization", f"Bearer {token}"),) if token else ()
+    call = stub.WatchGame(pb.WatchGameRequest(game_id=game_id), metadata=metadata, timeout=60)
+    next(call)
+    return call
+
+
+def test_a_client_holds_at_most_its_share_of_watch_streams(tmp_path: Path) -> None:
+    """MAX_WATCHERS_PER_CLIENT counts the streams a client holds (gRPC and SSE together),
+    not how fast it opens them: with 3 held, a 4th is refused (gRPC RESOURCE_EXHAUSTED
+    with RetryInfo, REST 429 with Retry-After) until one is closed. A seat's token is its
+    own identity, with its own allowance. (Before: 59 streams held against "20 at once".)"""
+    server = ServerProcess(
+        tmp_path, env={**GENEROUS_LIMITS, "BRASS_MAX_WATCHERS_PER_CLIENT": "3"}
+    ).start()
+    channel = grpc.insecure_channel(server.grpc_target)
+    calls: list[Any] = []
+    try:
+        stub = pb_grpc.GameServiceStub(channel)
+        with server.client() as client:
+            created = client.create_game(players=2, seed=5)
+        game_id = created.game_id
+        calls = [_open_grpc_watch(stub, game_id) for _ in range(3)]
+        try:
+            _open_grpc_watch(stub, game_id)
+            raise AssertionError("a 4th stream was admitted")
+        except grpc.RpcError as error:
+            assert error.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+            assert _retry_delay(error) > 0
+        connection, response = _open_sse(server, game_id)
+        error = _refusal_of(response)
+        assert error["details"][0]["metadata"]["limit"] == "max_watchers_per_client"
+        connection.close()
+        # A seat watching with its token is another client.
+        calls.append(_open_grpc_watch(stub, game_id, created.seats[0].token))
+        # Closing one of the three makes room for one, over SSE this time.
+        calls.pop(0).cancel()
+        deadline = time.monotonic() + LOG_WAIT_SECONDS
+        while True:
+            connection, response = _open_sse(server, game_id)
+            if response.status == 200:
+                break
+            _refusal_of(response)
+            connection.close()
+            assert time.monotonic() < deadline, "the closed stream's slot was never freed"
+            time.sleep(0.05)
+        connection.close()
+    finally:
+        for call in calls:
+            call.cancel()
+        channel.close()
+        server.stop()
+
+
+# ------------------------------------------------------------------------ proxies
+
+
+def test_client_addresses_behind_trusted_proxies() -> None:
+    """The rightmost address not of a trusted proxy is the client; entries left of it
+    were written by the client and are ignored; an untrusted peer's header is ignored."""
+    trusted = parse_networks("10.0.0.0/8, 127.0.0.1")
+    xff = ClientAddresses(trusted, "x-forwarded-for")
+    assert xff.resolve("127.0.0.1", "203.0.113.9") == "203.0.113.9"
+    assert xff.resolve("127.0.0.1", "6.6.6.6, 203.0.113.9, 10.1.2.3") == "203.0.113.9"
+    assert xff.resolve("192.0.2.1", "203.0.113.9") == "192.0.2.1"  # peer not trusted
+    assert xff.resolve("127.0.0.1", None) == "127.0.0.1"
+    assert xff.resolve("127.0.0.1", "not-an-address") == "127.0.0.1"
+    assert xff.resolve("127.0.0.1", "10.0.0.1, 10.0.0.2") == "10.0.0.1"  # all proxies
+    forwarded = ClientAddresses(trusted, "forwarded")
+    assert forwarded.resolve(
+        "10.9.9.9", 'for=6.6.6.6, for="[2001:db8::17]:4711";proto=https;by=10.0.0.1'
+    ) == "2001:db8::17"
+    assert forwarded.resolve("10.9.9.9", 'for="192.0.2.60:80"') == "192.0.2.60"
+    assert forwarded.resolve("10.9.9.9", "for=_hidden") == "10.9.9.9"
+    # Only the configured header is read: X-Forwarded-For is then the client's own text.
+    assert ClientAddresses([], "forwarded").resolve("127.0.0.1", "for=1.2.3.4") == "127.0.0.1"
+    # IPv6 clients are counted by /64; IPv4-mapped ones as IPv4.
+    assert rate_key("2001:db8:1:2:aaaa::1") == rate_key("2001:db8:1:2:bbbb::2")
+    assert rate_key("::ffff:192.0.2.1") == "192.0.2.1"
+    try:
+        parse_networks("10.0.0.0/8, nonsense")
+        raise AssertionError("a bad network was accepted")
+    except ValueError as error:
+        assert "nonsense" in str(error)
+
+
+def test_forwarded_clients_get_their_own_limits_only_from_trusted_proxies(
+    tmp_path: Path,
+) -> None:
+    """Behind a trusted proxy (127.0.0.1 here), each forwarded client address has its own
+    allowance (one stream at most, one per 1,000 s); a client cannot escape its allowance
+    by writing addresses left of the proxy's entry. Without --trusted-proxies the header
+    is ignored and every stream counts for the TCP peer. (Before: one shared bucket.)"""
+    limits_env = {"BRASS_WATCH_BURST": "1", "BRASS_WATCH_RATE_PER_SECOND": "0.001"}
+    behind = ServerProcess(
+        tmp_path / "behind", env={**limits_env, "BRASS_TRUSTED_PROXIES": "127.0.0.1/32"}
+    ).start()
+    direct = ServerProcess(tmp_path / "direct", env=limits_env).start()
+    connections: list[http.client.HTTPConnection] = []
+    try:
+        for server in (behind, direct):
+            with server.client() as client:
+                game_id = client.create_game(players=2, seed=3).game_id
+            first, response = _open_sse(server, game_id, {"X-Forwarded-For": "198.51.100.1"})
+            connections.append(first)
+            assert response.status == 200
+            second, response = _open_sse(
+                server, game_id, {"X-Forwarded-For": "6.6.6.6, 198.51.100.2"}
+            )
+            connections.append(second)
+            if server is behind:
+                assert response.status == 200, "another forwarded client was refused"
+                forged, response = _open_sse(
+                    server, game_id, {"X-Forwarded-For": "7.7.7.7, 198.51.100.2"}
+                )
+                connections.append(forged)
+                _refusal_of(response)  # the same client, whatever it wrote on the left
+            else:
+                _refusal_of(response)  # the header of an untrusted peer means nothing
+    finally:
+        for connection in connections:
+            connection.close()
+        behind.stop()
+        direct.stop()
+
+
+def test_every_rate_limited_error_says_when_to_retry() -> None:
+    """RATE_LIMITED always carries a delay (Retry-After, RetryInfo), also when the limit
+    did not give one (e.g. batches running at once); other errors carry none."""
+    bare = ServiceError("RATE_LIMITED", "too many batches", limit="max_batches")
+    assert bare.http_headers() == {"Retry-After": "1"}
+    assert any(
+        d.Is(error_details_pb2.RetryInfo.DESCRIPTOR) for d in bare.to_status_proto().details
+    )
+    assert ServiceError("RATE_LIMITED", "x", retry_after_seconds=2.2).http_headers() == {
+        "Retry-After": "3"
+    }
+    assert ServiceError("INVALID_ARGUMENT", "x").http_headers() == {}
+
+
+# ------------------------------------------------------------------- creation quotas
+
+
+def _rest_call(
+    server: ServerProcess, method: str, path: str, body: Any, headers: dict[str, str]
+) -> tuple[int, dict[str, str], bytes]:
+    connection = http.client.HTTPConnection(LOOPBACK, server.http_port, timeout=60)
+    try:
+        connection.request(
+            method, path, json.dumps(body), {"Content-Type": "application/json", **headers}
+        )
+        response = connection.getresponse()
+        return response.status, dict(response.getheaders()), response.read()
+    finally:
+        connection.close()
+
+
+def test_games_created_per_client_are_limited_but_not_the_operators(tmp_path: Path) -> None:
+    """CREATE_GAME_RATE 3/minute: a client's 4th game is refused (RATE_LIMITED, limit
+    create_game_rate, RetryInfo / Retry-After) and nothing is stored for it; the operator
+    token is not limited; behind a trusted proxy each forwarded client has its own quota.
+    (Before: one client made 368 games/s.)"""
+    server = ServerProcess(tmp_path, env={
+        "BRASS_CREATE_GAME_RATE": "3/minute", "BRASS_OPERATOR_TOKEN": "op-secret",
+        "BRASS_TRUSTED_PROXIES": "127.0.0.1",
+    }).start()
+    try:
+        with GameClient(server.grpc_target, timeout=30) as anonymous:
+            for seed in range(3):
+                anonymous.create_game(players=2, seed=seed)
+            try:
+                anonymous._stub.CreateGame(pb.CreateGameRequest(players=2), timeout=30)
+                raise AssertionError("a 4th game within the minute was created")
+            except grpc.RpcError as error:
+                assert error.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+                assert _retry_delay(error) > 0
+            refused = expect_error("RATE_LIMITED", anonymous.create_game, players=2)
+            assert refused.metadata["limit"] == "create_game_rate"
+            assert len(anonymous.list_games(page_size=100).games) == 3
+        status, headers, body = _rest_call(server, "POST", "/v1/games", {"players": 2}, {})
+        assert status == 429 and int(headers["Retry-After"]) >= 1
+        assert json.loads(body)["error"]["reason"] == "RATE_LIMITED"
+        # Another client, named by the trusted proxy, has its own quota.
+        status, _, _ = _rest_call(
+            server, "POST", "/v1/games", {"players": 2}, {"X-Forwarded-For": "198.51.100.7"}
+        )
+        assert status == 200
+        with GameClient(server.grpc_target, timeout=30, operator_token="op-secret") as operator:
+            for seed in range(5):
+                operator.create_game(players=2, seed=seed)
+    finally:
+        server.stop()
+
+
+# ------------------------------------------------------------------ operator token
+
+
+def test_batches_and_positions_need_the_operator_token(tmp_path: Path) -> None:
+    """RunBatch and CreateGameFromPosition are refused (OPERATOR_ONLY, gRPC
+    PERMISSION_DENIED, HTTP 403) without the operator token or with a wrong one, before
+    the request is looked at, and served with it; a server without an operator token
+    refuses them to everyone."""
+    position = brass.Game.new(players=2, seed=4).position()
+    served = ServerProcess(tmp_path / "op", env={
+        "BRASS_OPERATOR_TOKEN": "op-secret", "BRASS_BATCH_WORKERS": "1",
+    }).start()
+    closed = ServerProcess(tmp_path / "none", env={"BRASS_BATCH_WORKERS": "1"}).start()
+    try:
+        for server in (served, closed):
+            for token in (None, "wrong", "op-secret"):
+                if server is served and token == "op-secret":
+                    continue
+                with GameClient(server.grpc_target, operator_token=token) as client:
+                    for call, args in (
+                        (client.create_game_from_position, (position,)),
+                        (lambda: list(client.run_batch(2, ["random"], 1)), ()),
+                    ):
+                        error = expect_error("OPERATOR_ONLY", call, *args)
+                        assert error.code == grpc.StatusCode.PERMISSION_DENIED
+                headers = {"Authorization": f"Bearer {token}"} if token else {}
+                for path, body in (
+                    ("/v1/games:fromPosition", {"positionJson": "not even json"}),
+                    ("/v1/batches", {"players": 2, "bots": ["random"], "games": 1}),
+                ):
+                    status, _, answer = _rest_call(server, "POST", path, body, headers)
+                    assert status == 403, (path, status, answer)
+                    assert json.loads(answer)["error"]["reason"] == "OPERATOR_ONLY"
+        assert "no operator token" in expect_error(
+            "OPERATOR_ONLY", GameClient(closed.grpc_target).create_game_from_position, position
+        ).message
+        with GameClient(served.grpc_target, operator_token="op-secret") as operator:
+            created = operator.create_game_from_position(position)
+            assert operator.get_game(created.game_id).summary.from_position
+            results = list(operator.run_batch(2, ["random"], 1, seed=3))
+            assert [r.index for r in results] == [0]
+        status, _, answer = _rest_call(
+            served, "POST", "/v1/games:fromPosition", {"positionJson": json.dumps(position)},
+            {"Authorization": "Bearer op-secret"},
+        )
+        assert status == 200 and json.loads(answer)["gameId"]
+        assert "op-secret" not in served.log_text()
+    finally:
+        served.stop()
+        closed.stop()
+
+
+def test_serve_takes_the_proxies_and_the_operator_token_from_flags_or_environment(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`brass serve --trusted-proxies --operator-token` (or their environment variables)
+    reach the server, which exports them for its workers; a bad network stops it."""
+    from click.testing import CliRunner
+
+    import brass_service.server
+    from brass_clients import cli
+
+    calls: list[dict[str, Any]] = []
+    monkeypatch.setattr(brass_service.server, "serve", lambda **kw: calls.append(kw))
+    runner = CliRunner()
+    assert runner.invoke(
+        cli.main, ["serve", "--trusted-proxies", "10.0.0.0/8", "--operator-token", "s3"]
+    ).exit_code == 0
+    monkeypatch.setenv("BRASS_TRUSTED_PROXIES", "192.0.2.0/24")
+    monkeypatch.setenv("BRASS_OPERATOR_TOKEN", "from-env")
+    assert runner.invoke(cli.main, ["serve"]).exit_code == 0
+    assert [(c["trusted_proxies"], c["operator_token"]) for c in calls] == [
+        ("10.0.0.0/8", "s3"), ("192.0.2.0/24", "from-env")
+    ]
+    monkeypatch.undo()
+    monkeypatch.setattr(brass_service.server, "run_event_loop", lambda main: main.close())
+    try:
+        brass_service.server.serve(trusted_proxies="10.1.0.0/16", operator_token="t")
+        assert os.environ["BRASS_TRUSTED_PROXIES"] == "10.1.0.0/16"
+        assert os.environ["BRASS_OPERATOR_TOKEN"] == "t"
+        with pytest.raises(SystemExit, match="nonsense"):
+            brass_service.server.serve(trusted_proxies="nonsense")
+    finally:
+        os.environ.pop("BRASS_TRUSTED_PROXIES", None)
+        os.environ.pop("BRASS_OPERATOR_TOKEN", None)
