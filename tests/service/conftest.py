@@ -14,22 +14,21 @@ from urllib.parse import quote
 
 import pytest
 
-from .helpers import LOUD_SKIPS, ServerProcess
+from .helpers import LOUD_SKIPS, TEST_OPERATOR_TOKEN, ServerProcess
+
+__all__ = ["GENEROUS_LIMITS", "TEST_OPERATOR_TOKEN"]
 
 POSTGRES_URL = os.environ.get(
     "BRASS_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test"
 )
 _postgres_skip_reason: list[str] = []
-# Every test connects from 127.0.0.1, so the per-address limits (watch streams, games
-# created) are lifted for the shared servers; the limit tests start their own servers with
-# tight ones. The servers have an operator token, which ServerProcess.client() sends.
-TEST_OPERATOR_TOKEN = "test-operator-token"
+# Every test connects from 127.0.0.1, so the per-address limits of watch streams are
+# lifted for the shared servers (ServerProcess lifts the creation quota and gives every
+# server an operator token); the limit tests start their own servers with tight ones.
 GENEROUS_LIMITS = {
     "BRASS_WATCH_BURST": "100000",
     "BRASS_WATCH_RATE_PER_SECOND": "100000",
     "BRASS_MAX_WATCHERS_PER_CLIENT": "100000",
-    "BRASS_CREATE_GAME_RATE": "",
-    "BRASS_OPERATOR_TOKEN": TEST_OPERATOR_TOKEN,
 }
 
 

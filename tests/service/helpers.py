@@ -83,6 +83,13 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+# Every test server has an operator token (ServerProcess.client() sends it) and no limit on
+# the games one address creates (every test connects from 127.0.0.1), unless its env says
+# otherwise.
+TEST_OPERATOR_TOKEN = "test-operator-token"
+TEST_SERVER_DEFAULTS = {"BRASS_CREATE_GAME_RATE": "", "BRASS_OPERATOR_TOKEN": TEST_OPERATOR_TOKEN}
+
+
 class ServerProcess:
     """`python -m brass_service` in a subprocess, on free loopback ports."""
 
@@ -95,7 +102,7 @@ class ServerProcess:
     ) -> None:
         self.workdir = workdir
         self.database_url = database_url
-        self.env = env or {}
+        self.env = {**TEST_SERVER_DEFAULTS, **(env or {})}
         self.name = name
         self.grpc_port = free_port()
         self.http_port = free_port()
@@ -162,7 +169,7 @@ class ServerProcess:
     @property
     def operator_token(self) -> str | None:
         """The server's operator token (BRASS_OPERATOR_TOKEN of its environment), if any."""
-        return self.env.get("BRASS_OPERATOR_TOKEN")
+        return self.env.get("BRASS_OPERATOR_TOKEN") or None
 
     def client(self) -> GameClient:
         """An SDK client; it sends the server's operator token where it is needed."""

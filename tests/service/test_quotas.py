@@ -359,7 +359,9 @@ def test_batches_and_positions_need_the_operator_token(tmp_path: Path) -> None:
     served = ServerProcess(tmp_path / "op", env={
         "BRASS_OPERATOR_TOKEN": "op-secret", "BRASS_BATCH_WORKERS": "1",
     }).start()
-    closed = ServerProcess(tmp_path / "none", env={"BRASS_BATCH_WORKERS": "1"}).start()
+    closed = ServerProcess(
+        tmp_path / "none", env={"BRASS_BATCH_WORKERS": "1", "BRASS_OPERATOR_TOKEN": ""}
+    ).start()
     try:
         for server in (served, closed):
             for token in (None, "wrong", "op-secret"):
