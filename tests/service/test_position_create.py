@@ -13,7 +13,7 @@ import pytest
 import brass
 from brass.position import MAX_POSITION_CHARS
 from brass_service.errors import ServiceError
-from brass_service.games import GameService
+from brass_service.games import Caller, GameService, ServiceSettings
 from brass_service.gen import game_service_pb2 as pb
 from brass_service.observability import RequestRecord
 
@@ -33,10 +33,11 @@ class _CapturingStore:
 
 
 def _create(store: _CapturingStore, position_json: str) -> pb.CreateGameResponse:
-    service = GameService(store)  # type: ignore[arg-type]
+    service = GameService(store, ServiceSettings(operator_token="op"))  # type: ignore[arg-type]
     record = RequestRecord("grpc", "CreateGameFromPosition", "r1")
     request = pb.CreateGameFromPositionRequest(position_json=position_json)
-    return asyncio.run(service.create_game_from_position(request, record))
+    operator = Caller(token="op", peer="127.0.0.1")  # the call is the operator's
+    return asyncio.run(service.create_game_from_position(request, operator, record))
 
 
 def test_the_stored_position_is_the_engines_rewrite() -> None:
