@@ -473,7 +473,9 @@ def full_disk_scenario(
 
 class CuttableProxy:
     """A TCP relay from a free loopback port to `target`, which the test can cut (every
-    connection reset, new ones refused: the server behind it is "gone") and restore."""
+    connection reset, new ones refused: the server behind it is "gone") and restore, or
+    freeze (connections stay open and their bytes are acknowledged, but nothing is passed
+    on: the server "hangs") and thaw (what was held is passed on)."""
 
     def __init__(self, target: tuple[str, int]) -> None:
         self.target = target
@@ -481,6 +483,8 @@ class CuttableProxy:
         self._guard = threading.Lock()
         self._sockets: list[socket.socket] = []
         self._listener: socket.socket | None = None
+        self._flowing = threading.Event()
+        self._flowing.set()
 
     def start(self) -> CuttableProxy:
         listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -502,15 +506,16 @@ class CuttableProxy:
             except OSError:
                 client.close()
                 continue
+            upstream.settimeout(None)  # (idle connections stay open, as without the relay)
             with self._guard:
                 self._sockets += [client, upstream]
             for source, sink in ((client, upstream), (upstream, client)):
                 threading.Thread(target=self._pump, args=(source, sink), daemon=True).start()
 
-    @staticmethod
-    def _pump(source: socket.socket, sink: socket.socket) -> None:
+    def _pump(self, source: socket.socket, sink: socket.socket) -> None:
         try:
             while data := source.recv(65536):
+                self._flowing.wait()
                 sink.sendall(data)
         except OSError:
             pass
@@ -540,3 +545,9 @@ class CuttableProxy:
 
     def restore(self) -> None:
         self.start()
+
+    def freeze(self) -> None:
+        self._flowing.clear()
+
+    def thaw(self) -> None:
+        self._flowing.set()

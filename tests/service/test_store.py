@@ -345,6 +345,64 @@ def test_postgres_gone_answers_unavailable_fast_and_recovers(
         proxy.cut()
 
 
+@pytest.mark.parametrize("backend", ["postgres"], indirect=True)
+def test_postgres_that_hangs_answers_unavailable_and_a_retry_applies_once(
+    backend: Backend, tmp_path: Path
+) -> None:
+    """PostgreSQL hung (connections open, nothing answered): a statement is cancelled after
+    STATEMENT_SECONDS (psycopg's cancellation adds up to 10 s) and the call answers
+    UNAVAILABLE instead of waiting for ever. The cancelled commit may still land once the
+    server answers again; the client's retry with the same idempotency key is then answered
+    from it, never applied twice."""
+    url = urlsplit(backend.new_database_url())
+    proxy = CuttableProxy((url.hostname or LOOPBACK, url.port or 5432)).start()
+    through_proxy = urlunsplit(url._replace(netloc=f"postgres@{LOOPBACK}:{proxy.port}"))
+    server = backend.start_server("pg-hung", database_url=through_proxy)
+    port = server.http_port
+    try:
+        status, created = rest_once(port, "POST", "/v1/games", {"players": 2})
+        assert status == 200, created
+        game_id = created["gameId"]
+        seat = created["state"]["summary"]["currentSeat"]
+        token = created["seats"][seat]["token"]
+        status, legal = rest_once(port, "GET", f"/v1/games/{game_id}/actions", token=token)
+        assert status == 200, legal
+        submission = {"action": {"optionId": legal["options"][0]["id"]},
+                      "expectedVersion": 0, "idempotencyKey": "while-it-hangs"}
+
+        proxy.freeze()
+        took: dict[str, float] = {}
+        for name, path, body in (("SubmitAction", f"/v1/games/{game_id}/actions", submission),
+                                 ("healthz", "/healthz", None)):
+            start = time.monotonic()
+            status, answer = rest_once(port, "POST" if body else "GET", path, body,
+                                       token if body else None, timeout=_NO_HANG_SECONDS * 2)
+            took[name] = time.monotonic() - start
+            assert status == 503, (name, answer)
+        print("answers with PostgreSQL hung (s):",
+              ", ".join(f"{name} {seconds:.2f}" for name, seconds in took.items()))
+        # (the hung statement, or a pool that cannot get a new connection through)
+        assert answer["status"] == "NOT_SERVING", answer
+        assert answer["store"]["error"].startswith("postgresql: "), answer
+        assert "no answer within" in server.log_text()
+
+        proxy.thaw()
+        deadline = time.monotonic() + 60
+        while rest_once(port, "GET", "/healthz")[0] != 200:
+            assert time.monotonic() < deadline, "the store did not come back"
+            time.sleep(0.2)
+        status, moved = rest_once(port, "POST", f"/v1/games/{game_id}/actions", submission,
+                                  token)
+        assert status == 200, moved
+        assert int(moved["state"]["summary"]["version"]) == 1, moved  # applied once
+        status, game = rest_once(port, "GET", f"/v1/games/{game_id}")
+        assert int(game["state"]["summary"]["version"]) == 1, game
+    finally:
+        server.stop()
+        proxy.thaw()
+        proxy.cut()
+
+
 def test_store_unavailable_is_unavailable_to_clients_on_every_path() -> None:
     """A store failure reaching the service by any path (here: the look-up of the idempotency
     key after a failed commit) is UNAVAILABLE, never INTERNAL."""
