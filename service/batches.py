@@ -59,8 +59,17 @@ _CANCEL_SLOTS = 1024
 _cancelled: Any = None  # the shared flags, in a worker process
 
 
-def _init_worker(nice: int, cancelled: Any, bot_modules: tuple[str, ...] = ()) -> None:
+def _init_worker(
+    nice: int, cancelled: Any, bot_modules: tuple[str, ...] = (), server_pid: int = 0
+) -> None:
     global _cancelled
+    from .workers import _die_with_parent
+
+    # A server that is killed outright takes its workers along, rather than leaving them
+    # to finish a game of minutes for nobody; one killed before this point already left.
+    _die_with_parent()
+    if server_pid and os.getppid() != server_pid:
+        os._exit(1)
     _cancelled = cancelled
     if nice > 0:
         with contextlib.suppress(OSError):
@@ -244,13 +253,16 @@ class BatchRunner:
         self._cancelled = self._context.RawArray("b", _CANCEL_SLOTS)
         self._next_id = 0
 
+    def _worker_args(self) -> tuple[Any, ...]:
+        return self.limits.worker_nice, self._cancelled, self._bot_modules, os.getpid()
+
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
             self._pool = ProcessPoolExecutor(
                 max_workers=self.limits.worker_count,
                 mp_context=self._context,
                 initializer=_init_worker,
-                initargs=(self.limits.worker_nice, self._cancelled, self._bot_modules),
+                initargs=self._worker_args(),
             )
         return self._pool
 
@@ -415,7 +427,7 @@ class BatchRunner:
         self._refuse_when_closed()
         alone = ProcessPoolExecutor(
             max_workers=1, mp_context=self._context, initializer=_init_worker,
-            initargs=(self.limits.worker_nice, self._cancelled, self._bot_modules),
+            initargs=self._worker_args(),
         )
         self._alone.add(alone)
         try:

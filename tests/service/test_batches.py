@@ -452,6 +452,29 @@ def _running(pid: int) -> bool:
         return False
 
 
+def test_batch_workers_do_not_outlive_a_killed_server(tmp_path: Path) -> None:
+    server = ServerProcess(
+        tmp_path, database_url=f"sqlite:///{tmp_path / 'games.sqlite3'}",
+        env={**SERVER_ENV, "BRASS_BATCH_WORKERS": "2"}, name="killed-with-batches",
+    ).start()
+    assert server.process is not None
+    client = server.client()
+    try:
+        batch = client._stub.RunBatch(pb.RunBatchRequest(players=4, bots=[SLOW_BOT], games=5))
+        _wait_for_metric(server, "brass_active_batches", 1.0)
+        workers = _children(server.process.pid)
+        assert len(workers) >= 2
+        server.stop(crash=True)  # SIGKILL: nothing of the server's own shutdown runs
+        deadline = time.monotonic() + 30  # generous; the game itself would run for minutes
+        while (left := {pid for pid in workers if _running(pid)}) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not left, {pid: Path(f"/proc/{pid}/cmdline").read_bytes() for pid in left}
+        batch.cancel()
+    finally:
+        client.close()
+        server.stop()
+
+
 def test_sigterm_stops_running_batches_within_the_grace_period(tmp_path: Path) -> None:
     """A server running a gRPC and a REST batch of minutes-long games gets SIGTERM: it
     exits with status 0 within its grace periods (2 s for gRPC, 2 s for the HTTP front),
