@@ -1064,6 +1064,21 @@ static void test_p50_develop_cube_with_no_network_only_vanderbilt(void) {
     EXPECT_EQ(G.spaces[space("slot:gamma.1")].cubes[1], 2); /* an iron of steel_2's 3 */
 }
 
+static void test_p50_option_priority_before_the_cube_choice(void) {
+    for (int before = 0; before < 2; before++) {
+        fresh_opts(TINY, 2, 4, OPT_develop_cube_choice_before_priority, before);
+        int p = me(), o = other();
+        put_tile(o, "slot:gamma.1", "steel_4", 0, 2, 0); /* steel only left */
+        G.spaces[space("slot:gamma.1")].cubes[1] = 0;
+        put_tile(p, "slot:gamma.0", "coal_1", 0, 2, 0);
+        hand(p, "card:alpha");
+        go("type:develop", "card:alpha", "tile:kero_2", NULL);
+        /* default: iron may be chosen and bought; else the steel on the tile comes first */
+        EXPECT_EQ(why("cube:iron"), before ? PR_INDUSTRY_FIRST : PR_LEGAL);
+        EXPECT_EQ(why("cube:steel"), PR_LEGAL);
+    }
+}
+
 /* ---------------- sell ---------------- */
 static void test_p51_only_own_unflipped_goods_tiles_sell(void) {
     fresh(TINY, 2, 4);
@@ -1405,7 +1420,7 @@ static const struct {
     T(test_p45_option_bonus_only_for_the_first_train), T(test_p27_option_oil_city_first),
     T(test_p44_option_cubes_before_placement), T(test_p46_second_link_for_ten_dollars), T(test_p47_replacement_train_and_double_link), T(test_p48_reserve_pipeline),
     T(test_p49_develop_two_one_after_the_other), T(test_p50_develop_cube_with_no_network_only_vanderbilt),
-    T(test_p51_only_own_unflipped_goods_tiles_sell), T(test_p53_merchant_pays_once_then_its_back_accepts),
+    T(test_p50_option_priority_before_the_cube_choice), T(test_p51_only_own_unflipped_goods_tiles_sell), T(test_p53_merchant_pays_once_then_its_back_accepts),
     T(test_p54_quality_reward_with_whiskey), T(test_p55_sold_tiles_flip_for_their_income), T(test_p57_loan),
     T(test_p58_pass_gains_a_whiskey), T(test_p60_train_scoring_counts_flipped_tiles_and_printed_icons),
     T(test_p59_p61_p63_p64_era_one_end), T(test_p62_industry_scoring_flipped_only_every_era),

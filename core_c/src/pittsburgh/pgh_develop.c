@@ -2,12 +2,34 @@
    delivered to a location of the network; free develops remove one tile with no cube. */
 #include "pgh_internal.h"
 
+/* The cheapest delivery of one cube to some location of the network, place by place. */
 static int develop_cube_cost(const PittsburghGame *g, const PBoard *b, int cube) {
-    return pgh_mincost(g, b, cube, 1, pgh_develop_comps(g, b), -1);
+    uint32_t comps = pgh_develop_comps(g, b);
+    if (!comps) return pgh_mincost(g, b, cube, 1, 0, -1); /* no network: Vanderbilt */
+    int other = cube == CUBE_IRON ? CUBE_STEEL : CUBE_IRON, best = -1;
+    for (uint32_t m = comps; m; m &= m - 1) {
+        int c = __builtin_ctz(m);
+        if (opt(g, OPT_develop_cube_choice_before_priority) == 1 && !b->cubes[c][cube] &&
+            !b->train[c][cube] && b->cubes[c][other])
+            continue; /* there the other cube's tile comes first */
+        int cost = pgh_mincost(g, b, cube, 1, 1u << c, -1);
+        if (cost >= 0 && (best < 0 || cost < best)) best = cost;
+    }
+    return best;
 }
 
 int pgh_develop_cube_reason(const PittsburghGame *g, const PBoard *b, int cube) {
     if (cube != CUBE_IRON && cube != CUBE_STEEL) return PR_WRONG_CUBE;
+    if (opt(g, OPT_develop_cube_choice_before_priority) == 1) {
+        /* the priority comes first: some place must have this cube on a tile, or neither */
+        uint32_t comps = pgh_develop_comps(g, b);
+        int ok = !comps;
+        for (uint32_t m = comps; m && !ok; m &= m - 1) {
+            int c = __builtin_ctz(m);
+            ok = b->cubes[c][cube] || (!b->cubes[c][CUBE_IRON] && !b->cubes[c][CUBE_STEEL]);
+        }
+        if (!ok) return PR_INDUSTRY_FIRST;
+    }
     int c = develop_cube_cost(g, b, cube);
     return c >= 0 && c <= g->players[g->h.current].money ? PR_LEGAL : PR_NOT_ENOUGH_MONEY;
 }

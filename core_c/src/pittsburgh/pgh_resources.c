@@ -102,6 +102,19 @@ static int industry_free_comp(const PBoard *b, uint32_t comps, int cube, int onl
     return 0;
 }
 
+/* P50 develop_cube_choice_before_priority = false: for a develop, a connected tile with
+   either iron or steel comes before any market or Vanderbilt. */
+static int develop_free_comp(const PittsburghGame *g, const PBoard *b, uint32_t comps, int cube, int only) {
+    if (g->pend.action != PA_DEVELOP || opt(g, OPT_develop_cube_choice_before_priority) != 1)
+        return industry_free_comp(b, comps, cube, only);
+    for (uint32_t m = comps; m; m &= m - 1) {
+        int c = __builtin_ctz(m);
+        if (only >= 0 && c != only) continue;
+        if (!b->cubes[c][CUBE_IRON] && !b->cubes[c][CUBE_STEEL]) return 1;
+    }
+    return 0;
+}
+
 /* Money still needed for what remains after this source, assuming the cheapest sources. */
 static int rest_cost(const PittsburghGame *g, const PBoard *b, int cube, uint32_t comps, int market_less) {
     int total = 0;
@@ -209,13 +222,13 @@ int pgh_source_reason(const PittsburghGame *g, const PBoard *b, int action) {
         if (!g->market_fill[m][col]) return PR_SOURCE_EMPTY;
         int c = b->comp[T->markets[m].loc];
         if (!bit32(comps, c)) return PR_NOT_CONNECTED;
-        if (!industry_free_comp(b, comps, cube, c)) return PR_INDUSTRY_FIRST;
+        if (!develop_free_comp(g, b, comps, cube, c)) return PR_INDUSTRY_FIRST;
         if (T->markets[m].price + rest_cost(g, b, cube, comps, m) > money) return PR_NOT_ENOUGH_MONEY;
         return PR_LEGAL;
     }
     if (action == PGA_VANDERBILT) {
         if (!T->vanderbilt[cube]) return PR_NO_OIL;
-        if (comps && !industry_free_comp(b, comps, cube, -1)) return PR_INDUSTRY_FIRST;
+        if (comps && !develop_free_comp(g, b, comps, cube, -1)) return PR_INDUSTRY_FIRST;
         if (T->vanderbilt[cube] + rest_cost(g, b, cube, comps, -1) > money) return PR_NOT_ENOUGH_MONEY;
         return PR_LEGAL;
     }
