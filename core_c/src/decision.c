@@ -3,6 +3,34 @@
 
 static int in_range(int action, int base, int count) { return action >= base && action < base + count; }
 
+/* How far a refused option got through its checks, in the order the rules code makes them
+   (build_slot_reason, develop_reason, link_reason, sell_tile_reason; each order is a sub-
+   sequence of this one). An option unavailable because none of its candidates below works
+   (an action type, a build card or industry) is refused with the reason of the candidate
+   that got furthest: the lowest one on a tie. 0: no candidate's reason (e.g. "use the
+   single-icon slot first" defers to that slot). */
+static int refusal_rank(int reason) {
+    switch (reason) {
+    case R_NO_TILES_LEFT: return 1;
+    case R_TILE_WRONG_ERA: case R_LIGHTBULB_POTTERY: return 2;
+    case R_LINK_TAKEN: return 3;
+    case R_LINK_WRONG_ERA: return 4;
+    case R_NO_LINK_TILES: return 5;
+    case R_FARM_NEEDS_INDUSTRY_CARD: case R_CARD_DOES_NOT_ALLOW: case R_NOT_IN_NETWORK:
+    case R_LINK_NOT_IN_NETWORK: return 6;
+    case R_NO_MERCHANT_ACCEPTS: return 7;
+    case R_SLOT_OCCUPIED: case R_CANNOT_OVERBUILD: return 8;
+    case R_NOT_CONNECTED_TO_MERCHANT: return 9;
+    case R_CANAL_ONE_TILE_PER_TOWN: return 10;
+    case R_NO_CONNECTED_COAL: return 11;
+    case R_NO_BEER: return 12;
+    case R_NOT_ENOUGH_MONEY: return 13;
+    default: return 0;
+    }
+}
+
+int better_reason(int a, int b) { return refusal_rank(b) > refusal_rank(a) ? b : a; }
+
 /* Can the acting player complete at least one action of this type? */
 static int action_type_reason(const BrassGame *g, const Board *b, int type) {
     const BrassPlayer *pl = &g->players[g->current];
@@ -10,32 +38,32 @@ static int action_type_reason(const BrassGame *g, const Board *b, int type) {
     switch (type) {
     case ACT_BUILD: return build_action_reason(g, b);
     case ACT_NETWORK: {
-        int first = R_NO_OPTION;
+        int best = R_NO_OPTION;
         for (uint64_t open = b->open_links; open; open &= open - 1) {
             int r = link_reason(g, b, __builtin_ctzll(open), 0);
             if (r == R_LEGAL) return R_LEGAL;
-            if (first == R_NO_OPTION) first = r;
+            best = better_reason(best, r);
         }
-        return first;
+        return best;
     }
     case ACT_DEVELOP: {
-        int first = R_NO_OPTION;
+        int best = R_NO_OPTION;
         for (int i = 0; i < BRASS_NUM_INDUSTRIES; i++) {
             int r = develop_reason(g, b, i, 0);
             if (r == R_LEGAL) return R_LEGAL;
-            if (first == R_NO_OPTION) first = r;
+            best = better_reason(best, r);
         }
-        return first;
+        return best;
     }
-    case ACT_SELL: {
-        int first = R_NO_OPTION;
+    case ACT_SELL: { /* flipped and unsellable tiles are no candidates (rank 0) */
+        int best = R_NO_OPTION;
         for (int s = 0; s < BRASS_NUM_SLOTS; s++) {
             if (g->slots[s].owner != g->current) continue;
             int r = sell_tile_reason(g, b, s);
             if (r == R_LEGAL) return R_LEGAL;
-            if (r != R_NOT_SELLABLE && r != R_ALREADY_FLIPPED && first == R_NO_OPTION) first = r;
+            best = better_reason(best, r);
         }
-        return first;
+        return best;
     }
     case ACT_LOAN: return loan_reason(g);
     case ACT_SCOUT: return scout_reason(g);

@@ -162,6 +162,7 @@ const char *bham_phase_name(int phase);
 const char *bham_reason_message(int reason);
 
 /* decision.c */
+int better_reason(int a, int b); /* the refusal of the candidate that got furthest */
 int phase_reason(const BrassGame *g, const Board *b, int action);
 int legal_into(const BrassGame *g, uint16_t *out, int cap);
 int apply_unchecked(Ctx *cx, int action);

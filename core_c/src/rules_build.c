@@ -112,29 +112,10 @@ static int build_possible_in(const BrassGame *g, const Board *b, int industry, u
     return 0;
 }
 
-/* How far a refused slot got through build_slot_reason's checks (their order there): an
-   option above the slot decision (action type, card, industry) that no slot completes is
-   refused with the reason of its best candidate, the slot that got furthest (the lowest
-   such slot, card and industry on a tie). A slot refused because a single-icon slot must be
-   used first is no candidate: that slot is, and its own reason is the one that counts. */
-static int build_reason_rank(int reason) {
-    switch (reason) {
-    case R_NO_TILES_LEFT: return 1;
-    case R_TILE_WRONG_ERA: return 2;
-    case R_FARM_NEEDS_INDUSTRY_CARD: case R_CARD_DOES_NOT_ALLOW: case R_NOT_IN_NETWORK: return 3;
-    case R_SLOT_OCCUPIED: case R_CANNOT_OVERBUILD: return 4;
-    case R_CANAL_ONE_TILE_PER_TOWN: return 5;
-    case R_NO_CONNECTED_COAL: return 6;
-    case R_NOT_ENOUGH_MONEY: return 7;
-    default: return 0;
-    }
-}
-
-/* The better of two refusals (a keeps a tie). */
-static int better_reason(int a, int b) {
-    return build_reason_rank(b) > build_reason_rank(a) ? b : a;
-}
-
+/* An option above the slot decision (action type, card, industry) that no slot completes
+   is refused with the reason of its best candidate (better_reason, decision.c). A slot
+   refused because a single-icon slot must be used first is no candidate (rank 0): that
+   slot is, and its own reason is the one that counts. */
 /* Why no slot takes `industry` with `card`: its best candidate's reason (every slot showing
    the industry is a candidate; the card's own limits are among the reasons). */
 static int build_best_reason(const BrassGame *g, const Board *b, int card, int industry) {

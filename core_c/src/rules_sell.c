@@ -28,8 +28,7 @@ int sell_tile_reason(const BrassGame *g, const Board *b, int slot) {
     for (int m = 0; m < BRASS_NUM_MERCHANT_SPACES; m++) {
         int r = sell_merchant_reason(g, b, slot, m);
         if (r == R_LEGAL) return R_LEGAL;
-        if (r == R_NO_BEER || (r == R_NOT_CONNECTED_TO_MERCHANT && best == R_NO_MERCHANT_ACCEPTS))
-            best = r;
+        best = better_reason(best, r);
     }
     return best;
 }

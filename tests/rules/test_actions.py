@@ -81,6 +81,17 @@ def test_ruling_15_develop_needs_iron_and_tiles() -> None:
     refused(g, "industry:iron", "NO_TILES_LEFT")
 
 
+def test_ruling_15_develop_refusal_is_the_best_candidates() -> None:
+    """Ruling 15, with every cotton tile gone from P0's mat and £1 (market iron costs £2):
+    the action is refused for money, the reason of the industries that got furthest, not
+    for the first industry's "no tiles left" (issue 10 F)."""
+    pos = blank(2)
+    player(pos, 0, hand={"coventry": 1}, money=1, mat={"cotton": 11})
+    g = game(pos)
+    assert reason(g, "type:develop") == "NOT_ENOUGH_MONEY"
+    refused(g, "type:develop", "NOT_ENOUGH_MONEY")
+
+
 # ---------------------------------------------------------------- ruling 17: loan
 
 

@@ -238,3 +238,16 @@ def test_ruling_16_no_link_tiles_left() -> None:
     tile(pos, "birmingham.0", 0, "cotton", 1)
     player(pos, 0, hand={"coventry": 1}, links_left=0)
     assert reason(game(pos), "type:network") == "NO_LINK_TILES"
+
+
+def test_ruling_07_network_refusal_is_the_best_candidates() -> None:
+    """Rulings 7 and 16, Rail Era, nothing on the board, £4: a rail costs £5 and a cube of
+    coal, which only a route touching a merchant location can buy from the market. The first
+    route (belper--derby) reaches no coal; the action is refused for money, the reason of the
+    routes that got furthest (issue 10 F)."""
+    pos = blank(2, era="rail")
+    player(pos, 0, hand={"coventry": 1}, money=4)
+    g = game(pos)
+    assert reason(g, "type:network") == "NOT_ENOUGH_MONEY"
+    refused(g, "type:network", "NOT_ENOUGH_MONEY")
+

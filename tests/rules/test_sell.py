@@ -247,3 +247,18 @@ def test_ruling_11_gloucester_free_develop() -> None:
     do(g, "type:sell", "card:coalbrookdale", "slot:worcester.0", "merchant:gloucester.0",
        "merchant:gloucester.0", "industry:pottery", "done")
     assert ps(g, 0)["mat_taken"]["pottery"] == 2
+
+
+def test_ruling_10_sell_refusal_is_the_best_candidates() -> None:
+    """Ruling 10: P0's pottery in Belper finds no merchant that buys pottery; its cotton mill
+    in Birmingham reaches Oxford's cotton merchant but has no beer. The action is refused for
+    beer, the reason of the tile that got furthest, not the first tile's (issue 10 F)."""
+    pos = blank(2)
+    tile(pos, "belper.2", 0, "pottery", 1)
+    tile(pos, "birmingham.0", 0, "cotton", 1)
+    link(pos, "birmingham--oxford", 1)
+    merchant(pos, "oxford.0", ["cotton"], beer=0)
+    player(pos, 0, hand={"coventry": 1})
+    g = game(pos)
+    assert reason(g, "type:sell") == "NO_BEER"
+    refused(g, "type:sell", "NO_BEER")
