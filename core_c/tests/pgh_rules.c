@@ -539,6 +539,19 @@ static void test_p22_buy_takes_the_lowest_filled_slot_sales_fill_the_top_empty(v
     EXPECT_EQ(G.spaces[space("slot:gamma.0")].cubes[0], 1);
 }
 
+static void test_p22_option_header_squares_are_slots(void) {
+    fresh_opts(DRAFT, 4, 3, OPT_market_header_squares_are_slots, 1);
+    int col;
+    pgh_market_sells(pgh_T(&G), mkt("market:toledo"), CUBE_COAL, &col);
+    EXPECT_EQ(G.market_fill[mkt("market:toledo")][col], 4);
+    pgh_market_sells(pgh_T(&G), mkt("market:canada"), CUBE_COKE, &col);
+    EXPECT_EQ(G.market_fill[mkt("market:canada")][col], 1);
+    EXPECT_EQ(pgh_market_slots(&G, mkt("market:canada"), col), 3);
+    EXPECT_EQ(pgh_market_slot_vp(&G, mkt("market:canada"), col, 2), 4); /* the lowest coke slot */
+    pgh_market_sells(pgh_T(&G), mkt("market:canada"), CUBE_STEEL, &col);
+    EXPECT_EQ(G.market_fill[mkt("market:canada")][col], 3);
+}
+
 static void test_p23_vanderbilt_anywhere_at_his_price(void) {
     fresh(TINY, 2, 4);
     int p = me();
@@ -1406,7 +1419,7 @@ static const struct {
     T(test_p16_pipeline_puts_its_city_in_the_network), T(test_p17_link_only_location_icons_score),
     T(test_p18_pipelines_never_connect), T(test_p19_connected_industry_cube_first_and_free),
     T(test_p19_option_nearest_tile), T(test_p20_own_resource_train_even_when_a_tile_could_supply), T(test_p21_markets_connected_at_their_fixed_price),
-    T(test_p22_buy_takes_the_lowest_filled_slot_sales_fill_the_top_empty), T(test_p23_vanderbilt_anywhere_at_his_price),
+    T(test_p22_buy_takes_the_lowest_filled_slot_sales_fill_the_top_empty), T(test_p23_vanderbilt_anywhere_at_his_price), T(test_p22_option_header_squares_are_slots),
     T(test_p25_p26_pipeline_route_oil_and_era1_reveal_pending), T(test_p27_oil_leaves_a_field_only_through_a_pipeline),
     T(test_p28_each_barrel_pays_the_pipeline_owner), T(test_p29_manufacturer_iii_consumes_oil),
     T(test_p30_pending_oil_is_not_usable), T(test_p31_industry_card_needs_the_network), T(test_p32_era_marks),

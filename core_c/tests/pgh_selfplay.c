@@ -62,7 +62,7 @@ static int invariants(const PittsburghGame *g, const PittsburghGame *prev) {
     }
     CHECK(cards == T->deck_size_for[n - 2], "cards %d, expected %d", cards, T->deck_size_for[n - 2]);
     for (int m = 0; m < T->num_markets; m++)
-        for (int c = 0; c < 2; c++) CHECK(g->market_fill[m][c] <= T->markets[m].slots[c], "market");
+        for (int c = 0; c < 2; c++) CHECK(g->market_fill[m][c] <= pgh_market_slots(g, m, c), "market");
     CHECK(g->h.round >= 1 && g->h.round <= T->rounds_per_era, "round %d", g->h.round);
     CHECK(g->h.era >= prev->h.era, "era went back");
     if (g->h.era != prev->h.era) CHECK(prev->h.round == T->rounds_per_era, "era 1 ended after round %d", prev->h.round);

@@ -247,7 +247,7 @@ static int market_free(const PittsburghGame *g, const PBoard *b, int m, int cube
     const PghTables *T = pgh_T(g);
     int col;
     if (!pgh_market_sells(T, m, cube, &col) || b->comp[T->markets[m].loc] != b->comp[loc]) return 0;
-    return T->markets[m].slots[col] - g->market_fill[m][col];
+    return pgh_market_slots(g, m, col) - g->market_fill[m][col];
 }
 
 /* Cubes of the current output type still to move into markets (the maximum, P38). */
@@ -282,7 +282,7 @@ void pgh_market_sale_apply(PCtx *cx, int m) {
     int p = g->h.current, k, cube = sale_cube_type(g, &k), col = 0;
     pgh_market_sells(T, m, cube, &col);
     int slot = g->market_fill[m][col];
-    int vp = slot < PGH_MAX_SLOT_DEPTH ? T->markets[m].slot_vp[col][slot] : 0;
+    int vp = pgh_market_slot_vp(g, m, col, slot);
     g->market_fill[m][col]++;
     g->spaces[g->pend.place - PGA_SPACE].cubes[k]--;
     PghPlayer *pl = &g->players[p];

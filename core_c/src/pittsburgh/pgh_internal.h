@@ -80,6 +80,14 @@ int pgh_build_any(const PittsburghGame *g, const PBoard *b, int card);
 int pgh_source_reason(const PittsburghGame *g, const PBoard *b, int action);
 void pgh_source_apply(PCtx *cx, int action);
 int pgh_market_sells(const PghTables *T, int m, int cube, int *col);
+/* P22 market_header_squares_are_slots: the printed columns, or one more (header) slot on top */
+static inline int pgh_market_slots(const PittsburghGame *g, int m, int col) {
+    return pgh_T(g)->markets[m].slots[col] + (opt(g, OPT_market_header_squares_are_slots) == 1);
+}
+static inline int pgh_market_slot_vp(const PittsburghGame *g, int m, int col, int slot) {
+    if (opt(g, OPT_market_header_squares_are_slots) == 1) slot--;
+    return slot >= 0 && slot < PGH_MAX_SLOT_DEPTH ? pgh_T(g)->markets[m].slot_vp[col][slot] : 0;
+}
 
 /* pgh_build.c */
 int pgh_build_place_reason(const PittsburghGame *g, const PBoard *b, int card, int pos, int place,

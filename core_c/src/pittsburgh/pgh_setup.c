@@ -68,7 +68,10 @@ int pgh_setup(PittsburghGame *g, int players, int set, const uint8_t *options, u
     }
     /* P6: markets */
     for (int m = 0; m < T->num_markets; m++)
-        for (int c = 0; c < 2; c++) g->market_fill[m][c] = T->markets[m].setup_fill[c];
+        for (int c = 0; c < 2; c++) { /* a full column stays full with the header slot */
+            int fill = T->markets[m].setup_fill[c];
+            g->market_fill[m][c] = (uint8_t)(fill == T->markets[m].slots[c] ? pgh_market_slots(g, m, c) : fill);
+        }
     for (int s = 0; s < PGH_MAX_SPACES; s++) g->spaces[s].owner = -1;
     for (int r = 0; r < PGH_MAX_RAILS; r++) g->rails[r].owner = -1;
     for (int q = 0; q < PGH_MAX_PIPES; q++) g->pipes[q].owner = -1;

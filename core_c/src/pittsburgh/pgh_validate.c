@@ -95,7 +95,7 @@ int pgh_validate(const PittsburghGame *g, char *field, size_t field_len) {
         if (count[c] != box[c]) FAIL("cards.%s", T->action_names[PGA_CARD + c] + 5);
     for (int m = 0; m < PGH_MAX_MARKETS; m++)
         for (int c = 0; c < 2; c++)
-            if (g->market_fill[m][c] > (m < T->num_markets ? T->markets[m].slots[c] : 0)) FAIL("markets[%d]", m);
+            if (g->market_fill[m][c] > (m < T->num_markets ? pgh_market_slots(g, m, c) : 0)) FAIL("markets[%d]", m);
     for (int ms = 0; ms < PGH_MAX_MSPACES; ms++) {
         int ok = ms < T->num_mspaces ? ok_or_none(g->mspace_tile[ms], T->num_mtiles) : g->mspace_tile[ms] == PGH_NONE;
         if (!ok || g->mspace_back[ms] > 1) FAIL("merchants[%d]", ms);
