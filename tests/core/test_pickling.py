@@ -111,16 +111,16 @@ def test_games_cross_process_pools() -> None:
                                                    for s in (8, 9)]
 
 
-def _state_hash(game: brass.Game) -> int:
-    return game.state_hash()
-
-
 def test_games_cross_ray_tasks() -> None:
     ray = pytest.importorskip("ray", reason="Ray is optional (not installed by default)")
     ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
     try:
         game = play_random(3, 70, steps=40)
-        remote_hash = ray.remote(_state_hash)
+
+        def state_hash(game: brass.Game) -> int:  # local: Ray ships it by value (a test
+            return game.state_hash()               # module is not importable by its workers)
+
+        remote_hash = ray.remote(state_hash)
         assert ray.get(remote_hash.remote(game)) == game.state_hash()
         same_game(ray.get(ray.put(game)), game)
     finally:
