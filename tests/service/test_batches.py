@@ -460,7 +460,9 @@ def test_batch_workers_do_not_outlive_a_killed_server(tmp_path: Path) -> None:
     assert server.process is not None
     client = server.client()
     try:
-        batch = client._stub.RunBatch(pb.RunBatchRequest(players=4, bots=[SLOW_BOT], games=5))
+        batch = client._stub.RunBatch(
+            pb.RunBatchRequest(players=4, bots=[SLOW_BOT], games=5), metadata=OPERATOR
+        )
         _wait_for_metric(server, "brass_active_batches", 1.0)
         workers = _children(server.process.pid)
         assert len(workers) >= 2
