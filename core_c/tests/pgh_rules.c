@@ -1128,6 +1128,24 @@ static void test_p53_merchant_pays_once_then_its_back_accepts(void) {
     EXPECT_EQ(pgh_sell_merchant_reason(&G, &b, space("slot:beta.1"), 0), PR_LEGAL); /* back: M */
 }
 
+static void test_p53_option_a_tile_sells_to_every_connected_merchant(void) {
+    for (int one = 0; one < 2; one++) {
+        fresh_opts(TINY, 2, 4, OPT_sell_one_merchant_per_tile, one);
+        int p = me(), f = field_of("well_north");
+        sell_setup(p);
+        set_merchant(1, "tm_kero_money6");
+        put_rail(p, "link:alpha--beta", "light_train");
+        put_rail(p, "link:beta--gamma", "light_train");
+        put_rail(p, "link:gamma--harbor", "light_train");
+        put_pipe(p, "pipeline:alpha--well_north", "pipe_income2");
+        G.fields[f].barrels = 1;
+        go("type:sell", "card:beta", "slot:alpha.0", "merchant:port.0", "pipeline:alpha--well_north", NULL);
+        if (G.h.phase == PP_QUALITY) go("done", NULL);
+        EXPECT_EQ(pl(p)->money, 30 + 6 * (one ? 2 : 1));
+        EXPECT_EQ(G.mspace_back[1], one);
+    }
+}
+
 static void test_p54_quality_reward_with_whiskey(void) {
     fresh(TINY, 2, 4);
     int p = me(), f = field_of("well_north");
@@ -1434,7 +1452,7 @@ static const struct {
     T(test_p44_option_cubes_before_placement), T(test_p46_second_link_for_ten_dollars), T(test_p47_replacement_train_and_double_link), T(test_p48_reserve_pipeline),
     T(test_p49_develop_two_one_after_the_other), T(test_p50_develop_cube_with_no_network_only_vanderbilt),
     T(test_p50_option_priority_before_the_cube_choice), T(test_p51_only_own_unflipped_goods_tiles_sell), T(test_p53_merchant_pays_once_then_its_back_accepts),
-    T(test_p54_quality_reward_with_whiskey), T(test_p55_sold_tiles_flip_for_their_income), T(test_p57_loan),
+    T(test_p53_option_a_tile_sells_to_every_connected_merchant), T(test_p54_quality_reward_with_whiskey), T(test_p55_sold_tiles_flip_for_their_income), T(test_p57_loan),
     T(test_p58_pass_gains_a_whiskey), T(test_p60_train_scoring_counts_flipped_tiles_and_printed_icons),
     T(test_p59_p61_p63_p64_era_one_end), T(test_p62_industry_scoring_flipped_only_every_era),
     T(test_p65_winner_vp_then_income_then_money), T(test_p24_link_cubes_come_to_either_end),

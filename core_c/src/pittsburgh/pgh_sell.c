@@ -63,6 +63,12 @@ void pgh_sell_choose_merchant(PCtx *cx, int ms) {
     const PghTile *t = &cx->T->tiles[g->spaces[s].tile];
     pd->sold_merchant[s] = (uint8_t)ms;
     pd->merchants_used |= (uint8_t)(1u << ms);
+    if (opt(g, OPT_sell_one_merchant_per_tile) == 1) { /* else: every connected merchant showing it */
+        PBoard b;
+        pgh_pboard(g, g->h.current, &b);
+        for (int o = 0; o < cx->T->num_mspaces; o++)
+            if (pgh_sell_merchant_reason(g, &b, s, o) == PR_LEGAL) pd->merchants_used |= (uint8_t)(1u << o);
+    }
     pd->stars = (uint8_t)(pd->stars + t->stars);
     pd->count++;
     memset(pd->need, 0, sizeof pd->need);
