@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -271,18 +272,16 @@ def test_sqlite_full_disk_refuses_writes_serves_reads_and_recovers(tmp_path: Pat
 _NO_HANG_SECONDS = 15.0
 
 
-@pytest.mark.parametrize("backend", ["postgres"], indirect=True)
-def test_postgres_gone_answers_unavailable_fast_and_recovers(
-    backend: Backend, tmp_path: Path
-) -> None:
-    """PostgreSQL gone (issue 10 E): /healthz and every call answer 503 / UNAVAILABLE within a
-    few seconds instead of hanging 30 s; SubmitAction with an idempotency key answers
-    UNAVAILABLE (never INTERNAL), so its retry is safe; once the server is back, the same
-    submission goes through."""
+@contextlib.contextmanager
+def _game_behind_a_relay(backend: Backend, name: str, key: str) -> Iterator[tuple[Any, ...]]:
+    """A server whose PostgreSQL is reached through a CuttableProxy, and a new game on it:
+    yields the proxy, the server, the game id, the token of the seat to act, a submission
+    of its first legal option at version 0 with idempotency key `key`, and that seat's
+    legal options."""
     url = urlsplit(backend.new_database_url())
     proxy = CuttableProxy((url.hostname or LOOPBACK, url.port or 5432)).start()
     through_proxy = urlunsplit(url._replace(netloc=f"postgres@{LOOPBACK}:{proxy.port}"))
-    server = backend.start_server("pg-gone", database_url=through_proxy)
+    server = backend.start_server(name, database_url=through_proxy)
     port = server.http_port
     try:
         status, created = rest_once(port, "POST", "/v1/games", {"players": 2})
@@ -293,7 +292,25 @@ def test_postgres_gone_answers_unavailable_fast_and_recovers(
         status, legal = rest_once(port, "GET", f"/v1/games/{game_id}/actions", token=token)
         assert status == 200, legal
         submission = {"action": {"optionId": legal["options"][0]["id"]},
-                      "expectedVersion": 0, "idempotencyKey": "across-the-outage"}
+                      "expectedVersion": 0, "idempotencyKey": key}
+        yield proxy, server, game_id, token, submission, legal
+    finally:
+        server.stop()
+        proxy.thaw()
+        proxy.cut()
+
+
+@pytest.mark.parametrize("backend", ["postgres"], indirect=True)
+def test_postgres_gone_answers_unavailable_fast_and_recovers(
+    backend: Backend, tmp_path: Path
+) -> None:
+    """PostgreSQL gone (issue 10 E): /healthz and every call answer 503 / UNAVAILABLE within a
+    few seconds instead of hanging 30 s; SubmitAction with an idempotency key answers
+    UNAVAILABLE (never INTERNAL), so its retry is safe; once the server is back, the same
+    submission goes through."""
+    with _game_behind_a_relay(backend, "pg-gone", "across-the-outage") as relayed:
+        proxy, server, game_id, token, submission, legal = relayed
+        port = server.http_port
 
         proxy.cut()
         took: dict[str, float] = {}
@@ -340,9 +357,6 @@ def test_postgres_gone_answers_unavailable_fast_and_recovers(
                                   token)
         assert status == 200 and int(moved["state"]["summary"]["version"]) == 1, moved
         assert moved["replayed"] is False
-    finally:
-        server.stop()
-        proxy.cut()
 
 
 @pytest.mark.parametrize("backend", ["postgres"], indirect=True)
@@ -354,21 +368,9 @@ def test_postgres_that_hangs_answers_unavailable_and_a_retry_applies_once(
     UNAVAILABLE instead of waiting for ever. The cancelled commit may still land once the
     server answers again; the client's retry with the same idempotency key is then answered
     from it, never applied twice."""
-    url = urlsplit(backend.new_database_url())
-    proxy = CuttableProxy((url.hostname or LOOPBACK, url.port or 5432)).start()
-    through_proxy = urlunsplit(url._replace(netloc=f"postgres@{LOOPBACK}:{proxy.port}"))
-    server = backend.start_server("pg-hung", database_url=through_proxy)
-    port = server.http_port
-    try:
-        status, created = rest_once(port, "POST", "/v1/games", {"players": 2})
-        assert status == 200, created
-        game_id = created["gameId"]
-        seat = created["state"]["summary"]["currentSeat"]
-        token = created["seats"][seat]["token"]
-        status, legal = rest_once(port, "GET", f"/v1/games/{game_id}/actions", token=token)
-        assert status == 200, legal
-        submission = {"action": {"optionId": legal["options"][0]["id"]},
-                      "expectedVersion": 0, "idempotencyKey": "while-it-hangs"}
+    with _game_behind_a_relay(backend, "pg-hung", "while-it-hangs") as relayed:
+        proxy, server, game_id, token, submission, legal = relayed
+        port = server.http_port
 
         proxy.freeze()
         took: dict[str, float] = {}
@@ -397,10 +399,6 @@ def test_postgres_that_hangs_answers_unavailable_and_a_retry_applies_once(
         assert int(moved["state"]["summary"]["version"]) == 1, moved  # applied once
         status, game = rest_once(port, "GET", f"/v1/games/{game_id}")
         assert int(game["state"]["summary"]["version"]) == 1, game
-    finally:
-        server.stop()
-        proxy.thaw()
-        proxy.cut()
 
 
 def test_store_unavailable_is_unavailable_to_clients_on_every_path() -> None:
