@@ -65,6 +65,8 @@ _MAX_SEAT_NAME_CHARS = 64
 # 4-player play is 6 ids. Longer lists are refused before anything else is done with them
 # (a 200,000-id list took 270 ms of the event loop to fingerprint, resolve and refuse).
 MAX_COMPOUND_IDS = 64
+# Games the expiry sweep deletes at once (one write each, sharing group commits).
+_SWEEP_BATCH = 64
 # Keys are the engine's short texts; a longer one cannot match and is not echoed back.
 _MAX_COMPOUND_KEY_CHARS = 256
 # Refusals that a copy of the game behind the store could cause wrongly.
@@ -98,6 +100,10 @@ class ServiceSettings:
     # The bearer token of the operator: needed for RunBatch and CreateGameFromPosition
     # (refused for everyone when empty), and free of the creation quota.
     operator_token: str = field(default="", repr=False)
+    # Games in progress with no decision for this many days are deleted (0: never), by a
+    # sweep every expiry_sweep_seconds in each process. Finished games are kept.
+    abandoned_game_days: float = 7.0
+    expiry_sweep_seconds: float = 3600.0
     # Watchers re-check the store this often even without a notification, so a lost
     # notification (or another process on the same SQLite file) only delays an update.
     watch_poll_seconds: float = 2.0
@@ -506,12 +512,55 @@ class GameService:
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self.batches = BatchRunner(self.settings.batch_limits())
         self._follower: asyncio.Task[None] | None = None
+        self._sweeper: asyncio.Task[None] | None = None
         store.add_listener(self._on_store_change)
 
     async def start(self) -> None:
         await self.refresh_gauges()
         if self.store.change_mark() is not None:
             self._follower = asyncio.create_task(self._follow_other_processes())
+        if self.settings.abandoned_game_days > 0:
+            self._sweeper = asyncio.create_task(self._sweep_periodically())
+
+    async def _sweep_periodically(self) -> None:
+        while True:
+            try:
+                await self.delete_abandoned_games()
+            except ServiceError as error:  # the store is down: try again next time
+                log.warning("expiry_sweep_failed", error=error.message)
+            except Exception:  # never let the sweep die quietly
+                log.exception("expiry_sweep_failed")
+            await asyncio.sleep(self.settings.expiry_sweep_seconds)
+
+    async def delete_abandoned_games(self, now: float | None = None) -> int:
+        """Deletes the games in progress whose last decision (or creation) is more than
+        `abandoned_game_days` before `now`; returns how many. A game moved meanwhile is
+        kept (the store checks again as it deletes)."""
+        days = self.settings.abandoned_game_days
+        if days <= 0:
+            return 0
+        before = (time.time() if now is None else now) - days * 86_400
+        status = pb.GAME_STATUS_IN_PROGRESS
+        deleted = 0
+        while True:
+            game_ids = await self.store.idle_games(status, before, _SWEEP_BATCH)
+
+            async def delete(game_id: str) -> bool:
+                async with self._lock_for(game_id):
+                    if not await self.store.delete_game_if_idle(game_id, status, before):
+                        return False
+                    self._cache.pop(game_id, None)
+                    return True
+
+            done = await asyncio.gather(*(delete(game_id) for game_id in game_ids))
+            deleted += sum(done)
+            if len(game_ids) < _SWEEP_BATCH or not any(done):
+                break
+        if deleted:
+            CACHED_GAMES.set(len(self._cache))
+            log.info("abandoned_games_deleted", games=deleted, idle_days=days)
+            await self.refresh_gauges()
+        return deleted
 
     async def refresh_gauges(self) -> None:
         """Sets the store-wide gauge from the store (other processes move it too)."""
@@ -540,8 +589,9 @@ class GameService:
         return self.addresses.resolve(peer, headers(self.addresses.header))
 
     def close(self) -> None:
-        if self._follower is not None:
-            self._follower.cancel()
+        for task in (self._follower, self._sweeper):
+            if task is not None:
+                task.cancel()
         self.batches.close()
 
     def _on_store_change(self, game_id: str, version: int) -> None:

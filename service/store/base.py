@@ -284,6 +284,18 @@ class Store(Protocol):
 
     async def count_games(self, status: int | None) -> int: ...
 
+    async def idle_games(self, status: int, updated_before: float, limit: int) -> list[str]:
+        """Ids of games of `status` last moved before `updated_before`, at most `limit`."""
+        ...
+
+    async def delete_game_if_idle(
+        self, game_id: str, status: int, updated_before: float
+    ) -> bool:
+        """Deletes the game, its decisions and snapshots, if it is still of `status` and last
+        moved before `updated_before` (checked in the same transaction, so a game moved
+        meanwhile is kept); whether it was deleted."""
+        ...
+
     def add_listener(self, listener: ChangeListener) -> None:
         """Registers a callback for decisions committed by other processes (if supported)."""
         ...

@@ -375,6 +375,33 @@ class PostgresStore:
             rows = await self._fetch("SELECT COUNT(*) AS n FROM games WHERE status = %s", (status,))
         return int(rows[0]["n"])
 
+    async def idle_games(self, status: int, updated_before: float, limit: int) -> list[str]:
+        rows = await self._fetch(
+            "SELECT game_id FROM games WHERE status = %s AND updated_at < %s LIMIT %s",
+            (status, updated_before, limit),
+        )
+        return [str(row["game_id"]) for row in rows]
+
+    async def delete_game_if_idle(
+        self, game_id: str, status: int, updated_before: float
+    ) -> bool:
+        # One transaction; the games row is locked first, so a decision committed meanwhile
+        # (which moves updated_at) either keeps the game or waits and then finds it gone.
+        try:
+            async with self._pool.connection() as conn, conn.transaction():
+                cur = await conn.execute(
+                    "SELECT 1 FROM games WHERE game_id = %s AND status = %s AND updated_at < %s "
+                    "FOR UPDATE",
+                    (game_id, status, updated_before),
+                )
+                if await cur.fetchone() is None:
+                    return False
+                for table in ("decisions", "snapshots", "games"):  # children first
+                    await conn.execute(f"DELETE FROM {table} WHERE game_id = %s", (game_id,))
+        except _UNREACHABLE as exc:
+            raise StoreUnavailable(f"postgresql: {exc}") from exc
+        return True
+
 
 def _game_values(game: GameRow) -> tuple[Any, ...]:
     return (

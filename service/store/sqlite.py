@@ -688,6 +688,38 @@ class SqliteStore:
 
         return await self._run(read)
 
+    async def idle_games(self, status: int, updated_before: float, limit: int) -> list[str]:
+        def read(conn: sqlite3.Connection) -> list[str]:
+            rows = conn.execute(
+                "SELECT game_id FROM games WHERE status = ? AND updated_at < ? LIMIT ?",
+                (status, updated_before, limit),
+            ).fetchall()
+            return [str(row[0]) for row in rows]
+
+        return await self._run(read)
+
+    async def delete_game_if_idle(
+        self, game_id: str, status: int, updated_before: float
+    ) -> bool:
+        deleted = False
+
+        def write(conn: sqlite3.Connection) -> None:
+            nonlocal deleted
+            idle = conn.execute(
+                "SELECT 1 FROM games WHERE game_id = ? AND status = ? AND updated_at < ?",
+                (game_id, status, updated_before),
+            ).fetchone()
+            if idle is None:
+                return
+            for table in ("decisions", "snapshots", "games"):  # children first (foreign keys)
+                conn.execute(f"DELETE FROM {table} WHERE game_id = ?", (game_id,))
+            deleted = True
+
+        # Through the writer, with the game's change stamp moved: other processes holding
+        # the game in memory check the store before using it again.
+        await self._write(write, game_id)
+        return deleted
+
 
 def _game_values(game: GameRow) -> tuple[Any, ...]:
     return (

@@ -6,9 +6,11 @@ Every test runs against real server processes on loopback ports.
 
 from __future__ import annotations
 
+import asyncio
 import http.client
 import json
 import os
+import random
 import time
 import uuid
 from pathlib import Path
@@ -19,12 +21,15 @@ import pytest
 from google.rpc import error_details_pb2, status_pb2
 
 import brass
-from brass_clients.sdk import GameClient, pb
+from brass_clients.sdk import BrassError, GameClient, pb
 from brass_service.errors import ServiceError
+from brass_service.games import Caller, GameService, ServiceSettings
 from brass_service.gen import game_service_pb2_grpc as pb_grpc
 from brass_service.limits import ClientAddresses, parse_networks, rate_key
+from brass_service.observability import RequestRecord
+from brass_service.store import open_store
 
-from .conftest import GENEROUS_LIMITS
+from .conftest import GENEROUS_LIMITS, Backend
 from .helpers import LOOPBACK, ServerProcess, expect_error, expect_rest_error
 
 LOG_WAIT_SECONDS = 10.0
@@ -434,3 +439,99 @@ def test_serve_takes_the_proxies_and_the_operator_token_from_flags_or_environmen
     finally:
         os.environ.pop("BRASS_TRUSTED_PROXIES", None)
         os.environ.pop("BRASS_OPERATOR_TOKEN", None)
+
+
+# ---------------------------------------------------------------- abandoned games
+
+
+def test_the_sweep_deletes_only_games_abandoned_in_progress(backend: Backend) -> None:
+    """ABANDONED_GAME_DAYS (7 here): a game in progress whose last decision (or creation) is
+    older than that is deleted with its decisions and snapshots; a game moved since, and a
+    finished game however old, are kept; a game moved after the sweep chose it is kept by
+    the store's own check. On both stores."""
+
+    async def scenario() -> None:
+        store = open_store(backend.new_database_url())
+        await store.open()
+        service = GameService(store, ServiceSettings(abandoned_game_days=7.0))
+        anyone = Caller(token=None, peer="192.0.2.1")
+        record = RequestRecord("test", "sweep", "r")
+        try:
+            async def create(seed: int) -> pb.CreateGameResponse:
+                return await service.create_game(
+                    pb.CreateGameRequest(players=2, seed=seed), anyone, record
+                )
+
+            async def play(created: pb.CreateGameResponse, engine: Any, option: int) -> None:
+                seat = engine.current_seat
+                await service.submit_action(
+                    pb.SubmitActionRequest(
+                        game_id=created.game_id, action=pb.Action(option_id=option)
+                    ),
+                    Caller(token=created.seats[seat].token, peer="192.0.2.1"), record,
+                )
+                engine.apply(option, seat)
+
+            finished = await create(3)  # played to its end first: the oldest game
+            rng = random.Random(3)
+            engine = brass.Game.new(players=2, seed=3)
+            while not engine.is_over:
+                await play(finished, engine, rng.choice(engine.legal_ids()))
+            abandoned, moved = await create(1), await create(2)
+            moved_engine = brass.Game.new(players=2, seed=2)
+            await play(moved, moved_engine, moved_engine.legal_ids()[0])
+            games = (abandoned, moved, finished)
+            rows = {g.game_id: await store.get_game(g.game_id) for g in games}
+            cutoff = (rows[abandoned.game_id].updated_at + rows[moved.game_id].updated_at) / 2
+            assert rows[finished.game_id].updated_at < cutoff  # old, but finished
+
+            # Chosen by an earlier look, moved since: the store's check keeps it.
+            assert not await store.delete_game_if_idle(
+                moved.game_id, pb.GAME_STATUS_IN_PROGRESS, cutoff
+            )
+            assert await service.delete_abandoned_games(now=cutoff + 7 * 86_400) == 1
+            assert await store.get_game(abandoned.game_id) is None
+            assert await store.latest_snapshot(abandoned.game_id) is None
+            try:
+                await service.get_game(pb.GetGameRequest(game_id=abandoned.game_id), anyone,
+                                       record)
+                raise AssertionError("the deleted game is still served")
+            except ServiceError as error:
+                assert error.reason == "UNKNOWN_GAME"
+            for kept in (moved, finished):
+                assert await store.get_game(kept.game_id) is not None
+                await service.get_game(pb.GetGameRequest(game_id=kept.game_id), anyone, record)
+            # Nothing is left to delete; 0 days turns the sweep off.
+            assert await service.delete_abandoned_games(now=cutoff + 7 * 86_400) == 0
+            service.settings.abandoned_game_days = 0
+            assert await service.delete_abandoned_games(now=cutoff + 70 * 86_400) == 0
+        finally:
+            service.close()
+            await store.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_server_sweeps_abandoned_games_periodically(tmp_path: Path) -> None:
+    """With ABANDONED_GAME_DAYS at about 2.6 s and a sweep every 0.2 s, a game nobody plays
+    disappears (UNKNOWN_GAME) and the server logs how many games it deleted. (Before: games
+    were never expired.)"""
+    server = ServerProcess(tmp_path, env={
+        "BRASS_ABANDONED_GAME_DAYS": "0.00003", "BRASS_EXPIRY_SWEEP_SECONDS": "0.2",
+    }).start()
+    try:
+        with server.client() as client:
+            game_id = client.create_game(players=2, seed=8).game_id
+            deadline = time.monotonic() + 60
+            while True:
+                try:
+                    client.get_game(game_id)
+                except BrassError as error:
+                    assert error.reason == "UNKNOWN_GAME"
+                    break
+                assert time.monotonic() < deadline, "the abandoned game was never deleted"
+                time.sleep(0.2)
+        line = _log_line_with(server, "abandoned_games_deleted")
+        assert json.loads(line)["games"] >= 1
+    finally:
+        server.stop()
