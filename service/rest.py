@@ -107,8 +107,9 @@ PLAIN_OPERATIONS = (
 )
 
 
-class _ClientGone(Exception):
-    """The client of a stream closed its connection."""
+class ClientGone(Exception):
+    """The client left mid-request (before its body arrived, or during its stream):
+    nobody to answer, and no fault of the server's."""
 
 
 class RestRequest(Protocol):
@@ -152,10 +153,6 @@ def read_timeout(seconds: float) -> ServiceError:
         "REQUEST_TIMEOUT", f"the request did not arrive whole within {seconds:g} s",
         limit="http_request_read_seconds",
     )
-
-
-class ClientGone(Exception):
-    """The client left before its request's body arrived: nobody to answer, no fault."""
 
 
 class AiohttpRequest:
@@ -746,7 +743,7 @@ class RestGateway:
                         record.extra["completed"] = result.completed
                         line = json.dumps(message_to_json_dict(result), separators=(",", ":"))
                         await response.write(line.encode() + b"\n")
-                except _ClientGone:
+                except ClientGone:
                     record.outcome = "CLIENT_GONE"
                     return response
                 except ServiceError as error:
@@ -774,7 +771,7 @@ class RestGateway:
         """The batch's next result (None at its end), watching the connection meanwhile: a
         game can take minutes, and aiohttp does not cancel a handler whose client left, so
         without this a vanished client would hold its batch slot and workers until the next
-        game ends. Raises _ClientGone when the client left, and ends the batch with
+        game ends. Raises ClientGone when the client left, and ends the batch with
         UNAVAILABLE when the server is stopping (within its grace period)."""
         pending = asyncio.ensure_future(anext(results, None))
         try:
@@ -784,7 +781,7 @@ class RestGateway:
                     return pending.result()
                 transport = request.transport
                 if transport is None or transport.is_closing():
-                    raise _ClientGone
+                    raise ClientGone
                 if self._closing.is_set():
                     raise ServiceError("UNAVAILABLE", "the server is stopping; retry the batch")
         finally:
