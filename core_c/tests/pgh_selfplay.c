@@ -140,6 +140,9 @@ static int play_one(int set, int players, uint64_t seed, int full_checks, int al
         int rr;
         r = pgh_apply(&g, g.h.current, a, NULL, &rr);
         CHECK(r == BRASS_OK, "apply %s refused (%d, %s)", pgh_action_name(a), r, pgh_reason_name(rr));
+        char vfield[64] = "";
+        CHECK(pgh_validate(&g, vfield, sizeof vfield) == BRASS_OK, "validate refuses a played state: %s (after %s, phase %s)",
+              vfield, pgh_action_name_in(set, a), pgh_phase_name(g.h.phase));
         if (!invariants(&g, &prev)) {
             fprintf(stderr, "  after %s (set %d, %dp, seed %llu)\n", pgh_action_name_in(set, a), set, players,
                     (unsigned long long)seed);

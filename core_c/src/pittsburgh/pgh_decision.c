@@ -337,6 +337,7 @@ static void apply_one(PCtx *cx, int a) {
         }
         pd->action = PA_SELL; /* P41: a full Sell with no card, inside this Build */
         pd->bonus_sell = 2;
+        pd->stage = ST_NONE;
         pd->count = 0;
         pd->sold = 0;
         pd->merchants_used = 0;

@@ -193,6 +193,50 @@ int pgh_validate(const PittsburghGame *g, char *field, size_t field_len) {
     if (paying && pd->action != PA_DEVELOP && pd->target_loc == PGH_NONE && pd->need[h->phase - PP_COAL] &&
         !(pd->action == PA_BUILD && pd->place >= PGA_OILFIELD))
         FAIL("pending.target");
+    /* the continuation belongs to the action and to the decision being taken */
+    static const uint16_t STAGES_OF[PGH_NUM_ACT_TYPES] = {
+        [PA_BUILD] = 1u << ST_NONE | 1u << ST_PAY | 1u << ST_BUILD_MARKET | 1u << ST_BUILD_AFTER,
+        [PA_NETWORK] = 1u << ST_NONE | 1u << ST_PAY | 1u << ST_NET_SECOND,
+        [PA_DEVELOP] = 1u << ST_NONE | 1u << ST_PAY | 1u << ST_DEV_AFTER,
+        [PA_SELL] = 1u << ST_NONE | 1u << ST_PAY | 1u << ST_SELL_AFTER | 1u << ST_SELL_QUALITY,
+        [PA_LOAN] = 1u << ST_NONE, [PA_PASS] = 1u << ST_NONE};
+    if (!h->game_over && !(STAGES_OF[pd->action] >> pd->stage & 1u)) FAIL("pending.stage");
+    int want = -1;
+    switch (h->phase) {
+    case PP_ACTION: case PP_CARD: case PP_BUILD_POSITION: case PP_BUILD_PLACE: case PP_LINK_TYPE:
+        want = ST_NONE;
+        break;
+    case PP_COAL: case PP_IRON: case PP_STEEL: case PP_COKE: case PP_OIL: want = ST_PAY; break;
+    case PP_MARKET_SALE: want = ST_BUILD_MARKET; break;
+    case PP_BONUS_SELL: want = ST_BUILD_AFTER; break;
+    case PP_SECOND_LINK: want = ST_NET_SECOND; break;
+    case PP_QUALITY: want = ST_SELL_QUALITY; break;
+    case PP_LINK_ROUTE: want = pd->links_placed ? ST_NET_SECOND : ST_NONE; break;
+    case PP_DEVELOP: want = pd->count ? ST_DEV_AFTER : ST_NONE; break;
+    case PP_SELL_TILE: want = pd->count ? ST_SELL_AFTER : ST_NONE; break;
+    case PP_FREE_DEVELOP: if (!pd->free_develops || pd->stage == ST_PAY) FAIL("pending.free_develops"); break;
+    default: break;
+    }
+    if (want >= 0 && pd->stage != want) FAIL("pending.stage");
+    if ((h->phase == PP_ACTION || h->phase == PP_CARD) && (pd->count || pd->links_placed || pd->sold || pd->free_develops))
+        FAIL("pending.count");
+    if ((h->phase == PP_MARKET_SALE && (pd->sale_cube > 1 || pd->action != PA_BUILD)) ||
+        (h->phase == PP_BONUS_SELL && pd->action != PA_BUILD) || (pd->bonus_sell == 2 && pd->action != PA_SELL) ||
+        ((h->phase == PP_LINK_ROUTE || h->phase == PP_SECOND_LINK || h->phase == PP_LINK_TYPE) && pd->action != PA_NETWORK) ||
+        ((h->phase == PP_DEVELOP || h->phase == PP_DEVELOP_CUBE) && pd->action != PA_DEVELOP) ||
+        ((h->phase == PP_SELL_TILE || h->phase == PP_QUALITY) && pd->action != PA_SELL))
+        FAIL("pending.action");
+    if (pd->stage == ST_BUILD_MARKET || pd->stage == ST_BUILD_AFTER) {
+        int s = pd->place - PGA_SPACE;
+        if (pd->place == PGH_NONE || (pd->place < PGA_OILFIELD && (s < 0 || s >= T->num_spaces || g->spaces[s].owner != h->current)))
+            FAIL("pending.place");
+        if (pd->stage == ST_BUILD_MARKET && pd->place >= PGA_OILFIELD) FAIL("pending.place");
+    }
+    if (pd->stage == ST_DEV_AFTER && (!pd->count || pd->count > 2)) FAIL("pending.count");
+    for (uint64_t m = pd->sold; m; m &= m - 1) {
+        int s = __builtin_ctzll(m);
+        if (g->spaces[s].owner != h->current || g->spaces[s].flipped) FAIL("pending.sold");
+    }
     /* a position must leave the seat to act something to do */
     if (!h->game_over) {
         uint16_t opts[PGH_NUM_ACTIONS];
