@@ -25,7 +25,8 @@ gateway's _http_guard middleware refuses encodings and oversized bodies the same
 Requests on one connection are answered one at a time, in order (pipelined ones wait in
 the buffer). Every connection, handed over or not, is bounded:
 
-- at most max_connections_per_address at once from one client address (429 beyond);
+- at most max_connections_per_address at once from one client address (429 beyond; a
+  trusted proxy, --trusted-proxies, is not counted: it carries many clients);
 - a request must arrive whole within request_read_seconds of its first byte (408);
 - a connection with nothing in flight for keepalive_seconds is closed, as aiohttp does,
   and aborted when the client has left answers unread (closing would wait for it to read
@@ -623,6 +624,8 @@ class FastHttpFront:
     def admit(self, remote: str) -> bool:
         """Counts a new connection from `remote`; False (not counted) when it has the most
         it may have."""
+        if self.gateway.service.addresses.is_trusted_peer(remote):
+            return True  # a trusted proxy carries many clients (release() tolerates it)
         count = self._per_address.get(remote, 0)
         if count >= self.max_connections_per_address:
             return False

@@ -85,6 +85,13 @@ class ClientAddresses:
     def _is_trusted(self, address: IpAddress) -> bool:
         return any(address in network for network in self.trusted)
 
+    def is_trusted_peer(self, peer: str) -> bool:
+        """Whether the TCP peer `peer` is one of the trusted proxies."""
+        if not self.trusted:
+            return False
+        address = _address(peer)
+        return address is not None and self._is_trusted(address)
+
     def resolve(self, peer: str, forwarded: str | None) -> str:
         """The client's address: `peer` is the TCP peer's host, `forwarded` the value of
         the configured header (repeated lines joined with commas), or None."""

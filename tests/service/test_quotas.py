@@ -535,3 +535,27 @@ def test_a_server_sweeps_abandoned_games_periodically(tmp_path: Path) -> None:
         assert json.loads(line)["games"] >= 1
     finally:
         server.stop()
+
+
+def test_a_trusted_proxy_is_not_held_to_the_connections_per_address_cap(
+    tmp_path: Path,
+) -> None:
+    """HTTP_MAX_CONNECTIONS_PER_ADDRESS (2 here) would refuse a load balancer's third
+    connection; a trusted proxy carries many clients and is not counted (its clients are
+    limited by the per-client quotas instead)."""
+    server = ServerProcess(tmp_path, env={
+        "BRASS_HTTP_MAX_CONNECTIONS_PER_ADDRESS": "2", "BRASS_TRUSTED_PROXIES": "127.0.0.1",
+    }).start()
+    connections = [
+        http.client.HTTPConnection(LOOPBACK, server.http_port, timeout=30) for _ in range(4)
+    ]
+    try:
+        for connection in connections:
+            connection.request("GET", "/v1/games?pageSize=1")
+            response = connection.getresponse()
+            response.read()
+            assert response.status == 200, response.status
+    finally:
+        for connection in connections:
+            connection.close()
+        server.stop()
