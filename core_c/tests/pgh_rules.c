@@ -416,6 +416,16 @@ static void test_p17_link_only_location_icons_score(void) {
     EXPECT_EQ(pgh_T(&G)->locs[loc_of("junction")].num_spaces, 0);
 }
 
+static void test_p17_option_cincinnati_not_a_location(void) {
+    for (int gone = 0; gone < 2; gone++) {
+        fresh_opts(DRAFT, 3, 4, OPT_cincinnati_role, gone);
+        hand(me(), "card:indianapolis");
+        go("type:network", "card:indianapolis", "link_tile:light_train", NULL);
+        EXPECT_EQ(why("link:indianapolis--cincinnati"), gone ? PR_ROUTE_CLOSED : PR_LEGAL);
+        EXPECT_EQ(pgh_loc_icons(&G, loc_of("cincinnati")), gone ? 0 : 3);
+    }
+}
+
 static void test_p18_pipelines_never_connect(void) {
     fresh(TINY, 2, 4);
     int p = me();
@@ -1435,7 +1445,7 @@ static const struct {
     T(test_p11_turn_order_by_money_spent_ties_keep_order), T(test_p12_decreases_are_levels_onto_the_top_space),
     T(test_p13_income_every_round_but_the_last), T(test_p14_bankruptcy), T(test_p15_whiskey_cap_and_any_card_build),
     T(test_p16_pipeline_puts_its_city_in_the_network), T(test_p17_link_only_location_icons_score),
-    T(test_p18_pipelines_never_connect), T(test_p19_connected_industry_cube_first_and_free),
+    T(test_p17_option_cincinnati_not_a_location), T(test_p18_pipelines_never_connect), T(test_p19_connected_industry_cube_first_and_free),
     T(test_p19_option_nearest_tile), T(test_p20_own_resource_train_even_when_a_tile_could_supply), T(test_p21_markets_connected_at_their_fixed_price),
     T(test_p22_buy_takes_the_lowest_filled_slot_sales_fill_the_top_empty), T(test_p23_vanderbilt_anywhere_at_his_price), T(test_p22_option_header_squares_are_slots),
     T(test_p25_p26_pipeline_route_oil_and_era1_reveal_pending), T(test_p27_oil_leaves_a_field_only_through_a_pipeline),

@@ -9,11 +9,13 @@ static int find(uint8_t *parent, int x) {
 int pgh_loc_closed(const PittsburghGame *g, int loc);
 int pgh_rail_closed(const PittsburghGame *g, int rail) {
     const PghRail *r = &pgh_T(g)->rails[rail];
-    return r->east && (pgh_loc_closed(g, r->a) || pgh_loc_closed(g, r->b));
+    return pgh_loc_closed(g, r->a) || pgh_loc_closed(g, r->b);
 }
 
 /* P8, P17: The East is closed in 2 players (provisional) or by the option. */
 int pgh_loc_closed(const PittsburghGame *g, int loc) {
+    /* P17 cincinnati_role = not_a_location: the link-only badge is no location at all */
+    if (pgh_T(g)->locs[loc].type == LT_LINK_ONLY) return opt(g, OPT_cincinnati_role) == 1;
     if (!pgh_T(g)->locs[loc].east_placeholder) return 0;
     return g->h.num_players == 2 || opt(g, OPT_east_location) == 1;
 }

@@ -6,7 +6,7 @@
 int pgh_loc_icons(const PittsburghGame *g, int loc) {
     const PghTables *T = pgh_T(g);
     const PghLocation *L = &T->locs[loc];
-    int n = opt(g, OPT_location_link_icons_count) == 0 ? L->link_icons : 0;
+    int n = opt(g, OPT_location_link_icons_count) == 0 && !pgh_loc_closed(g, loc) ? L->link_icons : 0;
     for (int s = L->first_space; s < L->first_space + L->num_spaces; s++) {
         const PghSpace *sp = &g->spaces[s];
         if (sp->owner >= 0 && (sp->flipped || opt(g, OPT_links_count_unflipped) == 1))
