@@ -39,14 +39,16 @@ class VectorEnv:
     """`n` independent games stepped together by one engine call per `step`
     (`brass.GameBatch`); finished games restart with the next seed."""
 
-    def __init__(self, n: int, players: int = 2, seed: int = 0) -> None:
+    def __init__(self, n: int, players: int = 2, seed: int = 0,
+                 ruleset: str = brass.DEFAULT_RULESET) -> None:
         if n < 1:
             raise ValueError("n must be at least 1")
         self.n = n
         self.players = players
+        self.ruleset = brass.get_ruleset(ruleset)
         self._next_seed = seed
-        self.observations = np.zeros((n, brass.OBSERVATION_SIZE), dtype=np.float32)
-        self.masks = np.zeros((n, brass.NUM_DISTINCT_ACTIONS), dtype=bool)
+        self.observations = np.zeros((n, self.ruleset.observation_size), dtype=np.float32)
+        self.masks = np.zeros((n, self.ruleset.num_actions), dtype=bool)
         self.acting_seats = np.zeros(n, dtype=np.int64)
         self.episodes_done = 0
         self.reset()
@@ -65,7 +67,8 @@ class VectorEnv:
             self.acting_seats[i] = game.current_seat or 0
 
     def reset(self) -> tuple[np.ndarray, np.ndarray]:
-        self._batch = brass.GameBatch(self.n, self.players, self._seeds(self.n))
+        self._batch = brass.GameBatch(self.n, self.players, self._seeds(self.n),
+                                      ruleset=self.ruleset.name)
         self._batch.step(np.full(self.n, -1), self.observations, self.masks)
         self._refresh_seats()
         return self.observations.copy(), self.masks.copy()

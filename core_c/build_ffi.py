@@ -9,12 +9,15 @@ from cffi import FFI
 
 HERE = Path(__file__).resolve().parent
 HEADER = HERE / "include" / "brass.h"
-SOURCES = sorted(str(p.relative_to(HERE.parent)) for p in (HERE / "src").glob("*.c"))
+# Besides the public header, each ruleset's own header: its state struct and constants, read
+# by its Python position reader and its tests (the public API names none of them).
+RULESET_HEADERS = [HERE / "src" / "birmingham" / "birmingham.h"]
+SOURCES = sorted(str(p.relative_to(HERE.parent)) for p in (HERE / "src").rglob("*.c"))
 
 
 def cdef_text() -> str:
-    """The public header, minus preprocessor lines cffi cannot parse."""
-    text = HEADER.read_text()
+    """The public and ruleset headers, minus preprocessor lines cffi cannot parse."""
+    text = "\n".join(h.read_text() for h in [HEADER, *RULESET_HEADERS])
     text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
     lines = []
     for line in text.splitlines():
@@ -34,7 +37,7 @@ ffibuilder = FFI()
 ffibuilder.cdef(cdef_text())
 ffibuilder.set_source(
     "brass._core",
-    '#include "brass.h"',
+    '#include "brass.h"\n#include "birmingham/birmingham.h"',
     # relative to the project root, where setup.py runs (setuptools refuses absolute paths)
     sources=SOURCES,
     include_dirs=["core_c/include", "core_c/src"],

@@ -879,7 +879,7 @@ class GameService:
         row = GameRow(
             game_id=new_game_id(),
             ruleset=pb.RULESET_BIRMINGHAM,
-            rules_edition=int(brass.RULES_EDITION),
+            rules_edition=int(game.rules_edition),
             players=players,
             seed=seed,
             options=options,

@@ -10,8 +10,8 @@ from brass_clients.bots.heuristic import PositionEvaluator, checked_weights
 
 # The core lists compound actions into an int-sized count.
 MAX_CANDIDATES = (1 << 31) - 1
-CARD_IDS = frozenset(i for i in range(brass.NUM_DISTINCT_ACTIONS)
-                     if brass.action_name(i).startswith("card:"))
+CARD_IDS = frozenset(i for i, name in enumerate(brass.get_ruleset("birmingham").action_names)
+                     if name.startswith("card:"))
 
 
 def _board_key(ids: tuple[int, ...]) -> tuple[int, ...]:

@@ -45,7 +45,7 @@ _GAME_TYPE = pyspiel.GameType(
 
 def _game_info(players: int, num_deals: int) -> pyspiel.GameInfo:
     return pyspiel.GameInfo(
-        num_distinct_actions=brass.NUM_DISTINCT_ACTIONS,
+        num_distinct_actions=brass.get_ruleset("birmingham").num_actions,
         max_chance_outcomes=num_deals,
         num_players=players,
         min_utility=-1.0,
@@ -145,7 +145,7 @@ class BrassObserver:
     """Observation tensor = `game.observation(player)`; string = the seat's view summary."""
 
     def __init__(self) -> None:
-        self.tensor = np.zeros(brass.OBSERVATION_SIZE, np.float32)
+        self.tensor = np.zeros(brass.get_ruleset("birmingham").observation_size, np.float32)
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state: BrassOpenSpielState, player: int) -> None:

@@ -1,7 +1,7 @@
 """PettingZoo AEC environment over the engine (needs the `rl` extra).
 
-Observations are dicts: ``"observation"`` (float32, `brass.OBSERVATION_SIZE`, from
-`game.observation(seat)`) and ``"action_mask"`` (int8, `brass.NUM_DISTINCT_ACTIONS`, the
+Observations are dicts: ``"observation"`` (float32, the ruleset's observation size, from
+`game.observation(seat)`) and ``"action_mask"`` (int8, `self.ruleset.num_actions`, the
 engine's legal ids). Rewards come only at the end: place p of n is worth 1 - 2p/(n-1), seats
 sharing first place share the mean of the places they cover.
 """
@@ -32,21 +32,24 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo's naming convention)
     metadata = {"name": "brass_birmingham_v0", "render_modes": ["ansi", "human"],
                 "is_parallelizable": False}
 
-    def __init__(self, players: int = 2, render_mode: str | None = None) -> None:
+    def __init__(self, players: int = 2, render_mode: str | None = None,
+                 ruleset: str = brass.DEFAULT_RULESET) -> None:
         super().__init__()
-        if players not in (2, 3, 4):
-            raise ValueError("players must be 2, 3 or 4")
+        self.ruleset = brass.get_ruleset(ruleset)
+        if not self.ruleset.min_players <= players <= self.ruleset.max_players:
+            raise ValueError(f"players must be {self.ruleset.min_players}.."
+                             f"{self.ruleset.max_players}")
         self.players = players
         self.render_mode = render_mode
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         observation_space = spaces.Dict({
             "observation": spaces.Box(OBSERVATION_LOW, OBSERVATION_HIGH,
-                                      (brass.OBSERVATION_SIZE,), np.float32),
-            "action_mask": spaces.Box(0, 1, (brass.NUM_DISTINCT_ACTIONS,), np.int8),
+                                      (self.ruleset.observation_size,), np.float32),
+            "action_mask": spaces.Box(0, 1, (self.ruleset.num_actions,), np.int8),
         })
         self.observation_spaces = {a: observation_space for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(brass.NUM_DISTINCT_ACTIONS)
+        self.action_spaces = {a: spaces.Discrete(self.ruleset.num_actions)
                               for a in self.possible_agents}
         self.game: brass.Game | None = None
         self._seed_rng = np.random.default_rng()
@@ -60,7 +63,7 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo's naming convention)
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         assert self.game is not None, "call reset() first"
         seat = self._seat[agent]
-        mask = np.zeros(brass.NUM_DISTINCT_ACTIONS, dtype=np.int8)
+        mask = np.zeros(self.ruleset.num_actions, dtype=np.int8)
         if not self.game.is_over and self.game.current_seat == seat:
             mask[self.game.legal_ids()] = 1
         observation = np.clip(self.game.observation(seat), OBSERVATION_LOW, OBSERVATION_HIGH)
@@ -70,7 +73,7 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo's naming convention)
         if seed is not None:
             self._seed_rng = np.random.default_rng(seed)
         game_seed = int(self._seed_rng.integers(0, 2**63 - 1))
-        self.game = brass.Game.new(self.players, seed=game_seed)
+        self.game = brass.Game.new(self.players, seed=game_seed, ruleset=self.ruleset.name)
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}

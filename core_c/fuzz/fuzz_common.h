@@ -22,29 +22,34 @@
 #include <string.h>
 
 #include "brass.h"
+#include "birmingham/birmingham.h"
 
 #include "fuzz_check.h"
 
-/* Bytes of BrassPlayer that belong to no field (the compiler's padding). */
-static int player_padding_is_zero(const BrassPlayer *pl) {
+/* The harnesses exercise Birmingham: its fields behind a game handle, its state bytes */
+#define BH(g) ((const BirminghamGame *)(const void *)(g))
+#define STATE_SIZE brass_state_size(BRASS_RULESET_BIRMINGHAM)
+
+/* Bytes of BirminghamPlayer that belong to no field (the compiler's padding). */
+static int player_padding_is_zero(const BirminghamPlayer *pl) {
     static const struct { size_t off, len; } fields[] = {
-        {offsetof(BrassPlayer, money), sizeof(int16_t)},
-        {offsetof(BrassPlayer, vp), sizeof(int16_t)},
-        {offsetof(BrassPlayer, spent), sizeof(int16_t)},
-        {offsetof(BrassPlayer, income_space), 1},
-        {offsetof(BrassPlayer, links_left), 1},
-        {offsetof(BrassPlayer, mat_taken), BRASS_NUM_INDUSTRIES},
-        {offsetof(BrassPlayer, hand), BRASS_NUM_CARD_TYPES},
-        {offsetof(BrassPlayer, hand_size), 1},
-        {offsetof(BrassPlayer, facedown_card), 1},
-        {offsetof(BrassPlayer, last_discard), 1},
-        {offsetof(BrassPlayer, pad_), sizeof(((BrassPlayer *)0)->pad_)},
+        {offsetof(BirminghamPlayer, money), sizeof(int16_t)},
+        {offsetof(BirminghamPlayer, vp), sizeof(int16_t)},
+        {offsetof(BirminghamPlayer, spent), sizeof(int16_t)},
+        {offsetof(BirminghamPlayer, income_space), 1},
+        {offsetof(BirminghamPlayer, links_left), 1},
+        {offsetof(BirminghamPlayer, mat_taken), BHAM_NUM_INDUSTRIES},
+        {offsetof(BirminghamPlayer, hand), BHAM_NUM_CARD_TYPES},
+        {offsetof(BirminghamPlayer, hand_size), 1},
+        {offsetof(BirminghamPlayer, facedown_card), 1},
+        {offsetof(BirminghamPlayer, last_discard), 1},
+        {offsetof(BirminghamPlayer, pad_), sizeof(((BirminghamPlayer *)0)->pad_)},
     };
-    uint8_t covered[sizeof(BrassPlayer)] = {0};
+    uint8_t covered[sizeof(BirminghamPlayer)] = {0};
     for (size_t f = 0; f < sizeof fields / sizeof fields[0]; f++)
         memset(covered + fields[f].off, 1, fields[f].len);
     const uint8_t *b = (const uint8_t *)pl;
-    for (size_t i = 0; i < sizeof(BrassPlayer); i++)
+    for (size_t i = 0; i < sizeof(BirminghamPlayer); i++)
         if (!covered[i] && b[i]) return 0;
     return 1;
 }
@@ -53,21 +58,21 @@ static void check_valid(const BrassGame *g, const char *after) {
     char field[128] = "";
     int v = brass_validate(g, field, sizeof field);
     FUZZ_CHECK(v == BRASS_OK, "state invalid after %s: error %d at '%s' (phase %d, era %d, round %d)",
-               after, v, field, g->phase, g->era, g->round);
+               after, v, field, BH(g)->phase, BH(g)->era, BH(g)->round);
     for (int p = 0; p < BRASS_MAX_PLAYERS; p++)
-        FUZZ_CHECK(player_padding_is_zero(&g->players[p]),
+        FUZZ_CHECK(player_padding_is_zero(&BH(g)->players[p]),
                    "after %s: hidden padding of player %d is not zero (one state, two byte images)",
                    after, p);
 }
 
 static void check_snapshot(const BrassGame *g) {
     static uint8_t buf[4096];
-    size_t n = brass_snapshot_size();
+    size_t n = brass_snapshot_size(BRASS_RULESET_BIRMINGHAM);
     FUZZ_CHECK(n <= sizeof buf, "snapshot size %zu", n);
     FUZZ_CHECK(brass_snapshot(g, buf, n) == BRASS_OK, "snapshot refused");
     BrassGame r;
-    FUZZ_CHECK(brass_restore(&r, buf, n) == BRASS_OK, "restore of a fresh snapshot refused");
-    FUZZ_CHECK(memcmp(&r, g, sizeof r) == 0, "restore(snapshot(g)) != g");
+    FUZZ_CHECK(brass_restore(&r, buf, n, -1) == BRASS_OK, "restore of a fresh snapshot refused");
+    FUZZ_CHECK(memcmp(&r, g, STATE_SIZE) == 0, "restore(snapshot(g)) != g");
     FUZZ_CHECK(brass_hash(&r) == brass_hash(g), "hash differs after restore");
     FUZZ_CHECK(brass_snapshot(g, buf, n - 1) == BRASS_E_BUFFER, "short buffer accepted");
 }
@@ -79,15 +84,15 @@ static int apply_checked(BrassGame *g, int seat, int action, const uint8_t *lega
     BrassEventLog log;
     log.count = log.dropped = 0;
     int err = brass_apply(g, seat, action, &log, &reason);
-    int listed = action >= 0 && action < BRASS_NUM_ACTIONS && legal[action];
+    int listed = action >= 0 && action < BHAM_NUM_ACTIONS && legal[action];
     if (err == BRASS_OK) {
-        FUZZ_CHECK(listed, "id %d accepted but not listed (phase %d)", action, before.phase);
+        FUZZ_CHECK(listed, "id %d accepted but not listed (phase %d)", action, BH(&before)->phase);
         FUZZ_CHECK(reason == 0, "accepted with reason %d", reason);
         FUZZ_CHECK(log.count <= BRASS_MAX_EVENTS, "event log overflow %u", log.count);
-        FUZZ_CHECK(g->decisions != before.decisions, "decision counter did not move");
+        FUZZ_CHECK(BH(g)->decisions != BH(&before)->decisions, "decision counter did not move");
         check_valid(g, "an accepted decision");
     } else {
-        FUZZ_CHECK(memcmp(g, &before, sizeof before) == 0, "refused id %d (err %d) changed the state",
+        FUZZ_CHECK(memcmp(g, &before, STATE_SIZE) == 0, "refused id %d (err %d) changed the state",
                    action, err);
         if (err == BRASS_E_ILLEGAL) {
             FUZZ_CHECK(reason > 0 && reason < NUM_REASONS, "illegal without a reason (%d)", reason);
@@ -99,13 +104,13 @@ static int apply_checked(BrassGame *g, int seat, int action, const uint8_t *lega
 }
 
 static int legal_set(const BrassGame *g, uint16_t *opts, uint8_t *legal) {
-    memset(legal, 0, BRASS_NUM_ACTIONS);
-    int n = brass_legal(g, opts, BRASS_NUM_ACTIONS);
+    memset(legal, 0, BHAM_NUM_ACTIONS);
+    int n = brass_legal(g, opts, BHAM_NUM_ACTIONS);
     FUZZ_CHECK(n >= 0, "brass_legal error %d", n);
-    FUZZ_CHECK(g->game_over ? n == 0 : n > 0, "%d legal options (game_over %d, phase %d)", n,
-               g->game_over, g->phase);
+    FUZZ_CHECK(BH(g)->game_over ? n == 0 : n > 0, "%d legal options (game_over %d, phase %d)", n,
+               BH(g)->game_over, BH(g)->phase);
     for (int i = 0; i < n; i++) {
-        FUZZ_CHECK(opts[i] < BRASS_NUM_ACTIONS && !legal[opts[i]], "bad or repeated id %d", opts[i]);
+        FUZZ_CHECK(opts[i] < BHAM_NUM_ACTIONS && !legal[opts[i]], "bad or repeated id %d", opts[i]);
         legal[opts[i]] = 1;
     }
     return n;
@@ -128,33 +133,33 @@ static void check_view_json(const BrassGame *g, const BrassGame *twin, int s) {
 
 static void check_information(const BrassGame *g, uint64_t seed) {
     BrassGame view, view2, det;
-    float obs[BRASS_OBS_SIZE];
-    int n = g->num_players;
+    float obs[BHAM_OBS_SIZE];
+    int n = BH(g)->num_players;
     for (int s = -1; s < n; s++) {
         brass_redact(g, s, &view);
-        FUZZ_CHECK(view.seed == 0 && view.rng_state == 0, "seed in the view of %d", s);
-        for (int i = 0; i < BRASS_MAX_DECK; i++) FUZZ_CHECK(!view.deck[i], "deck in the view of %d", s);
+        FUZZ_CHECK(BH(&view)->seed == 0 && BH(&view)->rng_state == 0, "seed in the view of %d", s);
+        for (int i = 0; i < BHAM_MAX_DECK; i++) FUZZ_CHECK(!BH(&view)->deck[i], "deck in the view of %d", s);
         for (int p = 0; p < n; p++) {
             if (p == s) continue;
-            for (int c = 0; c < BRASS_NUM_CARD_TYPES - 2; c++)
-                FUZZ_CHECK(!view.players[p].hand[c], "hand of %d in the view of %d", p, s);
+            for (int c = 0; c < BHAM_NUM_CARD_TYPES - 2; c++)
+                FUZZ_CHECK(!BH(&view)->players[p].hand[c], "hand of %d in the view of %d", p, s);
         }
         if (s < 0) continue;
-        int k = brass_observation(g, s, obs, BRASS_OBS_SIZE);
-        FUZZ_CHECK(k > 0 && k <= BRASS_OBS_SIZE, "observation size %d", k);
-        for (int i = 0; i < BRASS_OBS_SIZE; i++)
+        int k = brass_observation(g, s, obs, BHAM_OBS_SIZE);
+        FUZZ_CHECK(k > 0 && k <= BHAM_OBS_SIZE, "observation size %d", k);
+        for (int i = 0; i < BHAM_OBS_SIZE; i++)
             FUZZ_CHECK(obs[i] == obs[i] && obs[i] > -1e6f && obs[i] < 1e6f, "observation[%d]", i);
         det = *g;
         FUZZ_CHECK(brass_determinize(&det, s, seed + (uint64_t)s) == BRASS_OK, "determinize");
         check_valid(&det, "determinize");
         brass_redact(&det, s, &view2);
-        FUZZ_CHECK(memcmp(&view, &view2, sizeof view) == 0, "determinize changed the view of %d", s);
+        FUZZ_CHECK(memcmp(&view, &view2, STATE_SIZE) == 0, "determinize changed the view of %d", s);
         check_view_json(g, &det, s);
-        float obs2[BRASS_OBS_SIZE];
-        brass_observation(&det, s, obs2, BRASS_OBS_SIZE);
+        float obs2[BHAM_OBS_SIZE];
+        brass_observation(&det, s, obs2, BHAM_OBS_SIZE);
         FUZZ_CHECK(memcmp(obs, obs2, sizeof obs) == 0, "determinize changed the observation of %d", s);
     }
-    FUZZ_CHECK(brass_observation(g, n, obs, BRASS_OBS_SIZE) < 0, "observation of seat %d", n);
+    FUZZ_CHECK(brass_observation(g, n, obs, BHAM_OBS_SIZE) < 0, "observation of seat %d", n);
     FUZZ_CHECK(brass_determinize(&det, -1, 1) != BRASS_OK, "determinize of seat -1");
 }
 
@@ -165,23 +170,23 @@ static void check_compounds(const BrassGame *g, const uint8_t *choices, size_t n
     int trunc = 0;
     int k = brass_compound_actions(g, ids, FUZZ_MAX_COMPOUNDS * 32, offs, FUZZ_MAX_COMPOUNDS, &trunc);
     FUZZ_CHECK(k >= 0, "compound_actions error %d", k);
-    FUZZ_CHECK(g->game_over ? k == 0 : (k > 0 || trunc), "no compound action (phase %d)", g->phase);
+    FUZZ_CHECK(BH(g)->game_over ? k == 0 : (k > 0 || trunc), "no compound action (phase %d)", BH(g)->phase);
     for (int j = 0; j < k && j < 8; j++) {
         int pick = nchoices ? (int)(choices[j % nchoices] * 131u + (unsigned)j) % k : j;
         int len = (int)(offs[pick + 1] - offs[pick]);
         FUZZ_CHECK(len > 0 && len <= 32, "compound length %d", len);
         BrassGame w = *g;
         int reason = 0, at = -1;
-        int err = brass_apply_sequence(&w, g->current, ids + offs[pick], len, NULL, &reason, &at);
+        int err = brass_apply_sequence(&w, BH(g)->current, ids + offs[pick], len, NULL, &reason, &at);
         FUZZ_CHECK(err == BRASS_OK, "listed compound %d refused at %d (err %d reason %d)", pick, at,
                    err, reason);
         check_valid(&w, "a compound action");
         /* a preview changes nothing and is the same for a deal the actor cannot tell apart,
            as the actor's and as a spectator's */
         BrassGame twin = *g, seen, twin_seen, before = *g;
-        FUZZ_CHECK(brass_determinize(&twin, g->current, (uint64_t)pick + 1) == BRASS_OK,
+        FUZZ_CHECK(brass_determinize(&twin, BH(g)->current, (uint64_t)pick + 1) == BRASS_OK,
                    "determinize for a preview");
-        const int viewers[2] = {g->current, -1};
+        const int viewers[2] = {BH(g)->current, -1};
         for (int v = 0; v < 2; v++) {
             err = brass_preview(g, viewers[v], ids + offs[pick], len, &seen, NULL, &reason, &at);
             FUZZ_CHECK(err == BRASS_OK, "preview of compound %d: err %d", pick, err);
@@ -194,44 +199,44 @@ static void check_compounds(const BrassGame *g, const uint8_t *choices, size_t n
         }
         if (len > 1) { /* a strict prefix is incomplete and changes nothing */
             BrassGame p = *g;
-            err = brass_apply_sequence(&p, g->current, ids + offs[pick], len - 1, NULL, &reason, &at);
+            err = brass_apply_sequence(&p, BH(g)->current, ids + offs[pick], len - 1, NULL, &reason, &at);
             FUZZ_CHECK(err == BRASS_E_ILLEGAL && reason == R_INCOMPLETE_ACTION,
                        "prefix of a compound: err %d reason %d", err, reason);
-            FUZZ_CHECK(memcmp(&p, g, sizeof p) == 0, "refused compound changed the state");
+            FUZZ_CHECK(memcmp(&p, g, STATE_SIZE) == 0, "refused compound changed the state");
         }
     }
 }
 
 /* Drive decisions from `choices` (one byte each) on g, checking everything on the way. */
 static void drive(BrassGame *g, const uint8_t *choices, size_t nchoices, int max_steps) {
-    uint16_t opts[BRASS_NUM_ACTIONS];
-    uint8_t legal[BRASS_NUM_ACTIONS];
+    uint16_t opts[BHAM_NUM_ACTIONS];
+    uint8_t legal[BHAM_NUM_ACTIONS];
     for (size_t i = 0; i < nchoices && (int)i < max_steps; i++) {
         int n = legal_set(g, opts, legal);
-        if (g->game_over) {
+        if (BH(g)->game_over) {
             BrassGame before = *g;
-            FUZZ_CHECK(brass_apply(g, -1, choices[i] % BRASS_NUM_ACTIONS, NULL, NULL) ==
+            FUZZ_CHECK(brass_apply(g, -1, choices[i] % BHAM_NUM_ACTIONS, NULL, NULL) ==
                            BRASS_E_GAME_OVER, "apply after the end");
-            FUZZ_CHECK(memcmp(&before, g, sizeof before) == 0, "apply after the end changed the state");
+            FUZZ_CHECK(memcmp(&before, g, STATE_SIZE) == 0, "apply after the end changed the state");
             return;
         }
         uint8_t c = choices[i];
         if (c < 200) {                               /* a legal option */
             int a = opts[c % n];
             FUZZ_CHECK(brass_reason(g, a) == 0, "listed id %d has a reason", a);
-            FUZZ_CHECK(apply_checked(g, (c & 1) ? -1 : g->current, a, legal) == BRASS_OK, "legal %d", a);
+            FUZZ_CHECK(apply_checked(g, (c & 1) ? -1 : BH(g)->current, a, legal) == BRASS_OK, "legal %d", a);
         } else if (c < 240) {                        /* any id of the action space */
-            int a = (int)((c - 200u) * 37u + i * 11u) % BRASS_NUM_ACTIONS;
+            int a = (int)((c - 200u) * 37u + i * 11u) % BHAM_NUM_ACTIONS;
             int r = brass_reason(g, a);
             FUZZ_CHECK((r == 0) == legal[a], "reason %d for id %d listed %d", r, a, legal[a]);
-            apply_checked(g, g->current, a, legal);
+            apply_checked(g, BH(g)->current, a, legal);
         } else if (c < 248) {                        /* out of the action space */
-            static const int bad[] = {-1, BRASS_NUM_ACTIONS, 65535, -32768, 1 << 20, BRASS_NUM_ACTIONS + 1,
+            static const int bad[] = {-1, BHAM_NUM_ACTIONS, 65535, -32768, 1 << 20, BHAM_NUM_ACTIONS + 1,
                                       -2, 100000};
-            FUZZ_CHECK(apply_checked(g, g->current, bad[c - 240], legal) == BRASS_E_UNKNOWN_ACTION,
+            FUZZ_CHECK(apply_checked(g, BH(g)->current, bad[c - 240], legal) == BRASS_E_UNKNOWN_ACTION,
                        "unknown id");
         } else if (c < 252) {                        /* another seat, or a bad one */
-            int seat = c == 248 ? (g->current + 1) % g->num_players : c == 249 ? g->num_players
+            int seat = c == 248 ? (BH(g)->current + 1) % BH(g)->num_players : c == 249 ? BH(g)->num_players
                      : c == 250 ? -2 : 99;
             int err = apply_checked(g, seat, opts[0], legal);
             FUZZ_CHECK(err == (c == 248 ? BRASS_E_NOT_YOUR_TURN : BRASS_E_BAD_ARGUMENT),
@@ -246,10 +251,10 @@ static void drive(BrassGame *g, const uint8_t *choices, size_t nchoices, int max
                 int pick = (int)(i % (size_t)k);
                 BrassGame before = *g;
                 int reason = 0, at = 0;
-                int err = brass_apply_sequence(g, g->current, ids + offs[pick],
+                int err = brass_apply_sequence(g, BH(g)->current, ids + offs[pick],
                                                (int)(offs[pick + 1] - offs[pick]), NULL, &reason, &at);
                 FUZZ_CHECK(err == BRASS_OK, "compound refused at %d: %d/%d", at, err, reason);
-                FUZZ_CHECK(memcmp(&before, g, sizeof before) != 0, "compound changed nothing");
+                FUZZ_CHECK(memcmp(&before, g, STATE_SIZE) != 0, "compound changed nothing");
                 check_valid(g, "a compound action");
             }
         }
@@ -263,11 +268,11 @@ static void exercise(BrassGame *g, const uint8_t *choices, size_t nchoices) {
     uint64_t h = brass_hash(g);
     BrassGame copy = *g;
     FUZZ_CHECK(brass_hash(&copy) == h, "hash of a copy");
-    uint16_t opts[BRASS_NUM_ACTIONS];
-    uint8_t legal[BRASS_NUM_ACTIONS];
+    uint16_t opts[BHAM_NUM_ACTIONS];
+    uint8_t legal[BHAM_NUM_ACTIONS];
     int n = legal_set(g, opts, legal);
     /* every id: reason and apply agree with the legal list */
-    for (int a = 0; a < BRASS_NUM_ACTIONS; a++) {
+    for (int a = 0; a < BHAM_NUM_ACTIONS; a++) {
         int r = brass_reason(g, a);
         FUZZ_CHECK((r == 0) == (legal[a] != 0), "id %d: reason %d, listed %d", a, r, legal[a]);
         BrassGame c = *g;
@@ -276,7 +281,7 @@ static void exercise(BrassGame *g, const uint8_t *choices, size_t nchoices) {
     (void)n;
     check_information(g, h);
     check_compounds(g, choices, nchoices);
-    FUZZ_CHECK(memcmp(&copy, g, sizeof copy) == 0, "a read-only call changed the state");
+    FUZZ_CHECK(memcmp(&copy, g, STATE_SIZE) == 0, "a read-only call changed the state");
     drive(g, choices, nchoices, 64);
     check_snapshot(g);
 }

@@ -15,9 +15,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     memcpy(&seed, data, 8);
     BrassOptions opt;
     memset(&opt, 0, sizeof opt);
+    opt.ruleset = BRASS_RULESET_BIRMINGHAM;
     opt.players = (uint8_t)(2 + data[8] % 3);
-    opt.beginner = (data[8] >> 2) & 1;
-    opt.manufacturer_iv_cost = (data[8] >> 3) & 1 ? 14 : 8;
+    opt.values[BHAM_OPT_BEGINNER] = (data[8] >> 2) & 1;
+    opt.values[BHAM_OPT_MANUFACTURER_IV_COST] = (data[8] >> 3) & 1 ? 14 : 8;
     opt.auto_resolve = (data[8] >> 4) & 1;
     BrassGame g;
     FUZZ_CHECK(brass_new(&g, &opt, seed) == BRASS_OK, "new");
@@ -25,15 +26,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     /* mid-game start: up to 1275 random legal decisions */
     int prefix = (int)data[9] * 5;
     uint64_t rng = seed ^ data[10];
-    uint16_t opts[BRASS_NUM_ACTIONS];
-    for (int i = 0; i < prefix && !g.game_over; i++) {
-        int n = brass_legal(&g, opts, BRASS_NUM_ACTIONS);
+    uint16_t opts[BHAM_NUM_ACTIONS];
+    for (int i = 0; i < prefix && !BH(&g)->game_over; i++) {
+        int n = brass_legal(&g, opts, BHAM_NUM_ACTIONS);
         FUZZ_CHECK(n > 0, "no legal option");
-        FUZZ_CHECK(brass_apply(&g, g.current, opts[lcg(&rng) % (uint64_t)n], NULL, NULL) == BRASS_OK,
+        FUZZ_CHECK(brass_apply(&g, BH(&g)->current, opts[lcg(&rng) % (uint64_t)n], NULL, NULL) == BRASS_OK,
                    "prefix decision");
     }
     check_valid(&g, "the random prefix");
-    if (g.game_over) {
+    if (BH(&g)->game_over) {
         exercise(&g, data + 11, size - 11);
         return 0;
     }

@@ -5,8 +5,9 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     BrassGame g;
-    if (size < sizeof g) return 0;
-    memcpy(&g, data, sizeof g);
+    memset(&g, 0, sizeof g);
+    if (size < STATE_SIZE) return 0;
+    memcpy(&g, data, STATE_SIZE);
     /* The JSON writers stay inside their tables and the buffer whatever the bytes (they
        are meant for valid states, but must not read or write out of bounds on others). */
     static char json[BRASS_JSON_CAP];
@@ -25,6 +26,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         FUZZ_CHECK(memchr(field, 0, sizeof field) != NULL, "field not terminated");
         return 0;
     }
-    exercise(&g, data + sizeof g, size - sizeof g);
+    exercise(&g, data + STATE_SIZE, size - STATE_SIZE);
     return 0;
 }

@@ -3,7 +3,7 @@
     python core_c/fuzz/make_corpus.py   # rewrites core_c/fuzz/corpus/{fuzz_restore,...}/
 
 fuzz_restore:   snapshots of seeded random games at varied decisions and eras;
-fuzz_state:     the same states as raw BrassGame bytes, then decision bytes;
+fuzz_state:     the same states as raw BirminghamGame bytes, then decision bytes;
 fuzz_decisions: seed (8 bytes), options, prefix length, salt, then decision bytes;
 fuzz_struct:    seat views and positions as JSON text, and small hand-written documents.
 Deterministic: the same engine writes the same files.
@@ -17,11 +17,12 @@ import struct
 from pathlib import Path
 
 import brass
-from brass._core import ffi, lib
+from brass._core import lib
 
 HERE = Path(__file__).resolve().parent
 CORPUS = HERE / "corpus"
-HEADER = lib.brass_snapshot_size() - ffi.sizeof("BrassGame")
+HEADER = (lib.brass_snapshot_size(lib.BRASS_RULESET_BIRMINGHAM)
+          - lib.brass_state_size(lib.BRASS_RULESET_BIRMINGHAM))
 
 
 def states() -> list[tuple[str, bytes]]:

@@ -1,9 +1,13 @@
 /*
- * brass.h - public API of the Brass rules core.
+ * brass.h - public API of the Brass rules core, the same for every ruleset.
  *
- * The whole game lives in one plain struct (no pointers), so a copy is a memcpy
- * and a snapshot is its bytes plus a header. Every entry point validates its
- * input and returns an error code; none of them aborts.
+ * Each ruleset (Brass: Birmingham, Brass: Pittsburgh) keeps its whole game in one plain
+ * struct of its own (no pointers) that begins with BrassHeader; a BrassGame handle is
+ * storage big enough for any of them. A copy is one memcpy of brass_state_size(ruleset)
+ * bytes and a snapshot is those bytes plus a header. Every entry point validates its input
+ * and returns an error code; none of them aborts. This header names no ruleset's
+ * constants: sizes, names and option tables come from brass_ruleset_info() and friends
+ * (docs/RULESETS.md).
  */
 #ifndef BRASS_H
 #define BRASS_H
@@ -11,32 +15,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define BRASS_RULES_EDITION 1   /* bump when a rules fix changes outcomes */
-#define BRASS_FORMAT_VERSION 1  /* bump when BrassGame's layout changes */
 #define BRASS_MAGIC 0x53534152u /* "RASS" */
 
-#define BRASS_MAX_PLAYERS 4
-#define BRASS_NUM_LOCATIONS 27
-#define BRASS_NUM_SLOTS 49
-#define BRASS_NUM_LINKS 39
-#define BRASS_NUM_MERCHANT_SPACES 9
-#define BRASS_NUM_INDUSTRIES 6
-#define BRASS_NUM_CARD_TYPES 27
-#define BRASS_MAX_DECK 64
-#define BRASS_HAND_LIMIT 8
-#define BRASS_LINK_TILES 14
-#define BRASS_NO_CARD 255
-#define BRASS_NONE 255
-
-/* Rulesets behind one interface; Birmingham is the first. */
 enum { BRASS_RULESET_BIRMINGHAM = 0, BRASS_NUM_RULESETS = 1 };
-
-/* ---- ruleset-neutral types (docs/RULESETS.md; being adopted by the API below) ---- */
 
 #define BRASS_MAX_STATE_SIZE 2048 /* any ruleset's state struct fits */
 #define BRASS_MAX_ACTIONS 512     /* any ruleset's action space fits */
 #define BRASS_MAX_OBS_SIZE 2048   /* any ruleset's observation fits */
-#define BRASS_MAX_OPTIONS 8       /* ruleset-specific options of a new game */
+#define BRASS_MAX_OPTIONS 48      /* ruleset-specific options of a new game */
+#define BRASS_MAX_PLAYERS 4
+#define BRASS_NONE 255            /* "no such thing" in a byte field */
 
 /* The first 20 bytes of every ruleset's state. The 8 ruleset bytes keep Birmingham's
    fields where they always were, so its stored snapshots and state hashes are unchanged. */
@@ -56,9 +44,14 @@ typedef struct {
     const char *name;        /* JSON key, e.g. "beginner" */
     const char *description;
     uint8_t is_bool;         /* values 0 and 1 */
-    uint8_t num_allowed;     /* 0: any value in [min, max]; else one of allowed[] */
+    uint8_t num_allowed;     /* 0: any value in [min, max]; else one of allowed[] (or, with
+                                value_names, the values 0..num_allowed-1) */
     int16_t min, max, default_value;
     int16_t allowed[8];
+    const char *const *value_names; /* NULL, or the JSON string of each value 0..num_allowed-1
+                                       (an enumerated option: "optional", ...) */
+    uint32_t unimplemented;  /* enumerated options: bit v set = value v is a rule choice this
+                                core does not play yet (refused) */
 } BrassOptionInfo;
 
 /* Final (or current) standing, tie rules applied by the ruleset. */
@@ -96,51 +89,30 @@ enum BrassSharedReason {
     BRASS_R_RULESET_FIRST = 64
 };
 
-enum BrassIndustry { IND_COTTON, IND_MANUFACTURER, IND_POTTERY, IND_COAL, IND_IRON, IND_BREWERY };
-enum BrassEra { ERA_CANAL = 0, ERA_RAIL = 1 };
+/* A game handle: any ruleset's state, header first. Only brass_state_size(ruleset) bytes
+   are meaningful (copied, hashed, snapshotted). */
+typedef union BrassGame {
+    BrassHeader header;
+    uint8_t bytes[BRASS_MAX_STATE_SIZE];
+    uint64_t align_;
+} BrassGame;
 
-/* Action types: the first decision of every action. */
-enum BrassActionType {
-    ACT_BUILD, ACT_NETWORK, ACT_DEVELOP, ACT_SELL, ACT_LOAN, ACT_SCOUT, ACT_PASS, NUM_ACT_TYPES
-};
-
-/*
- * The fixed action space. An id's meaning depends on the range it is in; the
- * current decision kind says which ranges are valid now.
- */
-enum BrassActionRange {
-    A_ACTION_TYPE = 0,                          /* 7: BrassActionType */
-    A_CARD = A_ACTION_TYPE + NUM_ACT_TYPES,     /* 27: card type to discard */
-    A_INDUSTRY = A_CARD + BRASS_NUM_CARD_TYPES, /* 6: industry (build / develop) */
-    A_SLOT = A_INDUSTRY + BRASS_NUM_INDUSTRIES, /* 49: a board slot (build here, sell this,
-                                                   take from this mine/works/brewery, remove) */
-    A_LINK = A_SLOT + BRASS_NUM_SLOTS,          /* 39: a route */
-    A_MARKET = A_LINK + BRASS_NUM_LINKS,        /* 1: buy from the coal / iron market */
-    A_MERCHANT = A_MARKET + 1,                  /* 9: a merchant space (sell to / its beer) */
-    A_DONE = A_MERCHANT + BRASS_NUM_MERCHANT_SPACES, /* 1: stop (no second rail / sale / develop) */
-    BRASS_NUM_ACTIONS = A_DONE + 1
-};
-
-/* Decision kinds (what the seat to act is choosing now). */
-enum BrassPhase {
-    PH_ACTION,         /* action type */
-    PH_CARD,           /* card to discard for the chosen action */
-    PH_SCOUT_CARD,     /* the 2nd and 3rd card discarded by Scout */
-    PH_BUILD_INDUSTRY, /* which industry to build */
-    PH_BUILD_SLOT,     /* where */
-    PH_COAL,           /* which coal source pays the next cube */
-    PH_IRON,           /* which iron source pays the next cube */
-    PH_BEER,           /* which beer source pays the next barrel */
-    PH_LINK,           /* which route (first link) */
-    PH_SECOND_RAIL,    /* a second rail, or done */
-    PH_DEVELOP,        /* which industry to develop (second develop: or done) */
-    PH_SELL_TILE,      /* which tile to sell (after the first: or done) */
-    PH_SELL_MERCHANT,  /* which merchant tile buys it */
-    PH_FREE_DEVELOP,   /* Gloucester bonus: industry to develop, or done */
-    PH_SHORTFALL,      /* income shortfall: which own tile to remove */
-    PH_GAME_OVER,
-    NUM_PHASES
-};
+/* What a ruleset is (brass_ruleset_info). */
+typedef struct {
+    const char *name;          /* "birmingham" */
+    const char *title;         /* "Brass: Birmingham" */
+    uint16_t rules_edition;    /* bump when a rules fix changes outcomes */
+    uint16_t format_version;   /* bump when the state layout changes */
+    uint16_t state_size;       /* bytes of the state struct */
+    uint16_t num_actions;      /* the action space: ids 0..num_actions-1 */
+    uint16_t observation_size; /* floats of brass_observation */
+    uint16_t num_decision_kinds;
+    uint16_t num_event_types;
+    uint8_t min_players, max_players;
+    uint8_t num_options;       /* entries of brass_option_info */
+    uint8_t provisional;       /* 1 while some of its data are placeholders */
+    const char *placeholders;  /* the placeholder data, comma-separated ("" when none) */
+} BrassRulesetInfo;
 
 /* Error codes of API calls. */
 enum BrassError {
@@ -153,166 +125,13 @@ enum BrassError {
     BRASS_E_BAD_POSITION = 6,
     BRASS_E_BAD_ARGUMENT = 7,
     BRASS_E_BUFFER = 8,         /* output buffer too small */
+    BRASS_E_WRONG_RULESET = 9,  /* a snapshot or state of another ruleset than expected */
+    BRASS_E_WRONG_EDITION = 10, /* a snapshot or state of a rules edition this core lacks */
 };
 
-/* Why an option is unavailable (0 = it is legal). Messages: brass_reason_message(). */
-enum BrassReason {
-    R_LEGAL = 0,
-    R_WRONG_DECISION,        /* id belongs to another kind of decision */
-    R_CARD_NOT_IN_HAND,
-    R_NOT_ENOUGH_MONEY,
-    R_NO_CONNECTED_COAL,     /* no connected coal and no merchant connection for the market */
-    R_NOT_IN_NETWORK,
-    R_CANAL_ONE_TILE_PER_TOWN,
-    R_SLOT_OCCUPIED,
-    R_SLOT_WRONG_INDUSTRY,
-    R_SINGLE_ICON_SLOT_FIRST,
-    R_NO_TILES_LEFT,
-    R_TILE_WRONG_ERA,
-    R_CANNOT_OVERBUILD,
-    R_CARD_DOES_NOT_ALLOW,
-    R_FARM_NEEDS_INDUSTRY_CARD,
-    R_LINK_TAKEN,
-    R_LINK_WRONG_ERA,
-    R_LINK_NOT_IN_NETWORK,
-    R_NO_LINK_TILES,
-    R_NO_BEER,
-    R_NOT_NEAREST_COAL,
-    R_MINE_COAL_FIRST,       /* a connected mine still has coal: the market is not allowed */
-    R_WORKS_IRON_FIRST,      /* an iron works still has iron: the market is not allowed */
-    R_NOT_CONNECTED_TO_MERCHANT,
-    R_NO_MERCHANT_ACCEPTS,
-    R_NOT_YOUR_TILE,
-    R_ALREADY_FLIPPED,
-    R_NOT_SELLABLE,
-    R_LIGHTBULB_POTTERY,
-    R_LOAN_LIMIT,
-    R_HOLDING_WILD_CARD,
-    R_NOT_ENOUGH_CARDS,
-    R_SOURCE_EMPTY,
-    R_BEER_NOT_CONNECTED,
-    R_MERCHANT_BEER_NOT_HERE,
-    R_NO_OPTION,             /* nothing of this kind can be completed now */
-    R_CANONICAL_ORDER,       /* unordered choices are taken in ascending order */
-    R_MUST_CHOOSE,           /* 'done' is not allowed before the first choice */
-    R_NO_TILE_HERE,
-    R_NO_BUILD_WITH_CARD,
-    R_BEER_NOT_NEEDED,
-    R_INCOMPLETE_ACTION,     /* a compound action must end where the action ends */
-    R_TOO_MANY_DECISIONS,    /* a compound action holds exactly one action */
-    NUM_REASONS
-};
 
-typedef struct {
-    int8_t owner;     /* -1 empty */
-    uint8_t industry; /* BrassIndustry when owned */
-    uint8_t level;    /* 1-based */
-    uint8_t flipped;
-    uint8_t cubes;    /* coal, iron or beer on the tile */
-} BrassSlot;
-
-typedef struct {
-    int16_t money;
-    int16_t vp;
-    int16_t spent;              /* money spent this round (turn order) */
-    uint8_t income_space;       /* 0..99 on the progress track */
-    uint8_t links_left;         /* link tiles in the player's supply */
-    uint8_t mat_taken[BRASS_NUM_INDUSTRIES]; /* tiles gone from the mat, lowest first */
-    uint8_t hand[BRASS_NUM_CARD_TYPES];      /* counts per card type */
-    uint8_t hand_size;
-    uint8_t facedown_card;      /* the face-down setup discard (nobody may see it) */
-    uint8_t last_discard;       /* top of the face-up discard pile, or BRASS_NO_CARD */
-    uint8_t pad_[2];            /* explicit (was 1 byte + 1 hidden): zero in a valid state */
-} BrassPlayer;
-
-/* The action in progress (between its first and last decision). */
-typedef struct {
-    uint8_t action;       /* BrassActionType */
-    uint8_t card;
-    uint8_t industry;
-    uint8_t slot;         /* build target / tile being sold */
-    uint8_t link;         /* last link placed */
-    uint8_t merchant;     /* merchant space of the current sale */
-    uint8_t coal_left;    /* cubes / barrels still to pay */
-    uint8_t iron_left;
-    uint8_t beer_left;
-    uint8_t count;        /* links placed / tiles developed / sales done */
-    uint8_t last_choice;  /* canonical order: last scout card, developed industry, sold slot */
-    uint8_t scout_picked; /* scout cards discarded so far */
-    uint8_t after_beer;   /* what comes after paying beer (internal step) */
-    uint8_t income_idx;   /* round end: next turn-order index to pay income */
-    uint8_t pad_[2];
-} BrassPending;
-
-typedef struct BrassGame {
-    uint32_t magic;
-    uint16_t format_version;
-    uint16_t rules_edition;
-    uint8_t ruleset;
-    uint8_t num_players;
-    uint8_t beginner;        /* canal-only beginner variant */
-    uint8_t manufacturer_iv_cost;
-    uint8_t auto_resolve;    /* apply single-option decisions automatically */
-    uint8_t era;
-    uint8_t round;           /* 1-based round of the current era */
-    uint8_t turn_idx;        /* index into turn_order of the player taking their turn */
-    uint8_t actions_left;    /* actions left in this turn */
-    uint8_t phase;           /* BrassPhase */
-    uint8_t current;         /* seat to decide now */
-    uint8_t game_over;
-    uint8_t turn_order[BRASS_MAX_PLAYERS];
-    uint8_t deck_size;
-    uint8_t coal_market;     /* cubes in the coal market */
-    uint8_t iron_market;
-    uint8_t wild_pile[2];    /* wild location, wild industry cards in their piles */
-    uint8_t deck[BRASS_MAX_DECK];              /* deck[deck_size-1] is the top card */
-    uint8_t discards[BRASS_NUM_CARD_TYPES];    /* face-up discards of all players */
-    uint8_t merchant_tile[BRASS_NUM_MERCHANT_SPACES]; /* accepted goods mask; 0 blank; 255 none */
-    uint8_t merchant_beer[BRASS_NUM_MERCHANT_SPACES];
-    int8_t link_owner[BRASS_NUM_LINKS];
-    uint8_t pad_[2];
-    BrassSlot slots[BRASS_NUM_SLOTS];
-    BrassPlayer players[BRASS_MAX_PLAYERS];
-    BrassPending pend;
-    uint64_t rng_state;
-    uint64_t seed;           /* never part of a seat's view */
-    uint32_t decisions;      /* decisions applied so far */
-    uint32_t pad2_;
-} BrassGame;
-
-/* Events one call caused (for frontends, previews and logs). */
-enum BrassEventType {
-    EV_ACTION,        /* seat, a=action type, b=card */
-    EV_PAY,           /* seat, a=money paid to the bank */
-    EV_COAL,          /* seat, a=slot (or -1 market), b=price */
-    EV_IRON,          /* seat, a=slot (or -1 market), b=price */
-    EV_BEER,          /* seat, a=slot (or -1 merchant space b) */
-    EV_BUILD,         /* seat, a=slot, b=industry, c=level */
-    EV_OVERBUILD,     /* seat, a=slot, b=previous owner, c=previous level */
-    EV_LINK,          /* seat, a=link */
-    EV_DEVELOP,       /* seat, a=industry, b=level removed */
-    EV_SELL,          /* seat, a=slot, b=merchant space */
-    EV_FLIP,          /* seat=owner, a=slot, b=income spaces */
-    EV_MARKET_SALE,   /* seat, a=slot, b=cubes sold, c=money earned */
-    EV_MERCHANT_BONUS,/* seat, a=merchant space, b=bonus kind, c=amount */
-    EV_LOAN,          /* seat, a=new income space */
-    EV_SCOUT,         /* seat */
-    EV_PASS,          /* seat */
-    EV_TURN_END,      /* seat, a=cards drawn */
-    EV_TURN_ORDER,    /* a,b,c,d packed in a (4 bits each) */
-    EV_INCOME,        /* seat, a=money (negative = paid) */
-    EV_SHORTFALL_REMOVE, /* seat, a=slot, b=money received */
-    EV_VP_LOSS,       /* seat, a=VP lost */
-    EV_LINK_SCORE,    /* seat, a=link, b=VP */
-    EV_TILE_SCORE,    /* seat, a=slot, b=VP */
-    EV_TILE_REMOVED,  /* seat=owner, a=slot (level-I removal at canal end) */
-    EV_ERA_END,       /* a=era that ended */
-    EV_BONUS_SCORE,   /* seat, a=VP (beginner variant end bonus) */
-    EV_GAME_END,
-    EV_ROUND_END,     /* a=round that ended */
-    NUM_EVENT_TYPES
-};
-
+/* Events one call caused (for frontends, previews and logs); `type` is the ruleset's
+   (brass_event_name), a, b, c are named by brass_event_fields. */
 typedef struct {
     uint8_t type;
     int8_t seat;
@@ -326,24 +145,45 @@ typedef struct {
     BrassEvent events[BRASS_MAX_EVENTS];
 } BrassEventLog;
 
+
+/* A new game: the ruleset, the players and the ruleset's own options by index
+   (brass_option_info; unused entries 0). brass_new refuses a value outside the table. */
 typedef struct {
+    uint8_t ruleset;      /* BRASS_RULESET_* */
     uint8_t players;
-    uint8_t beginner;
-    uint8_t manufacturer_iv_cost; /* 8 (default) or 14 */
-    uint8_t auto_resolve;
-    uint8_t ruleset;              /* BRASS_RULESET_* (0 = Birmingham) */
+    uint8_t auto_resolve; /* apply single-option decisions automatically */
+    uint8_t pad_;
+    int16_t values[BRASS_MAX_OPTIONS];
 } BrassOptions;
+
+/* ---- rulesets ---- */
+int brass_ruleset_info(int ruleset, BrassRulesetInfo *out);  /* BRASS_E_BAD_ARGUMENT if none */
+int brass_option_info(int ruleset, int index, BrassOptionInfo *out);
+/* Options filled with the ruleset's defaults (players and auto_resolve left to the caller). */
+int brass_default_options(int ruleset, BrassOptions *out);
+size_t brass_state_size(int ruleset);  /* 0 for an unknown ruleset */
+int brass_num_actions(int ruleset);    /* 0 for an unknown ruleset */
+/* Names are stable and NULL when out of range: an action id ("card:birmingham"), a decision
+   kind ("build_slot"), a reason (shared or the ruleset's, "NOT_ENOUGH_MONEY"), an event
+   type ("build") and the names of its a, b, c fields ("slot,industry,level"). */
+const char *brass_action_name(int ruleset, int action);
+const char *brass_decision_name(int ruleset, int kind);
+const char *brass_reason_name(int ruleset, int reason);
+const char *brass_reason_message(int ruleset, int reason);
+const char *brass_event_name(int ruleset, int type);
+const char *brass_event_fields(int ruleset, int type);
 
 /* ---- lifecycle ---- */
 int brass_new(BrassGame *g, const BrassOptions *opt, uint64_t seed);
-size_t brass_state_size(void);
+/* dst = src (brass_state_size bytes); the rest of dst is zeroed */
+void brass_clone(BrassGame *dst, const BrassGame *src);
 /* Check every field and invariant of a state (after restore or a position). On error,
    writes the offending field's name into field (if not NULL). */
 int brass_validate(const BrassGame *g, char *field, size_t field_len);
 
 /* ---- decisions ---- */
 int brass_legal(const BrassGame *g, uint16_t *out, int cap);      /* returns count or -error */
-int brass_reason(const BrassGame *g, int action);                  /* BrassReason for one id */
+int brass_reason(const BrassGame *g, int action);                  /* reason code for one id */
 int brass_apply(BrassGame *g, int seat, int action, BrassEventLog *log, int *reason);
 /* A whole compound action, atomically: all of it or nothing. *failed_at = index refused. */
 int brass_apply_sequence(BrassGame *g, int seat, const uint16_t *ids, int n,
@@ -363,18 +203,16 @@ int brass_compound_actions(const BrassGame *g, uint16_t *ids, int ids_cap, uint3
                            int max_actions, int *truncated);
 
 /* ---- information ---- */
-const char *brass_reason_message(int reason);
-const char *brass_action_name(int action);   /* stable short name, e.g. "card:birmingham" */
-const char *brass_phase_name(int phase);
-uint64_t brass_hash(const BrassGame *g);
+int brass_decision_kind(const BrassGame *g);        /* the ruleset's kind, or -error */
+uint32_t brass_decisions_applied(const BrassGame *g);
+uint64_t brass_hash(const BrassGame *g);  /* over the state bytes: ruleset and edition included */
 /* Copy of the state with everything `seat` cannot see removed (seat -1 = spectator). */
 void brass_redact(const BrassGame *g, int seat, BrassGame *out);
 /* Re-deal what `seat` cannot see (others' hands, deck order, face-down cards), reseeded. */
 int brass_determinize(BrassGame *g, int seat, uint64_t seed);
-int brass_income_level(int space);
-/* The documented position format (docs/POSITION.md) as JSON text, NUL-terminated: `seat`'s
-   view (seat -1 = spectator; redacted here, as brass_redact) or the whole position (hidden
-   information included). Returns the length, or -BRASS_E_BUFFER when `cap` is too small
+/* The ruleset's position format as JSON text, NUL-terminated: `seat`'s view (seat -1 =
+   spectator; redacted here, as brass_redact) or the whole position (hidden information
+   included). Returns the length, or -BRASS_E_BUFFER when `cap` is too small
    (BRASS_JSON_CAP always suffices), -BRASS_E_BAD_ARGUMENT for a bad seat. */
 #define BRASS_JSON_CAP 32768
 int brass_view_json(const BrassGame *g, int seat, char *out, int cap);
@@ -389,15 +227,22 @@ int brass_position_json(const BrassGame *g, char *out, int cap);
 int brass_json_to_struct(const char *json, int len, uint8_t *out, int cap);
 /* Seed the random state used for future shuffles (positions built from JSON). */
 void brass_set_seed(BrassGame *g, uint64_t seed);
+/* Scores and standing (seats best first, the ruleset's tie rules applied). */
+int brass_result(const BrassGame *g, BrassResult *out);
 int brass_score_order(const BrassGame *g, uint8_t *ranking); /* seats best first; returns n */
 
 /* ---- snapshots ---- */
-size_t brass_snapshot_size(void);
+/* Header (16 bytes): magic, format version | rules edition << 16, state size | ruleset << 16,
+   checksum; then the state bytes. */
+size_t brass_snapshot_size(int ruleset);
 int brass_snapshot(const BrassGame *g, uint8_t *buf, size_t cap);
-int brass_restore(BrassGame *g, const uint8_t *buf, size_t len);
+/* expected_ruleset: BRASS_RULESET_* or -1 for any; a snapshot of another ruleset is
+   BRASS_E_WRONG_RULESET, of a later rules edition BRASS_E_WRONG_EDITION. */
+int brass_restore(BrassGame *g, const uint8_t *buf, size_t len, int expected_ruleset);
+/* The ruleset and rules edition a snapshot claims (its header only), or -BRASS_E_BAD_SNAPSHOT */
+int brass_snapshot_ruleset(const uint8_t *buf, size_t len, int *rules_edition);
 
 /* ---- AI surface ---- */
-#define BRASS_OBS_SIZE 1024
 int brass_observation(const BrassGame *g, int seat, float *out, int cap);
 enum { POLICY_RANDOM = 0, POLICY_SANE = 1 };
 /* Play to the end with a random policy; returns decisions made or -error. */
@@ -407,13 +252,18 @@ typedef struct {
     double seconds, legal_seconds, clone_seconds;
     uint64_t clones;
 } BrassBenchResult;
-int brass_bench(int players, int games, uint64_t seed, int policy, BrassBenchResult *out);
-/* Vectorised stepping: one decision in each of n games (actions[i] < 0 skips game i), then
-   for each game its observation for the seat to act (row of BRASS_OBS_SIZE floats; zeros when
-   over), its legal mask (row of BRASS_NUM_ACTIONS bytes) and its done flag. errors[i] gets
-   the brass_apply result. Returns the number of refused actions. */
+/* Random full games of `opt`'s ruleset and options (seeds seed, seed+1, ...). */
+int brass_bench(const BrassOptions *opt, int games, uint64_t seed, int policy,
+                BrassBenchResult *out);
+/* Vectorised stepping: one decision in each of n games of one ruleset (actions[i] < 0 skips
+   game i), then for each game its observation for the seat to act (row of obs_stride floats;
+   zeros when over), its legal mask (row of mask_stride bytes) and its done flag. The strides
+   must be at least the ruleset's observation size and action count. errors[i] gets the
+   brass_apply result. Returns the number of refused actions, or -BRASS_E_BAD_ARGUMENT
+   (games of several rulesets, short strides) before touching any game. */
 int brass_step_batch(BrassGame *games, int n, const int32_t *actions, int32_t *errors,
-                     float *obs, uint8_t *masks, uint8_t *done);
+                     float *obs, int obs_stride, uint8_t *masks, int mask_stride,
+                     uint8_t *done);
 /* Batched playouts: games[i] played to the end in place. */
 int brass_playout_batch(BrassGame *games, int n, int policy, uint64_t seed, int max_decisions);
 

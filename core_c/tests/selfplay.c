@@ -7,6 +7,11 @@
 #include <string.h>
 
 #include "brass.h"
+#include "birmingham/birmingham.h"
+
+/* Birmingham's fields behind a game handle; only its state bytes are compared */
+#define BH(g) ((const BirminghamGame *)(const void *)(g))
+#define STATE_SIZE brass_state_size(BRASS_RULESET_BIRMINGHAM)
 
 static int failures;
 #define CHECK(cond, ...)                                   \
@@ -27,23 +32,23 @@ static uint64_t lcg(uint64_t *s) {
 
 static void check_state(const BrassGame *g) {
     char field[64];
-    const BrassPending *pd = &g->pend;
+    const BirminghamPending *pd = &BH(g)->pend;
     CHECK(brass_validate(g, field, sizeof field) == BRASS_OK,
           "validate: %s (phase %d action %d card %d industry %d slot %d link %d merchant %d "
           "coal %d iron %d beer %d count %d scout %d income %d after %d last %d)",
-          field, g->phase, pd->action, pd->card, pd->industry, pd->slot, pd->link, pd->merchant,
+          field, BH(g)->phase, pd->action, pd->card, pd->industry, pd->slot, pd->link, pd->merchant,
           pd->coal_left, pd->iron_left, pd->beer_left, pd->count, pd->scout_picked, pd->income_idx,
           pd->after_beer, pd->last_choice);
     uint8_t snap[2048];
     CHECK(brass_snapshot(g, snap, sizeof snap) == BRASS_OK, "snapshot");
     BrassGame r;
-    CHECK(brass_restore(&r, snap, brass_snapshot_size()) == BRASS_OK, "restore");
-    CHECK(memcmp(&r, g, sizeof r) == 0, "restore differs");
+    CHECK(brass_restore(&r, snap, brass_snapshot_size(BRASS_RULESET_BIRMINGHAM), BRASS_RULESET_BIRMINGHAM) == BRASS_OK, "restore");
+    CHECK(memcmp(&r, g, STATE_SIZE) == 0, "restore differs");
     snap[20] ^= 0x5a;
-    CHECK(brass_restore(&r, snap, brass_snapshot_size()) == BRASS_E_BAD_SNAPSHOT, "corrupt accepted");
+    CHECK(brass_restore(&r, snap, brass_snapshot_size(BRASS_RULESET_BIRMINGHAM), BRASS_RULESET_BIRMINGHAM) == BRASS_E_BAD_SNAPSHOT, "corrupt accepted");
     BrassGame view;
     static char json[BRASS_JSON_CAP];
-    for (int s = -1; s < g->num_players; s++) {
+    for (int s = -1; s < BH(g)->num_players; s++) {
         brass_redact(g, s, &view);
         int n = brass_view_json(g, s, json, BRASS_JSON_CAP);
         CHECK(n > 0 && json[n] == 0 && strlen(json) == (size_t)n, "view json");
@@ -55,41 +60,42 @@ static void check_state(const BrassGame *g) {
     }
     int n = brass_position_json(g, json, BRASS_JSON_CAP);
     CHECK(n > 0 && json[n] == 0 && strlen(json) == (size_t)n, "position json");
-    float obs[BRASS_OBS_SIZE];
-    CHECK(brass_observation(g, 0, obs, BRASS_OBS_SIZE) > 0, "observation");
-    for (int p = 0; p < g->num_players; p++) CHECK(g->players[p].money >= 0, "money < 0");
+    float obs[BHAM_OBS_SIZE];
+    CHECK(brass_observation(g, 0, obs, BHAM_OBS_SIZE) > 0, "observation");
+    for (int p = 0; p < BH(g)->num_players; p++) CHECK(BH(g)->players[p].money >= 0, "money < 0");
 }
 
 static void play(int players, uint64_t seed, int policy_mix) {
-    BrassOptions opt = {(uint8_t)players, (uint8_t)(seed % 7 == 0), (uint8_t)(seed % 3 ? 8 : 14),
-                        (uint8_t)(seed % 2), BRASS_RULESET_BIRMINGHAM};
+    BrassOptions opt = {BRASS_RULESET_BIRMINGHAM, (uint8_t)players, (uint8_t)(seed % 2), 0,
+                        {[BHAM_OPT_BEGINNER] = seed % 7 == 0,
+                         [BHAM_OPT_MANUFACTURER_IV_COST] = seed % 3 ? 8 : 14}};
     BrassGame g;
     CHECK(brass_new(&g, &opt, seed) == BRASS_OK, "new");
     uint64_t rng = seed * 977 + 1;
-    uint16_t opts[BRASS_NUM_ACTIONS];
+    uint16_t opts[BHAM_NUM_ACTIONS];
     int decisions = 0, rounds_seen[2] = {0, 0};
-    while (!g.game_over) {
+    while (!BH(&g)->game_over) {
         check_state(&g);
         if (failures) return;
-        int n = brass_legal(&g, opts, BRASS_NUM_ACTIONS);
-        CHECK(n > 0, "no legal options at decision %d phase %d", decisions, g.phase);
+        int n = brass_legal(&g, opts, BHAM_NUM_ACTIONS);
+        CHECK(n > 0, "no legal options at decision %d phase %d", decisions, BH(&g)->phase);
         /* every listed option applies; a sample of the others is refused, state unchanged */
-        uint8_t legal[BRASS_NUM_ACTIONS] = {0};
+        uint8_t legal[BHAM_NUM_ACTIONS] = {0};
         for (int i = 0; i < n; i++) legal[opts[i]] = 1;
-        for (int a = 0; a < BRASS_NUM_ACTIONS; a++) {
+        for (int a = 0; a < BHAM_NUM_ACTIONS; a++) {
             BrassGame c = g;
             int reason = 0;
-            int err = brass_apply(&c, g.current, a, NULL, &reason);
+            int err = brass_apply(&c, BH(&g)->current, a, NULL, &reason);
             if (legal[a]) {
                 CHECK(err == BRASS_OK, "legal id %d refused (%d/%d)", a, err, reason);
             } else {
                 CHECK(err == BRASS_E_ILLEGAL && reason != 0, "illegal id %d accepted", a);
-                CHECK(memcmp(&c, &g, sizeof c) == 0, "refused id %d changed state", a);
+                CHECK(memcmp(&c, &g, STATE_SIZE) == 0, "refused id %d changed state", a);
             }
             if (failures) return;
         }
         BrassGame c = g;
-        CHECK(brass_apply(&c, (g.current + 1) % players, opts[0], NULL, NULL) == BRASS_E_NOT_YOUR_TURN,
+        CHECK(brass_apply(&c, (BH(&g)->current + 1) % players, opts[0], NULL, NULL) == BRASS_E_NOT_YOUR_TURN,
               "wrong seat accepted");
         if (decisions % 50 == 0) {
             static uint16_t ids[1 << 16];
@@ -100,37 +106,37 @@ static void play(int players, uint64_t seed, int policy_mix) {
             BrassGame d = g;
             int at = 0, reason = 0;
             int j = (int)(lcg(&rng) % (uint64_t)k);
-            CHECK(brass_apply_sequence(&d, g.current, ids + offs[j], (int)(offs[j + 1] - offs[j]), NULL,
+            CHECK(brass_apply_sequence(&d, BH(&g)->current, ids + offs[j], (int)(offs[j + 1] - offs[j]), NULL,
                                        &reason, &at) == BRASS_OK,
                   "compound %d refused at %d (%d)", j, at, reason);
             BrassGame det = g;
-            CHECK(brass_determinize(&det, g.current, seed + 5) == BRASS_OK, "determinize");
+            CHECK(brass_determinize(&det, BH(&g)->current, seed + 5) == BRASS_OK, "determinize");
             CHECK(brass_validate(&det, NULL, 0) == BRASS_OK, "determinized state invalid");
             BrassGame v1, v2;
-            brass_redact(&g, g.current, &v1);
-            brass_redact(&det, g.current, &v2);
-            CHECK(memcmp(&v1, &v2, sizeof v1) == 0, "determinize changed the seat's view");
+            brass_redact(&g, BH(&g)->current, &v1);
+            brass_redact(&det, BH(&g)->current, &v2);
+            CHECK(memcmp(&v1, &v2, STATE_SIZE) == 0, "determinize changed the seat's view");
         }
         int pick = opts[lcg(&rng) % (uint64_t)n];
-        if (policy_mix && g.phase == 0 && n > 2) {
+        if (policy_mix && BH(&g)->phase == 0 && n > 2) {
             for (int i = 0; i < n; i++)
                 if (opts[i] != 4 && opts[i] != 6) { pick = opts[(i + (int)(lcg(&rng) % 3)) % n]; break; }
         }
         /* a preview depends on what the seat to act knows only: a twin deal gives the same */
         BrassGame twin = g, seen, twin_seen;
-        CHECK(brass_determinize(&twin, g.current, seed + (uint64_t)decisions) == BRASS_OK,
+        CHECK(brass_determinize(&twin, BH(&g)->current, seed + (uint64_t)decisions) == BRASS_OK,
               "determinize twin");
         uint16_t picked = (uint16_t)pick;
-        CHECK(brass_preview(&g, g.current, &picked, 1, &seen, NULL, NULL, NULL) == BRASS_OK,
+        CHECK(brass_preview(&g, BH(&g)->current, &picked, 1, &seen, NULL, NULL, NULL) == BRASS_OK,
               "preview");
-        CHECK(brass_preview(&twin, g.current, &picked, 1, &twin_seen, NULL, NULL, NULL) ==
+        CHECK(brass_preview(&twin, BH(&g)->current, &picked, 1, &twin_seen, NULL, NULL, NULL) ==
                   BRASS_OK, "preview of the twin");
-        CHECK(memcmp(&seen, &twin_seen, sizeof seen) == 0, "a preview shows hidden cards");
+        CHECK(memcmp(&seen, &twin_seen, STATE_SIZE) == 0, "a preview shows hidden cards");
         static char preview_json[BRASS_JSON_CAP];
-        CHECK(brass_view_json(&seen, g.current, preview_json, BRASS_JSON_CAP) > 0, "preview json");
-        int era = g.era;
-        CHECK(brass_apply(&g, g.current, pick, NULL, NULL) == BRASS_OK, "apply");
-        if (!g.game_over || g.era != era) rounds_seen[era] = g.round > rounds_seen[era] ? g.round : rounds_seen[era];
+        CHECK(brass_view_json(&seen, BH(&g)->current, preview_json, BRASS_JSON_CAP) > 0, "preview json");
+        int era = BH(&g)->era;
+        CHECK(brass_apply(&g, BH(&g)->current, pick, NULL, NULL) == BRASS_OK, "apply");
+        if (!BH(&g)->game_over || BH(&g)->era != era) rounds_seen[era] = BH(&g)->round > rounds_seen[era] ? BH(&g)->round : rounds_seen[era];
         decisions++;
         CHECK(decisions < 20000, "game does not end");
     }

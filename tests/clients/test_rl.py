@@ -8,6 +8,8 @@ import pytest
 import brass
 from brass_clients.vector import outcome_rewards
 
+BIRMINGHAM = brass.get_ruleset("birmingham")
+
 
 def test_pettingzoo_api_test() -> None:
     pytest.importorskip("pettingzoo", reason="optional extra 'rl' (pettingzoo) not installed")
@@ -34,7 +36,7 @@ def test_pettingzoo_full_game_ends_with_terminal_rewards() -> None:
             action = None
         else:
             mask = observation["action_mask"]
-            assert observation["observation"].shape == (brass.OBSERVATION_SIZE,)
+            assert observation["observation"].shape == (BIRMINGHAM.observation_size,)
             action = int(rng.choice(np.flatnonzero(mask)))
         environment.step(action)
     assert not environment.agents

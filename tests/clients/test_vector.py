@@ -7,12 +7,14 @@ import numpy as np
 import brass
 from brass_clients.vector import VectorEnv, benchmark, outcome_rewards
 
+BIRMINGHAM = brass.get_ruleset("birmingham")
+
 
 def test_shapes_and_masks_match_the_engine() -> None:
     env = VectorEnv(5, players=3, seed=10)
     obs, masks = env.reset()
-    assert obs.shape == (5, brass.OBSERVATION_SIZE) and obs.dtype == np.float32
-    assert masks.shape == (5, brass.NUM_DISTINCT_ACTIONS) and masks.dtype == bool
+    assert obs.shape == (5, BIRMINGHAM.observation_size) and obs.dtype == np.float32
+    assert masks.shape == (5, BIRMINGHAM.num_actions) and masks.dtype == bool
     for i, game in enumerate(env.games):
         assert np.flatnonzero(masks[i]).tolist() == sorted(game.legal_ids())
         assert np.array_equal(obs[i], game.observation(int(env.acting_seats[i])))

@@ -197,12 +197,13 @@ def check_view(g: brass.Game, seat: int | None, pos: dict[str, Any]) -> dict[str
 
 def _off(*path: str) -> int:
     """Byte offset of a field in the snapshot (header + struct offset)."""
-    return SNAPSHOT_HEADER + ffi.offsetof("BrassGame", *path)
+    return SNAPSHOT_HEADER + ffi.offsetof("BirminghamGame", *path)
 
 
-SNAPSHOT_HEADER = lib.brass_snapshot_size() - ffi.sizeof("BrassGame")
-_PLAYER = ffi.sizeof("BrassPlayer")
-_SLOT = ffi.sizeof("BrassSlot")
+SNAPSHOT_HEADER = (lib.brass_snapshot_size(lib.BRASS_RULESET_BIRMINGHAM)
+                   - ffi.sizeof("BirminghamGame"))
+_PLAYER = ffi.sizeof("BirminghamPlayer")
+_SLOT = ffi.sizeof("BirminghamSlot")
 _P0 = _off("players")
 _S0 = _off("slots")
 
@@ -210,13 +211,13 @@ _S0 = _off("slots")
 _OFF = {name: _off(name) for name in (
     "num_players", "beginner", "era", "round", "deck_size", "coal_market", "iron_market",
     "deck", "discards", "wild_pile", "merchant_tile", "merchant_beer", "link_owner")}
-_PF = {name: ffi.offsetof("BrassPlayer", name) for name in (
+_PF = {name: ffi.offsetof("BirminghamPlayer", name) for name in (
     "money", "vp", "links_left", "mat_taken", "hand", "hand_size", "facedown_card")}
-_SF = {name: ffi.offsetof("BrassSlot", name) for name in (
+_SF = {name: ffi.offsetof("BirminghamSlot", name) for name in (
     "owner", "industry", "level", "flipped", "cubes")}
-NUM_SLOTS = lib.BRASS_NUM_SLOTS
-NUM_LINKS = lib.BRASS_NUM_LINKS
-NUM_CARDS = lib.BRASS_NUM_CARD_TYPES
+NUM_SLOTS = lib.BHAM_NUM_SLOTS
+NUM_LINKS = lib.BHAM_NUM_LINKS
+NUM_CARDS = lib.BHAM_NUM_CARD_TYPES
 _CARD_INDEX = {c: i for i, c in enumerate(brass.engine.CARD_NAMES)}
 WILD_IDS = [_CARD_INDEX[w] for w in WILD]
 # card counts packed one byte per card type into one integer (little end = card 0): adding

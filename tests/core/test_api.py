@@ -26,7 +26,9 @@ from ._support import (
     raw_state,
 )
 
-N = brass.NUM_DISTINCT_ACTIONS
+BIRMINGHAM = brass.get_ruleset("birmingham")
+
+N = BIRMINGHAM.num_actions
 
 
 def fnv1a(data: bytes) -> int:
@@ -388,7 +390,7 @@ def test_views_hide_what_they_must(mid_game: brass.Game) -> None:
 def test_observation_shape_and_determinism(mid_game: brass.Game) -> None:
     obs = [mid_game.observation(s) for s in range(mid_game.num_players)]
     for s, o in enumerate(obs):
-        assert o.dtype == np.float32 and o.shape == (brass.OBSERVATION_SIZE,)
+        assert o.dtype == np.float32 and o.shape == (BIRMINGHAM.observation_size,)
         assert np.isfinite(o).all()
         assert np.array_equal(o, mid_game.observation(s))
         assert np.array_equal(o, mid_game.clone().observation(s))
@@ -435,7 +437,7 @@ def bad_snapshots(snap: bytes) -> Iterator[tuple[str, bytes]]:
     other[4:6] = struct.pack("<H", 2)  # another format version, same body
     yield "format version 2", bytes(other)
     other = bytearray(snap)
-    other[6:8] = struct.pack("<H", brass.RULES_EDITION + 1)  # header edition != the state's
+    other[6:8] = struct.pack("<H", BIRMINGHAM.rules_edition + 1)  # header edition != the state's
     yield "header claims another rules edition", bytes(other)  # regression (fuzz_restore)
     other = bytearray(snap)
     other[8:12] = struct.pack("<I", len(snap))
@@ -460,14 +462,14 @@ def test_bad_snapshots_are_refused(mid_game: brass.Game) -> None:
 def _field(name: str) -> int:
     from brass._core import ffi
 
-    return SNAPSHOT_HEADER + ffi.offsetof("BrassGame", name)
+    return SNAPSHOT_HEADER + ffi.offsetof("BirminghamGame", name)
 
 
 def _player_field(p: int, name: str) -> int:
     from brass._core import ffi
 
-    return (SNAPSHOT_HEADER + ffi.offsetof("BrassGame", "players")
-            + p * ffi.sizeof("BrassPlayer") + ffi.offsetof("BrassPlayer", name))
+    return (SNAPSHOT_HEADER + ffi.offsetof("BirminghamGame", "players")
+            + p * ffi.sizeof("BirminghamPlayer") + ffi.offsetof("BirminghamPlayer", name))
 
 
 def test_sealed_but_inconsistent_snapshots_are_refused(mid_game: brass.Game) -> None:
@@ -707,14 +709,14 @@ def _paths(obj: Any, prefix: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
 def test_replay_record_carries_the_edition_and_replays() -> None:
     g = play_random(3, 77, steps=150)
     rec = g.replay_record()
-    assert rec["rules_edition"] == brass.RULES_EDITION
+    assert rec["rules_edition"] == BIRMINGHAM.rules_edition
     assert rec["players"] == 3 and rec["seed"] == 77 and len(rec["decisions"]) == g.version
     assert brass.Game.replay(json.loads(json.dumps(rec))).state_hash() == g.state_hash()
 
 
 def test_replay_of_a_future_edition_is_refused() -> None:
     rec = play_random(2, 5, steps=20).replay_record()
-    rec["rules_edition"] = brass.RULES_EDITION + 1
+    rec["rules_edition"] = BIRMINGHAM.rules_edition + 1
     with pytest.raises(EngineError) as exc:
         brass.Game.replay(rec)
     assert exc.value.code == "INVALID_ARGUMENT" and exc.value.field == "rules_edition"
@@ -741,7 +743,7 @@ def test_replay_from_a_position() -> None:
     for _ in range(30):
         g.apply(policy_choice(g, g.legal_ids(), rng))
     rec = g.replay_record()
-    assert "position" in rec and rec["rules_edition"] == brass.RULES_EDITION
+    assert "position" in rec and rec["rules_edition"] == BIRMINGHAM.rules_edition
     assert brass.Game.replay(rec).state_hash() == g.state_hash()
 
 

@@ -12,7 +12,9 @@ import pytest
 import brass
 from brass import EngineError
 
-N = brass.NUM_DISTINCT_ACTIONS
+BIRMINGHAM = brass.get_ruleset("birmingham")
+
+N = BIRMINGHAM.num_actions
 
 
 def snapshots(batch: brass.GameBatch) -> list[bytes]:
@@ -58,7 +60,7 @@ def test_a_batch_game_outlives_its_batch() -> None:
 def test_step_refuses_actions_that_do_not_fit_before_applying_any() -> None:
     """Regression: int64 actions were cast to int32, so 2^32 + k applied action k."""
     batch = brass.GameBatch(2, 2, [1, 2])
-    obs = np.zeros((2, brass.OBSERVATION_SIZE), np.float32)
+    obs = np.zeros((2, BIRMINGHAM.observation_size), np.float32)
     masks = np.zeros((2, N), bool)
     first = batch.games[0].legal_ids()[0]
     before = snapshots(batch)

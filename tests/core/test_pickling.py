@@ -18,6 +18,8 @@ from brass import EngineError
 
 from ._support import play_random
 
+BIRMINGHAM = brass.get_ruleset("birmingham")
+
 
 def same_game(a: brass.Game, b: brass.Game) -> None:
     assert a.snapshot() == b.snapshot()
@@ -82,8 +84,8 @@ def test_a_batch_game_copies_and_pickles_as_a_game_of_its_own() -> None:
 
 def test_game_batches_pickle_and_copy_with_their_own_array() -> None:
     batch = brass.GameBatch(3, 2, [4, 5, 6])
-    obs = np.zeros((3, brass.OBSERVATION_SIZE), np.float32)
-    masks = np.zeros((3, brass.NUM_DISTINCT_ACTIONS), bool)
+    obs = np.zeros((3, BIRMINGHAM.observation_size), np.float32)
+    masks = np.zeros((3, BIRMINGHAM.num_actions), bool)
     batch.step(np.array([g.legal_ids()[0] for g in batch.games]), obs, masks)
     for twin in (pickle.loads(pickle.dumps(batch)), copy.copy(batch), copy.deepcopy(batch)):
         for a, b in zip(twin.games, batch.games, strict=True):

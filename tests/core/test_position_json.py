@@ -26,8 +26,10 @@ from brass.engine import (
     action_name,
 )
 
+BIRMINGHAM = brass.get_ruleset("birmingham")
+
 _NONE = lib.BRASS_NONE
-_NO_CARD = lib.BRASS_NO_CARD
+_NO_CARD = lib.BHAM_NO_CARD
 _CARD_IDS = {n: i for i, n in enumerate(CARD_NAMES)}
 _GOODS = ("cotton", "manufacturer", "pottery")
 WILD = ("wild_location", "wild_industry")
@@ -46,6 +48,7 @@ def _name(v: int, names: tuple[str, ...]) -> str | None:
 def reference_dict(g: Any, seat: int, hidden: bool) -> dict[str, Any]:
     """The position / view dict built field by field from the C struct in Python (the
     format's earlier writer, kept as the oracle); with hidden=False, g is redacted."""
+    g = ffi.cast("BirminghamGame *", g)
     n = g.num_players
     players = []
     for p in range(n):
@@ -53,7 +56,7 @@ def reference_dict(g: Any, seat: int, hidden: bool) -> dict[str, Any]:
         d: dict[str, Any] = {
             "money": pl.money, "vp": pl.vp, "spent": pl.spent,
             "income_space": pl.income_space,
-            "income_level": lib.brass_income_level(pl.income_space),
+            "income_level": lib.bham_income_level(pl.income_space),
             "links_left": pl.links_left,
             "mat_taken": {ind: pl.mat_taken[i] for i, ind in enumerate(INDUSTRIES)},
             "hand_size": pl.hand_size,
@@ -67,7 +70,7 @@ def reference_dict(g: Any, seat: int, hidden: bool) -> dict[str, Any]:
             d["facedown"] = None if pl.facedown_card == _NO_CARD else CARD_NAMES[pl.facedown_card]
         players.append(d)
     slots = {}
-    for s in range(lib.BRASS_NUM_SLOTS):
+    for s in range(lib.BHAM_NUM_SLOTS):
         t = g.slots[s]
         if t.owner >= 0:
             slots[SLOT_NAMES[s]] = {"owner": t.owner, "industry": INDUSTRIES[t.industry],
@@ -109,8 +112,8 @@ def reference_dict(g: Any, seat: int, hidden: bool) -> dict[str, Any]:
                      if g.discards[c]},
         "merchants": {SPACE_NAMES[m]: {"goods": _goods(g.merchant_tile[m]),
                                        "beer": g.merchant_beer[m]}
-                      for m in range(lib.BRASS_NUM_MERCHANT_SPACES)},
-        "links": {LINK_NAMES[k]: g.link_owner[k] for k in range(lib.BRASS_NUM_LINKS)
+                      for m in range(lib.BHAM_NUM_MERCHANT_SPACES)},
+        "links": {LINK_NAMES[k]: g.link_owner[k] for k in range(lib.BHAM_NUM_LINKS)
                   if g.link_owner[k] >= 0},
         "slots": slots,
         "player_state": players,
@@ -178,7 +181,7 @@ def test_the_whole_position_round_trips() -> None:
 
 def test_every_name_is_plain_json_without_escaping() -> None:
     # The writer quotes names without escaping them (birmingham_json.c, put_str).
-    for action in range(brass.NUM_DISTINCT_ACTIONS):
+    for action in range(BIRMINGHAM.num_actions):
         assert re.fullmatch(r"[a-z0-9_.:-]+", action_name(action)), action_name(action)
 
 

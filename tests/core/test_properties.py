@@ -62,12 +62,14 @@ from ._support import (
     raw_state,
 )
 
+BIRMINGHAM = brass.get_ruleset("birmingham")
+
 GAMES = int(os.environ.get("BRASS_PROP_GAMES", "500"))  # per player count
 SLOW_GAMES = 5000
 FULL_GAMES = 4
 SAMPLE_EVERY = 50
 MAX_DECISIONS = 20000
-N = brass.NUM_DISTINCT_ACTIONS
+N = BIRMINGHAM.num_actions
 EXPECTED_KINDS = {"action", "card", "scout_card", "build_industry", "build_slot", "coal",
                   "iron", "beer", "link", "second_rail", "develop", "sell_tile",
                   "sell_merchant", "free_develop"}

@@ -28,6 +28,8 @@ from brass_clients.sdk import BrassError, GameClient, pb
 
 from .conftest import ServerProcess
 
+BIRMINGHAM = brass.get_ruleset("birmingham")
+
 SERVICE = "/brass.v1.GameService"
 UNARY_METHODS = ("CreateGame", "CreateGameFromPosition", "GetGame", "ListLegalActions",
                  "SubmitAction", "PreviewAction", "GetReplay", "ListGames")
@@ -317,7 +319,7 @@ def test_oversized_fields_and_bodies(server: ServerProcess, game: Game, rest: Re
     assert caught.value.code == grpc.StatusCode.RESOURCE_EXHAUSTED
     # Under the transport limit, but absurd: a 300,000-id compound action is refused whole,
     # by its length before its ids are looked at.
-    for ids in ([legal[0]] * 300_000, [brass.NUM_DISTINCT_ACTIONS] * 300_000):
+    for ids in ([legal[0]] * 300_000, [BIRMINGHAM.num_actions] * 300_000):
         error = expect_grpc("INVALID_ARGUMENT", client.submit_action, game.id, token,
                             compound=ids, expected_version=game.version)
         assert "at most 64 ids" in error.message

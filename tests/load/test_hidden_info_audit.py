@@ -31,6 +31,8 @@ from brass_clients.sdk import BrassError, GameClient, struct_to_dict
 
 from .conftest import Backend, ServerProcess
 
+BIRMINGHAM = brass.get_ruleset("birmingham")
+
 ENGINE_GAMES = 1000
 SAMPLES_PER_GAME = 2
 SERVICE_GAMES = 24
@@ -150,7 +152,7 @@ def strong_check(game: brass.Game, seat: int, other_seed: int, rng: random.Rando
             figures["previews_compared"] += 1
         # A half action as a compound, or a refused id inside one: the same refusal.
         broken = list(rng.choice(compounds).ids)[:-1] if compounds else []
-        broken.append(rng.randrange(brass.NUM_DISTINCT_ACTIONS))
+        broken.append(rng.randrange(BIRMINGHAM.num_actions))
         assert compound_outcome(twin, broken, seat) == compound_outcome(game, broken, seat)
         assert preview_outcome(twin, broken, seat) == preview_outcome(game, broken, seat)
     else:
@@ -158,7 +160,7 @@ def strong_check(game: brass.Game, seat: int, other_seed: int, rng: random.Rando
         # tells this seat the same thing.
         candidates = sorted(set(game.legal_ids()) & set(twin.legal_ids()))
         # And this seat, acting out of turn, learns nothing either.
-        option = rng.randrange(brass.NUM_DISTINCT_ACTIONS)
+        option = rng.randrange(BIRMINGHAM.num_actions)
         assert apply_outcome(twin, option, seat) == apply_outcome(game, option, seat)
         assert preview_outcome(twin, option, seat) == preview_outcome(game, option, seat)
     if candidates:
@@ -176,7 +178,7 @@ def strong_check(game: brass.Game, seat: int, other_seed: int, rng: random.Rando
         assert same, f"the events of option {option} depend on what seat {seat} cannot see"
         figures["events_compared"] += 1
     # An option the actor cannot take now: the same refusal in both.
-    refused = [i for i in range(brass.NUM_DISTINCT_ACTIONS) if i not in set(game.legal_ids())]
+    refused = [i for i in range(BIRMINGHAM.num_actions) if i not in set(game.legal_ids())]
     if actor == seat and refused:
         option = rng.choice(refused)
         assert apply_outcome(twin, option, actor) == apply_outcome(game, option, actor)
@@ -273,7 +275,7 @@ def service_check_game(client: GameClient, server: ServerProcess, rng: random.Ra
     if not full.is_over:
         actor = full.current_seat
         legal_ids = set(full.legal_ids())
-        refused = rng.choice([i for i in range(brass.NUM_DISTINCT_ACTIONS) if i not in legal_ids])
+        refused = rng.choice([i for i in range(BIRMINGHAM.num_actions) if i not in legal_ids])
         for seat, option in ((actor, refused), ((actor + 1) % players, min(legal_ids))):
             try:
                 client.submit_action(game_id, tokens[seat], option)

@@ -22,6 +22,8 @@ from .helpers import (
     sse_events,
 )
 
+BIRMINGHAM = brass.get_ruleset("birmingham")
+
 
 @pytest.fixture(scope="session")
 def finished_game(server: ServerProcess) -> tuple[str, list[str]]:
@@ -66,7 +68,7 @@ class Game:
 
     def illegal_option(self) -> int:
         legal_ids = {o.id for o in self.legal().options}
-        return next(i for i in range(brass.NUM_DISTINCT_ACTIONS) if i not in legal_ids)
+        return next(i for i in range(BIRMINGHAM.num_actions) if i not in legal_ids)
 
     def assert_unchanged(self) -> None:
         assert self.client.get_game(self.id) == self.before
@@ -165,7 +167,7 @@ def test_unknown_action(game: Game) -> None:
         game.client.submit_action,
         game.id,
         game.tokens[game.to_act],
-        brass.NUM_DISTINCT_ACTIONS + 17,
+        BIRMINGHAM.num_actions + 17,
     )
     assert error.code == grpc.StatusCode.INVALID_ARGUMENT
     game.assert_unchanged()
@@ -298,7 +300,7 @@ def test_rest_errors_match_grpc_reasons(server: ServerProcess, game: Game,
     illegal = {"action": {"optionId": game.illegal_option()}}
     expect_rest_error("ILLEGAL_ACTION", 400, rest.post, f"{base}/actions", illegal, to_act)
     expect_rest_error("ILLEGAL_ACTION", 400, rest.post, f"{base}/actions:preview", illegal, to_act)
-    unknown = {"action": {"optionId": brass.NUM_DISTINCT_ACTIONS + 3}}
+    unknown = {"action": {"optionId": BIRMINGHAM.num_actions + 3}}
     expect_rest_error("UNKNOWN_ACTION", 400, rest.post, f"{base}/actions", unknown, to_act)
     stale = {**act, "expectedVersion": str(game.version + 5)}
     error = expect_rest_error("STALE_VERSION", 409, rest.post, f"{base}/actions", stale, to_act)

@@ -1,34 +1,39 @@
-"""Python engine API over the Brass C core (see docs/ENGINE_API.md).
+"""Python engine API over the Brass C core (see docs/ENGINE_API.md, docs/RULESETS.md).
 
-Every rule lives in C (`brass._core`); this module only moves data in and out.
+Every rule lives in C (`brass._core`); this module only moves data in and out. Nothing
+here is one ruleset's: sizes, editions, options and names come from `get_ruleset(name)`.
 """
 
 from __future__ import annotations
 
 from brass.engine import (
-    NUM_DISTINCT_ACTIONS,
-    OBSERVATION_SIZE,
-    RULES_EDITION,
+    DEFAULT_RULESET,
     Compound,
     EngineError,
     Game,
     GameBatch,
     Option,
+    OptionSpec,
+    Ruleset,
     action_name,
+    get_ruleset,
     json_to_struct_bytes,
     random_playouts,
+    rulesets,
 )
 
 __all__ = [
-    "NUM_DISTINCT_ACTIONS",
-    "OBSERVATION_SIZE",
-    "RULES_EDITION",
+    "DEFAULT_RULESET",
     "Compound",
     "EngineError",
     "Game",
     "GameBatch",
     "Option",
+    "OptionSpec",
+    "Ruleset",
     "action_name",
+    "get_ruleset",
     "json_to_struct_bytes",
     "random_playouts",
+    "rulesets",
 ]

@@ -12,81 +12,9 @@ import numpy as np
 
 from brass._core import ffi, lib
 
-NUM_DISTINCT_ACTIONS: int = lib.BRASS_NUM_ACTIONS
-OBSERVATION_SIZE: int = lib.BRASS_OBS_SIZE
-RULES_EDITION: int = lib.BRASS_RULES_EDITION
 POSITION_FORMAT = "brass-position/1"
-
-INDUSTRIES = ("cotton", "manufacturer", "pottery", "coal", "iron", "brewery")
-ACTION_TYPES = ("build", "network", "develop", "sell", "loan", "scout", "pass")
-ERAS = ("canal", "rail")
-BONUS_KINDS = ("money", "vp", "income_spaces", "develop")
 _NONE = lib.BRASS_NONE
-
-
-def _is_integer(value: Any) -> bool:
-    """A Python or numpy integer, not a bool (True is not seat 1)."""
-    return isinstance(value, int | np.integer) and not isinstance(value, bool | np.bool_)
-
-
-def action_name(action: int) -> str:
-    """Stable short name of an action id, e.g. ``card:birmingham`` or ``slot:dudley.0``;
-    ``unknown`` outside the action space."""
-    if not _is_integer(action):
-        raise EngineError("INVALID_ARGUMENT", "action must be an integer", None, "action")
-    if not 0 <= action < lib.BRASS_NUM_ACTIONS:
-        return "unknown"
-    return ffi.string(lib.brass_action_name(int(action))).decode()
-
-
-_NAMES = [action_name(i) for i in range(NUM_DISTINCT_ACTIONS)]
-_IDS = {name: i for i, name in enumerate(_NAMES)}
-CARD_NAMES = tuple(_NAMES[lib.A_CARD + i][5:] for i in range(lib.BRASS_NUM_CARD_TYPES))
-SLOT_NAMES = tuple(_NAMES[lib.A_SLOT + i][5:] for i in range(lib.BRASS_NUM_SLOTS))
-LINK_NAMES = tuple(_NAMES[lib.A_LINK + i][5:] for i in range(lib.BRASS_NUM_LINKS))
-SPACE_NAMES = tuple(_NAMES[lib.A_MERCHANT + i][9:] for i in range(lib.BRASS_NUM_MERCHANT_SPACES))
-PHASE_NAMES = tuple(ffi.string(lib.brass_phase_name(i)).decode() for i in range(lib.NUM_PHASES))
-_REASONS = {getattr(lib, n): n[2:] for n in dir(lib) if n.startswith("R_")}
-_ERRORS = {
-    lib.BRASS_E_ILLEGAL: "ILLEGAL_ACTION",
-    lib.BRASS_E_NOT_YOUR_TURN: "NOT_YOUR_TURN",
-    lib.BRASS_E_GAME_OVER: "GAME_OVER",
-    lib.BRASS_E_UNKNOWN_ACTION: "UNKNOWN_ACTION",
-    lib.BRASS_E_BAD_SNAPSHOT: "BAD_SNAPSHOT",
-    lib.BRASS_E_BAD_POSITION: "BAD_POSITION",
-    lib.BRASS_E_BAD_ARGUMENT: "INVALID_ARGUMENT",
-    lib.BRASS_E_BUFFER: "INTERNAL",
-}
-_EVENT_FIELDS: dict[int, tuple[str, tuple[str, ...]]] = {
-    lib.EV_ACTION: ("action", ("action", "card")),
-    lib.EV_PAY: ("pay", ("money",)),
-    lib.EV_COAL: ("coal", ("source", "price")),
-    lib.EV_IRON: ("iron", ("source", "price")),
-    lib.EV_BEER: ("beer", ("source", "merchant")),
-    lib.EV_BUILD: ("build", ("slot", "industry", "level")),
-    lib.EV_OVERBUILD: ("overbuild", ("slot", "previous_owner", "previous_level")),
-    lib.EV_LINK: ("link", ("link",)),
-    lib.EV_DEVELOP: ("develop", ("industry", "level")),
-    lib.EV_SELL: ("sell", ("slot", "merchant")),
-    lib.EV_FLIP: ("flip", ("slot", "income_spaces")),
-    lib.EV_MARKET_SALE: ("market_sale", ("slot", "cubes", "money")),
-    lib.EV_MERCHANT_BONUS: ("merchant_bonus", ("merchant", "bonus", "amount")),
-    lib.EV_LOAN: ("loan", ("income_space",)),
-    lib.EV_SCOUT: ("scout", ()),
-    lib.EV_PASS: ("pass", ()),
-    lib.EV_TURN_END: ("turn_end", ("cards_drawn",)),
-    lib.EV_TURN_ORDER: ("turn_order", ("order", "players")),
-    lib.EV_INCOME: ("income", ("money",)),
-    lib.EV_SHORTFALL_REMOVE: ("shortfall_remove", ("slot", "money")),
-    lib.EV_VP_LOSS: ("vp_loss", ("vp",)),
-    lib.EV_LINK_SCORE: ("link_score", ("link", "vp")),
-    lib.EV_TILE_SCORE: ("tile_score", ("slot", "vp")),
-    lib.EV_TILE_REMOVED: ("tile_removed", ("slot",)),
-    lib.EV_ERA_END: ("era_end", ("era",)),
-    lib.EV_BONUS_SCORE: ("bonus_score", ("vp",)),
-    lib.EV_GAME_END: ("game_end", ()),
-    lib.EV_ROUND_END: ("round_end", ("round",)),
-}
+DEFAULT_RULESET = "birmingham"
 
 
 class EngineError(Exception):
@@ -110,8 +38,239 @@ class EngineError(Exception):
         return type(self), (self.code, self.message, self.reason, self.field)
 
 
-def _reason_message(reason: int) -> str:
-    return ffi.string(lib.brass_reason_message(reason)).decode()
+def _is_integer(value: Any) -> bool:
+    """A Python or numpy integer, not a bool (True is not seat 1)."""
+    return isinstance(value, int | np.integer) and not isinstance(value, bool | np.bool_)
+
+
+def _value_name(value: Any) -> str | None:
+    """The name of an enumerated option's value as given in JSON: a string, or true/false
+    and integers for the options whose names are "true"/"false" or numbers."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    return value if isinstance(value, str) else None
+
+
+def _json_value(name: str) -> Any:
+    """An enumerated option's value name as the JSON value a client writes."""
+    if name in ("true", "false"):
+        return name == "true"
+    return int(name) if name.lstrip("-").isdigit() else name
+
+
+def _text(ptr: Any) -> str | None:
+    return None if ptr == ffi.NULL else ffi.string(ptr).decode()
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One ruleset-specific option of a new game, as the C core declares it."""
+
+    name: str
+    description: str
+    is_bool: bool
+    allowed: tuple[int, ...]  # empty: any value in [minimum, maximum]
+    minimum: int
+    maximum: int
+    default: int | bool | str
+    value_names: tuple[str, ...] = ()  # an enumerated option: the JSON string of each value
+    not_played: frozenset[int] = frozenset()  # values named by the rules but not played
+
+    @property
+    def choices(self) -> tuple[Any, ...]:
+        """The values a new game accepts (enumerated options: as JSON values)."""
+        return tuple(_json_value(n) for i, n in enumerate(self.value_names)
+                     if i not in self.not_played)
+
+    @property
+    def kind(self) -> str:
+        """"bool", "int" or "enum" (as a client writes the value in JSON)."""
+        if self.value_names:
+            kinds = {type(_json_value(n)) for n in self.value_names}
+            return "bool" if kinds == {bool} else "int" if kinds == {int} else "enum"
+        return "bool" if self.is_bool else "int"
+
+    def check(self, value: Any) -> int:
+        """The option's value for the core; EngineError naming the option when it is bad."""
+        where = f"options.{self.name}"
+        if self.value_names:
+            name = _value_name(value)
+            if name not in self.value_names:
+                raise EngineError("INVALID_ARGUMENT", f"{where} must be one of "
+                                  + ", ".join(repr(v) for v in self.choices), None, where)
+            index = self.value_names.index(name)
+            if index in self.not_played:
+                raise EngineError("INVALID_ARGUMENT", f"{where}={value!r} is a rule choice this "
+                                  "engine does not play yet; it plays "
+                                  + ", ".join(repr(v) for v in self.choices), None, where)
+            return index
+        if self.is_bool:
+            if not isinstance(value, bool):
+                raise EngineError("INVALID_ARGUMENT", f"{where} must be true or false", None,
+                                  where)
+            return int(value)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise EngineError("INVALID_ARGUMENT", f"{where} must be an integer", None, where)
+        ok = value in self.allowed if self.allowed else self.minimum <= value <= self.maximum
+        if not ok:
+            allowed = (" or ".join(str(v) for v in self.allowed) if self.allowed
+                       else f"{self.minimum}..{self.maximum}")
+            raise EngineError("INVALID_ARGUMENT", f"{where} must be {allowed}", None, where)
+        return value
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """A ruleset of the C core (brass_ruleset_info): its sizes, editions, options and names."""
+
+    id: int
+    name: str
+    title: str
+    rules_edition: int
+    format_version: int
+    state_size: int
+    num_actions: int
+    observation_size: int
+    min_players: int
+    max_players: int
+    provisional: bool
+    placeholders: tuple[str, ...]
+    options: tuple[OptionSpec, ...]
+    action_names: tuple[str, ...] = field(repr=False)
+    decision_names: tuple[str, ...] = field(repr=False)
+    event_names: tuple[tuple[str, tuple[str, ...]], ...] = field(repr=False)
+
+    @property
+    def action_ids(self) -> dict[str, int]:
+        return _ACTION_IDS[self.id]
+
+    def names_with(self, prefix: str) -> tuple[str, ...]:
+        """The values of action names `prefix:value`, in id order (slots, links, cards...)."""
+        k = len(prefix) + 1
+        return tuple(n[k:] for n in self.action_names if n.startswith(prefix + ":"))
+
+    def reason_name(self, reason: int) -> str:
+        return _text(lib.brass_reason_name(self.id, reason)) or f"REASON_{reason}"
+
+    def reason_message(self, reason: int) -> str:
+        return _text(lib.brass_reason_message(self.id, reason)) or "unknown reason"
+
+    def describe(self) -> dict[str, Any]:
+        """The ruleset as JSON-ready data (for the service and the docs)."""
+        return {
+            "name": self.name, "title": self.title, "rules_edition": self.rules_edition,
+            "format_version": self.format_version, "num_actions": self.num_actions,
+            "observation_size": self.observation_size,
+            "players": {"min": self.min_players, "max": self.max_players},
+            "provisional": self.provisional, "placeholders": list(self.placeholders),
+            "options": [{"name": o.name, "description": o.description, "type": o.kind,
+                         "allowed": list(o.choices or o.allowed) or None,
+                         "min": o.minimum if o.kind == "int" else None,
+                         "max": o.maximum if o.kind == "int" else None, "default": o.default}
+                        for o in self.options],
+            "decision_kinds": list(self.decision_names),
+        }
+
+
+def _load_ruleset(rid: int) -> Ruleset:
+    info = ffi.new("BrassRulesetInfo *")
+    if lib.brass_ruleset_info(rid, info):
+        raise EngineError("INTERNAL", f"ruleset {rid} is missing from the core")
+    opts = []
+    o = ffi.new("BrassOptionInfo *")
+    for i in range(info.num_options):
+        lib.brass_option_info(rid, i, o)
+        is_bool = bool(o.is_bool)
+        names = (tuple(_text(o.value_names[k]) or "" for k in range(o.num_allowed))
+                 if o.value_names != ffi.NULL else ())
+        default: int | bool | str = o.default_value
+        if names:
+            default = _json_value(names[o.default_value])
+        elif is_bool:
+            default = bool(o.default_value)
+        opts.append(OptionSpec(_text(o.name) or "", _text(o.description) or "", is_bool,
+                               () if names else tuple(o.allowed[k] for k in range(o.num_allowed)),
+                               o.min, o.max, default, names,
+                               frozenset(k for k in range(32) if (o.unimplemented >> k) & 1)))
+    events = []
+    for t in range(info.num_event_types):
+        fields_text = _text(lib.brass_event_fields(rid, t)) or ""
+        events.append((_text(lib.brass_event_name(rid, t)) or "unknown",
+                       tuple(f for f in fields_text.split(",") if f)))
+    placeholders = _text(info.placeholders) or ""
+    return Ruleset(
+        id=rid, name=_text(info.name) or "", title=_text(info.title) or "",
+        rules_edition=info.rules_edition, format_version=info.format_version,
+        state_size=info.state_size, num_actions=info.num_actions,
+        observation_size=info.observation_size, min_players=info.min_players,
+        max_players=info.max_players, provisional=bool(info.provisional),
+        placeholders=tuple(p for p in placeholders.split(",") if p), options=tuple(opts),
+        action_names=tuple(_text(lib.brass_action_name(rid, a)) or f"id:{a}"
+                           for a in range(info.num_actions)),
+        decision_names=tuple(_text(lib.brass_decision_name(rid, k)) or "unknown"
+                             for k in range(info.num_decision_kinds)),
+        event_names=tuple(events))
+
+
+_BY_ID = tuple(_load_ruleset(i) for i in range(lib.BRASS_NUM_RULESETS))
+RULESETS: dict[str, Ruleset] = {rs.name: rs for rs in _BY_ID}
+_ACTION_IDS = tuple({n: i for i, n in enumerate(rs.action_names)} for rs in _BY_ID)
+
+
+def get_ruleset(name: str | Ruleset = DEFAULT_RULESET) -> Ruleset:
+    """A ruleset by name ("birmingham", ...); EngineError INVALID_ARGUMENT if unknown."""
+    if isinstance(name, Ruleset):
+        return name
+    rs = RULESETS.get(name) if isinstance(name, str) else None
+    if rs is None:
+        raise EngineError("INVALID_ARGUMENT", f"unknown ruleset {name!r}; this engine has "
+                          + ", ".join(RULESETS), None, "ruleset")
+    return rs
+
+
+def rulesets() -> list[Ruleset]:
+    """Every ruleset of this engine, by id."""
+    return list(_BY_ID)
+
+
+# Birmingham's names, for Birmingham's position reader, bots and tests (not the neutral API).
+_BHAM = RULESETS["birmingham"]
+INDUSTRIES = _BHAM.names_with("industry")
+ACTION_TYPES = _BHAM.names_with("type")
+ERAS = ("canal", "rail")
+BONUS_KINDS = ("money", "vp", "income_spaces", "develop")
+CARD_NAMES = _BHAM.names_with("card")
+SLOT_NAMES = _BHAM.names_with("slot")
+LINK_NAMES = _BHAM.names_with("link")
+SPACE_NAMES = _BHAM.names_with("merchant")
+PHASE_NAMES = _BHAM.decision_names
+
+
+def action_name(action: int, ruleset_name: str = DEFAULT_RULESET) -> str:
+    """Stable short name of an action id, e.g. ``card:birmingham`` or ``slot:dudley.0``;
+    ``unknown`` outside the action space."""
+    if not _is_integer(action):
+        raise EngineError("INVALID_ARGUMENT", "action must be an integer", None, "action")
+    names = get_ruleset(ruleset_name).action_names
+    return names[int(action)] if 0 <= action < len(names) else "unknown"
+
+
+_ERRORS = {
+    lib.BRASS_E_ILLEGAL: "ILLEGAL_ACTION",
+    lib.BRASS_E_NOT_YOUR_TURN: "NOT_YOUR_TURN",
+    lib.BRASS_E_GAME_OVER: "GAME_OVER",
+    lib.BRASS_E_UNKNOWN_ACTION: "UNKNOWN_ACTION",
+    lib.BRASS_E_BAD_SNAPSHOT: "BAD_SNAPSHOT",
+    lib.BRASS_E_BAD_POSITION: "BAD_POSITION",
+    lib.BRASS_E_BAD_ARGUMENT: "INVALID_ARGUMENT",
+    lib.BRASS_E_BUFFER: "INTERNAL",
+    # mismatches keep the codes callers know; the field ("ruleset", "rules_edition") and
+    # the message say which
+    lib.BRASS_E_WRONG_RULESET: "BAD_SNAPSHOT",
+    lib.BRASS_E_WRONG_EDITION: "BAD_SNAPSHOT",
+}
 
 
 # The JSON writers fill at most BRASS_JSON_CAP bytes; no need to zero them first.
@@ -144,15 +303,16 @@ def json_to_struct_bytes(text: str | bytes) -> bytes | None:
     return ffi.buffer(out, n)[:]
 
 
-def _raise(err: int, reason: int = 0, what: str = "", field: str | None = None) -> None:
+def _raise(err: int, reason: int = 0, what: str = "", field: str | None = None,
+           rs: Ruleset = _BHAM) -> None:
     code = _ERRORS.get(err, "INTERNAL")
     if err == lib.BRASS_E_ILLEGAL:
-        msg = f"{what} is not legal now: {_reason_message(reason)}"
-        raise EngineError(code, msg, _REASONS.get(reason), field)
+        msg = f"{what} is not legal now: {rs.reason_message(reason)}"
+        raise EngineError(code, msg, rs.reason_name(reason), field)
     messages = {
         "NOT_YOUR_TURN": f"it is not this seat's turn ({what})",
         "GAME_OVER": "the game is over",
-        "UNKNOWN_ACTION": f"{what} is outside the action space 0..{NUM_DISTINCT_ACTIONS - 1}",
+        "UNKNOWN_ACTION": f"{what} is outside the action space 0..{rs.num_actions - 1}",
         "BAD_SNAPSHOT": "snapshot bytes are corrupt, truncated or from another format",
         "BAD_POSITION": f"invalid position: {field or what}",
         "INVALID_ARGUMENT": f"invalid argument: {what}",
@@ -184,31 +344,59 @@ def _seed(value: Any, what: str = "seed") -> int:
     return int(value) & _SEED_MASK
 
 
-def _action_id(value: Any, what: str) -> int:
-    """An action id: an integer (else INVALID_ARGUMENT) inside the action space (else
-    UNKNOWN_ACTION)."""
+def _action_id(value: Any, what: str, rs: Ruleset = _BHAM) -> int:
+    """An action id: an integer (else INVALID_ARGUMENT) inside the ruleset's action space
+    (else UNKNOWN_ACTION)."""
     if not _is_integer(value):
         raise EngineError("INVALID_ARGUMENT", f"{what} must be an integer action id", None,
                           what)
     action = int(value)
-    if not 0 <= action < NUM_DISTINCT_ACTIONS:
+    if not 0 <= action < rs.num_actions:
         _raise(lib.BRASS_E_UNKNOWN_ACTION, what=f"{what}={action}" if "[" in what
-               else f"action {action}")
+               else f"action {action}", rs=rs)
     return action
 
 
-def meaning(action: int) -> dict[str, Any]:
-    """Structured meaning of an action id, for frontends."""
-    name = _NAMES[_action_id(action, "action")]
+def _id_list(ids: Iterable[int], rs: Ruleset) -> list[int]:
+    """The ids of a compound action, each an integer inside the action space."""
+    if isinstance(ids, str | bytes) or not isinstance(ids, Iterable):
+        raise EngineError("INVALID_ARGUMENT", "ids must be a sequence of action ids", None,
+                          "ids")
+    out = [_action_id(i, f"ids[{k}]", rs) for k, i in enumerate(ids)]
+    if not out:
+        raise EngineError("INVALID_ARGUMENT", "a compound action needs at least one id",
+                          None, "ids")
+    return out
+
+
+def _position_of(g: Any) -> dict[str, Any]:
+    out = _json_buffer()
+    n = lib.brass_position_json(g, out, lib.BRASS_JSON_CAP)
+    if n < 0:
+        _raise(-n)
+    return json.loads(ffi.unpack(out, n))
+
+
+def _view_json(state: Any, seat: int) -> str:
+    """The core's JSON text of what `seat` (-1: a spectator) sees of a state."""
+    out = _json_buffer()
+    n = lib.brass_view_json(state, seat, out, lib.BRASS_JSON_CAP)
+    if n < 0:
+        _raise(-n, what="seat")
+    return ffi.unpack(out, n).decode()
+
+
+def meaning(action: int, ruleset_name: str | Ruleset = DEFAULT_RULESET) -> dict[str, Any]:
+    """Structured meaning of an action id, for frontends (from its stable name)."""
+    rs = get_ruleset(ruleset_name)
+    name = rs.action_names[_action_id(action, "action", rs)]
     kind, _, value = name.partition(":")
     if kind == "type":
         return {"kind": "action_type", "action_type": value}
-    if kind in ("card", "industry", "link"):
+    if kind in ("slot", "merchant"):
+        return {"kind": kind, kind: value, "location": value.split(".")[0]}
+    if value:
         return {"kind": kind, kind: value}
-    if kind == "slot":
-        return {"kind": "slot", "slot": value, "location": value.split(".")[0]}
-    if kind == "merchant":
-        return {"kind": "merchant", "merchant": value, "location": value.split(".")[0]}
     return {"kind": name}
 
 
@@ -226,57 +414,87 @@ class Compound:
     ids: tuple[int, ...]
 
 
-def _card(c: int) -> str | None:
-    return None if c == lib.BRASS_NO_CARD else CARD_NAMES[c]
+def _ruleset_of(g: Any) -> Ruleset:
+    rid = g.header.ruleset
+    if not 0 <= rid < len(_BY_ID):
+        raise EngineError("INTERNAL", f"state of unknown ruleset {rid}")
+    return _BY_ID[rid]
 
 
-def _opt(v: int, names: Sequence[str]) -> str | None:
-    return None if v == _NONE else names[v]
+def _c_options(rs: Ruleset, players: Any, options: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
+    """BrassOptions for the core and the options as recorded (every option, defaults filled);
+    EngineError INVALID_ARGUMENT naming the first bad field."""
+    if isinstance(players, bool) or not isinstance(players, int) or not (
+            rs.min_players <= players <= rs.max_players):
+        counts = ", ".join(str(n) for n in range(rs.min_players, rs.max_players + 1))
+        raise EngineError("INVALID_ARGUMENT", f"players must be one of {counts} for "
+                          f"{rs.name}", None, "players")
+    if not isinstance(options, dict):
+        raise EngineError("INVALID_ARGUMENT", "options must be an object", None, "options")
+    known = {o.name for o in rs.options} | {"auto_resolve"}
+    for key in options:
+        if key not in known:
+            raise EngineError("INVALID_ARGUMENT", f"unknown option {key!r} for {rs.name} "
+                              f"(options: {', '.join(sorted(known))})", None, f"options.{key}")
+    auto = options.get("auto_resolve", True)
+    if not isinstance(auto, bool):
+        raise EngineError("INVALID_ARGUMENT", "options.auto_resolve must be true or false",
+                          None, "options.auto_resolve")
+    values = []
+    record: dict[str, Any] = {}
+    for o in rs.options:
+        value = options.get(o.name, o.default)
+        index = o.check(value)
+        values.append(index)
+        record[o.name] = _json_value(o.value_names[index]) if o.value_names else value
+    record["auto_resolve"] = auto
+    opt = ffi.new("BrassOptions *", {"ruleset": rs.id, "players": players,
+                                     "auto_resolve": int(auto), "values": values})
+    return opt, record
 
 
-def _position_of(g: Any) -> dict[str, Any]:
-    out = _json_buffer()
-    n = lib.brass_position_json(g, out, lib.BRASS_JSON_CAP)
-    if n < 0:
-        _raise(-n)
-    return json.loads(ffi.unpack(out, n))
+def _deal_seed(seed: Any) -> int:
+    """The seed of a new game: an integer in [0, 2^64) (it is recorded for replays)."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
+        raise EngineError("INVALID_ARGUMENT", "seed must be an integer in [0, 2^64)", None,
+                          "seed")
+    return seed
 
 
 class Game:
     """One game of Brass in the C core. Methods never leave the state half-changed."""
 
-    __slots__ = ("_g", "_record", "_owner")
+    __slots__ = ("_g", "_record", "_rs", "_owner")
 
     def __init__(self, _state: Any, _record: dict[str, Any], _owner: Any = None) -> None:
         self._g = _state
         self._record = _record
+        self._rs = _ruleset_of(_state)
         # A game viewing a GameBatch slot keeps the batch's C array alive (a pointer into
         # it does not).
         self._owner = _owner
 
     # ---- creation ----
     @classmethod
-    def new(cls, players: int, seed: int = 0, *, beginner: bool = False,
-            manufacturer_iv_cost: int = 8, auto_resolve: bool = True) -> Game:
-        if not isinstance(players, int) or not 2 <= players <= 4:
-            raise EngineError("INVALID_ARGUMENT", "players must be 2, 3 or 4", None, "players")
-        if manufacturer_iv_cost not in (8, 14):
-            raise EngineError("INVALID_ARGUMENT", "manufacturer_iv_cost must be 8 or 14", None,
-                              "options.manufacturer_iv_cost")
-        if not isinstance(seed, int) or not 0 <= seed < 2**64:
-            raise EngineError("INVALID_ARGUMENT", "seed must be an integer in [0, 2^64)", None,
-                              "seed")
-        opt = ffi.new("BrassOptions *", [players, int(beginner), manufacturer_iv_cost,
-                                         int(auto_resolve)])
+    def new(cls, players: int, seed: int = 0, *, ruleset: str = DEFAULT_RULESET,
+            options: dict[str, Any] | None = None, **option_kwargs: Any) -> Game:
+        """A new game. `options` (or keywords: ``beginner=True``) are the ruleset's own,
+        plus ``auto_resolve``; an unknown option or a bad value is refused."""
+        rs = get_ruleset(ruleset)
+        merged = dict(options or {})
+        for key, value in option_kwargs.items():
+            if key in merged and merged[key] != value:
+                raise EngineError("INVALID_ARGUMENT", f"option {key!r} given twice", None,
+                                  f"options.{key}")
+            merged[key] = value
+        opt, used = _c_options(rs, players, merged)
+        seed = _deal_seed(seed)
         g = ffi.new("BrassGame *")
         err = lib.brass_new(g, opt, seed)
         if err:
-            _raise(err, what="options")
-        record = {"rules_edition": RULES_EDITION, "ruleset": "birmingham", "players": players,
-                  "seed": seed, "options": {"beginner": beginner,
-                                            "manufacturer_iv_cost": manufacturer_iv_cost,
-                                            "auto_resolve": auto_resolve},
-                  "decisions": []}
+            _raise(err, what="options", rs=rs)
+        record = {"rules_edition": rs.rules_edition, "ruleset": rs.name, "players": players,
+                  "seed": seed, "options": used, "decisions": []}
         return cls(g, record)
 
     @classmethod
@@ -293,40 +511,58 @@ class Game:
                 raise EngineError("BAD_POSITION", f"position is not valid JSON: {exc}", None,
                                   "$") from exc
         g = state_from_position(position)
+        rs = _ruleset_of(g)
         # the record keeps the engine's own rewrite of the position, never the caller's object
-        record = {"rules_edition": RULES_EDITION, "ruleset": "birmingham",
-                  "players": g.num_players, "position": _position_of(g), "decisions": []}
+        record = {"rules_edition": g.header.rules_edition, "ruleset": rs.name,
+                  "players": g.header.num_players, "position": _position_of(g),
+                  "decisions": []}
         return cls(g, record)
 
     @classmethod
-    def restore(cls, data: bytes) -> Game:
+    def restore(cls, data: bytes, ruleset: str | None = None) -> Game:
+        """A game from snapshot bytes; `ruleset` (when given) must be the snapshot's."""
         if not isinstance(data, bytes | bytearray | memoryview):
             raise EngineError("BAD_SNAPSHOT", "snapshot must be bytes")
         data = bytes(data)
+        expected = -1 if ruleset is None else get_ruleset(ruleset).id
         g = ffi.new("BrassGame *")
-        err = lib.brass_restore(g, data, len(data))
+        err = lib.brass_restore(g, data, len(data), expected)
+        if err == lib.BRASS_E_WRONG_RULESET:
+            got = lib.brass_snapshot_ruleset(data, len(data), ffi.NULL)
+            name = _BY_ID[got].name if 0 <= got < len(_BY_ID) else f"#{got}"
+            raise EngineError("BAD_SNAPSHOT", f"the snapshot is of ruleset {name}, not "
+                              f"{ruleset}", None, "ruleset")
+        if err == lib.BRASS_E_WRONG_EDITION:
+            edition = ffi.new("int *")
+            got = lib.brass_snapshot_ruleset(data, len(data), edition)
+            rs = _BY_ID[got]
+            raise EngineError("BAD_SNAPSHOT", f"the snapshot needs {rs.name} rules edition "
+                              f"{edition[0]}; this engine has {rs.rules_edition}", None,
+                              "rules_edition")
         if err:
             _raise(err)
-        return cls(g, {"rules_edition": g.rules_edition, "ruleset": "birmingham",
-                       "players": g.num_players, "restored": True, "decisions": []})
+        rs = _ruleset_of(g)
+        return cls(g, {"rules_edition": g.header.rules_edition, "ruleset": rs.name,
+                       "players": g.header.num_players, "restored": True, "decisions": []})
 
     @classmethod
     def replay(cls, record: dict[str, Any]) -> Game:
         """Rebuild a game from its seed (or start position) and decision list."""
         try:
-            edition = int(record.get("rules_edition", RULES_EDITION))
-            if edition > RULES_EDITION:
+            rs = get_ruleset(record.get("ruleset", DEFAULT_RULESET))
+            edition = int(record.get("rules_edition", rs.rules_edition))
+            if edition > rs.rules_edition:
                 raise EngineError("INVALID_ARGUMENT",
-                                  f"replay needs rules edition {edition}; this engine has "
-                                  f"{RULES_EDITION}", None, "rules_edition")
+                                  f"replay needs {rs.name} rules edition {edition}; this "
+                                  f"engine has {rs.rules_edition}", None, "rules_edition")
             if "position" in record:
                 game = cls.from_position(record["position"])
+                if game.ruleset != rs.name:
+                    raise EngineError("INVALID_ARGUMENT", f"the record's position is of "
+                                      f"{game.ruleset}, not {rs.name}", None, "ruleset")
             else:
-                opts = record.get("options", {})
-                game = cls.new(int(record["players"]), int(record["seed"]),
-                               beginner=bool(opts.get("beginner", False)),
-                               manufacturer_iv_cost=int(opts.get("manufacturer_iv_cost", 8)),
-                               auto_resolve=bool(opts.get("auto_resolve", True)))
+                game = cls.new(int(record["players"]), int(record["seed"]), ruleset=rs.name,
+                               options=dict(record.get("options") or {}))
             decisions = [int(d) for d in record.get("decisions", [])]
         except (KeyError, TypeError, ValueError) as exc:
             raise EngineError("INVALID_ARGUMENT", f"malformed replay record: {exc}") from exc
@@ -341,7 +577,7 @@ class Game:
     def clone(self) -> Game:
         """An independent copy (its own C state and replay record)."""
         g = ffi.new("BrassGame *")
-        ffi.memmove(g, self._g, ffi.sizeof("BrassGame"))
+        lib.brass_clone(g, self._g)
         rec = dict(self._record)
         rec["decisions"] = list(self._record["decisions"])
         return Game(g, rec)
@@ -362,25 +598,47 @@ class Game:
 
     # ---- state ----
     @property
+    def ruleset(self) -> str:
+        """The ruleset's name ("birmingham", ...)."""
+        return self._rs.name
+
+    @property
+    def ruleset_info(self) -> Ruleset:
+        return self._rs
+
+    @property
+    def rules_edition(self) -> int:
+        return self._g.header.rules_edition
+
+    @property
+    def num_actions(self) -> int:
+        """The size of this ruleset's action space (OpenSpiel's num_distinct_actions)."""
+        return self._rs.num_actions
+
+    @property
+    def observation_size(self) -> int:
+        return self._rs.observation_size
+
+    @property
     def num_players(self) -> int:
-        return self._g.num_players
+        return self._g.header.num_players
 
     @property
     def is_over(self) -> bool:
-        return bool(self._g.game_over)
+        return bool(self._g.header.game_over)
 
     @property
     def current_seat(self) -> int | None:
-        return None if self._g.game_over else self._g.current
+        return None if self._g.header.game_over else self._g.header.current
 
     @property
     def decision(self) -> str:
-        return PHASE_NAMES[self._g.phase]
+        return self._rs.decision_names[lib.brass_decision_kind(self._g)]
 
     @property
     def decisions_applied(self) -> int:
         """Every decision applied, forced ones included."""
-        return self._g.decisions
+        return int(lib.brass_decisions_applied(self._g))
 
     @property
     def version(self) -> int:
@@ -388,14 +646,15 @@ class Game:
         return len(self._record["decisions"])
 
     def state_hash(self) -> int:
+        """A hash of the whole state; its bytes include the ruleset and rules edition."""
         return int(lib.brass_hash(self._g))
 
     def snapshot(self) -> bytes:
-        n = lib.brass_snapshot_size()
+        n = lib.brass_snapshot_size(self._rs.id)
         buf = ffi.new("uint8_t[]", n)
         err = lib.brass_snapshot(self._g, buf, n)
         if err:
-            _raise(err)
+            _raise(err, rs=self._rs)
         return bytes(ffi.buffer(buf, n))
 
     def replay_record(self) -> dict[str, Any]:
@@ -405,33 +664,35 @@ class Game:
 
     # ---- decisions ----
     def legal_ids(self) -> list[int]:
-        buf = ffi.new("uint16_t[]", NUM_DISTINCT_ACTIONS)
-        n = lib.brass_legal(self._g, buf, NUM_DISTINCT_ACTIONS)
+        cap = self._rs.num_actions
+        buf = ffi.new("uint16_t[]", cap)
+        n = lib.brass_legal(self._g, buf, cap)
         if n < 0:
-            _raise(-n)
+            _raise(-n, rs=self._rs)
         return list(buf[0:n])
 
     def legal_actions(self) -> list[Option]:
         phase = self.decision
-        return [Option(i, phase, _NAMES[i], meaning(i)) for i in self.legal_ids()]
+        names = self._rs.action_names
+        return [Option(i, phase, names[i], meaning(i, self._rs)) for i in self.legal_ids()]
 
     def legal_mask(self) -> np.ndarray:
-        mask = np.zeros(NUM_DISTINCT_ACTIONS, dtype=bool)
+        mask = np.zeros(self._rs.num_actions, dtype=bool)
         mask[self.legal_ids()] = True
         return mask
 
     def reason(self, action: int) -> str | None:
         """Why `action` is not legal now (None when it is)."""
-        r = lib.brass_reason(self._g, _action_id(action, "action"))
-        return None if r == 0 else _REASONS[r]
+        r = lib.brass_reason(self._g, _action_id(action, "action", self._rs))
+        return None if r == 0 else self._rs.reason_name(r)
 
     def unavailable(self) -> list[tuple[int, str, str]]:
         """Options of this decision's kind that are not legal now, with reason and message."""
         out = []
-        for a in range(NUM_DISTINCT_ACTIONS):
+        for a in range(self._rs.num_actions):
             r = lib.brass_reason(self._g, a)
-            if r not in (0, lib.R_WRONG_DECISION):
-                out.append((a, _REASONS[r], _reason_message(r)))
+            if r not in (0, lib.BRASS_R_WRONG_DECISION):
+                out.append((a, self._rs.reason_name(r), self._rs.reason_message(r)))
         return out
 
     def _check_seat(self, seat: int | None) -> int:
@@ -445,19 +706,22 @@ class Game:
     def apply(self, action: int, seat: int | None = None) -> list[dict[str, Any]]:
         """Apply one decision id; returns the events it caused."""
         s = self._check_seat(seat)
-        action = _action_id(action, "action")
+        rs = self._rs
+        action = _action_id(action, "action", rs)
         log = ffi.new("BrassEventLog *")
         reason = ffi.new("int *")
         err = lib.brass_apply(self._g, s, action, log, reason)
         if err:
-            _raise(err, reason[0], f"action {action} ({_NAMES[action]})" if err != 2
-                   else f"seat {seat} tried to act; seat {self._g.current} is to act")
+            _raise(err, reason[0], f"action {action} ({rs.action_names[action]})" if err != 2
+                   else f"seat {seat} tried to act; seat {self._g.header.current} is to act",
+                   rs=rs)
         self._record["decisions"].append(action)
         return self._events(log)
 
     def apply_compound(self, ids: Iterable[int], seat: int | None = None) -> list[dict[str, Any]]:
         """Apply a whole compound action atomically: all of it or nothing."""
-        ids = _id_list(ids)
+        rs = self._rs
+        ids = _id_list(ids, rs)
         s = self._check_seat(seat)
         arr = ffi.new("uint16_t[]", ids)
         log = ffi.new("BrassEventLog *")
@@ -466,7 +730,7 @@ class Game:
         err = lib.brass_apply_sequence(self._g, s, arr, len(ids), log, reason, at)
         if err:
             k = at[0]
-            _raise(err, reason[0], f"ids[{k}]={ids[k]} ({_NAMES[ids[k]]})")
+            _raise(err, reason[0], f"ids[{k}]={ids[k]} ({rs.action_names[ids[k]]})", rs=rs)
         self._record["decisions"].extend(ids)
         return self._events(log)
 
@@ -479,12 +743,20 @@ class Game:
         trunc = ffi.new("int *")
         n = lib.brass_compound_actions(self._g, ids, limit * 16, offs, limit, trunc)
         if n < 0:
-            _raise(-n)
+            _raise(-n, rs=self._rs)
+        names = self._rs.action_names
         out = []
         for k in range(n):
             seq = tuple(ids[offs[k]:offs[k + 1]])
-            out.append(Compound(" ".join(_NAMES[i] for i in seq), seq))
+            out.append(Compound(" ".join(names[i] for i in seq), seq))
         return out, bool(trunc[0])
+
+    def _result(self) -> Any:
+        res = ffi.new("BrassResult *")
+        n = lib.brass_result(self._g, res)
+        if n < 0:
+            _raise(-n, rs=self._rs)
+        return res
 
     def preview(self, ids: int | Sequence[int], seat: int | None = None) -> dict[str, Any]:
         """What apply (one id) or apply_compound (a list) would do, as `seat` may see it
@@ -493,10 +765,11 @@ class Game:
         drawn from the face-down deck are not shown, the view's hand is the one kept before
         the draw and ``hand_unseen`` counts the cards drawn (docs/ENGINE_API.md)."""
         s = self._check_seat(seat)
+        rs = self._rs
         if isinstance(ids, int | np.integer):
-            seq = [_action_id(ids, "action")]
+            seq = [_action_id(ids, "action", rs)]
         else:
-            seq = _id_list(ids)
+            seq = _id_list(ids, rs)
         after = ffi.new("BrassGame *")
         log = ffi.new("BrassEventLog *")
         reason = ffi.new("int *")
@@ -504,13 +777,15 @@ class Game:
         err = lib.brass_preview(self._g, s, ffi.new("uint16_t[]", seq), len(seq), after, log,
                                 reason, at)
         if err:
+            names = rs.action_names
             if len(seq) == 1:
-                _raise(err, reason[0], f"action {seq[0]} ({_NAMES[seq[0]]})" if err != 2
-                       else f"seat {seat} tried to act; seat {self._g.current} is to act")
+                _raise(err, reason[0], f"action {seq[0]} ({names[seq[0]]})" if err != 2
+                       else f"seat {seat} tried to act; seat {self._g.header.current} is to act",
+                       rs=rs)
             k = at[0]
-            _raise(err, reason[0], f"ids[{k}]={seq[k]} ({_NAMES[seq[k]]})")
+            _raise(err, reason[0], f"ids[{k}]={seq[k]} ({names[seq[k]]})", rs=rs)
         events = self._events(log)
-        actor = self._g.current
+        actor = self._g.header.current
         cost: dict[str, Any] = {"money": 0, "coal": [], "iron": [], "beer": [],
                                 "market_income": 0, "flips": [], "merchant_bonus": []}
         for e in events:
@@ -526,21 +801,25 @@ class Game:
             elif t == "merchant_bonus":
                 cost["merchant_bonus"].append(e)
         cost["flips"] = [e for e in events if e["type"] == "flip"]
-        before, now = self._g.players[actor], after.players[actor]
-        cost["income_spaces"] = now.income_space - before.income_space
-        cost["vp"] = now.vp - before.vp
-        cost["money_after"] = now.money
+        before, now = self._result(), ffi.new("BrassResult *")
+        if lib.brass_result(after, now) < 0:
+            _raise(lib.BRASS_E_BAD_ARGUMENT, what="preview", rs=rs)
+        cost["income_spaces"] = now.income_space[actor] - before.income_space[actor]
+        cost["vp"] = now.vp[actor] - before.vp[actor]
+        cost["money_after"] = now.money[actor]
         return {"events": events, "cost": cost, "view": json.loads(_view_json(after, s))}
 
     def _events(self, log: Any) -> list[dict[str, Any]]:
         out = []
+        table = self._rs.event_names
+        namer = _EVENT_NAMERS.get(self._rs.name, _name_event_values)
         for k in range(min(log.count, lib.BRASS_MAX_EVENTS)):
             e = log.events[k]
-            name, fields = _EVENT_FIELDS.get(e.type, ("unknown", ()))
+            name, fields = table[e.type] if e.type < len(table) else ("unknown", ())
             d: dict[str, Any] = {"type": name, "seat": None if e.seat < 0 else e.seat}
             for f, v in zip(fields, (e.a, e.b, e.c), strict=False):
                 d[f] = v
-            _name_event(d)
+            namer(d, self._rs)
             out.append(d)
         return out
 
@@ -562,11 +841,11 @@ class Game:
             raise EngineError("INVALID_ARGUMENT", "an observation is a seat's: seat is needed",
                               None, "seat")
         s = self._check_seat(seat)
-        out = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
-        n = lib.brass_observation(self._g, s, ffi.cast("float *", out.ctypes.data),
-                                  OBSERVATION_SIZE)
+        size = self._rs.observation_size
+        out = np.zeros(size, dtype=np.float32)
+        n = lib.brass_observation(self._g, s, ffi.cast("float *", out.ctypes.data), size)
         if n < 0:
-            _raise(-n)
+            _raise(-n, rs=self._rs)
         return out
 
     def determinize(self, seat: int, seed: int) -> Game:
@@ -576,34 +855,29 @@ class Game:
         copy = self.clone()
         err = lib.brass_determinize(copy._g, s, seed)
         if err:
-            _raise(err, what="seat")
+            _raise(err, what="seat", rs=self._rs)
         return copy
 
     # ---- results ----
     def scores(self) -> list[int]:
-        return [self._g.players[p].vp for p in range(self.num_players)]
+        res = self._result()
+        return [res.vp[p] for p in range(self.num_players)]
 
     def ranking(self) -> list[int]:
-        out = ffi.new("uint8_t[4]")
-        n = lib.brass_score_order(self._g, out)
-        return list(out[0:n])
+        res = self._result()
+        return list(res.ranking[0:res.num_players])
 
     def winners(self) -> list[int]:
-        """Seats sharing first place (ruling 20: VP, then income level, then money)."""
-        rank = self.ranking()
-
-        def key(p: int) -> tuple[int, int, int]:
-            pl = self._g.players[p]
-            return (pl.vp, lib.brass_income_level(pl.income_space), pl.money)
-
-        return [p for p in rank if key(p) == key(rank[0])]
+        """Seats sharing first place (the ruleset's tie rules, applied in C)."""
+        res = self._result()
+        return list(res.ranking[0:res.num_first])
 
     def playout(self, seed: int, policy: str = "random", max_decisions: int = 1 << 20) -> int:
         """Play this game to the end inside C with a random policy; returns decisions made."""
         max_decisions = _integer(max_decisions, "max_decisions", 0, _INT32_MAX)
         n = lib.brass_playout(self._g, _policy(policy), _seed(seed), max_decisions)
         if n < 0:
-            _raise(-n)
+            _raise(-n, rs=self._rs)
         self._record["playout"] = True
         return n
 
@@ -613,60 +887,71 @@ class Game:
         n = _integer(n, "n", 1, MAX_BATCH)
         seed = _seed(seed)
         games = ffi.new("BrassGame[]", n)
-        size = ffi.sizeof("BrassGame")
         for i in range(n):
-            ffi.memmove(ffi.addressof(games, i), self._g, size)
+            lib.brass_clone(ffi.addressof(games, i), self._g)
         err = lib.brass_playout_batch(games, n, _policy(policy), seed, 1 << 20)
         if err < 0:
-            _raise(-err)
+            _raise(-err, rs=self._rs)
         out = np.zeros((n, self.num_players), dtype=np.int32)
+        res = ffi.new("BrassResult *")
         for i in range(n):
-            for p in range(self.num_players):
-                out[i, p] = games[i].players[p].vp
+            lib.brass_result(ffi.addressof(games, i), res)
+            out[i] = res.vp[0:self.num_players]
         return out
 
     def __repr__(self) -> str:
-        return (f"<brass.Game players={self.num_players} era={ERAS[self._g.era]} "
-                f"round={self._g.round} decision={self.decision} seat={self.current_seat}>")
+        return (f"<brass.Game ruleset={self.ruleset} players={self.num_players} "
+                f"decision={self.decision} seat={self.current_seat}>")
 
 
 class GameBatch:
-    """n games in one C array, stepped together by one call (`step`) so that Python overhead
-    is paid once per batch. `games[i]` is a `Game` viewing slot i of the array."""
+    """n games of one ruleset in one C array, stepped together by one call (`step`) so that
+    Python overhead is paid once per batch. `games[i]` is a `Game` viewing slot i."""
 
-    def __init__(self, n: int, players: int, seeds: Sequence[int], **options: Any) -> None:
+    def __init__(self, n: int, players: int, seeds: Sequence[int], *,
+                 ruleset: str = DEFAULT_RULESET, **options: Any) -> None:
         n = _integer(n, "n", 1, MAX_BATCH)
         if len(seeds) != n:
             raise EngineError("INVALID_ARGUMENT", "need one seed per game", None, "seeds")
         self.n = n
         self.players = players
+        self.ruleset = get_ruleset(ruleset)
         self._options = options
         self._array = ffi.new("BrassGame[]", n)
         self.games: list[Game] = [None] * n  # type: ignore[list-item]
         for i, seed in enumerate(seeds):
             self.reset_game(i, seed)
 
+    @property
+    def observation_size(self) -> int:
+        return self.ruleset.observation_size
+
+    @property
+    def num_actions(self) -> int:
+        return self.ruleset.num_actions
+
     def __reduce__(self) -> tuple[Any, ...]:
         # Pickled (and copied) as its games' snapshots and records: a copy has its own array.
-        return _unpickle_batch, (self.players, dict(self._options),
+        return _unpickle_batch, (self.players, self.ruleset.name, dict(self._options),
                                  [g.snapshot() for g in self.games],
                                  [g.replay_record() for g in self.games])
 
     def reset_game(self, i: int, seed: int) -> Game:
         """Deal a new game into slot i (0 <= i < n; checked before anything is written)."""
         i = _integer(i, "i", 0, self.n - 1)
-        fresh = Game.new(self.players, seed, **self._options)
+        fresh = Game.new(self.players, seed, ruleset=self.ruleset.name, **self._options)
         slot = ffi.addressof(self._array, i)
-        ffi.memmove(slot, fresh._g, ffi.sizeof("BrassGame"))
+        lib.brass_clone(slot, fresh._g)
         self.games[i] = Game(slot, fresh._record, self._array)
         return self.games[i]
 
     def step(self, actions: np.ndarray, observations: np.ndarray, masks: np.ndarray
              ) -> tuple[np.ndarray, np.ndarray]:
-        """Apply actions[i] (-1: none) in game i; fill observations (n x OBSERVATION_SIZE
-        float32) and masks (n x NUM_DISTINCT_ACTIONS bool) for the seats to act; return the
-        per-game error codes (0 = applied) and done flags."""
+        """Apply actions[i] (-1: none) in game i; fill observations (n x observation_size
+        float32) and masks (n x num_actions bool) for the seats to act; return the per-game
+        error codes (0 = applied) and done flags."""
         given = np.asarray(actions)
+        obs_size, num_actions = self.observation_size, self.num_actions
         if given.shape != (self.n,):
             raise EngineError("INVALID_ARGUMENT", f"actions must have shape ({self.n},)", None,
                               "actions")
@@ -676,69 +961,76 @@ class GameBatch:
             raise EngineError("INVALID_ARGUMENT", "actions must be integers, -1 for none",
                               None, "actions")
         acts = np.ascontiguousarray(given, dtype=np.int32)
-        if (observations.shape != (self.n, OBSERVATION_SIZE) or observations.dtype != np.float32
+        if (observations.shape != (self.n, obs_size) or observations.dtype != np.float32
                 or not observations.flags.c_contiguous):
             raise EngineError("INVALID_ARGUMENT", "observations: C-contiguous float32 (n, obs)")
-        if (masks.shape != (self.n, NUM_DISTINCT_ACTIONS) or masks.dtype != np.bool_
+        if (masks.shape != (self.n, num_actions) or masks.dtype != np.bool_
                 or not masks.flags.c_contiguous):
             raise EngineError("INVALID_ARGUMENT", "masks: C-contiguous bool (n, actions)")
         errors = np.zeros(self.n, dtype=np.int32)
         done = np.zeros(self.n, dtype=np.bool_)
-        lib.brass_step_batch(self._array, self.n, ffi.from_buffer("int32_t[]", acts),
-                             ffi.from_buffer("int32_t[]", errors),
-                             ffi.from_buffer("float[]", observations),
-                             ffi.from_buffer("uint8_t[]", masks),
-                             ffi.from_buffer("uint8_t[]", done))
+        refused = lib.brass_step_batch(self._array, self.n, ffi.from_buffer("int32_t[]", acts),
+                                       ffi.from_buffer("int32_t[]", errors),
+                                       ffi.from_buffer("float[]", observations), obs_size,
+                                       ffi.from_buffer("uint8_t[]", masks), num_actions,
+                                       ffi.from_buffer("uint8_t[]", done))
+        if refused < 0:
+            _raise(-refused, what="batch", rs=self.ruleset)
         for i in np.flatnonzero((errors == 0) & (acts >= 0)):
             self.games[i]._record["decisions"].append(int(acts[i]))
         return errors, done
 
 
 def _unpickle_game(snapshot: bytes, record: dict[str, Any]) -> Game:
-    game = Game.restore(snapshot)
+    game = Game.restore(snapshot, record.get("ruleset"))
     game._record = record
     return game
 
 
-def _unpickle_batch(players: int, options: dict[str, Any], snapshots: list[bytes],
-                    records: list[dict[str, Any]]) -> GameBatch:
+def _unpickle_batch(players: int, ruleset: str, options: dict[str, Any],
+                    snapshots: list[bytes], records: list[dict[str, Any]]) -> GameBatch:
     batch = GameBatch.__new__(GameBatch)
     batch.n, batch.players, batch._options = len(snapshots), players, options
+    batch.ruleset = get_ruleset(ruleset)
     batch._array = ffi.new("BrassGame[]", batch.n)
     batch.games = []
     for i, (data, record) in enumerate(zip(snapshots, records, strict=True)):
         slot = ffi.addressof(batch._array, i)
-        err = lib.brass_restore(slot, data, len(data))
+        err = lib.brass_restore(slot, data, len(data), batch.ruleset.id)
         if err:
-            _raise(err)
+            _raise(err, rs=batch.ruleset)
         batch.games.append(Game(slot, dict(record, decisions=list(record["decisions"])),
                                 batch._array))
     return batch
 
 
-def _id_list(ids: Iterable[int]) -> list[int]:
-    """The ids of a compound action, each an integer inside the action space."""
-    if isinstance(ids, str | bytes) or not isinstance(ids, Iterable):
-        raise EngineError("INVALID_ARGUMENT", "ids must be a sequence of action ids", None,
-                          "ids")
-    out = [_action_id(i, f"ids[{k}]") for k, i in enumerate(ids)]
-    if not out:
-        raise EngineError("INVALID_ARGUMENT", "a compound action needs at least one id",
-                          None, "ids")
-    return out
+# Event fields whose numbers name a thing of the action space (by the action names' prefix)
+_NAMED_FIELDS = {"slot": "slot", "link": "link", "industry": "industry", "card": "card",
+                 "merchant": "merchant"}
 
 
-def _view_json(state: Any, seat: int) -> str:
-    """The core's JSON text of what `seat` (-1: a spectator) sees of a state."""
-    out = _json_buffer()
-    n = lib.brass_view_json(state, seat, out, lib.BRASS_JSON_CAP)
-    if n < 0:
-        _raise(-n, what="seat")
-    return ffi.unpack(out, n).decode()
+def _name_event_values(d: dict[str, Any], rs: Ruleset) -> None:
+    """Numbers of an event named from the ruleset's action names (any ruleset)."""
+    for key, prefix in _NAMED_FIELDS.items():
+        v = d.get(key)
+        if isinstance(v, int) and not isinstance(v, bool):
+            names = _prefix_names(rs, prefix)
+            if 0 <= v < len(names):
+                d[key] = names[v]
 
 
-def _name_event(d: dict[str, Any]) -> None:
-    """Replace raw numbers in an event by names a frontend can use."""
+_PREFIX_CACHE: dict[tuple[int, str], tuple[str, ...]] = {}
+
+
+def _prefix_names(rs: Ruleset, prefix: str) -> tuple[str, ...]:
+    key = (rs.id, prefix)
+    if key not in _PREFIX_CACHE:
+        _PREFIX_CACHE[key] = rs.names_with(prefix)
+    return _PREFIX_CACHE[key]
+
+
+def _name_birmingham_event(d: dict[str, Any], rs: Ruleset) -> None:
+    """Replace raw numbers in a Birmingham event by names a frontend can use."""
     t = d["type"]
     if "slot" in d:
         d["slot"] = SLOT_NAMES[d["slot"]]
@@ -768,6 +1060,9 @@ def _name_event(d: dict[str, Any]) -> None:
         d["order"] = [(packed >> (4 * i)) & 15 for i in range(n)]
 
 
+_EVENT_NAMERS = {"birmingham": _name_birmingham_event}
+
+
 # The playout policies of the core, by name (Game.playout, batch_playouts, random_playouts).
 PLAYOUT_POLICIES = ("random", "sane")
 
@@ -780,15 +1075,20 @@ def _policy(policy: str) -> int:
     raise EngineError("INVALID_ARGUMENT", "policy must be 'random' or 'sane'", None, "policy")
 
 
-def random_playouts(players: int, games: int, seed: int = 1, policy: str = "random") -> dict:
+def random_playouts(players: int, games: int, seed: int = 1, policy: str = "random", *,
+                    ruleset: str = DEFAULT_RULESET,
+                    options: dict[str, Any] | None = None) -> dict:
     """Run random full games in C; returns the benchmark figures."""
-    players = _integer(players, "players", 2, 4)
+    rs = get_ruleset(ruleset)
+    players = _integer(players, "players", rs.min_players, rs.max_players)
     games = _integer(games, "games", 0, _INT32_MAX)
+    opt, _ = _c_options(rs, players, dict(options or {}))
     res = ffi.new("BrassBenchResult *")
-    err = lib.brass_bench(players, games, _seed(seed), _policy(policy), res)
+    err = lib.brass_bench(opt, games, _seed(seed), _policy(policy), res)
     if err:
-        _raise(err, what="benchmark arguments")
+        _raise(err, what="benchmark arguments", rs=rs)
     return {
+        "ruleset": rs.name,
         "players": players,
         "games": res.games,
         "policy": policy,
@@ -798,13 +1098,13 @@ def random_playouts(players: int, games: int, seed: int = 1, policy: str = "rand
         "mean_decisions_per_game": res.decisions / res.games if res.games else 0.0,
         "legal_generation_us": 1e6 * res.legal_seconds / res.legal_calls if res.legal_calls else 0,
         "clone_us": 1e6 * res.clone_seconds / res.clones if res.clones else 0.0,
-        "state_bytes": int(lib.brass_state_size()),
+        "state_bytes": int(lib.brass_state_size(rs.id)),
     }
 
 
-def id_of(name: str) -> int:
+def id_of(name: str, ruleset_name: str = DEFAULT_RULESET) -> int:
     """Action id of a stable name (``card:birmingham``); raises EngineError if unknown."""
     try:
-        return _IDS[name]
+        return get_ruleset(ruleset_name).action_ids[name]
     except KeyError:
         raise EngineError("UNKNOWN_ACTION", f"no action named {name!r}") from None

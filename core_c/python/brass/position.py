@@ -19,13 +19,14 @@ from brass.engine import (
     LINK_NAMES,
     PHASE_NAMES,
     POSITION_FORMAT,
-    RULES_EDITION,
     SLOT_NAMES,
     SPACE_NAMES,
     EngineError,
+    get_ruleset,
 )
 
 _NONE = lib.BRASS_NONE
+RULES_EDITION = get_ruleset("birmingham").rules_edition
 _CARD_IDS = {n: i for i, n in enumerate(CARD_NAMES)}
 _SLOT_IDS = {n: i for i, n in enumerate(SLOT_NAMES)}
 _LINK_IDS = {n: i for i, n in enumerate(LINK_NAMES)}
@@ -122,9 +123,12 @@ def state_from_position(data: Any) -> Any:
     beginner = r.get(opts, "beginner", "options.beginner", bool, False)
     mfr = r.get(opts, "manufacturer_iv_cost", "options.manufacturer_iv_cost", int, 8)
     auto = r.get(opts, "auto_resolve", "options.auto_resolve", bool, True)
-    g = ffi.new("BrassGame *")
-    opt = ffi.new("BrassOptions *", [n, int(beginner), mfr if mfr in (8, 14) else 8, int(auto)])
-    lib.brass_new(g, opt, 0)  # a blank, valid frame; every field is set below
+    handle = ffi.new("BrassGame *")
+    opt = ffi.new("BrassOptions *", {
+        "ruleset": lib.BRASS_RULESET_BIRMINGHAM, "players": n, "auto_resolve": int(auto),
+        "values": [int(beginner), mfr if mfr in (8, 14) else 8]})
+    lib.brass_new(handle, opt, 0)  # a blank, valid frame; every field is set below
+    g = ffi.cast("BirminghamGame *", handle)
     g.manufacturer_iv_cost = mfr if 0 <= mfr <= 255 else 0
     g.rules_edition = edition
     era = r.get(d, "era", "era", str)
@@ -178,9 +182,9 @@ def state_from_position(data: Any) -> Any:
     g.wild_pile[0] = r.int_in(wild, "location", "wild_piles.location", 0, 255)
     g.wild_pile[1] = r.int_in(wild, "industry", "wild_piles.industry", 0, 255)
     deck = r.get(d, "deck", "deck", list, [])
-    if len(deck) > lib.BRASS_MAX_DECK:
-        raise r.fail("deck", f"at most {lib.BRASS_MAX_DECK} cards")
-    for i in range(lib.BRASS_MAX_DECK):
+    if len(deck) > lib.BHAM_MAX_DECK:
+        raise r.fail("deck", f"at most {lib.BHAM_MAX_DECK} cards")
+    for i in range(lib.BHAM_MAX_DECK):
         g.deck[i] = 0
     for i, c in enumerate(deck):
         g.deck[i] = r.name(c, _CARD_IDS, f"deck[{i}]")
@@ -192,7 +196,7 @@ def state_from_position(data: Any) -> Any:
         g.discards[r.name(k, _CARD_IDS, f"discards.{k}")] = r.int_in(discards, k,
                                                                      f"discards.{k}", 0, 255)
     merchants = r.get(d, "merchants", "merchants", dict)
-    for m in range(lib.BRASS_NUM_MERCHANT_SPACES):
+    for m in range(lib.BHAM_NUM_MERCHANT_SPACES):
         g.merchant_tile[m] = _NONE
         g.merchant_beer[m] = 0
     for k, v in merchants.items():
@@ -210,13 +214,13 @@ def state_from_position(data: Any) -> Any:
             g.merchant_tile[m] = mask
         g.merchant_beer[m] = r.int_in(v, "beer", f"merchants.{k}.beer", 0, 255, 0)
     links = r.get(d, "links", "links", dict, {})
-    for k in range(lib.BRASS_NUM_LINKS):
+    for k in range(lib.BHAM_NUM_LINKS):
         g.link_owner[k] = -1
     for k in links:
         g.link_owner[r.name(k, _LINK_IDS, f"links.{k}")] = r.int_in(links, k, f"links.{k}", 0,
                                                                     n - 1)
     slots = r.get(d, "slots", "slots", dict, {})
-    for s in range(lib.BRASS_NUM_SLOTS):
+    for s in range(lib.BHAM_NUM_SLOTS):
         t = g.slots[s]
         t.owner, t.industry, t.level, t.flipped, t.cubes = -1, 0, 0, 0, 0
     for k, v in slots.items():
@@ -242,7 +246,7 @@ def state_from_position(data: Any) -> Any:
         pl.vp = r.int_in(ps, "vp", f"{base}.vp", 0, 32767, 0)
         pl.spent = r.int_in(ps, "spent", f"{base}.spent", 0, 32767, 0)
         pl.income_space = r.int_in(ps, "income_space", f"{base}.income_space", 0, 99, 10)
-        level = lib.brass_income_level(pl.income_space)
+        level = lib.bham_income_level(pl.income_space)
         if r.int_in(ps, "income_level", f"{base}.income_level", -10, 30, level) != level:
             raise r.fail(f"{base}.income_level", f"must be {level}, the level of income_space "
                          f"{pl.income_space}")
@@ -271,10 +275,10 @@ def state_from_position(data: Any) -> Any:
                                  True)
     seed = r.int_in(d, "seed", "seed", 0, 2**64 - 1, 0)
     g.decisions = r.int_in(d, "decisions_applied", "decisions_applied", 0, 2**32 - 1, 0)
-    lib.brass_set_seed(g, seed)
+    lib.brass_set_seed(handle, seed)
     field = ffi.new("char[96]")
-    err = lib.brass_validate(g, field, 96)
+    err = lib.brass_validate(handle, field, 96)
     if err:
         name = ffi.string(field).decode()
         raise EngineError("BAD_POSITION", f"position is inconsistent at {name}", None, name)
-    return g
+    return handle

@@ -1,8 +1,8 @@
 /* Develop action (ruling 15) and the Gloucester free develop (ruling 11). */
 #include "internal.h"
 
-int develop_reason(const BrassGame *g, const Board *b, int industry, int free_develop) {
-    const BrassPlayer *pl = &g->players[b->player];
+int develop_reason(const BirminghamGame *g, const Board *b, int industry, int free_develop) {
+    const BirminghamPlayer *pl = &g->players[b->player];
     int k = pl->mat_taken[industry];
     if (k >= BT_TILES_PER_PLAYER[industry]) return R_NO_TILES_LEFT;
     if (!BT_LEVELS[industry][BT_MAT_LEVEL[industry][k] - 1].developable) return R_LIGHTBULB_POTTERY;
@@ -22,14 +22,14 @@ void develop_choose(Ctx *cx, int industry) {
 
 /* The tile removed is the lowest of its industry at the time it is removed. */
 static void take_off_mat(Ctx *cx, int industry) {
-    BrassGame *g = cx->g;
+    BirminghamGame *g = cx->g;
     int p = g->current;
     emit(cx, EV_DEVELOP, p, industry, level_of(g, industry), 0);
     g->players[p].mat_taken[industry]++;
 }
 
 void develop_remove(Ctx *cx, int industry) {
-    BrassGame *g = cx->g;
+    BirminghamGame *g = cx->g;
     take_off_mat(cx, industry);
     g->pend.count++;
     g->pend.last_choice = (uint8_t)industry;

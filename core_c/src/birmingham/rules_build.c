@@ -26,9 +26,9 @@ static int card_reason(const Board *b, int card, int industry, int loc) {
 }
 
 /* Everything about building `industry` on `slot` (card BRASS_NONE: any card). */
-int build_slot_reason(const BrassGame *g, const Board *b, int player, int card, int industry,
+int build_slot_reason(const BirminghamGame *g, const Board *b, int player, int card, int industry,
                       int slot) {
-    const BrassPlayer *pl = &g->players[player];
+    const BirminghamPlayer *pl = &g->players[player];
     int k = pl->mat_taken[industry];
     if (k >= BT_TILES_PER_PLAYER[industry]) return R_NO_TILES_LEFT;
     int level = BT_MAT_LEVEL[industry][k];
@@ -38,7 +38,7 @@ int build_slot_reason(const BrassGame *g, const Board *b, int player, int card, 
     int loc = BT_SLOT_LOCATION[slot];
     int r = card_reason(b, card, industry, loc);
     if (r) return r;
-    const BrassSlot *t = &g->slots[slot];
+    const BirminghamSlot *t = &g->slots[slot];
     if (t->owner < 0) {
         /* a slot showing only this industry is used first (ruling 14) */
         if (BT_SLOT_INDUSTRIES[slot] != (1u << industry) &&
@@ -67,9 +67,9 @@ int build_slot_reason(const BrassGame *g, const Board *b, int player, int card, 
     return R_LEGAL;
 }
 
-uint64_t build_feasible_slots(const BrassGame *g, const Board *b, int industry) {
+uint64_t build_feasible_slots(const BirminghamGame *g, const Board *b, int industry) {
     /* quick exits shared by every slot (same checks as build_slot_reason's first lines) */
-    const BrassPlayer *pl = &g->players[b->player];
+    const BirminghamPlayer *pl = &g->players[b->player];
     int k = pl->mat_taken[industry];
     if (k >= BT_TILES_PER_PLAYER[industry]) return 0;
     int level = BT_MAT_LEVEL[industry][k];
@@ -87,7 +87,7 @@ uint64_t build_feasible_slots(const BrassGame *g, const Board *b, int industry) 
 }
 
 /* Lazily cached build_feasible_slots: the Board is a per-call scratch object. */
-uint64_t build_mask(const BrassGame *g, const Board *b, int industry) {
+uint64_t build_mask(const BirminghamGame *g, const Board *b, int industry) {
     if (!(b->build_mask_ready & (1u << industry))) {
         Board *cache = (Board *)b;
         cache->build_mask[industry] = build_feasible_slots(g, b, industry);
@@ -97,7 +97,7 @@ uint64_t build_mask(const BrassGame *g, const Board *b, int industry) {
 }
 
 /* Can `industry` be built on one of `allowed`? Few slots are checked one by one. */
-static int build_possible_in(const BrassGame *g, const Board *b, int industry, uint64_t allowed) {
+static int build_possible_in(const BirminghamGame *g, const Board *b, int industry, uint64_t allowed) {
     uint64_t cand = allowed & BT_INDUSTRY_SLOTS[industry] &
                     (b->empty_slots | b->industry_slots[industry]);
     if (!cand) return 0;
@@ -118,7 +118,7 @@ static int build_possible_in(const BrassGame *g, const Board *b, int industry, u
    slot is, and its own reason is the one that counts. */
 /* Why no slot takes `industry` with `card`: its best candidate's reason (every slot showing
    the industry is a candidate; the card's own limits are among the reasons). */
-static int build_best_reason(const BrassGame *g, const Board *b, int card, int industry) {
+static int build_best_reason(const BirminghamGame *g, const Board *b, int card, int industry) {
     int best = R_NO_OPTION;
     if (!b->explain) return best;
     for (uint64_t cand = BT_INDUSTRY_SLOTS[industry]; cand; cand &= cand - 1)
@@ -127,7 +127,7 @@ static int build_best_reason(const BrassGame *g, const Board *b, int card, int i
     return best;
 }
 
-int build_industry_reason(const BrassGame *g, const Board *b, int card, int industry) {
+int build_industry_reason(const BirminghamGame *g, const Board *b, int card, int industry) {
     uint64_t allowed = card_slots(b, card, industry);
     if (!allowed) return R_CARD_DOES_NOT_ALLOW;
     if (build_possible_in(g, b, industry, allowed)) return R_LEGAL;
@@ -135,20 +135,20 @@ int build_industry_reason(const BrassGame *g, const Board *b, int card, int indu
 }
 
 /* Industries the card cannot build at all are no candidates of the card. */
-int build_card_reason(const BrassGame *g, const Board *b, int card) {
-    for (int i = 0; i < BRASS_NUM_INDUSTRIES; i++)
+int build_card_reason(const BirminghamGame *g, const Board *b, int card) {
+    for (int i = 0; i < BHAM_NUM_INDUSTRIES; i++)
         if (build_possible_in(g, b, i, card_slots(b, card, i))) return R_LEGAL;
     int best = R_NO_BUILD_WITH_CARD;
-    for (int i = 0; i < BRASS_NUM_INDUSTRIES && b->explain; i++)
+    for (int i = 0; i < BHAM_NUM_INDUSTRIES && b->explain; i++)
         if (card_slots(b, card, i)) best = better_reason(best, build_best_reason(g, b, card, i));
     return best;
 }
 
 /* The Build action type: the best candidate over the cards held. */
-int build_action_reason(const BrassGame *g, const Board *b) {
-    const BrassPlayer *pl = &g->players[b->player];
+int build_action_reason(const BirminghamGame *g, const Board *b) {
+    const BirminghamPlayer *pl = &g->players[b->player];
     int best = R_NO_OPTION;
-    for (int c = 0; c < BRASS_NUM_CARD_TYPES; c++) {
+    for (int c = 0; c < BHAM_NUM_CARD_TYPES; c++) {
         if (!pl->hand[c]) continue;
         int r = build_card_reason(g, b, c);
         if (r == R_LEGAL) return R_LEGAL;
@@ -158,9 +158,9 @@ int build_action_reason(const BrassGame *g, const Board *b) {
 }
 
 void build_choose_slot(Ctx *cx, int slot) {
-    BrassGame *g = cx->g;
+    BirminghamGame *g = cx->g;
     int p = g->current, ind = g->pend.industry, level = level_of(g, ind);
-    BrassSlot *t = &g->slots[slot];
+    BirminghamSlot *t = &g->slots[slot];
     if (t->owner >= 0) {
         /* the old tile leaves the game; its cubes return to the supply */
         emit(cx, EV_OVERBUILD, p, slot, t->owner, t->level);
@@ -177,8 +177,8 @@ void build_choose_slot(Ctx *cx, int slot) {
 /* A new mine connected to a merchant location, and every new iron works, sell cubes to the
    market, most expensive empty slot first; emptied tiles flip (ruling 12). */
 static void sell_to_market(Ctx *cx, int slot, int is_coal) {
-    BrassGame *g = cx->g;
-    BrassSlot *t = &g->slots[slot];
+    BirminghamGame *g = cx->g;
+    BirminghamSlot *t = &g->slots[slot];
     uint8_t *market = is_coal ? &g->coal_market : &g->iron_market;
     int cap = is_coal ? BT_COAL_CAPACITY : BT_IRON_CAPACITY;
     const uint8_t *prices = is_coal ? BT_COAL_PRICES : BT_IRON_PRICES;
@@ -195,9 +195,9 @@ static void sell_to_market(Ctx *cx, int slot, int is_coal) {
 }
 
 void build_finish(Ctx *cx) {
-    BrassGame *g = cx->g;
+    BirminghamGame *g = cx->g;
     int p = g->current, ind = g->pend.industry, slot = g->pend.slot, level = level_of(g, ind);
-    BrassSlot *t = &g->slots[slot];
+    BirminghamSlot *t = &g->slots[slot];
     t->owner = (int8_t)p;
     t->industry = (uint8_t)ind;
     t->level = (uint8_t)level;

@@ -1,51 +1,20 @@
 /* Connectivity over built links, networks, and where coal, iron and beer can come from. */
 #include "internal.h"
 
-/* PCG32 (O'Neill), fixed increment: the same numbers on every machine. */
-#define PCG_MULT 6364136223846793005ull
-#define PCG_INC 1442695040888963407ull
-
-uint32_t rng_next(uint64_t *state) {
-    uint64_t old = *state;
-    *state = old * PCG_MULT + PCG_INC;
-    uint32_t xorshifted = (uint32_t)(((old >> 18u) ^ old) >> 27u);
-    uint32_t rot = (uint32_t)(old >> 59u);
-    return (xorshifted >> rot) | (xorshifted << ((32u - rot) & 31u));
-}
-
-/* Unbiased integer in [0, n) by rejection. */
-uint32_t rng_below(uint64_t *state, uint32_t n) {
-    if (n <= 1) return 0;
-    uint32_t limit = (uint32_t)(-n) % n; /* 2^32 mod n */
-    for (;;) {
-        uint32_t r = rng_next(state);
-        if (r >= limit) return r % n;
-    }
-}
-
-void rng_seed(uint64_t *state, uint64_t seed) {
-    /* splitmix64 scrambles nearby seeds apart */
-    uint64_t z = seed + 0x9e3779b97f4a7c15ull;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    *state = z ^ (z >> 31);
-    rng_next(state);
-}
-
-int has_presence(const BrassGame *g, int player) {
-    for (int s = 0; s < BRASS_NUM_SLOTS; s++)
+int has_presence(const BirminghamGame *g, int player) {
+    for (int s = 0; s < BHAM_NUM_SLOTS; s++)
         if (g->slots[s].owner == player) return 1;
-    for (int l = 0; l < BRASS_NUM_LINKS; l++)
+    for (int l = 0; l < BHAM_NUM_LINKS; l++)
         if (g->link_owner[l] == player) return 1;
     return 0;
 }
 
-void board_analyse(const BrassGame *g, int player, Board *b) {
+void board_analyse(const BirminghamGame *g, int player, Board *b) {
     /* components as location bit masks: each built link joins every mask it touches */
-    uint32_t comps[BRASS_NUM_LOCATIONS];
+    uint32_t comps[BHAM_NUM_LOCATIONS];
     int ncomps = 0;
     uint32_t network = 0;
-    for (int l = 0; l < BRASS_NUM_LINKS; l++) {
+    for (int l = 0; l < BHAM_NUM_LINKS; l++) {
         if (g->link_owner[l] < 0) continue;
         uint32_t m = BT_LINK_TOUCHES[l];
         if (g->link_owner[l] == player) network |= m;
@@ -59,7 +28,7 @@ void board_analyse(const BrassGame *g, int player, Board *b) {
         }
         comps[ncomps++] = m;
     }
-    for (int i = 0; i < BRASS_NUM_LOCATIONS; i++) b->comp[i] = (uint8_t)i;
+    for (int i = 0; i < BHAM_NUM_LOCATIONS; i++) b->comp[i] = (uint8_t)i;
     for (int i = 0; i < ncomps; i++) {
         int id = __builtin_ctz(comps[i]);
         for (uint32_t t = comps[i]; t; t &= t - 1) b->comp[__builtin_ctz(t)] = (uint8_t)id;
@@ -67,14 +36,14 @@ void board_analyse(const BrassGame *g, int player, Board *b) {
     memset(b->comp_coal, 0, sizeof b->comp_coal);
     memset(b->comp_merchant, 0, sizeof b->comp_merchant);
     memset(b->comp_opp_beer, 0, sizeof b->comp_opp_beer);
-    for (int i = BT_LOCATION_FIRST_MERCHANT; i < BRASS_NUM_LOCATIONS; i++) b->comp_merchant[b->comp[i]] = 1;
+    for (int i = BT_LOCATION_FIRST_MERCHANT; i < BHAM_NUM_LOCATIONS; i++) b->comp_merchant[b->comp[i]] = 1;
     b->board_coal = b->board_iron = b->own_beer = 0;
     b->presence = network != 0;
     b->empty_slots = b->cube_slots = b->own_slots = 0;
     memset(b->industry_slots, 0, sizeof b->industry_slots);
     memset(b->own_in_loc, 0, sizeof b->own_in_loc);
-    for (int s = 0; s < BRASS_NUM_SLOTS; s++) {
-        const BrassSlot *t = &g->slots[s];
+    for (int s = 0; s < BHAM_NUM_SLOTS; s++) {
+        const BirminghamSlot *t = &g->slots[s];
         if (t->owner < 0) {
             b->empty_slots |= 1ull << s;
             continue;
@@ -110,11 +79,11 @@ void board_analyse(const BrassGame *g, int player, Board *b) {
         b->iron_cost[k] = k <= b->board_iron ? 0 : market_buy_cost(g->iron_market, k - b->board_iron, 0);
     }
     uint64_t built_links = 0;
-    for (int l = 0; l < BRASS_NUM_LINKS; l++)
+    for (int l = 0; l < BHAM_NUM_LINKS; l++)
         if (g->link_owner[l] >= 0) built_links |= 1ull << l;
     b->open_links = (g->era == ERA_CANAL ? BT_CANAL_LINKS : BT_RAIL_LINKS) & ~built_links;
     if (!b->presence) {
-        b->net_slots = (1ull << BRASS_NUM_SLOTS) - 1ull; /* nothing on the board: anywhere */
+        b->net_slots = (1ull << BHAM_NUM_SLOTS) - 1ull; /* nothing on the board: anywhere */
     } else {
         b->net_slots = 0;
         uint64_t near = 0;
@@ -163,13 +132,13 @@ int opp_beer_reachable(const Board *b, uint32_t touches) {
 }
 
 /* Links between each location and the source set (255 = not connected). */
-void coal_distances(const BrassGame *g, uint32_t sources, uint8_t *dist) {
-    memset(dist, 255, BRASS_NUM_LOCATIONS);
+void coal_distances(const BirminghamGame *g, uint32_t sources, uint8_t *dist) {
+    memset(dist, 255, BHAM_NUM_LOCATIONS);
     uint32_t frontier = sources, seen = sources;
     for (uint32_t t = sources; t; t &= t - 1) dist[__builtin_ctz(t)] = 0;
     for (int d = 1; frontier; d++) {
         uint32_t next = 0;
-        for (int l = 0; l < BRASS_NUM_LINKS; l++) {
+        for (int l = 0; l < BHAM_NUM_LINKS; l++) {
             if (g->link_owner[l] < 0) continue;
             uint32_t t = BT_LINK_TOUCHES[l];
             if (t & frontier) next |= t & ~seen;
@@ -197,7 +166,7 @@ int market_buy_cost(int cubes, int k, int is_coal) {
 }
 
 /* Money n coal costs at a place (mines first, then the market); -1 = cannot get it. */
-int coal_money_needed(const BrassGame *g, const Board *b, uint32_t touches, int n) {
+int coal_money_needed(const BirminghamGame *g, const Board *b, uint32_t touches, int n) {
     if (n <= 0) return 0;
     int free_coal = (touches & (touches - 1)) ? coal_from_mines(b, touches)
                                               : b->comp_coal[b->comp[__builtin_ctz(touches)]];
@@ -207,13 +176,13 @@ int coal_money_needed(const BrassGame *g, const Board *b, uint32_t touches, int 
     return market_buy_cost(g->coal_market, n - free_coal, 1);
 }
 
-int iron_money_needed(const BrassGame *g, const Board *b, int n) {
+int iron_money_needed(const BirminghamGame *g, const Board *b, int n) {
     if (n <= b->board_iron) return 0;
     if (n < 3) return b->iron_cost[n];
     return market_buy_cost(g->iron_market, n - b->board_iron, 0);
 }
 
-int tile_cost(const BrassGame *g, int industry, int level) {
+int tile_cost(const BirminghamGame *g, int industry, int level) {
     if (industry == IND_MANUFACTURER && level == 4) return g->manufacturer_iv_cost;
     return BT_LEVELS[industry][level - 1].money;
 }

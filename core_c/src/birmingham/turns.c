@@ -4,9 +4,9 @@
 #define START_MONEY 17
 #define HAND_SIZE 8
 
-static uint8_t *deck_top(BrassGame *g) { return &g->deck[g->deck_size - 1]; }
+static uint8_t *deck_top(BirminghamGame *g) { return &g->deck[g->deck_size - 1]; }
 
-void shuffle_deck(BrassGame *g) {
+void shuffle_deck(BirminghamGame *g) {
     for (int i = g->deck_size - 1; i > 0; i--) {
         int j = (int)rng_below(&g->rng_state, (uint32_t)i + 1);
         uint8_t t = g->deck[i];
@@ -15,23 +15,23 @@ void shuffle_deck(BrassGame *g) {
     }
 }
 
-static int draw_card(BrassGame *g) {
-    if (!g->deck_size) return BRASS_NO_CARD;
+static int draw_card(BirminghamGame *g) {
+    if (!g->deck_size) return BHAM_NO_CARD;
     int c = *deck_top(g);
     *deck_top(g) = 0; /* unused deck entries stay zero: one state, one hash */
     g->deck_size--;
     return c;
 }
 
-void deal_hand(BrassGame *g, int player) {
-    BrassPlayer *pl = &g->players[player];
+void deal_hand(BirminghamGame *g, int player) {
+    BirminghamPlayer *pl = &g->players[player];
     while (pl->hand_size < HAND_SIZE && g->deck_size) {
         pl->hand[draw_card(g)]++;
         pl->hand_size++;
     }
 }
 
-static int hands_and_deck_empty(const BrassGame *g) {
+static int hands_and_deck_empty(const BirminghamGame *g) {
     if (g->deck_size) return 0;
     for (int p = 0; p < g->num_players; p++)
         if (g->players[p].hand_size) return 0;
@@ -42,7 +42,7 @@ static void end_turn(Ctx *cx);
 static void round_end(Ctx *cx);
 
 /* Seat turn_order[turn_idx] begins a turn: 1 action in the first canal round, else 2. */
-void start_turn(BrassGame *g) {
+void start_turn(BirminghamGame *g) {
     uint8_t income_idx = g->pend.income_idx;
     memset(&g->pend, 0, sizeof g->pend);
     g->pend.income_idx = income_idx;
@@ -58,7 +58,7 @@ static void begin_turn(Ctx *cx) {
 }
 
 void action_done(Ctx *cx) {
-    BrassGame *g = cx->g;
+    BirminghamGame *g = cx->g;
     g->actions_left--;
     if (g->actions_left == 0 || g->players[g->current].hand_size == 0) {
         end_turn(cx);
@@ -71,7 +71,7 @@ void action_done(Ctx *cx) {
 
 /* After a turn's actions, refill to 8 cards (as many as the deck has). */
 static void end_turn(Ctx *cx) {
-    BrassGame *g = cx->g;
+    BirminghamGame *g = cx->g;
     int p = g->current, before = g->players[p].hand_size;
     deal_hand(g, p);
     emit(cx, EV_TURN_END, p, g->players[p].hand_size - before, 0, 0);
@@ -80,8 +80,8 @@ static void end_turn(Ctx *cx) {
     else begin_turn(cx);
 }
 
-static int has_tiles(const BrassGame *g, int player) {
-    for (int s = 0; s < BRASS_NUM_SLOTS; s++)
+static int has_tiles(const BirminghamGame *g, int player) {
+    for (int s = 0; s < BHAM_NUM_SLOTS; s++)
         if (g->slots[s].owner == player) return 1;
     return 0;
 }
@@ -89,10 +89,10 @@ static int has_tiles(const BrassGame *g, int player) {
 /* Pay income in turn order from pend.income_idx; stops (returns 0) when a player must sell
    tiles to cover negative income (ruling 18). */
 static int pay_incomes(Ctx *cx) {
-    BrassGame *g = cx->g;
+    BirminghamGame *g = cx->g;
     for (; g->pend.income_idx < g->num_players; g->pend.income_idx++) {
         int p = g->turn_order[g->pend.income_idx];
-        BrassPlayer *pl = &g->players[p];
+        BirminghamPlayer *pl = &g->players[p];
         int level = BT_INCOME_LEVEL[pl->income_space];
         if (level >= 0) {
             emit(cx, EV_INCOME, p, gain_money(g, p, level), 0, 0);
@@ -115,7 +115,7 @@ static int pay_incomes(Ctx *cx) {
     return 1;
 }
 
-int shortfall_reason(const BrassGame *g, int slot) {
+int shortfall_reason(const BirminghamGame *g, int slot) {
     if (g->slots[slot].owner < 0) return R_NO_TILE_HERE;
     return g->slots[slot].owner == g->current ? R_LEGAL : R_NOT_YOUR_TILE;
 }
@@ -124,8 +124,8 @@ static void finish_round(Ctx *cx);
 
 /* A removed tile returns half its build cost, rounded down. */
 void shortfall_remove(Ctx *cx, int slot) {
-    BrassGame *g = cx->g;
-    const BrassSlot *t = &g->slots[slot];
+    BirminghamGame *g = cx->g;
+    const BirminghamSlot *t = &g->slots[slot];
     int money = tile_cost(g, t->industry, t->level) / 2;
     money = gain_money(g, g->current, money);
     emit(cx, EV_SHORTFALL_REMOVE, g->current, slot, money, 0);
@@ -134,9 +134,9 @@ void shortfall_remove(Ctx *cx, int slot) {
 }
 
 static void score_era(Ctx *cx) {
-    BrassGame *g = cx->g;
+    BirminghamGame *g = cx->g;
     /* links first (ruling 19): link icons of flipped tiles in every location touched */
-    for (int l = 0; l < BRASS_NUM_LINKS; l++) {
+    for (int l = 0; l < BHAM_NUM_LINKS; l++) {
         int owner = g->link_owner[l];
         if (owner < 0) continue;
         int vp = 0;
@@ -150,10 +150,10 @@ static void score_era(Ctx *cx) {
         gain_vp(g, owner, vp);
         emit(cx, EV_LINK_SCORE, owner, l, vp, 0);
     }
-    for (int l = 0; l < BRASS_NUM_LINKS; l++) g->link_owner[l] = -1;
-    for (int p = 0; p < g->num_players; p++) g->players[p].links_left = BRASS_LINK_TILES;
-    for (int s = 0; s < BRASS_NUM_SLOTS; s++) {
-        const BrassSlot *t = &g->slots[s];
+    for (int l = 0; l < BHAM_NUM_LINKS; l++) g->link_owner[l] = -1;
+    for (int p = 0; p < g->num_players; p++) g->players[p].links_left = BHAM_LINK_TILES;
+    for (int s = 0; s < BHAM_NUM_SLOTS; s++) {
+        const BirminghamSlot *t = &g->slots[s];
         if (t->owner < 0 || !t->flipped) continue;
         int vp = BT_LEVELS[t->industry][t->level - 1].vp;
         gain_vp(g, t->owner, vp);
@@ -163,13 +163,13 @@ static void score_era(Ctx *cx) {
 
 /* Beginner variant end (ruling 21). */
 static void beginner_bonus(Ctx *cx) {
-    BrassGame *g = cx->g;
+    BirminghamGame *g = cx->g;
     for (int p = 0; p < g->num_players; p++) {
-        const BrassPlayer *pl = &g->players[p];
+        const BirminghamPlayer *pl = &g->players[p];
         int money_vp = pl->money / 4;
         int vp = (money_vp > 5 ? 5 : money_vp) + BT_INCOME_LEVEL[pl->income_space];
-        for (int s = 0; s < BRASS_NUM_SLOTS; s++) {
-            const BrassSlot *t = &g->slots[s];
+        for (int s = 0; s < BHAM_NUM_SLOTS; s++) {
+            const BirminghamSlot *t = &g->slots[s];
             if (t->owner == p && t->flipped && t->level >= 2)
                 vp += BT_LEVELS[t->industry][t->level - 1].vp;
         }
@@ -187,24 +187,24 @@ static void game_over(Ctx *cx) {
 /* Canal era end (ruling 19): level-I tiles leave, merchant beer refills, all discards
    (face-down ones too) become the new deck, 8 cards each. */
 static void start_rail_era(Ctx *cx) {
-    BrassGame *g = cx->g;
-    for (int s = 0; s < BRASS_NUM_SLOTS; s++)
+    BirminghamGame *g = cx->g;
+    for (int s = 0; s < BHAM_NUM_SLOTS; s++)
         if (g->slots[s].owner >= 0 && g->slots[s].level == 1) {
             emit(cx, EV_TILE_REMOVED, g->slots[s].owner, s, 0, 0);
             remove_tile(g, s);
         }
-    for (int m = 0; m < BRASS_NUM_MERCHANT_SPACES; m++)
+    for (int m = 0; m < BHAM_NUM_MERCHANT_SPACES; m++)
         if (g->merchant_tile[m] != BRASS_NONE && g->merchant_tile[m] != 0) g->merchant_beer[m] = 1;
     g->deck_size = 0;
-    for (int c = 0; c < BRASS_NUM_CARD_TYPES; c++) {
+    for (int c = 0; c < BHAM_NUM_CARD_TYPES; c++) {
         for (int k = 0; k < g->discards[c]; k++) g->deck[g->deck_size++] = (uint8_t)c;
         g->discards[c] = 0;
     }
     for (int p = 0; p < g->num_players; p++) {
-        BrassPlayer *pl = &g->players[p];
-        if (pl->facedown_card != BRASS_NO_CARD) g->deck[g->deck_size++] = pl->facedown_card;
-        pl->facedown_card = BRASS_NO_CARD;
-        pl->last_discard = BRASS_NO_CARD;
+        BirminghamPlayer *pl = &g->players[p];
+        if (pl->facedown_card != BHAM_NO_CARD) g->deck[g->deck_size++] = pl->facedown_card;
+        pl->facedown_card = BHAM_NO_CARD;
+        pl->last_discard = BHAM_NO_CARD;
     }
     shuffle_deck(g);
     for (int i = 0; i < g->num_players; i++) deal_hand(g, g->turn_order[i]);
@@ -215,7 +215,7 @@ static void start_rail_era(Ctx *cx) {
 }
 
 static void finish_round(Ctx *cx) {
-    BrassGame *g = cx->g;
+    BirminghamGame *g = cx->g;
     if (!hands_and_deck_empty(g)) {
         if (g->round < BRASS_ROUND_MAX) g->round++;
         g->turn_idx = 0;
@@ -236,7 +236,7 @@ static void finish_round(Ctx *cx) {
 
 /* Next turn order: least spent first, ties keep their order; then income (ruling 18). */
 static void round_end(Ctx *cx) {
-    BrassGame *g = cx->g;
+    BirminghamGame *g = cx->g;
     int n = g->num_players;
     emit(cx, EV_ROUND_END, -1, g->round, 0, 0);
     for (int i = 1; i < n; i++) {
@@ -258,23 +258,26 @@ static void round_end(Ctx *cx) {
     finish_round(cx);
 }
 
-int bham_new(BrassGame *g, const BrassOptions *opt, uint64_t seed) {
+int bham_new(BirminghamGame *g, const BrassOptions *opt, uint64_t seed) {
+    /* players and option values were checked against BHAM_OPTIONS by brass_new */
+    int beginner = opt->values[BHAM_OPT_BEGINNER];
+    int manufacturer_iv_cost = opt->values[BHAM_OPT_MANUFACTURER_IV_COST];
     if (opt->players < 2 || opt->players > 4) return BRASS_E_BAD_ARGUMENT;
-    if (opt->manufacturer_iv_cost != 8 && opt->manufacturer_iv_cost != 14) return BRASS_E_BAD_ARGUMENT;
+    if (manufacturer_iv_cost != 8 && manufacturer_iv_cost != 14) return BRASS_E_BAD_ARGUMENT;
     memset(g, 0, sizeof *g);
     g->magic = BRASS_MAGIC;
-    g->format_version = BRASS_FORMAT_VERSION;
-    g->rules_edition = BRASS_RULES_EDITION;
+    g->format_version = BHAM_FORMAT_VERSION;
+    g->rules_edition = BHAM_RULES_EDITION;
     g->ruleset = BRASS_RULESET_BIRMINGHAM;
     g->num_players = opt->players;
-    g->beginner = opt->beginner ? 1 : 0;
-    g->manufacturer_iv_cost = opt->manufacturer_iv_cost;
+    g->beginner = beginner ? 1 : 0;
+    g->manufacturer_iv_cost = (uint8_t)manufacturer_iv_cost;
     g->auto_resolve = opt->auto_resolve ? 1 : 0;
     g->seed = seed;
     rng_seed(&g->rng_state, seed);
     int n = g->num_players;
-    for (int s = 0; s < BRASS_NUM_SLOTS; s++) g->slots[s].owner = -1;
-    for (int l = 0; l < BRASS_NUM_LINKS; l++) g->link_owner[l] = -1;
+    for (int s = 0; s < BHAM_NUM_SLOTS; s++) g->slots[s].owner = -1;
+    for (int l = 0; l < BHAM_NUM_LINKS; l++) g->link_owner[l] = -1;
     g->coal_market = BT_COAL_INITIAL;
     g->iron_market = BT_IRON_INITIAL;
     g->wild_pile[0] = g->wild_pile[1] = BT_WILD_CARDS_EACH;
@@ -290,7 +293,7 @@ int bham_new(BrassGame *g, const BrassOptions *opt, uint64_t seed) {
         tiles[j] = t;
     }
     int k = 0;
-    for (int m = 0; m < BRASS_NUM_MERCHANT_SPACES; m++) {
+    for (int m = 0; m < BHAM_NUM_MERCHANT_SPACES; m++) {
         if (BT_SPACE_MIN_PLAYERS[m] <= n && k < nt) {
             g->merchant_tile[m] = tiles[k++];
             g->merchant_beer[m] = g->merchant_tile[m] ? 1 : 0;
@@ -298,21 +301,21 @@ int bham_new(BrassGame *g, const BrassOptions *opt, uint64_t seed) {
             g->merchant_tile[m] = BRASS_NONE;
         }
     }
-    for (int c = 0; c < BRASS_NUM_CARD_TYPES; c++)
+    for (int c = 0; c < BHAM_NUM_CARD_TYPES; c++)
         for (int i = 0; i < BT_DECK[n - 2][c]; i++) g->deck[g->deck_size++] = (uint8_t)c;
     shuffle_deck(g);
     for (int p = 0; p < n; p++) {
-        BrassPlayer *pl = &g->players[p];
+        BirminghamPlayer *pl = &g->players[p];
         pl->money = START_MONEY;
         pl->income_space = BT_INCOME_START_SPACE;
-        pl->links_left = BRASS_LINK_TILES;
-        pl->last_discard = BRASS_NO_CARD;
+        pl->links_left = BHAM_LINK_TILES;
+        pl->last_discard = BHAM_NO_CARD;
         deal_hand(g, p);
     }
     for (int p = 0; p < n; p++) g->players[p].facedown_card = (uint8_t)draw_card(g);
     for (int p = BRASS_MAX_PLAYERS - 1; p >= n; p--) {
-        g->players[p].facedown_card = BRASS_NO_CARD;
-        g->players[p].last_discard = BRASS_NO_CARD;
+        g->players[p].facedown_card = BHAM_NO_CARD;
+        g->players[p].last_discard = BHAM_NO_CARD;
     }
     for (int i = 0; i < n; i++) g->turn_order[i] = (uint8_t)i;
     for (int i = n - 1; i > 0; i--) {

@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "internal.h"
-#include "ruleset.h"
 
 typedef struct {
     char *out;
@@ -57,11 +56,11 @@ static const char *range_name(int first, int count, int v) {
     return colon ? colon + 1 : name;
 }
 
-#define CARD_NAME(c) range_name(A_CARD, BRASS_NUM_CARD_TYPES, (c))
-#define INDUSTRY_NAME(i) range_name(A_INDUSTRY, BRASS_NUM_INDUSTRIES, (i))
-#define SLOT_NAME(s) range_name(A_SLOT, BRASS_NUM_SLOTS, (s))
-#define LINK_NAME(k) range_name(A_LINK, BRASS_NUM_LINKS, (k))
-#define SPACE_NAME(m) range_name(A_MERCHANT, BRASS_NUM_MERCHANT_SPACES, (m))
+#define CARD_NAME(c) range_name(A_CARD, BHAM_NUM_CARD_TYPES, (c))
+#define INDUSTRY_NAME(i) range_name(A_INDUSTRY, BHAM_NUM_INDUSTRIES, (i))
+#define SLOT_NAME(s) range_name(A_SLOT, BHAM_NUM_SLOTS, (s))
+#define LINK_NAME(k) range_name(A_LINK, BHAM_NUM_LINKS, (k))
+#define SPACE_NAME(m) range_name(A_MERCHANT, BHAM_NUM_MERCHANT_SPACES, (m))
 #define ACTION_TYPE_NAME(t) range_name(A_ACTION_TYPE, NUM_ACT_TYPES, (t))
 
 /* A name from a range, or null for BRASS_NONE. */
@@ -70,31 +69,31 @@ static void put_opt_name(Json *j, uint8_t v, int first, int count) {
     else put_str(j, range_name(first, count, v));
 }
 
-static void put_player(Json *j, const BrassGame *g, int p, int seat, int hidden) {
-    const BrassPlayer *pl = &g->players[p];
+static void put_player(Json *j, const BirminghamGame *g, int p, int seat, int hidden) {
+    const BirminghamPlayer *pl = &g->players[p];
     put_raw(j, "{");
     put_key(j, "money"), put_int(j, pl->money), put_raw(j, ",");
     put_key(j, "vp"), put_int(j, pl->vp), put_raw(j, ",");
     put_key(j, "spent"), put_int(j, pl->spent), put_raw(j, ",");
     put_key(j, "income_space"), put_int(j, pl->income_space), put_raw(j, ",");
-    put_key(j, "income_level"), put_int(j, brass_income_level(pl->income_space));
+    put_key(j, "income_level"), put_int(j, bham_income_level(pl->income_space));
     put_raw(j, ",");
     put_key(j, "links_left"), put_int(j, pl->links_left), put_raw(j, ",");
     put_key(j, "mat_taken"), put_raw(j, "{");
-    for (int i = 0; i < BRASS_NUM_INDUSTRIES; i++) {
+    for (int i = 0; i < BHAM_NUM_INDUSTRIES; i++) {
         if (i) put_raw(j, ",");
         put_key(j, INDUSTRY_NAME(i)), put_int(j, pl->mat_taken[i]);
     }
     put_raw(j, "},");
     put_key(j, "hand_size"), put_int(j, pl->hand_size), put_raw(j, ",");
     put_key(j, "last_discard");
-    if (pl->last_discard == BRASS_NO_CARD) put_raw(j, "null");
+    if (pl->last_discard == BHAM_NO_CARD) put_raw(j, "null");
     else put_str(j, CARD_NAME(pl->last_discard));
     put_raw(j, ",");
     if (hidden || p == seat) {
         put_key(j, "hand"), put_raw(j, "{");
         int first = 1, shown = 0;
-        for (int c = 0; c < BRASS_NUM_CARD_TYPES; c++) {
+        for (int c = 0; c < BHAM_NUM_CARD_TYPES; c++) {
             if (!pl->hand[c]) continue;
             if (!first) put_raw(j, ",");
             first = 0;
@@ -116,20 +115,20 @@ static void put_player(Json *j, const BrassGame *g, int p, int seat, int hidden)
     if (hidden) {
         put_raw(j, ",");
         put_key(j, "facedown");
-        if (pl->facedown_card == BRASS_NO_CARD) put_raw(j, "null");
+        if (pl->facedown_card == BHAM_NO_CARD) put_raw(j, "null");
         else put_str(j, CARD_NAME(pl->facedown_card));
     }
     put_raw(j, "}");
 }
 
-static void put_pending(Json *j, const BrassPending *pd) {
+static void put_pending(Json *j, const BirminghamPending *pd) {
     put_raw(j, "{");
     put_key(j, "action"), put_str(j, ACTION_TYPE_NAME(pd->action)), put_raw(j, ",");
-    put_key(j, "card"), put_opt_name(j, pd->card, A_CARD, BRASS_NUM_CARD_TYPES), put_raw(j, ",");
-    put_key(j, "industry"), put_opt_name(j, pd->industry, A_INDUSTRY, BRASS_NUM_INDUSTRIES), put_raw(j, ",");
-    put_key(j, "slot"), put_opt_name(j, pd->slot, A_SLOT, BRASS_NUM_SLOTS), put_raw(j, ",");
-    put_key(j, "link"), put_opt_name(j, pd->link, A_LINK, BRASS_NUM_LINKS), put_raw(j, ",");
-    put_key(j, "merchant"), put_opt_name(j, pd->merchant, A_MERCHANT, BRASS_NUM_MERCHANT_SPACES), put_raw(j, ",");
+    put_key(j, "card"), put_opt_name(j, pd->card, A_CARD, BHAM_NUM_CARD_TYPES), put_raw(j, ",");
+    put_key(j, "industry"), put_opt_name(j, pd->industry, A_INDUSTRY, BHAM_NUM_INDUSTRIES), put_raw(j, ",");
+    put_key(j, "slot"), put_opt_name(j, pd->slot, A_SLOT, BHAM_NUM_SLOTS), put_raw(j, ",");
+    put_key(j, "link"), put_opt_name(j, pd->link, A_LINK, BHAM_NUM_LINKS), put_raw(j, ",");
+    put_key(j, "merchant"), put_opt_name(j, pd->merchant, A_MERCHANT, BHAM_NUM_MERCHANT_SPACES), put_raw(j, ",");
     put_key(j, "coal_left"), put_int(j, pd->coal_left), put_raw(j, ",");
     put_key(j, "iron_left"), put_int(j, pd->iron_left), put_raw(j, ",");
     put_key(j, "beer_left"), put_int(j, pd->beer_left), put_raw(j, ",");
@@ -160,12 +159,12 @@ static void put_merchant_goods(Json *j, uint8_t mask) {
 
 /* `seat` is the viewer (-1: spectator) when !hidden; the state must then be redacted for
    it already. With `hidden`, the whole position, deck, seed and face-down cards included. */
-int bham_position_json(const BrassGame *g, int seat, int hidden, char *out, int cap) {
+int bham_position_json(const BirminghamGame *g, int seat, int hidden, char *out, int cap) {
     static const char *const eras[2] = {"canal", "rail"};
     Json j = {out, cap, 0};
     /* (bounded by the arrays, so that an unvalidated state is written without overrun) */
     int n = g->num_players < BRASS_MAX_PLAYERS ? g->num_players : BRASS_MAX_PLAYERS;
-    int deck = g->deck_size < BRASS_MAX_DECK ? g->deck_size : BRASS_MAX_DECK;
+    int deck = g->deck_size < BHAM_MAX_DECK ? g->deck_size : BHAM_MAX_DECK;
     put_raw(&j, "{");
     put_key(&j, "format"), put_str(&j, "brass-position/1"), put_raw(&j, ",");
     put_key(&j, "rules_edition"), put_int(&j, g->rules_edition), put_raw(&j, ",");
@@ -197,7 +196,7 @@ int bham_position_json(const BrassGame *g, int seat, int hidden, char *out, int 
     put_key(&j, "industry"), put_int(&j, g->wild_pile[1]), put_raw(&j, "},");
     put_key(&j, "discards"), put_raw(&j, "{");
     int first = 1;
-    for (int c = 0; c < BRASS_NUM_CARD_TYPES; c++) {
+    for (int c = 0; c < BHAM_NUM_CARD_TYPES; c++) {
         if (!g->discards[c]) continue;
         if (!first) put_raw(&j, ",");
         first = 0;
@@ -205,7 +204,7 @@ int bham_position_json(const BrassGame *g, int seat, int hidden, char *out, int 
     }
     put_raw(&j, "},");
     put_key(&j, "merchants"), put_raw(&j, "{");
-    for (int m = 0; m < BRASS_NUM_MERCHANT_SPACES; m++) {
+    for (int m = 0; m < BHAM_NUM_MERCHANT_SPACES; m++) {
         if (m) put_raw(&j, ",");
         put_key(&j, SPACE_NAME(m)), put_raw(&j, "{");
         put_key(&j, "goods"), put_merchant_goods(&j, g->merchant_tile[m]), put_raw(&j, ",");
@@ -214,7 +213,7 @@ int bham_position_json(const BrassGame *g, int seat, int hidden, char *out, int 
     put_raw(&j, "},");
     put_key(&j, "links"), put_raw(&j, "{");
     first = 1;
-    for (int k = 0; k < BRASS_NUM_LINKS; k++) {
+    for (int k = 0; k < BHAM_NUM_LINKS; k++) {
         if (g->link_owner[k] < 0) continue;
         if (!first) put_raw(&j, ",");
         first = 0;
@@ -223,8 +222,8 @@ int bham_position_json(const BrassGame *g, int seat, int hidden, char *out, int 
     put_raw(&j, "},");
     put_key(&j, "slots"), put_raw(&j, "{");
     first = 1;
-    for (int s = 0; s < BRASS_NUM_SLOTS; s++) {
-        const BrassSlot *t = &g->slots[s];
+    for (int s = 0; s < BHAM_NUM_SLOTS; s++) {
+        const BirminghamSlot *t = &g->slots[s];
         if (t->owner < 0) continue;
         if (!first) put_raw(&j, ",");
         first = 0;

@@ -3,10 +3,10 @@
 
 #define SELLABLE ((1u << IND_COTTON) | (1u << IND_MANUFACTURER) | (1u << IND_POTTERY))
 
-static int beer_needed(const BrassSlot *t) { return BT_LEVELS[t->industry][t->level - 1].beer_to_sell; }
+static int beer_needed(const BirminghamSlot *t) { return BT_LEVELS[t->industry][t->level - 1].beer_to_sell; }
 
-int sell_merchant_reason(const BrassGame *g, const Board *b, int slot, int space) {
-    const BrassSlot *t = &g->slots[slot];
+int sell_merchant_reason(const BirminghamGame *g, const Board *b, int slot, int space) {
+    const BirminghamSlot *t = &g->slots[slot];
     uint8_t tile = g->merchant_tile[space];
     if (tile == BRASS_NONE || !(tile & (1u << t->industry))) return R_NO_MERCHANT_ACCEPTS;
     int loc = BT_SLOT_LOCATION[slot];
@@ -15,8 +15,8 @@ int sell_merchant_reason(const BrassGame *g, const Board *b, int slot, int space
     return avail >= beer_needed(t) ? R_LEGAL : R_NO_BEER;
 }
 
-int sell_tile_reason(const BrassGame *g, const Board *b, int slot) {
-    const BrassSlot *t = &g->slots[slot];
+int sell_tile_reason(const BirminghamGame *g, const Board *b, int slot) {
+    const BirminghamSlot *t = &g->slots[slot];
     if (t->owner < 0) return R_NO_TILE_HERE;
     if (t->owner != b->player) return R_NOT_YOUR_TILE;
     if (!(SELLABLE & (1u << t->industry))) return R_NOT_SELLABLE;
@@ -25,7 +25,7 @@ int sell_tile_reason(const BrassGame *g, const Board *b, int slot) {
     if (g->phase == PH_SELL_TILE && g->pend.count > 0 && slot <= g->pend.last_choice)
         return R_CANONICAL_ORDER;
     int best = R_NO_MERCHANT_ACCEPTS;
-    for (int m = 0; m < BRASS_NUM_MERCHANT_SPACES; m++) {
+    for (int m = 0; m < BHAM_NUM_MERCHANT_SPACES; m++) {
         int r = sell_merchant_reason(g, b, slot, m);
         if (r == R_LEGAL) return R_LEGAL;
         best = better_reason(best, r);
@@ -34,7 +34,7 @@ int sell_tile_reason(const BrassGame *g, const Board *b, int slot) {
 }
 
 void sell_choose_merchant(Ctx *cx, int space) {
-    BrassGame *g = cx->g;
+    BirminghamGame *g = cx->g;
     g->pend.merchant = (uint8_t)space;
     g->pend.beer_left = (uint8_t)beer_needed(&g->slots[g->pend.slot]);
     g->pend.after_beer = 0;
@@ -43,7 +43,7 @@ void sell_choose_merchant(Ctx *cx, int space) {
 }
 
 void sell_finish_tile(Ctx *cx) {
-    BrassGame *g = cx->g;
+    BirminghamGame *g = cx->g;
     int p = g->current, m = g->pend.merchant;
     flip_tile(cx, g->pend.slot);
     g->pend.count++;

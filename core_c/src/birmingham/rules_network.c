@@ -5,8 +5,8 @@
 #define RAIL_COST 5
 #define SECOND_RAIL_COST 10 /* double rail: 15 in all */
 
-int link_reason(const BrassGame *g, const Board *b, int link, int second) {
-    const BrassPlayer *pl = &g->players[b->player];
+int link_reason(const BirminghamGame *g, const Board *b, int link, int second) {
+    const BirminghamPlayer *pl = &g->players[b->player];
     if (g->link_owner[link] >= 0) return R_LINK_TAKEN;
     if (!(g->era == ERA_CANAL ? BT_LINK_CANAL[link] : BT_LINK_RAIL[link])) return R_LINK_WRONG_ERA;
     if (!pl->links_left) return R_NO_LINK_TILES;
@@ -22,7 +22,7 @@ int link_reason(const BrassGame *g, const Board *b, int link, int second) {
 }
 
 void network_place(Ctx *cx, int link) {
-    BrassGame *g = cx->g;
+    BirminghamGame *g = cx->g;
     int p = g->current;
     g->link_owner[link] = (int8_t)p;
     g->players[p].links_left--;

@@ -5,29 +5,29 @@
 #define LOAN_LEVELS 3
 #define MIN_INCOME_LEVEL (-10)
 
-int brass_income_level(int space) {
+int bham_income_level(int space) {
     if (space < 0) space = 0;
     if (space > 99) space = 99;
     return BT_INCOME_LEVEL[space];
 }
 
-int loan_reason(const BrassGame *g) {
+int loan_reason(const BirminghamGame *g) {
     int level = BT_INCOME_LEVEL[g->players[g->current].income_space];
     return level - LOAN_LEVELS < MIN_INCOME_LEVEL ? R_LOAN_LIMIT : R_LEGAL;
 }
 
 /* £30; income falls 3 levels, onto the highest space of the new level. */
 void take_loan(Ctx *cx) {
-    BrassGame *g = cx->g;
-    BrassPlayer *pl = &g->players[g->current];
+    BirminghamGame *g = cx->g;
+    BirminghamPlayer *pl = &g->players[g->current];
     int level = BT_INCOME_LEVEL[pl->income_space] - LOAN_LEVELS;
     pl->income_space = BT_LEVEL_TOP_SPACE[level - MIN_INCOME_LEVEL];
     gain_money(g, g->current, LOAN_MONEY);
     emit(cx, EV_LOAN, g->current, pl->income_space, 0, 0);
 }
 
-int scout_reason(const BrassGame *g) {
-    const BrassPlayer *pl = &g->players[g->current];
+int scout_reason(const BirminghamGame *g) {
+    const BirminghamPlayer *pl = &g->players[g->current];
     if (pl->hand[BT_CARD_WILD_LOCATION] || pl->hand[BT_CARD_WILD_INDUSTRY])
         return R_HOLDING_WILD_CARD;
     if (pl->hand_size < 3) return R_NOT_ENOUGH_CARDS;
@@ -37,18 +37,18 @@ int scout_reason(const BrassGame *g) {
 
 /* Scout's three cards are unordered: taken in ascending card order, and never a pick
    that leaves too few cards for the rest. */
-int scout_card_reason(const BrassGame *g, int card, int picks_after) {
-    const BrassPlayer *pl = &g->players[g->current];
+int scout_card_reason(const BirminghamGame *g, int card, int picks_after) {
+    const BirminghamPlayer *pl = &g->players[g->current];
     if (!pl->hand[card]) return R_CARD_NOT_IN_HAND;
     if (g->pend.scout_picked && card < g->pend.last_choice) return R_CANONICAL_ORDER;
     int rest = pl->hand[card] - 1;
-    for (int c = card + 1; c < BRASS_NUM_CARD_TYPES; c++) rest += pl->hand[c];
+    for (int c = card + 1; c < BHAM_NUM_CARD_TYPES; c++) rest += pl->hand[c];
     return rest >= picks_after ? R_LEGAL : R_CANONICAL_ORDER;
 }
 
 void scout_take_wilds(Ctx *cx) {
-    BrassGame *g = cx->g;
-    BrassPlayer *pl = &g->players[g->current];
+    BirminghamGame *g = cx->g;
+    BirminghamPlayer *pl = &g->players[g->current];
     g->wild_pile[0]--;
     g->wild_pile[1]--;
     pl->hand[BT_CARD_WILD_LOCATION]++;

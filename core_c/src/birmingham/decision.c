@@ -32,8 +32,8 @@ static int refusal_rank(int reason) {
 int better_reason(int a, int b) { return refusal_rank(b) > refusal_rank(a) ? b : a; }
 
 /* Can the acting player complete at least one action of this type? */
-static int action_type_reason(const BrassGame *g, const Board *b, int type) {
-    const BrassPlayer *pl = &g->players[g->current];
+static int action_type_reason(const BirminghamGame *g, const Board *b, int type) {
+    const BirminghamPlayer *pl = &g->players[g->current];
     if (!pl->hand_size) return R_NOT_ENOUGH_CARDS;
     switch (type) {
     case ACT_BUILD: return build_action_reason(g, b);
@@ -48,7 +48,7 @@ static int action_type_reason(const BrassGame *g, const Board *b, int type) {
     }
     case ACT_DEVELOP: {
         int best = R_NO_OPTION;
-        for (int i = 0; i < BRASS_NUM_INDUSTRIES; i++) {
+        for (int i = 0; i < BHAM_NUM_INDUSTRIES; i++) {
             int r = develop_reason(g, b, i, 0);
             if (r == R_LEGAL) return R_LEGAL;
             best = better_reason(best, r);
@@ -57,7 +57,7 @@ static int action_type_reason(const BrassGame *g, const Board *b, int type) {
     }
     case ACT_SELL: { /* flipped and unsellable tiles are no candidates (rank 0) */
         int best = R_NO_OPTION;
-        for (int s = 0; s < BRASS_NUM_SLOTS; s++) {
+        for (int s = 0; s < BHAM_NUM_SLOTS; s++) {
             if (g->slots[s].owner != g->current) continue;
             int r = sell_tile_reason(g, b, s);
             if (r == R_LEGAL) return R_LEGAL;
@@ -71,21 +71,21 @@ static int action_type_reason(const BrassGame *g, const Board *b, int type) {
     }
 }
 
-static int any_free_develop(const BrassGame *g, const Board *b) {
-    for (int i = 0; i < BRASS_NUM_INDUSTRIES; i++)
+static int any_free_develop(const BirminghamGame *g, const Board *b) {
+    for (int i = 0; i < BHAM_NUM_INDUSTRIES; i++)
         if (develop_reason(g, b, i, 1) == R_LEGAL) return 1;
     return 0;
 }
 
 /* The one place that says whether `action` is a legal option of the current decision. */
-int phase_reason(const BrassGame *g, const Board *b, int action) {
-    const BrassPlayer *pl = &g->players[g->current];
+int phase_reason(const BirminghamGame *g, const Board *b, int action) {
+    const BirminghamPlayer *pl = &g->players[g->current];
     switch (g->phase) {
     case PH_ACTION:
         if (!in_range(action, A_ACTION_TYPE, NUM_ACT_TYPES)) return R_WRONG_DECISION;
         return action_type_reason(g, b, action - A_ACTION_TYPE);
     case PH_CARD: {
-        if (!in_range(action, A_CARD, BRASS_NUM_CARD_TYPES)) return R_WRONG_DECISION;
+        if (!in_range(action, A_CARD, BHAM_NUM_CARD_TYPES)) return R_WRONG_DECISION;
         int card = action - A_CARD;
         if (!pl->hand[card]) return R_CARD_NOT_IN_HAND;
         if (g->pend.action == ACT_BUILD) return build_card_reason(g, b, card);
@@ -93,13 +93,13 @@ int phase_reason(const BrassGame *g, const Board *b, int action) {
         return R_LEGAL;
     }
     case PH_SCOUT_CARD:
-        if (!in_range(action, A_CARD, BRASS_NUM_CARD_TYPES)) return R_WRONG_DECISION;
+        if (!in_range(action, A_CARD, BHAM_NUM_CARD_TYPES)) return R_WRONG_DECISION;
         return scout_card_reason(g, action - A_CARD, 2 - g->pend.scout_picked);
     case PH_BUILD_INDUSTRY:
-        if (!in_range(action, A_INDUSTRY, BRASS_NUM_INDUSTRIES)) return R_WRONG_DECISION;
+        if (!in_range(action, A_INDUSTRY, BHAM_NUM_INDUSTRIES)) return R_WRONG_DECISION;
         return build_industry_reason(g, b, g->pend.card, action - A_INDUSTRY);
     case PH_BUILD_SLOT:
-        if (!in_range(action, A_SLOT, BRASS_NUM_SLOTS)) return R_WRONG_DECISION;
+        if (!in_range(action, A_SLOT, BHAM_NUM_SLOTS)) return R_WRONG_DECISION;
         return build_slot_reason(g, b, g->current, g->pend.card, g->pend.industry, action - A_SLOT);
     case PH_COAL: return coal_source_reason(g, b, action);
     case PH_IRON: return iron_source_reason(g, b, action);
@@ -107,25 +107,25 @@ int phase_reason(const BrassGame *g, const Board *b, int action) {
     case PH_LINK:
     case PH_SECOND_RAIL:
         if (action == A_DONE) return g->phase == PH_SECOND_RAIL ? R_LEGAL : R_MUST_CHOOSE;
-        if (!in_range(action, A_LINK, BRASS_NUM_LINKS)) return R_WRONG_DECISION;
+        if (!in_range(action, A_LINK, BHAM_NUM_LINKS)) return R_WRONG_DECISION;
         return link_reason(g, b, action - A_LINK, g->phase == PH_SECOND_RAIL);
     case PH_DEVELOP:
         if (action == A_DONE) return g->pend.count >= 1 ? R_LEGAL : R_MUST_CHOOSE;
-        if (!in_range(action, A_INDUSTRY, BRASS_NUM_INDUSTRIES)) return R_WRONG_DECISION;
+        if (!in_range(action, A_INDUSTRY, BHAM_NUM_INDUSTRIES)) return R_WRONG_DECISION;
         return develop_reason(g, b, action - A_INDUSTRY, 0);
     case PH_SELL_TILE:
         if (action == A_DONE) return g->pend.count >= 1 ? R_LEGAL : R_MUST_CHOOSE;
-        if (!in_range(action, A_SLOT, BRASS_NUM_SLOTS)) return R_WRONG_DECISION;
+        if (!in_range(action, A_SLOT, BHAM_NUM_SLOTS)) return R_WRONG_DECISION;
         return sell_tile_reason(g, b, action - A_SLOT);
     case PH_SELL_MERCHANT:
-        if (!in_range(action, A_MERCHANT, BRASS_NUM_MERCHANT_SPACES)) return R_WRONG_DECISION;
+        if (!in_range(action, A_MERCHANT, BHAM_NUM_MERCHANT_SPACES)) return R_WRONG_DECISION;
         return sell_merchant_reason(g, b, g->pend.slot, action - A_MERCHANT);
     case PH_FREE_DEVELOP:
         if (action == A_DONE) return R_LEGAL;
-        if (!in_range(action, A_INDUSTRY, BRASS_NUM_INDUSTRIES)) return R_WRONG_DECISION;
+        if (!in_range(action, A_INDUSTRY, BHAM_NUM_INDUSTRIES)) return R_WRONG_DECISION;
         return develop_reason(g, b, action - A_INDUSTRY, 1);
     case PH_SHORTFALL:
-        if (!in_range(action, A_SLOT, BRASS_NUM_SLOTS)) return R_WRONG_DECISION;
+        if (!in_range(action, A_SLOT, BHAM_NUM_SLOTS)) return R_WRONG_DECISION;
         return shortfall_reason(g, action - A_SLOT);
     default: return R_WRONG_DECISION;
     }
@@ -140,14 +140,14 @@ typedef struct {
     uint8_t market, merchants, done;
 } Candidates;
 
-static void candidates(const BrassGame *g, const Board *b, Candidates *c) {
+static void candidates(const BirminghamGame *g, const Board *b, Candidates *c) {
     memset(c, 0, sizeof *c);
-    const BrassPlayer *pl = &g->players[g->current];
+    const BirminghamPlayer *pl = &g->players[g->current];
     switch (g->phase) {
     case PH_ACTION: c->lo = A_ACTION_TYPE; c->hi = A_CARD; break;
     case PH_CARD:
     case PH_SCOUT_CARD:
-        for (int k = 0; k < BRASS_NUM_CARD_TYPES; k++)
+        for (int k = 0; k < BHAM_NUM_CARD_TYPES; k++)
             if (pl->hand[k]) c->cards |= 1u << k;
         break;
     case PH_BUILD_INDUSTRY: c->lo = A_INDUSTRY; c->hi = A_SLOT; break;
@@ -177,7 +177,7 @@ static void candidates(const BrassGame *g, const Board *b, Candidates *c) {
         }                                                   \
     } while (0)
 
-int legal_into(const BrassGame *g, uint16_t *out, int cap) {
+int legal_into(const BirminghamGame *g, uint16_t *out, int cap) {
     if (g->game_over) return 0;
     Board b;
     /* choosing the card of a non-build action, or Scout's cards, needs no board facts */
@@ -193,14 +193,14 @@ int legal_into(const BrassGame *g, uint16_t *out, int cap) {
     for (uint64_t m = c.links; m; m &= m - 1) PUSH_IF_LEGAL(A_LINK + __builtin_ctzll(m));
     if (c.market) PUSH_IF_LEGAL(A_MARKET);
     if (c.merchants)
-        for (int k = 0; k < BRASS_NUM_MERCHANT_SPACES; k++) PUSH_IF_LEGAL(A_MERCHANT + k);
+        for (int k = 0; k < BHAM_NUM_MERCHANT_SPACES; k++) PUSH_IF_LEGAL(A_MERCHANT + k);
     if (c.done) PUSH_IF_LEGAL(A_DONE);
     return n;
 }
 
 /* Apply an id already known to be legal. */
 int apply_unchecked(Ctx *cx, int action) {
-    BrassGame *g = cx->g;
+    BirminghamGame *g = cx->g;
     int p = g->current;
     switch (g->phase) {
     case PH_ACTION:
@@ -282,41 +282,41 @@ int apply_unchecked(Ctx *cx, int action) {
    nor the cards: whether those are forced depends on the hand, and resolving them at once
    would tell the other seats something about it. Every later step depends only on public
    facts (the card played is face up). */
-int bham_forced_step_public(const BrassGame *g) {
+int bham_forced_step_public(const BirminghamGame *g) {
     return g->phase != PH_ACTION && g->phase != PH_CARD && g->phase != PH_SCOUT_CARD;
 }
 
 void auto_resolve(Ctx *cx) {
-    uint16_t opts[BRASS_NUM_ACTIONS];
+    uint16_t opts[BHAM_NUM_ACTIONS];
     while (!cx->g->game_over && bham_forced_step_public(cx->g)) {
-        int n = legal_into(cx->g, opts, BRASS_NUM_ACTIONS);
+        int n = legal_into(cx->g, opts, BHAM_NUM_ACTIONS);
         if (n != 1) break;
         apply_unchecked(cx, opts[0]);
     }
 }
 
-int bham_reason(const BrassGame *g, int action) {
+int bham_reason(const BirminghamGame *g, int action) {
     Board b;
     board_analyse(g, g->current, &b);
     b.explain = 1;
     return phase_reason(g, &b, action);
 }
 
-void bham_apply_legal(BrassGame *g, int action, BrassEventLog *log, int resolve_forced) {
+void bham_apply_legal(BirminghamGame *g, int action, BrassEventLog *log, int resolve_forced) {
     Ctx cx = {g, log};
     apply_unchecked(&cx, action);
     if (resolve_forced && g->auto_resolve) auto_resolve(&cx);
 }
 
 /* Where one action ends: the next action begins, another seat decides, or the game ends. */
-int bham_action_ended(const BrassGame *after, const BrassGame *before) {
+int bham_action_ended(const BirminghamGame *after, const BirminghamGame *before) {
     if (after->game_over || after->phase == PH_ACTION || after->phase == PH_SHORTFALL) return 1;
     return after->current != before->current || after->actions_left != before->actions_left ||
            after->era != before->era || after->round != before->round;
 }
 
 /* The sane policy: no loan (nor pass) while another action type is legal. */
-int bham_sane_options(const BrassGame *g, const uint16_t *opts, int n, uint16_t *keep) {
+int bham_sane_options(const BirminghamGame *g, const uint16_t *opts, int n, uint16_t *keep) {
     int m = 0;
     if (g->phase != PH_ACTION) return 0;
     for (int i = 0; i < n; i++)

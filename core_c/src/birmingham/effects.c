@@ -18,14 +18,14 @@ void emit(Ctx *cx, int type, int seat, int a, int b, int c) {
 /* Money paid to the bank counts as spending for turn order (ruling 18). */
 void pay_money(Ctx *cx, int player, int amount) {
     if (amount <= 0) return;
-    BrassPlayer *p = &cx->g->players[player];
+    BirminghamPlayer *p = &cx->g->players[player];
     p->money = (int16_t)(p->money - amount);
     p->spent = (int16_t)tally_add(p->spent, amount);
     emit(cx, EV_PAY, player, amount, 0, 0);
 }
 
 /* Income rises by track spaces; level 30 (space 99) is the cap (ruling 18). */
-void advance_income(BrassGame *g, int player, int spaces) {
+void advance_income(BirminghamGame *g, int player, int spaces) {
     int s = g->players[player].income_space + spaces;
     g->players[player].income_space = (uint8_t)(s > 99 ? 99 : s);
 }
@@ -38,18 +38,18 @@ int tally_add(int tally, int amount) {
 }
 
 /* Returns the money credited (less than amount only at the bound), for the events. */
-int gain_money(BrassGame *g, int player, int amount) {
+int gain_money(BirminghamGame *g, int player, int amount) {
     int before = g->players[player].money;
     g->players[player].money = (int16_t)tally_add(before, amount);
     return g->players[player].money - before;
 }
 
-void gain_vp(BrassGame *g, int player, int vp) {
+void gain_vp(BirminghamGame *g, int player, int vp) {
     g->players[player].vp = (int16_t)tally_add(g->players[player].vp, vp);
 }
 
 void flip_tile(Ctx *cx, int slot) {
-    BrassSlot *t = &cx->g->slots[slot];
+    BirminghamSlot *t = &cx->g->slots[slot];
     t->flipped = 1;
     int spaces = BT_LEVELS[t->industry][t->level - 1].income_spaces;
     advance_income(cx->g, t->owner, spaces);
@@ -58,15 +58,15 @@ void flip_tile(Ctx *cx, int slot) {
 
 /* Taking the last cube or barrel from a mine, works or brewery flips it. */
 void take_cube(Ctx *cx, int slot) {
-    BrassSlot *t = &cx->g->slots[slot];
+    BirminghamSlot *t = &cx->g->slots[slot];
     t->cubes--;
     if (t->cubes == 0) flip_tile(cx, slot);
 }
 
 /* A used card goes face up on the discard pile; a wild card back to its pile (ruling 6). */
 void discard_card(Ctx *cx, int player, int card) {
-    BrassGame *g = cx->g;
-    BrassPlayer *p = &g->players[player];
+    BirminghamGame *g = cx->g;
+    BirminghamPlayer *p = &g->players[player];
     p->hand[card]--;
     p->hand_size--;
     if (card == BT_CARD_WILD_LOCATION) g->wild_pile[0]++;
@@ -77,7 +77,7 @@ void discard_card(Ctx *cx, int player, int card) {
     }
 }
 
-void remove_tile(BrassGame *g, int slot) {
-    memset(&g->slots[slot], 0, sizeof(BrassSlot));
+void remove_tile(BirminghamGame *g, int slot) {
+    memset(&g->slots[slot], 0, sizeof(BirminghamSlot));
     g->slots[slot].owner = -1;
 }

@@ -1,0 +1,11 @@
+/* Shared random numbers (common/rng.c). */
+#ifndef BRASS_COMMON_RNG_H
+#define BRASS_COMMON_RNG_H
+
+#include <stdint.h>
+
+uint32_t rng_next(uint64_t *state);
+uint32_t rng_below(uint64_t *state, uint32_t n); /* unbiased in [0, n) */
+void rng_seed(uint64_t *state, uint64_t seed);
+
+#endif

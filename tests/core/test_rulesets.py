@@ -1,0 +1,125 @@
+"""The ruleset-neutral core: ruleset descriptions, typed options, mismatches refused, and
+Birmingham games stored before the split still loading byte for byte."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import brass
+from brass import EngineError
+from brass._core import ffi, lib
+
+STORED = json.loads((Path(__file__).parent / "data" / "stored_birmingham_games.json").read_text())
+
+
+def test_birmingham_is_described_by_the_core() -> None:
+    rs = brass.get_ruleset("birmingham")
+    assert (rs.name, rs.title, rs.rules_edition) == ("birmingham", "Brass: Birmingham", 1)
+    assert (rs.num_actions, rs.observation_size, rs.state_size) == (139, 1024, 648)
+    assert (rs.min_players, rs.max_players, rs.provisional, rs.placeholders) == (2, 4, False, ())
+    assert [o.name for o in rs.options] == ["beginner", "manufacturer_iv_cost"]
+    assert rs.options[1].allowed == (8, 14) and rs.options[1].default == 8
+    assert rs.describe()["options"][0] == {
+        "name": "beginner", "description": rs.options[0].description, "type": "bool",
+        "allowed": None, "min": None, "max": None, "default": False}
+    assert [r.name for r in brass.rulesets()][0] == "birmingham"
+    g = brass.Game.new(3, seed=1)
+    assert (g.ruleset, g.num_actions, g.rules_edition) == ("birmingham", 139, 1)
+
+
+def test_an_unknown_ruleset_is_refused() -> None:
+    with pytest.raises(EngineError) as exc:
+        brass.Game.new(2, seed=1, ruleset="catan")
+    assert exc.value.code == "INVALID_ARGUMENT" and exc.value.field == "ruleset"
+
+
+@pytest.mark.parametrize(("options", "field"), [
+    ({"colour": "red"}, "options.colour"),                  # no such option
+    ({"beginner": 1}, "options.beginner"),                  # a bool option takes a bool
+    ({"manufacturer_iv_cost": 9}, "options.manufacturer_iv_cost"),  # not 8 or 14
+    ({"manufacturer_iv_cost": True}, "options.manufacturer_iv_cost"),
+    ({"auto_resolve": "yes"}, "options.auto_resolve"),
+])
+def test_bad_options_are_refused_naming_the_option(options: dict, field: str) -> None:
+    with pytest.raises(EngineError) as exc:
+        brass.Game.new(2, seed=1, options=options)
+    assert exc.value.code == "INVALID_ARGUMENT" and exc.value.field == field
+
+
+def test_options_by_dict_and_keyword_agree_and_are_recorded() -> None:
+    a = brass.Game.new(2, seed=4, options={"beginner": True, "manufacturer_iv_cost": 14})
+    b = brass.Game.new(2, seed=4, beginner=True, manufacturer_iv_cost=14)
+    assert a.snapshot() == b.snapshot()
+    assert a.replay_record()["options"] == {"beginner": True, "manufacturer_iv_cost": 14,
+                                            "auto_resolve": True}
+    with pytest.raises(EngineError):
+        brass.Game.new(2, seed=4, options={"beginner": True}, beginner=False)
+
+
+def test_the_core_refuses_option_values_outside_the_table() -> None:
+    # the C check itself (not only Python's): an unused option slot and a bad value
+    g = ffi.new("BrassGame *")
+    bad_slot = ffi.new("BrassOptions *", {"ruleset": 0, "players": 2, "auto_resolve": 1,
+                                          "values": [0, 8, 1]})
+    assert lib.brass_new(g, bad_slot, 1) == lib.BRASS_E_BAD_ARGUMENT
+    bad_value = ffi.new("BrassOptions *", {"ruleset": 0, "players": 2, "values": [2, 8]})
+    assert lib.brass_new(g, bad_value, 1) == lib.BRASS_E_BAD_ARGUMENT
+    no_ruleset = ffi.new("BrassOptions *", {"ruleset": lib.BRASS_NUM_RULESETS, "players": 2})
+    assert lib.brass_new(g, no_ruleset, 1) == lib.BRASS_E_BAD_ARGUMENT
+
+
+def test_a_snapshot_of_another_ruleset_is_refused_clearly() -> None:
+    data = brass.Game.new(2, seed=3).snapshot()
+    assert brass.Game.restore(data, ruleset="birmingham").ruleset == "birmingham"
+    # a header naming a ruleset this core does not have is a bad snapshot
+    other = bytearray(data)
+    other[10] = lib.BRASS_NUM_RULESETS
+    assert lib.brass_restore(ffi.new("BrassGame *"), bytes(other), len(other), -1) == (
+        lib.BRASS_E_BAD_SNAPSHOT)
+    # a caller expecting another ruleset gets the mismatch, not a generic refusal
+    assert lib.brass_restore(ffi.new("BrassGame *"), data, len(data), 1) == (
+        lib.BRASS_E_WRONG_RULESET)
+    assert lib.brass_snapshot_ruleset(data, len(data), ffi.NULL) == 0
+
+
+def test_a_snapshot_of_a_later_edition_is_refused_naming_the_edition() -> None:
+    data = bytearray(brass.Game.new(2, seed=3).snapshot())
+    data[6] = 2  # header: rules edition 2
+    with pytest.raises(EngineError) as exc:
+        brass.Game.restore(bytes(data))
+    assert exc.value.code == "BAD_SNAPSHOT" and exc.value.field == "rules_edition"
+    assert "edition 2" in exc.value.message
+
+
+def test_a_replay_of_another_ruleset_is_refused() -> None:
+    rec = brass.Game.new(2, seed=3).replay_record()
+    rec["ruleset"] = "catan"
+    with pytest.raises(EngineError) as exc:
+        brass.Game.replay(rec)
+    assert exc.value.field == "ruleset"
+
+
+@pytest.mark.parametrize("stored", STORED["games"], ids=lambda s: f"{s['players']}p")
+def test_games_stored_before_the_split_still_load(stored: dict) -> None:
+    old = bytes.fromhex(stored["snapshot_hex"])
+    restored = brass.Game.restore(old)
+    assert restored.state_hash() == int(stored["state_hash"])
+    assert restored.snapshot() == old
+    replayed = brass.Game.replay({"ruleset": "birmingham", "rules_edition": 1,
+                                  "players": stored["players"], "seed": stored["seed"],
+                                  "options": stored["options"],
+                                  "decisions": stored["decisions"]})
+    assert replayed.snapshot() == old and replayed.state_hash() == int(stored["state_hash"])
+
+
+def test_names_come_from_the_ruleset() -> None:
+    rs = brass.get_ruleset("birmingham")
+    assert ffi.string(lib.brass_reason_name(0, lib.BRASS_R_NOT_ENOUGH_MONEY)) == b"NOT_ENOUGH_MONEY"
+    assert lib.brass_reason_name(0, lib.BRASS_NUM_SHARED_REASONS) == ffi.NULL
+    assert rs.reason_name(lib.BRASS_R_RULESET_FIRST) == "NO_CONNECTED_COAL"
+    assert lib.brass_action_name(0, rs.num_actions) == ffi.NULL
+    assert lib.brass_action_name(lib.BRASS_NUM_RULESETS, 0) == ffi.NULL
+    assert rs.event_names[lib.EV_BUILD] == ("build", ("slot", "industry", "level"))
