@@ -90,6 +90,8 @@ def run_game(
     players = len(entries)
     seating = seat_entries(index, players)
     bots = [make_bot(entries[entry]) for entry in seating]
+    for bot in bots:
+        bot.stop = stop  # a search in progress ends early too
     rngs = [bot_rng(base_seed, index, seat) for seat in range(players)]
     seed = game_seed(base_seed, index)
     game = brass.Game.new(players, seed=seed, **(options or {}))

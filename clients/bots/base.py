@@ -32,6 +32,9 @@ class Bot:
     """
 
     name: ClassVar[str] = "bot"
+    # Set by whoever plays the game (`brass_clients.eval.run_game`): true once the game is
+    # abandoned, so a long search may stop early (its choice no longer matters).
+    stop: Callable[[], bool] | None = None
 
     def choose(self, game: brass.Game, rng: random.Random) -> int:
         raise NotImplementedError

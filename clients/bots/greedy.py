@@ -58,7 +58,9 @@ class GreedyBot(Bot):
         for compound in candidates:
             groups.setdefault(_board_key(compound.ids), []).append(compound.ids)
         best_value, best = float("-inf"), []
-        for variants in groups.values():
+        for checked, variants in enumerate(groups.values()):
+            if checked % 64 == 63 and self.stop is not None and self.stop():
+                break  # the game is abandoned: the best so far will do
             trial = game.clone()
             trial.apply_compound(variants[0])
             value = self.evaluator.value(trial, seat)

@@ -31,6 +31,7 @@ HEURISTIC_SCALE = 15.0  # evaluator points that move a cut-off rollout's reward 
 # rollout of this many decisions already plays any game to its end.
 MAX_ROLLOUT_DEPTH = 1 << 20
 MAX_ITERATIONS = 1 << 30
+STOP_CHECK_ITERATIONS = 8  # how often a search looks at Bot.stop
 
 
 class Node:
@@ -110,12 +111,14 @@ class MctsBot(Bot):
                     break
             elif done >= self.iterations:
                 break
+            if done % STOP_CHECK_ITERATIONS == 0 and self.stop is not None and self.stop():
+                break  # the game is abandoned: any legal choice will do
             self._iterate(game, seat, root, rng)
             done += 1
         self.last_iterations = done
         choices = [(child.visits, child.reward_sum, option)
                    for option, child in root.children.items() if option in legal]
-        if not choices:  # no search was possible (iterations=0)
+        if not choices:  # no search was possible (iterations=0, or stopped at once)
             self._kept = None
             return rng.choice(legal)
         best = max(choices)[2]

@@ -10,6 +10,8 @@ import pytest
 import brass
 from brass_clients.bots import Bot, MctsBot, make_bot, parse_bot_spec, register
 from brass_clients.bots.heuristic import PositionEvaluator, board_facts
+from brass_clients.bots.mcts import STOP_CHECK_ITERATIONS
+from brass_clients.eval import run_game
 
 from .conftest import advance_randomly
 
@@ -154,3 +156,32 @@ def test_board_facts_are_loaded_from_the_engine_data() -> None:
     assert facts.tiles, "the engine's board data file was not found"
     assert facts.tile("cotton", 1).vp > 0
     assert facts.merchant_locations
+
+
+def test_a_search_stops_early_once_its_game_is_abandoned() -> None:
+    """Bot.stop is looked at every STOP_CHECK_ITERATIONS iterations: a batch whose client
+    left frees its worker within a fraction of a decision."""
+    game = brass.Game.new(4, seed=3)
+    calls: list[int] = []
+    bot = make_bot("mcts:iterations=400")
+    bot.stop = lambda: calls.append(1) or len(calls) > 3
+    assert bot.choose(game, random.Random(1)) in game.legal_ids()
+    assert isinstance(bot, MctsBot) and bot.last_iterations == 3 * STOP_CHECK_ITERATIONS
+
+
+def test_run_game_hands_its_stop_to_the_bots() -> None:
+    seen: list[object] = []
+
+    @register("sees-stop")
+    class SeesStop(Bot):
+        name = "sees-stop"
+
+        def choose(self, game: brass.Game, rng: random.Random) -> int:
+            seen.append(self.stop)
+            return game.legal_ids()[0]
+
+    def stop() -> bool:
+        return len(seen) >= 4
+
+    assert run_game(["sees-stop", "sees-stop"], 1, 0, stop=stop) is None
+    assert seen == [stop] * 4
