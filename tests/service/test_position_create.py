@@ -74,3 +74,32 @@ def test_a_position_over_the_cap_is_refused_before_it_is_parsed() -> None:
         _create(store, text)
     assert (exc.value.reason, exc.value.metadata.get("field")) == ("BAD_POSITION", "position_json")
     assert not store.rows
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+def test_a_loan_at_the_money_bound_survives_a_restart(backend: Any) -> None:
+    """Issue 10 B through the service: a game from a position with £9999 takes a loan
+    (ruling 17: +£30). The money went past validation's bound (10029; the issue reports
+    CORRUPT_GAME after a restart); now it stops at 9999, and after a restart the game is
+    loaded with it and plays on."""
+    from brass_clients.sdk import struct_to_dict
+
+    position = brass.Game.new(players=2, seed=21).position()
+    seat = position["current"]
+    position["player_state"][seat]["money"] = 9999
+    server = backend.start_server("loan-bound")
+    with server.client() as client:
+        created = client.create_game_from_position(position)
+        token = created.seats[seat].token
+        state = client.get_game(created.game_id)
+        client.submit_action(created.game_id, token, 4, expected_version=state.summary.version)
+        legal = client.list_legal_actions(created.game_id, token)
+        card = legal.options[0].id
+        client.submit_action(created.game_id, token, card, expected_version=legal.version)
+    server.stop(crash=True)
+    server.start()
+    with server.client() as client:
+        view = struct_to_dict(client.get_game(created.game_id).view)
+        assert view["player_state"][seat]["money"] == 9999
+        assert client.list_legal_actions(created.game_id, created.seats[view["current"]].token)
+    server.stop()
