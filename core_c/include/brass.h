@@ -17,7 +17,7 @@
 
 #define BRASS_MAGIC 0x53534152u /* "RASS" */
 
-enum { BRASS_RULESET_BIRMINGHAM = 0, BRASS_NUM_RULESETS = 1 };
+enum { BRASS_RULESET_BIRMINGHAM = 0, BRASS_RULESET_PITTSBURGH = 1, BRASS_NUM_RULESETS = 2 };
 
 #define BRASS_MAX_STATE_SIZE 2048 /* any ruleset's state struct fits */
 #define BRASS_MAX_ACTIONS 512     /* any ruleset's action space fits */

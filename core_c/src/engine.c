@@ -7,7 +7,7 @@
 #include "common/rng.h"
 #include "ruleset.h"
 
-static const BrassRuleset *const RULESETS[BRASS_NUM_RULESETS] = {&BRASS_BIRMINGHAM};
+static const BrassRuleset *const RULESETS[BRASS_NUM_RULESETS] = {&BRASS_BIRMINGHAM, &BRASS_PITTSBURGH};
 
 static const BrassRuleset *ruleset_by_id(int ruleset) {
     return ruleset >= 0 && ruleset < BRASS_NUM_RULESETS ? RULESETS[ruleset] : NULL;

@@ -63,5 +63,6 @@ typedef struct BrassRuleset {
 } BrassRuleset;
 
 extern const BrassRuleset BRASS_BIRMINGHAM;
+extern const BrassRuleset BRASS_PITTSBURGH;
 
 #endif
