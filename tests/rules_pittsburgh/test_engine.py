@@ -50,3 +50,19 @@ def test_refused_ids_carry_pittsburgh_reasons() -> None:
     g = Game.new(4, seed=3, ruleset="pittsburgh")
     names = {g.reason(a) for a in range(g.num_actions) if a not in g.legal_ids()}
     assert "WRONG_DECISION" in names
+
+
+def test_compound_actions_previews_and_determinize_work_through_the_engine() -> None:
+    g = Game.new(3, seed=6, ruleset="pittsburgh")
+    actions, truncated = g.compound_actions(limit=500)
+    assert actions and truncated  # many complete builds from the first position
+    first = actions[0]
+    assert first.key.startswith("type:build card:")
+    twin = g.clone()
+    twin.apply_compound(first.ids)
+    assert twin.current_seat != g.current_seat  # round 1: one action, then the next seat
+    preview = g.preview(list(first.ids))
+    assert {"events", "view"} <= set(preview)
+    assert g.view(0)["ruleset"] == "pittsburgh"
+    other = g.determinize(0, 3)
+    assert other.view(0) == g.view(0)  # what seat 0 sees is kept
