@@ -1,6 +1,6 @@
 """Request limits that are not the transport's own (message size is set on the servers):
-who a client is (its address, behind trusted proxies), rate quotas per client (the `limits`
-library), and the watch streams a client may hold at once.
+who a client is (its address, behind trusted proxies), rate quotas per client (in the `limits`
+library's notation), and the watch streams a client may hold at once.
 
 The counts live in each process's memory: with `--workers N` every worker keeps its own,
 so a client may get up to N times a per-client limit (the kernel spreads its connections).
@@ -11,12 +11,11 @@ from __future__ import annotations
 import ipaddress
 import math
 import time
+from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Protocol
 
-from limits import RateLimitItem, RateLimitItemPerSecond, parse_many
-from limits.storage import MemoryStorage
-from limits.strategies import SlidingWindowCounterRateLimiter
+from limits import parse_many
 
 from .errors import ServiceError
 
@@ -125,40 +124,96 @@ def rate_key(address: str) -> str:
     return address
 
 
+class _Window:
+    """One sliding-window counter: the counts of the current and the previous fixed window
+    of `seconds`; the previous one weighs by how much of it still overlaps the last
+    `seconds`."""
+
+    __slots__ = ("current", "previous", "start")
+
+    def __init__(self, start: float) -> None:
+        self.start, self.current, self.previous = start, 0, 0
+
+    def roll(self, now: float, seconds: float) -> None:
+        passed = int((now - self.start) // seconds)
+        if passed >= 1:
+            self.previous = self.current if passed == 1 else 0
+            self.current = 0
+            self.start += passed * seconds
+
+    def weight(self, now: float, seconds: float) -> float:
+        return self.previous * (1.0 - (now - self.start) / seconds) + self.current
+
+    def wait(self, now: float, seconds: float, amount: int) -> float:
+        """Seconds until one more request fits (the window already rolled to `now`)."""
+        room = amount - 1
+        if self.current > room:  # only the next window, with this one weighing less
+            return (self.start + seconds - now) + seconds * (1.0 - room / self.current)
+        # the previous window's share must shrink to what the current one leaves
+        share = 1.0 - (room - self.current) / self.previous
+        return max(0.0, self.start + share * seconds - now)
+
+
 class RateQuota:
     """Requests per client over one or more windows, e.g. "2/second;60/minute;2000/day"
-    (the `limits` library's notation): a request is admitted when every window has room,
-    and then counts in all of them. Sliding-window counters: two counts per key and window,
-    forgotten when the window has passed."""
+    (the `limits` library's notation, parsed by it): a request is admitted when every
+    window has room, and then counts in all of them. Sliding-window counters: two counts
+    per client and window.
 
-    def __init__(self, spec: str, what: str, limit_name: str) -> None:
-        self.items: list[RateLimitItem] = parse_many(spec) if spec.strip() else []
+    The counting is not the `limits` library's: its in-memory storage expires keys with a
+    thread that walks every key about every 10 ms while requests come, so with 100,000
+    clients tracked a 2-window hit took 82 us instead of 31 (that thread holding the
+    interpreter the rest of the time, the event loop's too). Here each client's counters
+    are touched only by its own requests (6-8 us a hit, 100,000 clients or not), and at
+    most `max_clients` are kept, the least recently seen forgotten first (a forgotten
+    client starts afresh)."""
+
+    def __init__(self, spec: str, what: str, limit_name: str, max_clients: int = 100_000):
+        self.windows: list[tuple[int, float, str]] = [
+            (item.amount, float(item.get_expiry()), str(item))
+            for item in (parse_many(spec) if spec.strip() else [])
+        ]
         self.what = what
         self.limit_name = limit_name
-        self._limiter = SlidingWindowCounterRateLimiter(MemoryStorage())
+        self.max_clients = max_clients
+        self._clients: OrderedDict[str, list[_Window]] = OrderedDict()
 
     @classmethod
     def per_second(cls, rate: float, burst: int, what: str, limit_name: str) -> RateQuota:
         """`burst` requests per `burst / rate` seconds: the same long-run rate as a token
         bucket of that rate and size, and at most `burst` at once."""
         quota = cls("", what, limit_name)
-        quota.items = [RateLimitItemPerSecond(max(1, burst), max(1, math.ceil(burst / rate)))]
+        seconds = max(1, math.ceil(burst / rate))
+        quota.windows = [(max(1, burst), float(seconds), f"{burst} per {seconds} seconds")]
         return quota
 
-    def admit(self, key: str) -> None:
+    def admit(self, key: str, now: float | None = None) -> None:
         """Counts one request of `key`, or raises RATE_LIMITED (nothing counted) with the
-        time until the fullest window has room."""
-        for item in self.items:
-            if not self._limiter.test(item, key):
-                stats = self._limiter.get_window_stats(item, key)
-                raise ServiceError(
-                    "RATE_LIMITED",
-                    f"too many {self.what} from this client: at most {item}; retry later",
-                    limit=self.limit_name,
-                    retry_after_seconds=max(0.0, stats.reset_time - time.time()),
-                )
-        for item in self.items:
-            self._limiter.hit(item, key)
+        time until every window has room."""
+        if not self.windows:
+            return
+        now = time.time() if now is None else now
+        windows = self._clients.pop(key, None)
+        if windows is None:
+            windows = [_Window(now - now % seconds) for _, seconds, _ in self.windows]
+        self._clients[key] = windows
+        while len(self._clients) > self.max_clients:
+            self._clients.popitem(last=False)
+        waits = []
+        for (amount, seconds, text), window in zip(self.windows, windows, strict=True):
+            window.roll(now, seconds)
+            if window.weight(now, seconds) + 1 > amount:
+                waits.append((window.wait(now, seconds, amount), text))
+        if waits:
+            wait, text = max(waits)
+            raise ServiceError(
+                "RATE_LIMITED",
+                f"too many {self.what} from this client: at most {text}; retry later",
+                limit=self.limit_name,
+                retry_after_seconds=wait,
+            )
+        for window in windows:
+            window.current += 1
 
 
 class _WatcherCounter(Protocol):

@@ -26,7 +26,7 @@ from brass_clients.sdk import BrassError, GameClient, pb
 from brass_service.errors import ServiceError
 from brass_service.games import Caller, GameService, ServiceSettings
 from brass_service.gen import game_service_pb2_grpc as pb_grpc
-from brass_service.limits import ClientAddresses, parse_networks, rate_key
+from brass_service.limits import ClientAddresses, RateQuota, parse_networks, rate_key
 from brass_service.observability import RequestRecord
 from brass_service.store import open_store
 
@@ -562,3 +562,25 @@ def test_a_trusted_proxy_is_not_held_to_the_connections_per_address_cap(
         for connection in connections:
             connection.close()
         server.stop()
+
+
+def test_rate_quota_windows_retry_delays_and_memory_bound() -> None:
+    """Sliding windows of the limits notation: "3/minute" admits 3, refuses the 4th with
+    the exact wait (the next minute still weighs 3 until a third of it has passed), and
+    admits again then; at most max_clients are remembered, the least recent forgotten."""
+    quota = RateQuota("3/minute;100/day", "games created", "create_game_rate", max_clients=2)
+    start = 600.0  # the start of a minute
+    for _ in range(3):
+        quota.admit("a", now=start)
+    try:
+        quota.admit("a", now=start + 1)
+        raise AssertionError("a 4th request in the minute was admitted")
+    except ServiceError as error:
+        assert error.metadata["limit"] == "create_game_rate"
+        assert error.retry_after_seconds == 79.0  # until 680: 60 - 1, then 20 of the next
+    quota.admit("a", now=start + 80)
+    quota.admit("b", now=start + 80)
+    quota.admit("c", now=start + 80)  # "a" is forgotten: three clients, room for two
+    for _ in range(3):
+        quota.admit("a", now=start + 80)
+    assert RateQuota("", "x", "y").windows == []  # empty: no limit
