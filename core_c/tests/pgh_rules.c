@@ -869,6 +869,17 @@ static void test_p40_locomotive_works_three_free_develops(void) {
     go("type:build", "card:delta", "tile:loco_works", "slot:delta.0", "vanderbilt", NULL);
     EXPECT_EQ(G.h.phase, PP_FREE_DEVELOP);
     EXPECT_EQ(G.pend.free_develops, 3);
+    go("tile:coal_1", NULL);
+    EXPECT_EQ(why("tile:kero_2"), PR_CANONICAL_ORDER); /* kero_2 then coal_1 is the same outcome */
+    EXPECT_EQ(why("tile:coal_2"), PR_LEGAL);
+    fresh(TINY, 2, 4);
+    p = me();
+    G.h.era = 1;
+    for (const char *const *k = (const char *const[]){"mfg_1", "mfg_2", "mfg_3", "mfg_5", NULL}; *k; k++)
+        pl(p)->mat_left[pos_of(*k)] = 0;
+    put_tile(p, "slot:delta.0", "mfg_5", 1, 0, 0);
+    hand(p, "card:delta");
+    go("type:build", "card:delta", "tile:loco_works", "slot:delta.0", "vanderbilt", NULL);
     go("tile:kero_2", "tile:kero_3", "done", NULL);
     EXPECT_EQ(pl(p)->mat_left[pos_of("kero_2")], 0);
     EXPECT_EQ(pl(p)->mat_left[pos_of("kero_3")], 1);

@@ -148,11 +148,16 @@ void pgh_advance(PCtx *cx) {
         if (g->h.game_over) return;
         if (pd->free_develops) {
             if (pgh_any_free_develop(g)) {
+                if (!pd->free_batch) { /* canonical order within one run of free develops */
+                    pd->free_batch = 1;
+                    pd->acc_before = pgh_accessible_positions(g, g->h.current);
+                }
                 g->h.phase = PP_FREE_DEVELOP;
                 return;
             }
             pd->free_develops = 0;
         }
+        pd->free_batch = 0;
         PBoard b;
         switch (pd->stage) {
         case ST_PAY: {
@@ -315,8 +320,13 @@ static void apply_one(PCtx *cx, int a) {
         pd->stage = ST_PAY;
         break;
     case PP_FREE_DEVELOP:
-        if (a == PGA_DONE) pd->free_develops = 0;
-        else pgh_free_develop_apply(cx, a - PGA_POSITION);
+        if (a == PGA_DONE) {
+            pd->free_develops = 0;
+        } else {
+            pgh_free_develop_apply(cx, a - PGA_POSITION);
+            pd->free_batch = 2;
+            pd->last_position = (uint8_t)(a - PGA_POSITION);
+        }
         break;
     case PP_SELL_TILE:
         if (a == PGA_DONE) {

@@ -39,7 +39,11 @@ int pgh_develop_reason(const PittsburghGame *g, const PBoard *b, int pos, int fr
     int p = g->h.current;
     if (pos >= T->num_positions || !g->players[p].mat_left[pos]) return PR_NO_TILES_LEFT;
     if (!pgh_position_accessible(g, p, pos)) return PR_NOT_ACCESSIBLE;
-    if (free_develop) return PR_LEGAL;
+    if (free_develop) { /* the same canonical order as a double Develop */
+        const PghPending *pd = &g->pend;
+        if (pd->free_batch == 2 && pos < pd->last_position && bit32(pd->acc_before, pos)) return PR_CANONICAL_ORDER;
+        return PR_LEGAL;
+    }
     /* canonical order: the second develop takes no lower position than the first, unless
        the first made it accessible */
     if (g->pend.count == 1 && pos < g->pend.last_position && bit32(g->pend.acc_before, pos))

@@ -161,7 +161,7 @@ int pgh_validate(const PittsburghGame *g, char *field, size_t field_len) {
         !ok_or_none(pd->link_type, T->num_link_types) || pd->stage > ST_END || pd->route_is_pipe > 1 ||
         pd->links_placed > 2 || pd->free_develops > 6 || pd->count > PGH_MAX_SPACES || pd->bonus_sell > 2 ||
         pd->sale_cube > 2 || pd->sale_last_market >= PGH_MAX_MARKETS || pd->whiskey_build > 1 ||
-        pd->swapped > 1 || pd->pad_ || pd->merchants_used >> T->num_mspaces ||
+        pd->swapped > 1 || pd->free_batch > 2 || (pd->free_batch && pd->action == PA_DEVELOP) || pd->merchants_used >> T->num_mspaces ||
         !ok_or_none(pd->sell_space, T->num_spaces) || (pd->sold >> T->num_spaces && T->num_spaces < 64) ||
         pd->acc_before >> T->num_positions || pd->last_position >= PGH_MAX_POSITIONS)
         FAIL("pending");

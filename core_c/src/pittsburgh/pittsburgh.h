@@ -313,7 +313,8 @@ typedef struct {
     uint8_t link_type, route, route_is_pipe, links_placed;
     uint8_t free_develops, count, last_position, bonus_sell;
     uint8_t merchants_used, sale_cube, sale_last_market, stars;
-    uint8_t sell_space, whiskey_build, swapped, pad_;       /* swapped: a Reserve swap (P48) */
+    uint8_t sell_space, whiskey_build, swapped, free_batch; /* swapped: a Reserve swap (P48);
+                                                   free_batch: 1 free develops begun, 2 one taken */
     uint32_t acc_before;                       /* develop: positions accessible before the first */
     uint64_t sold;                             /* spaces chosen in this Sell */
     uint8_t sold_merchant[PGH_MAX_SPACES];     /* merchant space per chosen tile */
