@@ -25,7 +25,7 @@ def _console() -> Console:
 @click.group()
 @click.version_option(package_name="brass-engine", message="%(version)s")
 def main() -> None:
-    """Brass: Birmingham engine tools."""
+    """Brass engine tools (Brass: Birmingham and Brass: Pittsburgh)."""
 
 
 # ------------------------------------------------------------------------------ bench
@@ -34,20 +34,26 @@ def bench() -> None:
     """Benchmarks."""
 
 
+_RULESET_NAMES = [rs.name for rs in brass.rulesets()]
+
+
 @bench.command("core")
+@click.option("--ruleset", type=click.Choice(_RULESET_NAMES), default=brass.DEFAULT_RULESET,
+              show_default=True, help="Which game's rules to play.")
 @click.option("--players", type=click.IntRange(2, 4), default=4, show_default=True)
 @click.option("--games", type=click.IntRange(1), default=1000, show_default=True)
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option("--policy", type=click.Choice(["random", "sane"]), default="random",
               show_default=True, help="Playout policy inside C.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def bench_core(players: int, games: int, seed: int, policy: str, as_json: bool) -> None:
+def bench_core(ruleset: str, players: int, games: int, seed: int, policy: str,
+               as_json: bool) -> None:
     """Full random games inside the C core: throughput, clone and legal-generation cost."""
-    figures = brass.random_playouts(players, games, seed, policy)
+    figures = brass.random_playouts(players, games, seed, policy, ruleset=ruleset)
     if as_json:
         click.echo(json.dumps(figures, sort_keys=True))
         return
-    table = Table(title=f"C core: {games} {policy} games, {players} players")
+    table = Table(title=f"C core, {ruleset}: {games} {policy} games, {players} players")
     table.add_column("figure")
     table.add_column("value", justify="right")
     rows = [

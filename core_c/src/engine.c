@@ -123,7 +123,8 @@ const char *brass_event_name(int ruleset, int type) {
 
 const char *brass_event_fields(int ruleset, int type) {
     const BrassRuleset *rs = ruleset_by_id(ruleset);
-    return rs && type >= 0 && type < rs->num_event_types ? rs->event_fields(type) : NULL;
+    if (!rs || type < 0 || type >= rs->num_event_types) return NULL;
+    return rs->event_fields ? rs->event_fields(type) : "a,b,c"; /* fields not named yet */
 }
 
 /* ---- lifecycle ---- */

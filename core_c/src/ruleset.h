@@ -51,7 +51,7 @@ typedef struct BrassRuleset {
     const char *(*reason_name)(int reason);
     const char *(*reason_message)(int reason);
     const char *(*event_name)(int type);
-    const char *(*event_fields)(int type);
+    const char *(*event_fields)(int type); /* NULL: the fields are called a, b, c */
     /* previews (brass_preview refuses them for a ruleset without these two): deal
        everything `seat` cannot see in one canonical order (random state
        fixed), so that a move's outcome depends on that seat's knowledge only */

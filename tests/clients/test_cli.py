@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+import brass
 from brass_clients import cli
 
 
@@ -26,6 +27,17 @@ def test_bench_core_json() -> None:
     for key in ("games_per_second", "decisions_per_second", "mean_decisions_per_game",
                 "clone_us", "legal_generation_us", "state_bytes"):
         assert figures[key] > 0
+
+
+def test_bench_core_ruleset() -> None:
+    bham = json.loads(run("bench", "core", "--players", "2", "--games", "5", "--json"))
+    pgh = json.loads(run("bench", "core", "--ruleset", "pittsburgh", "--players", "2",
+                         "--games", "5", "--policy", "sane", "--json"))
+    assert (bham["ruleset"], bham["state_bytes"]) == ("birmingham", 648)  # the default
+    assert pgh["ruleset"] == "pittsburgh" and pgh["games"] == 5 and pgh["policy"] == "sane"
+    assert pgh["state_bytes"] == brass.get_ruleset("pittsburgh").state_size
+    result = CliRunner().invoke(cli.main, ["bench", "core", "--ruleset", "catan"])
+    assert result.exit_code == 2 and "catan" in result.output
 
 
 def test_bench_core_table_and_sane_policy() -> None:

@@ -776,6 +776,9 @@ class Game:
         at = ffi.new("int *")
         err = lib.brass_preview(self._g, s, ffi.new("uint16_t[]", seq), len(seq), after, log,
                                 reason, at)
+        if err == lib.BRASS_E_BAD_ARGUMENT:  # the arguments were checked: the ruleset has none
+            raise EngineError("INVALID_ARGUMENT", f"previews are not available for {rs.name} "
+                              "yet (its core cannot hide what the seat to act does not know)")
         if err:
             names = rs.action_names
             if len(seq) == 1:
