@@ -176,6 +176,11 @@ class AsyncGameClient:
         response = await self._call("GetReplay", pb.GetReplayRequest(game_id=game_id), token)
         return response.complete, json.loads(response.record_json)
 
+    async def get_ruleset(self, ruleset: int = pb.RULESET_BIRMINGHAM) -> pb.RulesetDescription:
+        """The ruleset's board, action space, reasons and options (for drawing)."""
+        response = await self._call("GetRuleset", pb.GetRulesetRequest(ruleset=ruleset))
+        return response.ruleset
+
     async def list_games(
         self, *, page_size: int = 0, page_token: str = "", status: int = 0
     ) -> pb.ListGamesResponse:

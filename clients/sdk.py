@@ -296,6 +296,10 @@ class GameClient:
         response = self._call("GetReplay", pb.GetReplayRequest(game_id=game_id), token)
         return response.complete, json.loads(response.record_json)
 
+    def get_ruleset(self, ruleset: int = pb.RULESET_BIRMINGHAM) -> pb.RulesetDescription:
+        """The ruleset's board, action space, reasons and options (for drawing)."""
+        return self._call("GetRuleset", pb.GetRulesetRequest(ruleset=ruleset)).ruleset
+
     def list_games(
         self, *, page_size: int = 0, page_token: str = "", status: int = 0
     ) -> pb.ListGamesResponse:

@@ -21,6 +21,7 @@ DEFAULT_RETRY_AFTER_SECONDS = 1.0
 # reason -> (gRPC status, HTTP status). The HTTP codes follow the usual gRPC/HTTP mapping.
 _REASONS: dict[str, tuple[grpc.StatusCode, int]] = {
     "UNKNOWN_GAME": (grpc.StatusCode.NOT_FOUND, 404),
+    "UNKNOWN_RULESET": (grpc.StatusCode.NOT_FOUND, 404),
     "UNAUTHENTICATED": (grpc.StatusCode.UNAUTHENTICATED, 401),
     "NOT_YOUR_TURN": (grpc.StatusCode.PERMISSION_DENIED, 403),
     "OPERATOR_ONLY": (grpc.StatusCode.PERMISSION_DENIED, 403),

@@ -17,6 +17,7 @@ from .gen import game_service_pb2 as pb
 from .gen import game_service_pb2_grpc as pb_grpc
 from .observability import RequestRecord, new_request_id, observe_request
 from .reply import serialize
+from .rulesets import get_ruleset
 
 log = structlog.get_logger("brass_service.grpc")
 T = TypeVar("T")
@@ -200,6 +201,13 @@ class GameServicer(pb_grpc.GameServiceServicer):
     ) -> pb.ListGamesResponse:
         return await self._call(
             "ListGames", context, request, lambda c, r: self.service.list_games(request, r)
+        )
+
+    async def GetRuleset(
+        self, request: pb.GetRulesetRequest, context: grpc.aio.ServicerContext
+    ) -> pb.GetRulesetResponse:
+        return await self._call(
+            "GetRuleset", context, request, lambda c, r: get_ruleset(request)
         )
 
     async def WatchGame(

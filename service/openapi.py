@@ -158,12 +158,18 @@ _ERROR_RESPONSES = {
     "400": "Invalid argument, illegal action or game over.",
     "401": "Missing or wrong seat token.",
     "403": "Not this seat's turn, or the operator token is needed.",
-    "404": "Unknown game.",
+    "404": "Unknown game or ruleset.",
     "409": "Stale version, or idempotency key reused.",
     "413": "Request body too large.",
     "429": "Rate limited.",
     "500": "Server fault.",
     "503": "Store unavailable.",
+}
+
+
+_PATH_PARAMETERS = {
+    "gameId": "The game id.",
+    "ruleset": "A ruleset's name (birmingham) or Ruleset enum name (RULESET_BIRMINGHAM).",
 }
 
 
@@ -176,16 +182,17 @@ def build_openapi(routes: list[Route], server_url: str | None = None) -> dict[st
             "responses": {},
         }
         parameters: list[dict[str, Any]] = []
-        if "{gameId}" in route.path:
-            parameters.append(
-                {
-                    "name": "gameId",
-                    "in": "path",
-                    "required": True,
-                    "schema": {"type": "string"},
-                    "description": "The game id.",
-                }
-            )
+        for name, description in _PATH_PARAMETERS.items():
+            if "{" + name + "}" in route.path:
+                parameters.append(
+                    {
+                        "name": name,
+                        "in": "path",
+                        "required": True,
+                        "schema": {"type": "string"},
+                        "description": description,
+                    }
+                )
         for name, schema, description in route.query:
             location = "header" if name == "Last-Event-ID" else "query"
             parameters.append(

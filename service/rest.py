@@ -28,6 +28,7 @@ from .gen import game_service_pb2 as pb
 from .observability import RequestRecord, metrics_text, new_request_id, observe_request
 from .openapi import Route, build_openapi
 from .reply import Reply
+from .rulesets import get_ruleset, parse_ruleset
 from .store import StoreHealth
 
 log = structlog.get_logger("brass_service.rest")
@@ -84,6 +85,10 @@ ROUTES: list[Route] = [
     Route("GET", "/v1/games/{gameId}/replay", "GetReplay",
           "Seed and decisions: complete after the end, the public part before.",
           response="GetReplayResponse"),
+    Route("GET", "/v1/rulesets/{ruleset}", "GetRuleset",
+          "A ruleset's board (map coordinates, slots, routes, merchants, markets), action "
+          "space, reasons and options; {ruleset} is its name, e.g. birmingham.",
+          response="GetRulesetResponse", authorization="none"),
     Route("POST", "/v1/batches", "RunBatch",
           "Play a batch of bot-vs-bot games; one NDJSON line (a RunBatchResponse) per "
           "finished game.",
@@ -103,7 +108,7 @@ ROUTES: list[Route] = [
 # requests) run them through RestGateway.respond.
 PLAIN_OPERATIONS = (
     "CreateGame", "CreateGameFromPosition", "ListGames", "GetGame", "ListLegalActions",
-    "SubmitAction", "PreviewAction", "GetReplay",
+    "SubmitAction", "PreviewAction", "GetReplay", "GetRuleset",
 )
 
 
@@ -542,6 +547,7 @@ class RestGateway:
             "SubmitAction": self._submit_action,
             "PreviewAction": self._preview_action,
             "GetReplay": self._get_replay,
+            "GetRuleset": self._get_ruleset,
         }
 
     async def _create_game(
@@ -620,6 +626,12 @@ class RestGateway:
     ) -> Message | Reply:
         message = pb.GetReplayRequest(game_id=request.path_param("gameId"))
         return await self.service.get_replay(message, caller, record)
+
+    async def _get_ruleset(
+        self, request: RestRequest, caller: Caller, record: RequestRecord
+    ) -> Message | Reply:
+        ruleset = parse_ruleset(request.path_param("ruleset"))
+        return await get_ruleset(pb.GetRulesetRequest(ruleset=ruleset))
 
     # ------------------------------------------------------------------ streams and the rest
 

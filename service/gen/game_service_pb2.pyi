@@ -44,6 +44,7 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     ERROR_REASON_UNKNOWN_ROUTE: _ClassVar[ErrorReason]
     ERROR_REASON_METHOD_NOT_ALLOWED: _ClassVar[ErrorReason]
     ERROR_REASON_OPERATOR_ONLY: _ClassVar[ErrorReason]
+    ERROR_REASON_UNKNOWN_RULESET: _ClassVar[ErrorReason]
 RULESET_UNSPECIFIED: Ruleset
 RULESET_BIRMINGHAM: Ruleset
 GAME_STATUS_UNSPECIFIED: GameStatus
@@ -69,6 +70,7 @@ ERROR_REASON_UNAVAILABLE: ErrorReason
 ERROR_REASON_UNKNOWN_ROUTE: ErrorReason
 ERROR_REASON_METHOD_NOT_ALLOWED: ErrorReason
 ERROR_REASON_OPERATOR_ONLY: ErrorReason
+ERROR_REASON_UNKNOWN_RULESET: ErrorReason
 
 class GameOptions(_message.Message):
     __slots__ = ("beginner", "manufacturer_iv_cost", "auto_resolve")
@@ -367,6 +369,222 @@ class ReplayDecision(_message.Message):
     option_id: int
     name: str
     def __init__(self, version: _Optional[int] = ..., seat: _Optional[int] = ..., decision: _Optional[str] = ..., option_id: _Optional[int] = ..., name: _Optional[str] = ...) -> None: ...
+
+class GetRulesetRequest(_message.Message):
+    __slots__ = ("ruleset",)
+    RULESET_FIELD_NUMBER: _ClassVar[int]
+    ruleset: Ruleset
+    def __init__(self, ruleset: _Optional[_Union[Ruleset, str]] = ...) -> None: ...
+
+class GetRulesetResponse(_message.Message):
+    __slots__ = ("ruleset",)
+    RULESET_FIELD_NUMBER: _ClassVar[int]
+    ruleset: RulesetDescription
+    def __init__(self, ruleset: _Optional[_Union[RulesetDescription, _Mapping]] = ...) -> None: ...
+
+class RulesetDescription(_message.Message):
+    __slots__ = ("ruleset", "name", "title", "rules_edition", "min_players", "max_players", "provisional", "placeholders", "options", "decision_kinds", "actions", "reasons", "board")
+    RULESET_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    TITLE_FIELD_NUMBER: _ClassVar[int]
+    RULES_EDITION_FIELD_NUMBER: _ClassVar[int]
+    MIN_PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    MAX_PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    PROVISIONAL_FIELD_NUMBER: _ClassVar[int]
+    PLACEHOLDERS_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    DECISION_KINDS_FIELD_NUMBER: _ClassVar[int]
+    ACTIONS_FIELD_NUMBER: _ClassVar[int]
+    REASONS_FIELD_NUMBER: _ClassVar[int]
+    BOARD_FIELD_NUMBER: _ClassVar[int]
+    ruleset: Ruleset
+    name: str
+    title: str
+    rules_edition: int
+    min_players: int
+    max_players: int
+    provisional: bool
+    placeholders: _containers.RepeatedScalarFieldContainer[str]
+    options: _containers.RepeatedCompositeFieldContainer[OptionInfo]
+    decision_kinds: _containers.RepeatedScalarFieldContainer[str]
+    actions: _containers.RepeatedCompositeFieldContainer[ActionInfo]
+    reasons: _containers.RepeatedCompositeFieldContainer[ReasonInfo]
+    board: Board
+    def __init__(self, ruleset: _Optional[_Union[Ruleset, str]] = ..., name: _Optional[str] = ..., title: _Optional[str] = ..., rules_edition: _Optional[int] = ..., min_players: _Optional[int] = ..., max_players: _Optional[int] = ..., provisional: _Optional[bool] = ..., placeholders: _Optional[_Iterable[str]] = ..., options: _Optional[_Iterable[_Union[OptionInfo, _Mapping]]] = ..., decision_kinds: _Optional[_Iterable[str]] = ..., actions: _Optional[_Iterable[_Union[ActionInfo, _Mapping]]] = ..., reasons: _Optional[_Iterable[_Union[ReasonInfo, _Mapping]]] = ..., board: _Optional[_Union[Board, _Mapping]] = ...) -> None: ...
+
+class OptionInfo(_message.Message):
+    __slots__ = ("key", "type", "description", "default_bool", "default_int", "default_enum", "allowed_ints", "allowed_enums", "min", "max")
+    KEY_FIELD_NUMBER: _ClassVar[int]
+    TYPE_FIELD_NUMBER: _ClassVar[int]
+    DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
+    DEFAULT_BOOL_FIELD_NUMBER: _ClassVar[int]
+    DEFAULT_INT_FIELD_NUMBER: _ClassVar[int]
+    DEFAULT_ENUM_FIELD_NUMBER: _ClassVar[int]
+    ALLOWED_INTS_FIELD_NUMBER: _ClassVar[int]
+    ALLOWED_ENUMS_FIELD_NUMBER: _ClassVar[int]
+    MIN_FIELD_NUMBER: _ClassVar[int]
+    MAX_FIELD_NUMBER: _ClassVar[int]
+    key: str
+    type: str
+    description: str
+    default_bool: bool
+    default_int: int
+    default_enum: str
+    allowed_ints: _containers.RepeatedScalarFieldContainer[int]
+    allowed_enums: _containers.RepeatedScalarFieldContainer[str]
+    min: int
+    max: int
+    def __init__(self, key: _Optional[str] = ..., type: _Optional[str] = ..., description: _Optional[str] = ..., default_bool: _Optional[bool] = ..., default_int: _Optional[int] = ..., default_enum: _Optional[str] = ..., allowed_ints: _Optional[_Iterable[int]] = ..., allowed_enums: _Optional[_Iterable[str]] = ..., min: _Optional[int] = ..., max: _Optional[int] = ...) -> None: ...
+
+class ActionInfo(_message.Message):
+    __slots__ = ("id", "name", "kind", "value", "location")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    VALUE_FIELD_NUMBER: _ClassVar[int]
+    LOCATION_FIELD_NUMBER: _ClassVar[int]
+    id: int
+    name: str
+    kind: str
+    value: str
+    location: str
+    def __init__(self, id: _Optional[int] = ..., name: _Optional[str] = ..., kind: _Optional[str] = ..., value: _Optional[str] = ..., location: _Optional[str] = ...) -> None: ...
+
+class ReasonInfo(_message.Message):
+    __slots__ = ("code", "message")
+    CODE_FIELD_NUMBER: _ClassVar[int]
+    MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    code: str
+    message: str
+    def __init__(self, code: _Optional[str] = ..., message: _Optional[str] = ...) -> None: ...
+
+class Board(_message.Message):
+    __slots__ = ("view_width", "view_height", "projection", "coordinates_source", "locations", "routes", "merchants", "markets")
+    VIEW_WIDTH_FIELD_NUMBER: _ClassVar[int]
+    VIEW_HEIGHT_FIELD_NUMBER: _ClassVar[int]
+    PROJECTION_FIELD_NUMBER: _ClassVar[int]
+    COORDINATES_SOURCE_FIELD_NUMBER: _ClassVar[int]
+    LOCATIONS_FIELD_NUMBER: _ClassVar[int]
+    ROUTES_FIELD_NUMBER: _ClassVar[int]
+    MERCHANTS_FIELD_NUMBER: _ClassVar[int]
+    MARKETS_FIELD_NUMBER: _ClassVar[int]
+    view_width: float
+    view_height: float
+    projection: str
+    coordinates_source: str
+    locations: _containers.RepeatedCompositeFieldContainer[Location]
+    routes: _containers.RepeatedCompositeFieldContainer[Route]
+    merchants: _containers.RepeatedCompositeFieldContainer[Merchant]
+    markets: _containers.RepeatedCompositeFieldContainer[Market]
+    def __init__(self, view_width: _Optional[float] = ..., view_height: _Optional[float] = ..., projection: _Optional[str] = ..., coordinates_source: _Optional[str] = ..., locations: _Optional[_Iterable[_Union[Location, _Mapping]]] = ..., routes: _Optional[_Iterable[_Union[Route, _Mapping]]] = ..., merchants: _Optional[_Iterable[_Union[Merchant, _Mapping]]] = ..., markets: _Optional[_Iterable[_Union[Market, _Mapping]]] = ...) -> None: ...
+
+class Location(_message.Message):
+    __slots__ = ("id", "name", "kind", "x", "y", "slots")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    X_FIELD_NUMBER: _ClassVar[int]
+    Y_FIELD_NUMBER: _ClassVar[int]
+    SLOTS_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    name: str
+    kind: str
+    x: float
+    y: float
+    slots: _containers.RepeatedCompositeFieldContainer[Slot]
+    def __init__(self, id: _Optional[str] = ..., name: _Optional[str] = ..., kind: _Optional[str] = ..., x: _Optional[float] = ..., y: _Optional[float] = ..., slots: _Optional[_Iterable[_Union[Slot, _Mapping]]] = ...) -> None: ...
+
+class Slot(_message.Message):
+    __slots__ = ("action_id", "name", "index", "position", "industries", "x", "y")
+    ACTION_ID_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    INDEX_FIELD_NUMBER: _ClassVar[int]
+    POSITION_FIELD_NUMBER: _ClassVar[int]
+    INDUSTRIES_FIELD_NUMBER: _ClassVar[int]
+    X_FIELD_NUMBER: _ClassVar[int]
+    Y_FIELD_NUMBER: _ClassVar[int]
+    action_id: int
+    name: str
+    index: int
+    position: str
+    industries: _containers.RepeatedScalarFieldContainer[str]
+    x: float
+    y: float
+    def __init__(self, action_id: _Optional[int] = ..., name: _Optional[str] = ..., index: _Optional[int] = ..., position: _Optional[str] = ..., industries: _Optional[_Iterable[str]] = ..., x: _Optional[float] = ..., y: _Optional[float] = ...) -> None: ...
+
+class Route(_message.Message):
+    __slots__ = ("id", "action_id", "name", "endpoints", "connects", "canal", "rail", "kind")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    ACTION_ID_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    ENDPOINTS_FIELD_NUMBER: _ClassVar[int]
+    CONNECTS_FIELD_NUMBER: _ClassVar[int]
+    CANAL_FIELD_NUMBER: _ClassVar[int]
+    RAIL_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    action_id: int
+    name: str
+    endpoints: _containers.RepeatedScalarFieldContainer[str]
+    connects: _containers.RepeatedScalarFieldContainer[str]
+    canal: bool
+    rail: bool
+    kind: str
+    def __init__(self, id: _Optional[str] = ..., action_id: _Optional[int] = ..., name: _Optional[str] = ..., endpoints: _Optional[_Iterable[str]] = ..., connects: _Optional[_Iterable[str]] = ..., canal: _Optional[bool] = ..., rail: _Optional[bool] = ..., kind: _Optional[str] = ...) -> None: ...
+
+class Merchant(_message.Message):
+    __slots__ = ("location", "name", "spaces", "beer_bonus", "link_vp", "adjacent")
+    LOCATION_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    SPACES_FIELD_NUMBER: _ClassVar[int]
+    BEER_BONUS_FIELD_NUMBER: _ClassVar[int]
+    LINK_VP_FIELD_NUMBER: _ClassVar[int]
+    ADJACENT_FIELD_NUMBER: _ClassVar[int]
+    location: str
+    name: str
+    spaces: _containers.RepeatedCompositeFieldContainer[MerchantSpace]
+    beer_bonus: MerchantBonus
+    link_vp: int
+    adjacent: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, location: _Optional[str] = ..., name: _Optional[str] = ..., spaces: _Optional[_Iterable[_Union[MerchantSpace, _Mapping]]] = ..., beer_bonus: _Optional[_Union[MerchantBonus, _Mapping]] = ..., link_vp: _Optional[int] = ..., adjacent: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class MerchantSpace(_message.Message):
+    __slots__ = ("action_id", "name", "index", "player_counts")
+    ACTION_ID_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    INDEX_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_COUNTS_FIELD_NUMBER: _ClassVar[int]
+    action_id: int
+    name: str
+    index: int
+    player_counts: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, action_id: _Optional[int] = ..., name: _Optional[str] = ..., index: _Optional[int] = ..., player_counts: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class MerchantBonus(_message.Message):
+    __slots__ = ("kind", "amount", "text")
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    AMOUNT_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    kind: str
+    amount: int
+    text: str
+    def __init__(self, kind: _Optional[str] = ..., amount: _Optional[int] = ..., text: _Optional[str] = ...) -> None: ...
+
+class Market(_message.Message):
+    __slots__ = ("resource", "slot_prices", "capacity", "price_when_empty", "initial_cubes", "buy_needs_merchant_connection")
+    RESOURCE_FIELD_NUMBER: _ClassVar[int]
+    SLOT_PRICES_FIELD_NUMBER: _ClassVar[int]
+    CAPACITY_FIELD_NUMBER: _ClassVar[int]
+    PRICE_WHEN_EMPTY_FIELD_NUMBER: _ClassVar[int]
+    INITIAL_CUBES_FIELD_NUMBER: _ClassVar[int]
+    BUY_NEEDS_MERCHANT_CONNECTION_FIELD_NUMBER: _ClassVar[int]
+    resource: str
+    slot_prices: _containers.RepeatedScalarFieldContainer[int]
+    capacity: int
+    price_when_empty: int
+    initial_cubes: int
+    buy_needs_merchant_connection: bool
+    def __init__(self, resource: _Optional[str] = ..., slot_prices: _Optional[_Iterable[int]] = ..., capacity: _Optional[int] = ..., price_when_empty: _Optional[int] = ..., initial_cubes: _Optional[int] = ..., buy_needs_merchant_connection: _Optional[bool] = ...) -> None: ...
 
 class ListGamesRequest(_message.Message):
     __slots__ = ("page_size", "page_token", "status")

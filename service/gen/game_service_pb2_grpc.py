@@ -86,6 +86,11 @@ class GameServiceStub:
                 request_serializer=brass_dot_v1_dot_game__service__pb2.RunBatchRequest.SerializeToString,
                 response_deserializer=brass_dot_v1_dot_game__service__pb2.RunBatchResponse.FromString,
                 _registered_method=True)
+        self.GetRuleset = channel.unary_unary(
+                '/brass.v1.GameService/GetRuleset',
+                request_serializer=brass_dot_v1_dot_game__service__pb2.GetRulesetRequest.SerializeToString,
+                response_deserializer=brass_dot_v1_dot_game__service__pb2.GetRulesetResponse.FromString,
+                _registered_method=True)
 
 
 class GameServiceServicer:
@@ -171,6 +176,17 @@ class GameServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetRuleset(self, request, context):
+        """Describes a ruleset for frontends: its board (locations with map coordinates, slots and
+        their icons, routes, merchants, markets), its action space, refusal reasons with their
+        messages and game options with defaults. The same for every caller (no token); it does
+        not change while the server runs. A ruleset the server's engine does not have is
+        NOT_FOUND (reason UNKNOWN_RULESET).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_GameServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -223,6 +239,11 @@ def add_GameServiceServicer_to_server(servicer, server):
                     servicer.RunBatch,
                     request_deserializer=brass_dot_v1_dot_game__service__pb2.RunBatchRequest.FromString,
                     response_serializer=brass_dot_v1_dot_game__service__pb2.RunBatchResponse.SerializeToString,
+            ),
+            'GetRuleset': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetRuleset,
+                    request_deserializer=brass_dot_v1_dot_game__service__pb2.GetRulesetRequest.FromString,
+                    response_serializer=brass_dot_v1_dot_game__service__pb2.GetRulesetResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -497,6 +518,33 @@ class GameService:
             '/brass.v1.GameService/RunBatch',
             brass_dot_v1_dot_game__service__pb2.RunBatchRequest.SerializeToString,
             brass_dot_v1_dot_game__service__pb2.RunBatchResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetRuleset(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/brass.v1.GameService/GetRuleset',
+            brass_dot_v1_dot_game__service__pb2.GetRulesetRequest.SerializeToString,
+            brass_dot_v1_dot_game__service__pb2.GetRulesetResponse.FromString,
             options,
             channel_credentials,
             insecure,

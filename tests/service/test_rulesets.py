@@ -1,0 +1,145 @@
+"""GetRuleset / GET /v1/rulesets/{ruleset} (issue 12, item 4): the board and ruleset data a
+frontend draws from, equal over gRPC and REST, matching the engine the server plays with,
+for any caller, built once."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+from google.protobuf import json_format
+
+import brass
+from brass.board import build_description, describe_ruleset
+from brass_clients.sdk import pb
+from brass_service import rulesets
+
+from .helpers import ServerProcess, expect_error, expect_rest_error
+
+
+def _get(client: object, ruleset: int = pb.RULESET_UNSPECIFIED,
+         token: str | None = None) -> pb.GetRulesetResponse:
+    return client._call("GetRuleset", pb.GetRulesetRequest(ruleset=ruleset), token)  # type: ignore[attr-defined]
+
+
+def test_get_ruleset_is_the_same_over_grpc_and_rest(server: ServerProcess) -> None:
+    rest = server.rest()
+    with server.client() as client:
+        answer = _get(client, pb.RULESET_BIRMINGHAM)
+        assert _get(client) == answer  # unset means Birmingham, as in CreateGame
+        # no token needed; a seat's token changes nothing
+        token = client.create_game(players=2, seed=4).seats[0].token
+        assert _get(client, pb.RULESET_BIRMINGHAM, token) == answer
+    for path in ("/v1/rulesets/birmingham", "/v1/rulesets/RULESET_BIRMINGHAM"):
+        document = rest.get(path)
+        assert json_format.ParseDict(document, pb.GetRulesetResponse()) == answer
+    described = answer.ruleset
+    assert (described.ruleset, described.name, described.title) == (
+        pb.RULESET_BIRMINGHAM, "birmingham", "Brass: Birmingham")
+    assert (described.min_players, described.max_players, described.provisional) == (2, 4, False)
+    # the message carries the engine's description whole
+    assert described == rulesets.to_message(pb.RULESET_BIRMINGHAM,
+                                             describe_ruleset("birmingham"))
+    options = {o.key: o for o in described.options}
+    assert options["beginner"].WhichOneof("default") == "default_bool"
+    assert options["beginner"].default_bool is False and not options["beginner"].HasField("min")
+    assert (options["manufacturer_iv_cost"].default_int,
+            list(options["manufacturer_iv_cost"].allowed_ints)) == (8, [8, 14])
+    assert not options["manufacturer_iv_cost"].HasField("min")  # only for a plain range
+    oxford = next(m for m in described.board.merchants if m.location == "oxford")
+    assert [s.name for s in oxford.spaces] == ["merchant:oxford.0", "merchant:oxford.1"]
+    assert oxford.beer_bonus.kind == "income_spaces" and oxford.beer_bonus.amount == 2
+    assert [m.resource for m in described.board.markets] == ["coal", "iron"]
+    coal = described.board.markets[0]
+    assert (coal.capacity, coal.price_when_empty, coal.buy_needs_merchant_connection) == (
+        14, 8, True)
+
+
+def test_board_covers_every_option_the_served_engine_offers(server: ServerProcess) -> None:
+    """Every id the server's games offer is in the action space, with its name, and every
+    slot, link and merchant space it names is drawn on the board."""
+    with server.client() as client:
+        described = _get(client).ruleset
+        names = {a.id: a.name for a in described.actions}
+        drawn = ({s.action_id for loc in described.board.locations for s in loc.slots}
+                 | {r.action_id for r in described.board.routes}
+                 | {s.action_id for m in described.board.merchants for s in m.spaces})
+        rs = brass.get_ruleset("birmingham")
+        assert drawn == {i for i, n in enumerate(rs.action_names)
+                         if n.split(":")[0] in ("slot", "link", "merchant")}
+        reasons = {r.code: r.message for r in described.reasons}
+        rng = random.Random(12)
+        created = client.create_game(players=4, seed=12)
+        tokens = [s.token for s in created.seats]
+        seen = set()
+        for _ in range(80):
+            seat = client.get_game(created.game_id).summary.current_seat
+            legal = client.list_legal_actions(created.game_id, tokens[seat],
+                                              include_unavailable=True)
+            for option in legal.options:
+                assert names[option.id] == option.name
+                if option.name.split(":")[0] in ("slot", "link", "merchant"):
+                    assert option.id in drawn
+                seen.add(option.name.split(":")[0])
+            for unavailable in legal.unavailable:
+                assert reasons[unavailable.reason] == unavailable.message
+            choice = rng.choice(legal.options).id
+            client.submit_action(created.game_id, tokens[seat], choice,
+                                 expected_version=legal.version)
+        assert {"type", "card", "slot"} <= seen
+
+
+def test_unknown_rulesets_are_not_found(server: ServerProcess) -> None:
+    rest = server.rest()
+    for path in ("/v1/rulesets/monopoly", "/v1/rulesets/RULESET_UNSPECIFIED"):
+        error = expect_rest_error("UNKNOWN_RULESET", 404, rest.get, path)
+        assert "birmingham" in error.message
+    with server.client() as client:
+        error = expect_error("UNKNOWN_RULESET", _get, client, 99)
+        assert error.metadata["field"] == "ruleset"
+
+
+def test_openapi_shows_the_route(server: ServerProcess) -> None:
+    document = server.rest().get("/openapi.json")
+    operation = document["paths"]["/v1/rulesets/{ruleset}"]["get"]
+    assert operation["operationId"] == "GetRuleset"
+    assert "Location" in document["components"]["schemas"]
+    assert "x" in document["components"]["schemas"]["Location"]["properties"]
+
+
+def test_option_kinds_become_their_typed_fields() -> None:
+    ranged = rulesets._option({"key": "n", "type": "int", "default": 2, "allowed": [],
+                               "min": 1, "max": 5, "description": "a number"})
+    assert (ranged.default_int, ranged.min, ranged.max, list(ranged.allowed_ints)) == (
+        2, 1, 5, [])
+    enum = rulesets._option({"key": "sale", "type": "enum", "default": "optional",
+                             "allowed": ["mandatory", "optional"], "min": None, "max": None,
+                             "description": "when to sell"})
+    assert enum.WhichOneof("default") == "default_enum" and enum.default_enum == "optional"
+    assert list(enum.allowed_enums) == ["mandatory", "optional"] and not enum.HasField("min")
+
+
+def test_a_description_without_board_data_leaves_the_board_unset() -> None:
+    bare = build_description(brass.get_ruleset("birmingham"), None, None)
+    message = rulesets.to_message(pb.RULESET_BIRMINGHAM, bare)
+    assert not message.HasField("board") and len(message.actions) == len(bare["actions"])
+
+
+def test_the_answer_is_built_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    built = []
+
+    def counting(name: str) -> dict[str, object]:
+        built.append(name)
+        return describe_ruleset(name)
+
+    rulesets._reply.cache_clear()
+    monkeypatch.setattr(rulesets, "describe_ruleset", counting)
+    try:
+        first = asyncio.run(rulesets.get_ruleset(pb.GetRulesetRequest()))
+        again = asyncio.run(rulesets.get_ruleset(pb.GetRulesetRequest(
+            ruleset=pb.RULESET_BIRMINGHAM)))
+    finally:
+        rulesets._reply.cache_clear()
+    assert built == ["birmingham"] and again is first
+    assert again.to_json_text() == first.to_json_text()
