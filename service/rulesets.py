@@ -45,6 +45,7 @@ def _option(o: dict[str, Any]) -> pb.OptionInfo:
     info = pb.OptionInfo(key=o["key"], type=o["type"], description=o["description"])
     if o["type"] == "bool":
         info.default_bool = bool(o["default"])
+        info.allowed_bools.extend(o["allowed"])
     elif o["type"] == "int":
         info.default_int = int(o["default"])
         info.allowed_ints.extend(o["allowed"])

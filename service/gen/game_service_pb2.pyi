@@ -15,6 +15,7 @@ class Ruleset(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     RULESET_UNSPECIFIED: _ClassVar[Ruleset]
     RULESET_BIRMINGHAM: _ClassVar[Ruleset]
+    RULESET_PITTSBURGH: _ClassVar[Ruleset]
 
 class GameStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -47,6 +48,7 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     ERROR_REASON_UNKNOWN_RULESET: _ClassVar[ErrorReason]
 RULESET_UNSPECIFIED: Ruleset
 RULESET_BIRMINGHAM: Ruleset
+RULESET_PITTSBURGH: Ruleset
 GAME_STATUS_UNSPECIFIED: GameStatus
 GAME_STATUS_IN_PROGRESS: GameStatus
 GAME_STATUS_FINISHED: GameStatus
@@ -413,7 +415,7 @@ class RulesetDescription(_message.Message):
     def __init__(self, ruleset: _Optional[_Union[Ruleset, str]] = ..., name: _Optional[str] = ..., title: _Optional[str] = ..., rules_edition: _Optional[int] = ..., min_players: _Optional[int] = ..., max_players: _Optional[int] = ..., provisional: _Optional[bool] = ..., placeholders: _Optional[_Iterable[str]] = ..., options: _Optional[_Iterable[_Union[OptionInfo, _Mapping]]] = ..., decision_kinds: _Optional[_Iterable[str]] = ..., actions: _Optional[_Iterable[_Union[ActionInfo, _Mapping]]] = ..., reasons: _Optional[_Iterable[_Union[ReasonInfo, _Mapping]]] = ..., board: _Optional[_Union[Board, _Mapping]] = ...) -> None: ...
 
 class OptionInfo(_message.Message):
-    __slots__ = ("key", "type", "description", "default_bool", "default_int", "default_enum", "allowed_ints", "allowed_enums", "min", "max")
+    __slots__ = ("key", "type", "description", "default_bool", "default_int", "default_enum", "allowed_ints", "allowed_enums", "min", "max", "allowed_bools")
     KEY_FIELD_NUMBER: _ClassVar[int]
     TYPE_FIELD_NUMBER: _ClassVar[int]
     DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
@@ -424,6 +426,7 @@ class OptionInfo(_message.Message):
     ALLOWED_ENUMS_FIELD_NUMBER: _ClassVar[int]
     MIN_FIELD_NUMBER: _ClassVar[int]
     MAX_FIELD_NUMBER: _ClassVar[int]
+    ALLOWED_BOOLS_FIELD_NUMBER: _ClassVar[int]
     key: str
     type: str
     description: str
@@ -434,7 +437,8 @@ class OptionInfo(_message.Message):
     allowed_enums: _containers.RepeatedScalarFieldContainer[str]
     min: int
     max: int
-    def __init__(self, key: _Optional[str] = ..., type: _Optional[str] = ..., description: _Optional[str] = ..., default_bool: _Optional[bool] = ..., default_int: _Optional[int] = ..., default_enum: _Optional[str] = ..., allowed_ints: _Optional[_Iterable[int]] = ..., allowed_enums: _Optional[_Iterable[str]] = ..., min: _Optional[int] = ..., max: _Optional[int] = ...) -> None: ...
+    allowed_bools: _containers.RepeatedScalarFieldContainer[bool]
+    def __init__(self, key: _Optional[str] = ..., type: _Optional[str] = ..., description: _Optional[str] = ..., default_bool: _Optional[bool] = ..., default_int: _Optional[int] = ..., default_enum: _Optional[str] = ..., allowed_ints: _Optional[_Iterable[int]] = ..., allowed_enums: _Optional[_Iterable[str]] = ..., min: _Optional[int] = ..., max: _Optional[int] = ..., allowed_bools: _Optional[_Iterable[bool]] = ...) -> None: ...
 
 class ActionInfo(_message.Message):
     __slots__ = ("id", "name", "kind", "value", "location")

@@ -11,7 +11,7 @@ import pytest
 from google.protobuf import json_format
 
 import brass
-from brass.board import build_description, describe_ruleset
+from brass.board import BOARD_FILES, build_description, describe_ruleset
 from brass_clients.sdk import pb
 from brass_service import rulesets
 
@@ -88,6 +88,47 @@ def test_board_covers_every_option_the_served_engine_offers(server: ServerProces
             client.submit_action(created.game_id, tokens[seat], choice,
                                  expected_version=legal.version)
         assert {"type", "card", "slot"} <= seen
+
+
+def test_every_ruleset_of_the_engine_is_described(server: ServerProcess) -> None:
+    """Each engine ruleset with a Ruleset value (Pittsburgh too, once both exist) is served
+    with the engine's provisional flag, placeholders and sizes; a board iff it has a layout."""
+    served = 0
+    with server.client() as client:
+        for rs in brass.rulesets():
+            value = pb.Ruleset.Value(f"RULESET_{rs.name.upper()}") if (
+                f"RULESET_{rs.name.upper()}" in pb.Ruleset.keys()) else None
+            if value is None:
+                continue
+            described = _get(client, value).ruleset
+            assert (described.name, described.provisional, list(described.placeholders)) == (
+                rs.name, rs.provisional, list(rs.placeholders))
+            assert [a.name for a in described.actions] == list(rs.action_names)
+            assert [o.key for o in described.options] == [o.name for o in rs.options]
+            for spec, info in zip(rs.options, described.options, strict=True):
+                assert (info.type, getattr(info, info.WhichOneof("default"))) == (
+                    spec.kind, spec.default), spec.name
+                if spec.kind == "bool":  # listed only when the engine plays one value
+                    both = set(spec.choices) in ({False, True}, set())
+                    assert list(info.allowed_bools) == ([] if both else list(spec.choices))
+                elif spec.kind == "int":
+                    assert list(info.allowed_ints) == list(spec.choices or spec.allowed)
+                else:
+                    assert list(info.allowed_enums) == list(spec.choices)
+            assert described.HasField("board") == (rs.name in BOARD_FILES)
+            served += 1
+    assert served == len(brass.rulesets())  # every ruleset of the engine has its value
+
+
+def test_pittsburgh_is_described_not_played_yet(server: ServerProcess) -> None:
+    with server.client() as client:
+        described = _get(client, pb.RULESET_PITTSBURGH).ruleset
+        assert described.provisional and list(described.placeholders)
+        assert not described.HasField("board")  # no drawing data yet
+        error = expect_error("INVALID_ARGUMENT", client._call, "CreateGame",
+                             pb.CreateGameRequest(ruleset=pb.RULESET_PITTSBURGH, players=2))
+        assert error.metadata["field"] == "ruleset"
+    assert server.rest().get("/v1/rulesets/pittsburgh")["ruleset"]["provisional"] is True
 
 
 def test_unknown_rulesets_are_not_found(server: ServerProcess) -> None:

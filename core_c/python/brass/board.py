@@ -115,7 +115,9 @@ def _options(rs: Ruleset) -> list[dict[str, Any]]:
     """The engine's options; an int option's range only when it takes any value in it."""
     out = []
     for o in rs.describe()["options"]:
-        allowed = [] if o["type"] == "bool" else o["allowed"] or []
+        allowed = o["allowed"] or []
+        if o["type"] == "bool" and set(allowed) == {False, True}:
+            allowed = []  # both: the usual case, not listed
         ranged = o["type"] == "int" and not allowed
         out.append({"key": o["name"], "type": o["type"], "default": o["default"],
                     "allowed": allowed, "min": o["min"] if ranged else None,
