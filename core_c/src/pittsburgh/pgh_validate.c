@@ -175,6 +175,11 @@ int pgh_validate(const PittsburghGame *g, char *field, size_t field_len) {
     int needs_position = h->phase == PP_BUILD_PLACE || h->phase == PP_DEVELOP_CUBE ||
                          (paying && (pd->action == PA_BUILD || pd->action == PA_DEVELOP));
     if (needs_position && pd->position == PGH_NONE) FAIL("pending.position");
+    /* bug fix (found by fuzz_pgh): a chosen tile still to come off the mat must be there and
+       accessible (a Build takes it when the place is chosen, a Develop after its cube) */
+    int takes_later = h->phase == PP_BUILD_PLACE || h->phase == PP_DEVELOP_CUBE ||
+                      (paying && pd->action == PA_DEVELOP);
+    if (takes_later && !pgh_position_accessible(g, h->current, pd->position)) FAIL("pending.position");
     if ((h->phase == PP_BUILD_POSITION || h->phase == PP_BUILD_PLACE) && (pd->action != PA_BUILD || pd->card == PGH_NONE))
         FAIL("pending.card");
     if (h->phase == PP_LINK_ROUTE && (pd->action != PA_NETWORK || pd->link_type == PGH_NONE)) FAIL("pending.link");
