@@ -28,6 +28,7 @@ from .sdk import (
     build_action,
     build_batch_request,
     game_options,
+    list_games_request,
     struct_to_dict,
 )
 
@@ -64,14 +65,16 @@ class AsyncGameClient:
     async def close(self) -> None:
         await self._channel.close()
 
-    async def _call(self, method: str, request: Any, token: str | None = None) -> Any:
+    async def _call(
+        self, method: str, request: Any, token: str | None = None, retry: bool = True
+    ) -> Any:
         rpc = getattr(self._stub, method)
         attempt = 0
         while True:
             try:
                 return await rpc(request, timeout=self.timeout, metadata=_auth(token))
             except grpc.aio.AioRpcError as error:
-                if error.code() in _TRANSIENT and attempt < self.retries:
+                if retry and error.code() in _TRANSIENT and attempt < self.retries:
                     attempt += 1
                     await asyncio.sleep(_backoff(attempt))
                     continue
@@ -86,11 +89,14 @@ class AsyncGameClient:
         beginner: bool | None = None,
         manufacturer_iv_cost: int | None = None,
         auto_resolve: bool | None = None,
+        open_seats: Sequence[int] = (),
+        visibility: int = 0,
     ) -> pb.CreateGameResponse:
         options = game_options(beginner, manufacturer_iv_cost, auto_resolve)
         request = pb.CreateGameRequest(
             ruleset=pb.RULESET_BIRMINGHAM, players=players, options=options,
-            seat_names=list(seat_names),
+            seat_names=list(seat_names), open_seats=list(open_seats),
+            visibility=visibility,  # type: ignore[arg-type]
         )
         if seed is not None:
             request.seed = seed
@@ -182,12 +188,26 @@ class AsyncGameClient:
         return response.ruleset
 
     async def list_games(
-        self, *, page_size: int = 0, page_token: str = "", status: int = 0
+        self, *, page_size: int = 0, page_token: str = "", status: int = 0, ruleset: int = 0,
+        has_open_seats: bool | None = None,
     ) -> pb.ListGamesResponse:
         return await self._call(
             "ListGames",
-            pb.ListGamesRequest(page_size=page_size, page_token=page_token, status=status),
+            list_games_request(page_size, page_token, status, ruleset, has_open_seats),
         )
+
+    async def join_game(
+        self, game_id: str, name: str, *, seat: int | None = None
+    ) -> pb.JoinGameResponse:
+        """As GameClient.join_game (not retried)."""
+        request = pb.JoinGameRequest(game_id=game_id, name=name, seat=seat)
+        return await self._call("JoinGame", request, retry=False)
+
+    async def leave_game(self, game_id: str, token: str) -> pb.LeaveGameResponse:
+        return await self._call("LeaveGame", pb.LeaveGameRequest(game_id=game_id), token)
+
+    async def start_game(self, game_id: str, host_token: str) -> pb.StartGameResponse:
+        return await self._call("StartGame", pb.StartGameRequest(game_id=game_id), host_token)
 
     async def watch_game(
         self, game_id: str, token: str | None = None, *, from_version: int = 0

@@ -139,6 +139,18 @@ def build_batch_request(
     return request
 
 
+def list_games_request(
+    page_size: int, page_token: str, status: int, ruleset: int, has_open_seats: bool | None
+) -> pb.ListGamesRequest:
+    request = pb.ListGamesRequest(
+        page_size=page_size, page_token=page_token, status=status,  # type: ignore[arg-type]
+        ruleset=ruleset,  # type: ignore[arg-type]
+    )
+    if has_open_seats is not None:
+        request.has_open_seats = has_open_seats
+    return request
+
+
 def _backoff(attempt: int) -> float:
     return min(2.0, 0.1 * 2**attempt)
 
@@ -182,14 +194,16 @@ class GameClient:
     def close(self) -> None:
         self._channel.close()
 
-    def _call(self, method: str, request: Any, token: str | None = None) -> Any:
+    def _call(
+        self, method: str, request: Any, token: str | None = None, retry: bool = True
+    ) -> Any:
         rpc = getattr(self._stub, method)
         attempt = 0
         while True:
             try:
                 return rpc(request, timeout=self.timeout, metadata=_auth(token))
             except grpc.RpcError as error:
-                if error.code() in _TRANSIENT and attempt < self.retries:
+                if retry and error.code() in _TRANSIENT and attempt < self.retries:
                     attempt += 1
                     time.sleep(_backoff(attempt))
                     continue
@@ -206,13 +220,19 @@ class GameClient:
         beginner: bool | None = None,
         manufacturer_iv_cost: int | None = None,
         auto_resolve: bool | None = None,
+        open_seats: Sequence[int] = (),
+        visibility: int = 0,
     ) -> pb.CreateGameResponse:
+        """A new game; with `open_seats` it waits for JoinGame and StartGame (the response's
+        host_token)."""
         options = game_options(beginner, manufacturer_iv_cost, auto_resolve)
         request = pb.CreateGameRequest(
             ruleset=pb.RULESET_BIRMINGHAM,
             players=players,
             options=options,
             seat_names=list(seat_names),
+            open_seats=list(open_seats),
+            visibility=visibility,  # type: ignore[arg-type]
         )
         if seed is not None:
             request.seed = seed
@@ -301,10 +321,27 @@ class GameClient:
         return self._call("GetRuleset", pb.GetRulesetRequest(ruleset=ruleset)).ruleset
 
     def list_games(
-        self, *, page_size: int = 0, page_token: str = "", status: int = 0
+        self, *, page_size: int = 0, page_token: str = "", status: int = 0, ruleset: int = 0,
+        has_open_seats: bool | None = None,
     ) -> pb.ListGamesResponse:
-        request = pb.ListGamesRequest(page_size=page_size, page_token=page_token, status=status)
+        """A page of the public games (unlisted ones are reachable by id only)."""
+        request = list_games_request(page_size, page_token, status, ruleset, has_open_seats)
         return self._call("ListGames", request)
+
+    def join_game(
+        self, game_id: str, name: str, *, seat: int | None = None
+    ) -> pb.JoinGameResponse:
+        """Takes `seat` (or the lowest open one) of a waiting game; the answer holds its
+        token, which is shown only this once. Not retried: a lost answer would leave the
+        seat taken by a token nobody has."""
+        request = pb.JoinGameRequest(game_id=game_id, name=name, seat=seat)
+        return self._call("JoinGame", request, retry=False)
+
+    def leave_game(self, game_id: str, token: str) -> pb.LeaveGameResponse:
+        return self._call("LeaveGame", pb.LeaveGameRequest(game_id=game_id), token)
+
+    def start_game(self, game_id: str, host_token: str) -> pb.StartGameResponse:
+        return self._call("StartGame", pb.StartGameRequest(game_id=game_id), host_token)
 
     def iter_games(self, *, page_size: int = 100, status: int = 0) -> Iterator[pb.GameSummary]:
         token = ""

@@ -35,12 +35,18 @@ def bearer_token(authorization: str | None) -> str | None:
     return token
 
 
+def token_matches(token: str | None, digest: str | None) -> bool:
+    """Whether `token` is the one whose digest is `digest` (None: there is none). Digests
+    are compared, in constant time."""
+    if token is None or digest is None:
+        return False
+    return hmac.compare_digest(hash_token(token), digest)
+
+
 def is_operator(token: str | None, operator_digest: str | None) -> bool:
     """Whether `token` is the server's operator token (given as its digest; None when the
-    server has none). Digests are compared, in constant time."""
-    if token is None or operator_digest is None:
-        return False
-    return hmac.compare_digest(hash_token(token), operator_digest)
+    server has none)."""
+    return token_matches(token, operator_digest)
 
 
 def seat_of_token(token: str, token_hashes: Sequence[str]) -> int | None:

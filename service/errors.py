@@ -42,6 +42,12 @@ _REASONS: dict[str, tuple[grpc.StatusCode, int]] = {
     "UNAVAILABLE": (grpc.StatusCode.UNAVAILABLE, 503),
     "UNKNOWN_ROUTE": (grpc.StatusCode.NOT_FOUND, 404),
     "METHOD_NOT_ALLOWED": (grpc.StatusCode.UNIMPLEMENTED, 405),
+    "GAME_NOT_STARTED": (grpc.StatusCode.FAILED_PRECONDITION, 400),
+    "SEAT_TAKEN": (grpc.StatusCode.ABORTED, 409),
+    "GAME_FULL": (grpc.StatusCode.FAILED_PRECONDITION, 409),
+    "SEATS_OPEN": (grpc.StatusCode.FAILED_PRECONDITION, 400),
+    "GAME_STARTED": (grpc.StatusCode.FAILED_PRECONDITION, 400),
+    "NOT_HOST": (grpc.StatusCode.PERMISSION_DENIED, 403),
 }
 
 # Engine error codes (brass.EngineError.code) -> service reasons.

@@ -48,6 +48,8 @@ from .store import (
     GameRow,
     HeadUpdate,
     IdempotencyConflict,
+    ListFilter,
+    SeatsUpdate,
     Snapshot,
     Store,
     StoreUnavailable,
@@ -61,6 +63,9 @@ _MAX_GAME_ID_CHARS = 64
 _MAX_IDEMPOTENCY_KEY_CHARS = 128
 _MAX_PAGE_TOKEN_CHARS = 512
 _MAX_SEAT_NAME_CHARS = 64
+# JoinGame, LeaveGame, StartGame: how often a change of seats is retried when another
+# process changed the seats between its read and its write.
+_SEATS_ATTEMPTS = 8
 # A compound action is one action of the rules: the longest the engine lists in random
 # 4-player play is 6 ids. Longer lists are refused before anything else is done with them
 # (a 200,000-id list took 270 ms of the event loop to fingerprint, resolve and refuse).
@@ -255,17 +260,35 @@ def _status_of(game: Any) -> int:
     return pb.GAME_STATUS_FINISHED if game.is_over else pb.GAME_STATUS_IN_PROGRESS
 
 
+def _is_waiting(row: GameRow) -> bool:
+    return row.status == pb.GAME_STATUS_WAITING
+
+
+def _seat_list(row: GameRow) -> list[dict[str, Any]]:
+    """The seats as SeatInfo JSON: an open seat (no token digest) says so."""
+    return [
+        {"seat": i, "name": name, "open": True} if not digest else {"seat": i, "name": name}
+        for i, (name, digest) in enumerate(zip(row.seat_names, row.token_hashes, strict=True))
+    ]
+
+
 def _summary(row: GameRow, live: LiveGame | None = None) -> pb.GameSummary:
     """Public facts; from the live game when given (it may be ahead of `row`)."""
     summary = pb.GameSummary(
         game_id=row.game_id,
         ruleset=row.ruleset,
-        seats=[pb.SeatInfo(seat=i, name=name) for i, name in enumerate(row.seat_names)],
+        seats=[pb.SeatInfo(**seat) for seat in _seat_list(row)],
         create_time=_timestamp(row.created_at),
         update_time=_timestamp(live.updated_at if live is not None else row.updated_at),
         from_position=row.position_json is not None,
+        visibility=row.visibility,
+        open_seats=row.open_seats,
     )
-    if live is not None:
+    if _is_waiting(row):  # nobody is to act before the start
+        summary.version = row.version
+        summary.status = row.status
+        summary.decision = row.decision
+    elif live is not None:
         game = live.game
         summary.version = live.version
         summary.status = _status_of(game)
@@ -298,6 +321,7 @@ def _events(version: int, events: list[dict[str, Any]]) -> list[pb.GameEvent]:
 
 _RULESET_NAMES = {value: name for name, value in pb.Ruleset.items()}
 _STATUS_NAMES = {value: name for name, value in pb.GameStatus.items()}
+_VISIBILITY_NAMES = {value: name for name, value in pb.Visibility.items()}
 
 
 def _summary_json(row: GameRow, live: LiveGame) -> dict[str, Any]:
@@ -306,15 +330,18 @@ def _summary_json(row: GameRow, live: LiveGame) -> dict[str, Any]:
     document: dict[str, Any] = {
         "gameId": row.game_id,
         "ruleset": _RULESET_NAMES.get(row.ruleset, row.ruleset),
-        "seats": [{"seat": i, "name": name} for i, name in enumerate(row.seat_names)],
+        "seats": _seat_list(row),
         "version": str(live.version),
-        "status": _STATUS_NAMES[_status_of(game)],
+        "status": _STATUS_NAMES[row.status if _is_waiting(row) else _status_of(game)],
         "decision": game.decision,
         "createTime": _timestamp_json(row.created_at),
         "updateTime": _timestamp_json(live.updated_at),
         "fromPosition": row.position_json is not None,
+        "visibility": _VISIBILITY_NAMES.get(row.visibility, row.visibility),
     }
-    if game.current_seat is not None:
+    if row.open_seats:
+        document["openSeats"] = row.open_seats
+    if game.current_seat is not None and not _is_waiting(row):
         document["currentSeat"] = game.current_seat
     return document
 
@@ -451,6 +478,24 @@ def _check_seat_names(seat_names: list[str], players: int) -> None:
             f"seat names are at most {_MAX_SEAT_NAME_CHARS} characters",
             "seat_names",
         )
+
+
+def _check_open_seats(open_seats: list[int], players: int) -> None:
+    _require(
+        all(0 <= seat < players for seat in open_seats),
+        f"open_seats are seat indexes from 0 to {players - 1}",
+        "open_seats",
+    )
+    _require(len(set(open_seats)) == len(open_seats), "open_seats repeat a seat", "open_seats")
+
+
+def _check_join_name(name: str) -> None:
+    _require(name.strip() != "", "name is required", "name")
+    _require(
+        len(name) <= _MAX_SEAT_NAME_CHARS,
+        f"name is at most {_MAX_SEAT_NAME_CHARS} characters",
+        "name",
+    )
 
 
 def _check_game_id(game_id: str) -> None:
@@ -645,6 +690,20 @@ class GameService:
     async def _live(self, game_id: str, verify: bool = True) -> tuple[GameRow, LiveGame]:
         """The game's row and its in-memory game, at the stored head version.
 
+        The row of a game waiting for players is read again each time: its seats and
+        status change (JoinGame, LeaveGame, StartGame) without a new version. Once started,
+        seats are fixed, so the row in memory is used."""
+        row, live = await self._live_game(game_id, verify)
+        if _is_waiting(row):
+            row = await self._row(game_id)
+            entry = self._entry(game_id)
+            if entry is not None:
+                entry.row = row
+        return row, live
+
+    async def _live_game(self, game_id: str, verify: bool) -> tuple[GameRow, LiveGame]:
+        """The game's row and its in-memory game, at the stored head version.
+
         A game in memory is used as it is while the store's change mark of the game says
         that no other process has written it since it was last checked (SQLite); otherwise
         it is checked
@@ -763,6 +822,8 @@ class GameService:
         if caller.token is None:
             return None
         seat = auth.seat_of_token(caller.token, row.token_hashes)
+        if seat is None and auth.token_matches(caller.token, row.host_token_hash):
+            return None  # the host sees what a spectator sees
         if seat is None:
             raise ServiceError(
                 "UNAUTHENTICATED", f"the token is not a seat token of game {row.game_id}"
@@ -784,6 +845,13 @@ class GameService:
             )
 
     def _require_seat(self, row: GameRow, caller: Caller, what: str) -> int:
+        if _is_waiting(row):
+            raise ServiceError(
+                "GAME_NOT_STARTED",
+                f"game {row.game_id} is waiting for players; {what} is possible once the "
+                "host starts it",
+                game_id=row.game_id,
+            )
         seat = self._seat_of(row, caller)
         if seat is None:
             raise ServiceError(
@@ -803,6 +871,11 @@ class GameService:
         )
         _require(2 <= request.players <= 4, "players must be 2, 3 or 4", "players")
         _check_seat_names(list(request.seat_names), request.players)
+        _check_open_seats(list(request.open_seats), request.players)
+        _require(
+            request.visibility in _VISIBILITY_NAMES, "visibility is not a Visibility",
+            "visibility",
+        )
         if not self.is_operator(caller):
             self.create_quota.admit(address_identity(caller))
         seed = request.seed if request.HasField("seed") else secrets.randbits(63)
@@ -818,7 +891,8 @@ class GameService:
         used_options = game.replay_record().get("options", options)
         return await self._store_new_game(
             game, list(request.seat_names), seed=seed, options=used_options,
-            position_json=None, record=record,
+            position_json=None, record=record, open_seats=set(request.open_seats),
+            visibility=request.visibility or pb.VISIBILITY_PUBLIC,
         )
 
     async def create_game_from_position(
@@ -870,11 +944,15 @@ class GameService:
         options: dict[str, Any],
         position_json: str | None,
         record: RequestRecord,
+        open_seats: set[int] = frozenset(),  # type: ignore[assignment]
+        visibility: int = pb.VISIBILITY_PUBLIC,
     ) -> pb.CreateGameResponse:
         players = game.num_players
         _check_seat_names(seat_names, players)
         names = seat_names or [f"Player {i + 1}" for i in range(players)]
-        tokens = [auth.new_token() for _ in range(players)]
+        names = ["" if i in open_seats else name for i, name in enumerate(names)]
+        tokens = ["" if i in open_seats else auth.new_token() for i in range(players)]
+        host_token = auth.new_token()
         now = time.time()
         row = GameRow(
             game_id=new_game_id(),
@@ -885,13 +963,16 @@ class GameService:
             options=options,
             position_json=position_json,
             seat_names=names,
-            token_hashes=[auth.hash_token(t) for t in tokens],
+            token_hashes=[auth.hash_token(t) if t else "" for t in tokens],
             created_at=now,
             updated_at=now,
             version=0,
-            status=_status_of(game),
+            status=pb.GAME_STATUS_WAITING if open_seats else _status_of(game),
             current_seat=game.current_seat,
             decision=game.decision,
+            visibility=visibility,
+            host_token_hash=auth.hash_token(host_token),
+            open_seats=len(open_seats),
         )
         live = LiveGame(game, 0, now)
         try:
@@ -903,10 +984,142 @@ class GameService:
         return pb.CreateGameResponse(
             game_id=row.game_id,
             seats=[
-                pb.SeatToken(seat=i, name=names[i], token=tokens[i]) for i in range(players)
+                pb.SeatToken(seat=i, name=names[i], token=tokens[i])
+                for i in range(players) if tokens[i]
             ],
             state=game_state(row, live, None),
+            host_token=host_token,
         )
+
+    # -------------------------------------------------------------------------- lobby
+
+    async def _change_seats(
+        self, game_id: str, change: Callable[[GameRow], tuple[SeatsUpdate, Any]]
+    ) -> tuple[GameRow, Any]:
+        """Reads the game's row, lets `change` check it and say the new seats (it raises
+        to refuse), and stores them if nobody changed the seats meanwhile; otherwise reads
+        again and retries. Returns the stored row and what `change` returned beside."""
+        async with self._lock_for(game_id):  # this process's changes wait their turn
+            for _ in range(_SEATS_ATTEMPTS):
+                row = await self._row(game_id)
+                update, extra = change(row)
+                try:
+                    applied = await self.store.update_seats(game_id, update)
+                except StoreUnavailable as exc:
+                    raise ServiceError(
+                        "UNAVAILABLE", "the game store is unavailable; retry"
+                    ) from exc
+                if applied:
+                    stored = await self._row(game_id)
+                    entry = self._entry(game_id)
+                    if entry is not None:
+                        entry.row = stored
+                    return stored, extra
+        raise ServiceError("UNAVAILABLE", "the seats keep changing; retry")
+
+    @staticmethod
+    def _require_waiting(row: GameRow, what: str) -> None:
+        if not _is_waiting(row):
+            raise ServiceError(
+                "GAME_STARTED", f"game {row.game_id} has started: {what} is only possible "
+                "while it waits for players", game_id=row.game_id,
+            )
+
+    async def join_game(
+        self, request: pb.JoinGameRequest, caller: Caller, record: RequestRecord
+    ) -> pb.JoinGameResponse:
+        _check_game_id(request.game_id)
+        _check_join_name(request.name)
+        record.game_id = request.game_id
+        token = auth.new_token()
+
+        def take_seat(row: GameRow) -> tuple[SeatsUpdate, int]:
+            self._require_waiting(row, "JoinGame")
+            if request.HasField("seat"):
+                seat = request.seat
+                _require(0 <= seat < row.players,
+                         f"seat must be from 0 to {row.players - 1}", "seat")
+                if row.token_hashes[seat]:
+                    raise ServiceError(
+                        "SEAT_TAKEN", f"seat {seat} of game {row.game_id} is taken",
+                        game_id=row.game_id, seat=seat,
+                    )
+            else:
+                free = [i for i, digest in enumerate(row.token_hashes) if not digest]
+                if not free:
+                    raise ServiceError(
+                        "GAME_FULL", f"game {row.game_id} has no open seat",
+                        game_id=row.game_id,
+                    )
+                seat = free[0]
+            names, digests = list(row.seat_names), list(row.token_hashes)
+            names[seat], digests[seat] = request.name, auth.hash_token(token)
+            return SeatsUpdate(
+                row.seats_revision, names, digests, row.open_seats - 1, row.status, time.time()
+            ), seat
+
+        row, seat = await self._change_seats(request.game_id, take_seat)
+        record.seat = seat
+        return pb.JoinGameResponse(
+            game_id=row.game_id,
+            seat=pb.SeatToken(seat=seat, name=request.name, token=token),
+            summary=_summary(row),
+        )
+
+    async def leave_game(
+        self, request: pb.LeaveGameRequest, caller: Caller, record: RequestRecord
+    ) -> pb.LeaveGameResponse:
+        _check_game_id(request.game_id)
+        record.game_id = request.game_id
+
+        def free_seat(row: GameRow) -> tuple[SeatsUpdate, int]:
+            seat = self._seat_of(row, caller)
+            if seat is None:
+                raise ServiceError(
+                    "UNAUTHENTICATED", "LeaveGame needs the seat's token (Authorization: "
+                    "Bearer …)"
+                )
+            self._require_waiting(row, "LeaveGame")
+            names, digests = list(row.seat_names), list(row.token_hashes)
+            names[seat], digests[seat] = "", ""
+            return SeatsUpdate(
+                row.seats_revision, names, digests, row.open_seats + 1, row.status, time.time()
+            ), seat
+
+        row, record.seat = await self._change_seats(request.game_id, free_seat)
+        return pb.LeaveGameResponse(summary=_summary(row))
+
+    async def start_game(
+        self, request: pb.StartGameRequest, caller: Caller, record: RequestRecord
+    ) -> pb.StartGameResponse:
+        _check_game_id(request.game_id)
+        record.game_id = request.game_id
+
+        def start(row: GameRow) -> tuple[SeatsUpdate, None]:
+            if caller.token is None:
+                raise ServiceError(
+                    "UNAUTHENTICATED", "StartGame needs the host token (Authorization: "
+                    "Bearer …)"
+                )
+            if not auth.token_matches(caller.token, row.host_token_hash):
+                raise ServiceError(
+                    "NOT_HOST", f"StartGame needs the host token of game {row.game_id}",
+                    game_id=row.game_id,
+                )
+            self._require_waiting(row, "StartGame")
+            if row.open_seats:
+                raise ServiceError(
+                    "SEATS_OPEN", f"game {row.game_id} still has {row.open_seats} open "
+                    "seat(s)", game_id=row.game_id, open_seats=row.open_seats,
+                )
+            return SeatsUpdate(
+                row.seats_revision, row.seat_names, row.token_hashes, 0,
+                pb.GAME_STATUS_IN_PROGRESS, time.time(),
+            ), None
+
+        await self._change_seats(request.game_id, start)
+        row, live = await self._live(request.game_id)
+        return pb.StartGameResponse(state=game_state(row, live, None))
 
     # -------------------------------------------------------------------------- reads
 
@@ -1100,7 +1313,12 @@ class GameService:
         cursor = _decode_cursor(request.page_token) if request.page_token else None
         status = request.status if request.status != pb.GAME_STATUS_UNSPECIFIED else None
         try:
-            page = await self.store.list_games(page_size, cursor, status)
+            page = await self.store.list_games(page_size, cursor, status, ListFilter(
+                ruleset=request.ruleset or None,
+                has_open_seats=(request.has_open_seats if request.HasField("has_open_seats")
+                                else None),
+                public_only=True,
+            ))
         except StoreUnavailable as exc:
             raise ServiceError("UNAVAILABLE", "the game store is unavailable; retry") from exc
         record.extra["returned"] = len(page.games)

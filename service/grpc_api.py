@@ -210,6 +210,27 @@ class GameServicer(pb_grpc.GameServiceServicer):
             "GetRuleset", context, request, lambda c, r: get_ruleset(request)
         )
 
+    async def JoinGame(
+        self, request: pb.JoinGameRequest, context: grpc.aio.ServicerContext
+    ) -> pb.JoinGameResponse:
+        return await self._call(
+            "JoinGame", context, request, lambda c, r: self.service.join_game(request, c, r)
+        )
+
+    async def LeaveGame(
+        self, request: pb.LeaveGameRequest, context: grpc.aio.ServicerContext
+    ) -> pb.LeaveGameResponse:
+        return await self._call(
+            "LeaveGame", context, request, lambda c, r: self.service.leave_game(request, c, r)
+        )
+
+    async def StartGame(
+        self, request: pb.StartGameRequest, context: grpc.aio.ServicerContext
+    ) -> pb.StartGameResponse:
+        return await self._call(
+            "StartGame", context, request, lambda c, r: self.service.start_game(request, c, r)
+        )
+
     async def WatchGame(
         self, request: pb.WatchGameRequest, context: grpc.aio.ServicerContext
     ) -> AsyncIterator[pb.WatchGameResponse]:

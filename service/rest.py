@@ -57,7 +57,11 @@ ROUTES: list[Route] = [
           query=(("pageSize", _INT, "Games per page, 1 to 100 (default 20)."),
                  ("pageToken", _STR, "nextPageToken of the previous page."),
                  ("status", {"$ref": "#/components/schemas/GameStatus"},
-                  "Only games of this status."))),
+                  "Only games of this status."),
+                 ("ruleset", {"$ref": "#/components/schemas/Ruleset"},
+                  "Only games of this rule set."),
+                 ("hasOpenSeats", _BOOL,
+                  "Only games with (true) or without (false) an open seat."))),
     Route("GET", "/v1/games/{gameId}", "GetGame",
           "The caller's view: a seat's with its token, a spectator's without.",
           response="GetGameResponse",
@@ -89,6 +93,15 @@ ROUTES: list[Route] = [
           "A ruleset's board (map coordinates, slots, routes, merchants, markets), action "
           "space, reasons and options; {ruleset} is its name, e.g. birmingham.",
           response="GetRulesetResponse", authorization="none"),
+    Route("POST", "/v1/games/{gameId}:join", "JoinGame",
+          "Take an open seat (a given one or the next); returns its token, once.",
+          request="JoinGameRequest", response="JoinGameResponse", authorization="none"),
+    Route("POST", "/v1/games/{gameId}:leave", "LeaveGame",
+          "Give the caller's seat back before the start (its seat token).",
+          request="LeaveGameRequest", response="LeaveGameResponse", authorization="required"),
+    Route("POST", "/v1/games/{gameId}:start", "StartGame",
+          "Start a game whose seats are all taken (the host token).",
+          request="StartGameRequest", response="StartGameResponse", authorization="required"),
     Route("POST", "/v1/batches", "RunBatch",
           "Play a batch of bot-vs-bot games; one NDJSON line (a RunBatchResponse) per "
           "finished game.",
@@ -108,7 +121,8 @@ ROUTES: list[Route] = [
 # requests) run them through RestGateway.respond.
 PLAIN_OPERATIONS = (
     "CreateGame", "CreateGameFromPosition", "ListGames", "GetGame", "ListLegalActions",
-    "SubmitAction", "PreviewAction", "GetReplay", "GetRuleset",
+    "SubmitAction", "PreviewAction", "GetReplay", "GetRuleset", "JoinGame", "LeaveGame",
+    "StartGame",
 )
 
 
@@ -548,7 +562,26 @@ class RestGateway:
             "PreviewAction": self._preview_action,
             "GetReplay": self._get_replay,
             "GetRuleset": self._get_ruleset,
+            "JoinGame": functools.partial(
+                self._lobby, pb.JoinGameRequest, self.service.join_game),
+            "LeaveGame": functools.partial(
+                self._lobby, pb.LeaveGameRequest, self.service.leave_game),
+            "StartGame": functools.partial(
+                self._lobby, pb.StartGameRequest, self.service.start_game),
         }
+
+    async def _lobby(
+        self,
+        message_class: type[Message],
+        call: Callable[[Any, Caller, RequestRecord], Awaitable[Message]],
+        request: RestRequest,
+        caller: Caller,
+        record: RequestRecord,
+    ) -> Message | Reply:
+        """JoinGame, LeaveGame, StartGame: the body (optional) and the path's game id."""
+        message = await self._body(request, message_class())
+        self._path_game_id(request, message)
+        return await call(message, caller, record)
 
     async def _create_game(
         self, request: RestRequest, caller: Caller, record: RequestRecord
@@ -572,14 +605,19 @@ class RestGateway:
             page_size=_int_param(_query(request, "pageSize", "page_size"), "pageSize", 32),
             page_token=_query(request, "pageToken", "page_token") or "",
         )
-        status = request.query_param("status")
-        if status:
-            try:
-                message.status = int(status) if status.isdigit() else pb.GameStatus.Value(status)
-            except ValueError:
-                raise ServiceError(
-                    "INVALID_ARGUMENT", f"status {status!r} is not a GameStatus", field="status"
-                ) from None
+        for name, enum in (("status", pb.GameStatus), ("ruleset", pb.Ruleset)):
+            value = request.query_param(name)
+            if value:
+                try:
+                    setattr(message, name, int(value) if value.isdigit() else enum.Value(value))
+                except ValueError:
+                    raise ServiceError(
+                        "INVALID_ARGUMENT", f"{name} {value!r} is not a {enum.DESCRIPTOR.name}",
+                        field=name,
+                    ) from None
+        open_seats = _query(request, "hasOpenSeats", "has_open_seats")
+        if open_seats is not None and open_seats != "":
+            message.has_open_seats = _bool_param(open_seats, "hasOpenSeats")
         return await self.service.list_games(message, record)
 
     async def _get_game(

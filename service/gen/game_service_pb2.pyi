@@ -22,6 +22,13 @@ class GameStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     GAME_STATUS_UNSPECIFIED: _ClassVar[GameStatus]
     GAME_STATUS_IN_PROGRESS: _ClassVar[GameStatus]
     GAME_STATUS_FINISHED: _ClassVar[GameStatus]
+    GAME_STATUS_WAITING: _ClassVar[GameStatus]
+
+class Visibility(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    VISIBILITY_UNSPECIFIED: _ClassVar[Visibility]
+    VISIBILITY_PUBLIC: _ClassVar[Visibility]
+    VISIBILITY_UNLISTED: _ClassVar[Visibility]
 
 class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -46,12 +53,22 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     ERROR_REASON_METHOD_NOT_ALLOWED: _ClassVar[ErrorReason]
     ERROR_REASON_OPERATOR_ONLY: _ClassVar[ErrorReason]
     ERROR_REASON_UNKNOWN_RULESET: _ClassVar[ErrorReason]
+    ERROR_REASON_GAME_NOT_STARTED: _ClassVar[ErrorReason]
+    ERROR_REASON_SEAT_TAKEN: _ClassVar[ErrorReason]
+    ERROR_REASON_GAME_FULL: _ClassVar[ErrorReason]
+    ERROR_REASON_SEATS_OPEN: _ClassVar[ErrorReason]
+    ERROR_REASON_GAME_STARTED: _ClassVar[ErrorReason]
+    ERROR_REASON_NOT_HOST: _ClassVar[ErrorReason]
 RULESET_UNSPECIFIED: Ruleset
 RULESET_BIRMINGHAM: Ruleset
 RULESET_PITTSBURGH: Ruleset
 GAME_STATUS_UNSPECIFIED: GameStatus
 GAME_STATUS_IN_PROGRESS: GameStatus
 GAME_STATUS_FINISHED: GameStatus
+GAME_STATUS_WAITING: GameStatus
+VISIBILITY_UNSPECIFIED: Visibility
+VISIBILITY_PUBLIC: Visibility
+VISIBILITY_UNLISTED: Visibility
 ERROR_REASON_UNSPECIFIED: ErrorReason
 ERROR_REASON_UNKNOWN_GAME: ErrorReason
 ERROR_REASON_UNAUTHENTICATED: ErrorReason
@@ -73,6 +90,12 @@ ERROR_REASON_UNKNOWN_ROUTE: ErrorReason
 ERROR_REASON_METHOD_NOT_ALLOWED: ErrorReason
 ERROR_REASON_OPERATOR_ONLY: ErrorReason
 ERROR_REASON_UNKNOWN_RULESET: ErrorReason
+ERROR_REASON_GAME_NOT_STARTED: ErrorReason
+ERROR_REASON_SEAT_TAKEN: ErrorReason
+ERROR_REASON_GAME_FULL: ErrorReason
+ERROR_REASON_SEATS_OPEN: ErrorReason
+ERROR_REASON_GAME_STARTED: ErrorReason
+ERROR_REASON_NOT_HOST: ErrorReason
 
 class GameOptions(_message.Message):
     __slots__ = ("beginner", "manufacturer_iv_cost", "auto_resolve")
@@ -95,15 +118,17 @@ class SeatToken(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., name: _Optional[str] = ..., token: _Optional[str] = ...) -> None: ...
 
 class SeatInfo(_message.Message):
-    __slots__ = ("seat", "name")
+    __slots__ = ("seat", "name", "open")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
+    OPEN_FIELD_NUMBER: _ClassVar[int]
     seat: int
     name: str
-    def __init__(self, seat: _Optional[int] = ..., name: _Optional[str] = ...) -> None: ...
+    open: bool
+    def __init__(self, seat: _Optional[int] = ..., name: _Optional[str] = ..., open: _Optional[bool] = ...) -> None: ...
 
 class GameSummary(_message.Message):
-    __slots__ = ("game_id", "ruleset", "seats", "version", "status", "current_seat", "decision", "create_time", "update_time", "from_position")
+    __slots__ = ("game_id", "ruleset", "seats", "version", "status", "current_seat", "decision", "create_time", "update_time", "from_position", "visibility", "open_seats")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     RULESET_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
@@ -114,6 +139,8 @@ class GameSummary(_message.Message):
     CREATE_TIME_FIELD_NUMBER: _ClassVar[int]
     UPDATE_TIME_FIELD_NUMBER: _ClassVar[int]
     FROM_POSITION_FIELD_NUMBER: _ClassVar[int]
+    VISIBILITY_FIELD_NUMBER: _ClassVar[int]
+    OPEN_SEATS_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     ruleset: Ruleset
     seats: _containers.RepeatedCompositeFieldContainer[SeatInfo]
@@ -124,7 +151,9 @@ class GameSummary(_message.Message):
     create_time: _timestamp_pb2.Timestamp
     update_time: _timestamp_pb2.Timestamp
     from_position: bool
-    def __init__(self, game_id: _Optional[str] = ..., ruleset: _Optional[_Union[Ruleset, str]] = ..., seats: _Optional[_Iterable[_Union[SeatInfo, _Mapping]]] = ..., version: _Optional[int] = ..., status: _Optional[_Union[GameStatus, str]] = ..., current_seat: _Optional[int] = ..., decision: _Optional[str] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., update_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., from_position: _Optional[bool] = ...) -> None: ...
+    visibility: Visibility
+    open_seats: int
+    def __init__(self, game_id: _Optional[str] = ..., ruleset: _Optional[_Union[Ruleset, str]] = ..., seats: _Optional[_Iterable[_Union[SeatInfo, _Mapping]]] = ..., version: _Optional[int] = ..., status: _Optional[_Union[GameStatus, str]] = ..., current_seat: _Optional[int] = ..., decision: _Optional[str] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., update_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., from_position: _Optional[bool] = ..., visibility: _Optional[_Union[Visibility, str]] = ..., open_seats: _Optional[int] = ...) -> None: ...
 
 class GameState(_message.Message):
     __slots__ = ("summary", "viewer_seat", "view", "scores", "winners")
@@ -195,28 +224,34 @@ class Action(_message.Message):
     def __init__(self, option_id: _Optional[int] = ..., compound: _Optional[_Union[ActionIds, _Mapping]] = ..., compound_key: _Optional[str] = ...) -> None: ...
 
 class CreateGameRequest(_message.Message):
-    __slots__ = ("ruleset", "players", "seed", "options", "seat_names")
+    __slots__ = ("ruleset", "players", "seed", "options", "seat_names", "open_seats", "visibility")
     RULESET_FIELD_NUMBER: _ClassVar[int]
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
     SEAT_NAMES_FIELD_NUMBER: _ClassVar[int]
+    OPEN_SEATS_FIELD_NUMBER: _ClassVar[int]
+    VISIBILITY_FIELD_NUMBER: _ClassVar[int]
     ruleset: Ruleset
     players: int
     seed: int
     options: GameOptions
     seat_names: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, ruleset: _Optional[_Union[Ruleset, str]] = ..., players: _Optional[int] = ..., seed: _Optional[int] = ..., options: _Optional[_Union[GameOptions, _Mapping]] = ..., seat_names: _Optional[_Iterable[str]] = ...) -> None: ...
+    open_seats: _containers.RepeatedScalarFieldContainer[int]
+    visibility: Visibility
+    def __init__(self, ruleset: _Optional[_Union[Ruleset, str]] = ..., players: _Optional[int] = ..., seed: _Optional[int] = ..., options: _Optional[_Union[GameOptions, _Mapping]] = ..., seat_names: _Optional[_Iterable[str]] = ..., open_seats: _Optional[_Iterable[int]] = ..., visibility: _Optional[_Union[Visibility, str]] = ...) -> None: ...
 
 class CreateGameResponse(_message.Message):
-    __slots__ = ("game_id", "seats", "state")
+    __slots__ = ("game_id", "seats", "state", "host_token")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
     STATE_FIELD_NUMBER: _ClassVar[int]
+    HOST_TOKEN_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     seats: _containers.RepeatedCompositeFieldContainer[SeatToken]
     state: GameState
-    def __init__(self, game_id: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[SeatToken, _Mapping]]] = ..., state: _Optional[_Union[GameState, _Mapping]] = ...) -> None: ...
+    host_token: str
+    def __init__(self, game_id: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[SeatToken, _Mapping]]] = ..., state: _Optional[_Union[GameState, _Mapping]] = ..., host_token: _Optional[str] = ...) -> None: ...
 
 class CreateGameFromPositionRequest(_message.Message):
     __slots__ = ("ruleset", "position_json", "seat_names")
@@ -591,14 +626,62 @@ class Market(_message.Message):
     def __init__(self, resource: _Optional[str] = ..., slot_prices: _Optional[_Iterable[int]] = ..., capacity: _Optional[int] = ..., price_when_empty: _Optional[int] = ..., initial_cubes: _Optional[int] = ..., buy_needs_merchant_connection: _Optional[bool] = ...) -> None: ...
 
 class ListGamesRequest(_message.Message):
-    __slots__ = ("page_size", "page_token", "status")
+    __slots__ = ("page_size", "page_token", "status", "ruleset", "has_open_seats")
     PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
     PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
+    RULESET_FIELD_NUMBER: _ClassVar[int]
+    HAS_OPEN_SEATS_FIELD_NUMBER: _ClassVar[int]
     page_size: int
     page_token: str
     status: GameStatus
-    def __init__(self, page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., status: _Optional[_Union[GameStatus, str]] = ...) -> None: ...
+    ruleset: Ruleset
+    has_open_seats: bool
+    def __init__(self, page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., status: _Optional[_Union[GameStatus, str]] = ..., ruleset: _Optional[_Union[Ruleset, str]] = ..., has_open_seats: _Optional[bool] = ...) -> None: ...
+
+class JoinGameRequest(_message.Message):
+    __slots__ = ("game_id", "seat", "name")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    seat: int
+    name: str
+    def __init__(self, game_id: _Optional[str] = ..., seat: _Optional[int] = ..., name: _Optional[str] = ...) -> None: ...
+
+class JoinGameResponse(_message.Message):
+    __slots__ = ("game_id", "seat", "summary")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    SUMMARY_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    seat: SeatToken
+    summary: GameSummary
+    def __init__(self, game_id: _Optional[str] = ..., seat: _Optional[_Union[SeatToken, _Mapping]] = ..., summary: _Optional[_Union[GameSummary, _Mapping]] = ...) -> None: ...
+
+class LeaveGameRequest(_message.Message):
+    __slots__ = ("game_id",)
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    def __init__(self, game_id: _Optional[str] = ...) -> None: ...
+
+class LeaveGameResponse(_message.Message):
+    __slots__ = ("summary",)
+    SUMMARY_FIELD_NUMBER: _ClassVar[int]
+    summary: GameSummary
+    def __init__(self, summary: _Optional[_Union[GameSummary, _Mapping]] = ...) -> None: ...
+
+class StartGameRequest(_message.Message):
+    __slots__ = ("game_id",)
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    def __init__(self, game_id: _Optional[str] = ...) -> None: ...
+
+class StartGameResponse(_message.Message):
+    __slots__ = ("state",)
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    state: GameState
+    def __init__(self, state: _Optional[_Union[GameState, _Mapping]] = ...) -> None: ...
 
 class ListGamesResponse(_message.Message):
     __slots__ = ("games", "next_page_token")

@@ -91,6 +91,21 @@ class GameServiceStub:
                 request_serializer=brass_dot_v1_dot_game__service__pb2.GetRulesetRequest.SerializeToString,
                 response_deserializer=brass_dot_v1_dot_game__service__pb2.GetRulesetResponse.FromString,
                 _registered_method=True)
+        self.JoinGame = channel.unary_unary(
+                '/brass.v1.GameService/JoinGame',
+                request_serializer=brass_dot_v1_dot_game__service__pb2.JoinGameRequest.SerializeToString,
+                response_deserializer=brass_dot_v1_dot_game__service__pb2.JoinGameResponse.FromString,
+                _registered_method=True)
+        self.LeaveGame = channel.unary_unary(
+                '/brass.v1.GameService/LeaveGame',
+                request_serializer=brass_dot_v1_dot_game__service__pb2.LeaveGameRequest.SerializeToString,
+                response_deserializer=brass_dot_v1_dot_game__service__pb2.LeaveGameResponse.FromString,
+                _registered_method=True)
+        self.StartGame = channel.unary_unary(
+                '/brass.v1.GameService/StartGame',
+                request_serializer=brass_dot_v1_dot_game__service__pb2.StartGameRequest.SerializeToString,
+                response_deserializer=brass_dot_v1_dot_game__service__pb2.StartGameResponse.FromString,
+                _registered_method=True)
 
 
 class GameServiceServicer:
@@ -187,6 +202,30 @@ class GameServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def JoinGame(self, request, context):
+        """Takes an open seat of a game waiting for players (a given one or the next free one)
+        under a display name; returns that seat's token, once. No token needed.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def LeaveGame(self, request, context):
+        """Gives the caller's seat back (its seat token) before the game starts; the token is
+        void from then on and the seat is open again.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def StartGame(self, request, context):
+        """Starts a game waiting for players once every seat is taken (the host token of
+        CreateGame required).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_GameServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -244,6 +283,21 @@ def add_GameServiceServicer_to_server(servicer, server):
                     servicer.GetRuleset,
                     request_deserializer=brass_dot_v1_dot_game__service__pb2.GetRulesetRequest.FromString,
                     response_serializer=brass_dot_v1_dot_game__service__pb2.GetRulesetResponse.SerializeToString,
+            ),
+            'JoinGame': grpc.unary_unary_rpc_method_handler(
+                    servicer.JoinGame,
+                    request_deserializer=brass_dot_v1_dot_game__service__pb2.JoinGameRequest.FromString,
+                    response_serializer=brass_dot_v1_dot_game__service__pb2.JoinGameResponse.SerializeToString,
+            ),
+            'LeaveGame': grpc.unary_unary_rpc_method_handler(
+                    servicer.LeaveGame,
+                    request_deserializer=brass_dot_v1_dot_game__service__pb2.LeaveGameRequest.FromString,
+                    response_serializer=brass_dot_v1_dot_game__service__pb2.LeaveGameResponse.SerializeToString,
+            ),
+            'StartGame': grpc.unary_unary_rpc_method_handler(
+                    servicer.StartGame,
+                    request_deserializer=brass_dot_v1_dot_game__service__pb2.StartGameRequest.FromString,
+                    response_serializer=brass_dot_v1_dot_game__service__pb2.StartGameResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -545,6 +599,87 @@ class GameService:
             '/brass.v1.GameService/GetRuleset',
             brass_dot_v1_dot_game__service__pb2.GetRulesetRequest.SerializeToString,
             brass_dot_v1_dot_game__service__pb2.GetRulesetResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def JoinGame(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/brass.v1.GameService/JoinGame',
+            brass_dot_v1_dot_game__service__pb2.JoinGameRequest.SerializeToString,
+            brass_dot_v1_dot_game__service__pb2.JoinGameResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def LeaveGame(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/brass.v1.GameService/LeaveGame',
+            brass_dot_v1_dot_game__service__pb2.LeaveGameRequest.SerializeToString,
+            brass_dot_v1_dot_game__service__pb2.LeaveGameResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def StartGame(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/brass.v1.GameService/StartGame',
+            brass_dot_v1_dot_game__service__pb2.StartGameRequest.SerializeToString,
+            brass_dot_v1_dot_game__service__pb2.StartGameResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -89,6 +89,48 @@ class GameRow:
     status: int
     current_seat: int | None
     decision: str
+    # The lobby (columns added later, whose defaults are those of older games): listed or
+    # not (brass.v1 Visibility), the host token's digest (None: no host), seats nobody
+    # holds (their name and digest are ""), and a counter moved by every change of the
+    # seats, the guard of update_seats.
+    visibility: int = 1
+    host_token_hash: str | None = None
+    open_seats: int = 0
+    seats_revision: int = 0
+
+
+@dataclass
+class SeatsUpdate:
+    """A change of a game's seats (JoinGame, LeaveGame, StartGame), applied only if the
+    stored seats_revision is still `from_revision`."""
+
+    from_revision: int
+    seat_names: list[str]
+    token_hashes: list[str]
+    open_seats: int
+    status: int
+    updated_at: float
+
+
+# Columns added to the games table after its first release: (name, SQL type and default).
+# Each store adds those an existing database lacks when it opens it.
+GAME_COLUMNS_ADDED = (
+    ("visibility", "INTEGER NOT NULL DEFAULT 1"),
+    ("host_token_hash", "TEXT"),
+    ("open_seats", "INTEGER NOT NULL DEFAULT 0"),
+    ("seats_revision", "INTEGER NOT NULL DEFAULT 0"),
+)
+
+
+@dataclass
+class ListFilter:
+    """What ListGames keeps: only public games, and of these the status, rule set and
+    open seats asked for (None: any)."""
+
+    status: int | None = None
+    ruleset: int | None = None
+    has_open_seats: bool | None = None
+    public_only: bool = False
 
 
 # Above every version a game reaches: "no bound" in version comparisons.
@@ -279,8 +321,17 @@ class Store(Protocol):
         ...
 
     async def list_games(
-        self, limit: int, cursor: tuple[float, str] | None, status: int | None
-    ) -> ListPage: ...
+        self, limit: int, cursor: tuple[float, str] | None, status: int | None,
+        where: ListFilter | None = None,
+    ) -> ListPage:
+        """A page of games, newest first: of `status` when given, and as `where` says."""
+        ...
+
+    async def update_seats(self, game_id: str, update: SeatsUpdate) -> bool:
+        """Applies the change of seats if the game's seats_revision is still
+        update.from_revision (and moves it on); whether it was applied. It never touches
+        the version: the decision log is unchanged."""
+        ...
 
     async def count_games(self, status: int | None) -> int: ...
 
@@ -378,6 +429,11 @@ def game_row_from_columns(columns: dict[str, Any]) -> GameRow:
             current_seat=(None if columns["current_seat"] is None
                           else _int_of(columns["current_seat"], 32)),
             decision=str(columns["decision"]),
+            visibility=_int_of(columns["visibility"], 32),
+            host_token_hash=(None if columns["host_token_hash"] is None
+                             else str(columns["host_token_hash"])),
+            open_seats=_int_of(columns["open_seats"], 32),
+            seats_revision=_int_of(columns["seats_revision"], 64),
         )
     except _UNDECODABLE as exc:
         raise _corrupt(columns.get("game_id"), "games row", exc) from exc
@@ -451,8 +507,30 @@ def list_page(rows: list[dict[str, Any]], limit: int) -> ListPage:
 
 GAME_COLUMNS = (
     "game_id, ruleset, rules_edition, players, seed, options, position_json, seat_names, "
-    "token_hashes, created_at, updated_at, version, status, current_seat, decision"
+    "token_hashes, created_at, updated_at, version, status, current_seat, decision, "
+    + ", ".join(name for name, _ in GAME_COLUMNS_ADDED)
 )
+GAME_COLUMN_COUNT = GAME_COLUMNS.count(",") + 1
+
+
+def list_conditions(where: ListFilter | None, placeholder: str) -> tuple[str, list[Any]]:
+    """The SQL conditions (each starting with " AND ") and parameters of a ListFilter."""
+    sql, params = "", []
+    if where is None:
+        return sql, params
+    if where.ruleset is not None:
+        sql += f" AND ruleset = {placeholder}"
+        params.append(where.ruleset)
+    if where.has_open_seats is not None:
+        sql += " AND open_seats > 0" if where.has_open_seats else " AND open_seats = 0"
+    if where.public_only:
+        sql += f" AND visibility <> {placeholder}"
+        params.append(UNLISTED)
+    return sql, params
+
+
+# brass.v1 Visibility.VISIBILITY_UNLISTED (the store does not import the API).
+UNLISTED = 2
 DECISION_COLUMNS = (
     "game_id, from_version, to_version, seat, action, idempotency_key, fingerprint, events, "
     "response, created_at, state_hash"

@@ -30,7 +30,9 @@ from psycopg_pool import AsyncConnectionPool
 
 from .base import (
     DECISION_COLUMNS,
+    GAME_COLUMN_COUNT,
     GAME_COLUMNS,
+    GAME_COLUMNS_ADDED,
     NO_VERSION_LIMIT,
     ChangeListener,
     DecisionRow,
@@ -38,7 +40,9 @@ from .base import (
     GameRow,
     HeadUpdate,
     IdempotencyConflict,
+    ListFilter,
     ListPage,
+    SeatsUpdate,
     Snapshot,
     StoreHealth,
     StoreUnavailable,
@@ -46,6 +50,7 @@ from .base import (
     decision_row_from_columns,
     dumps,
     game_row_from_columns,
+    list_conditions,
     list_page,
     snapshot_from_columns,
     version_from_column,
@@ -98,7 +103,10 @@ CREATE TABLE IF NOT EXISTS store_probe (
     id INTEGER PRIMARY KEY,
     probed_at DOUBLE PRECISION NOT NULL
 );
-"""
+""" + "".join(  # the columns a database made by an earlier version lacks
+    f"ALTER TABLE games ADD COLUMN IF NOT EXISTS {name} {kind};\n"
+    for name, kind in GAME_COLUMNS_ADDED
+)
 
 log = structlog.get_logger("brass_service.store")
 
@@ -252,7 +260,7 @@ class PostgresStore:
             async with self._pool.connection() as conn, conn.transaction():
                 await conn.execute(
                     f"INSERT INTO games ({GAME_COLUMNS}) VALUES "
-                    "(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                    "(" + ", ".join(["%s"] * GAME_COLUMN_COUNT) + ")",
                     _game_values(game),
                 )
                 await conn.execute(
@@ -354,13 +362,17 @@ class PostgresStore:
         return None
 
     async def list_games(
-        self, limit: int, cursor: tuple[float, str] | None, status: int | None
+        self, limit: int, cursor: tuple[float, str] | None, status: int | None,
+        where: ListFilter | None = None,
     ) -> ListPage:
         sql = f"SELECT {GAME_COLUMNS} FROM games WHERE TRUE"
         params: list[Any] = []
         if status is not None:
             sql += " AND status = %s"
             params.append(status)
+        conditions, values = list_conditions(where, "%s")
+        sql += conditions
+        params.extend(values)
         if cursor is not None:
             sql += " AND (created_at, game_id) < (%s, %s)"
             params.extend(cursor)
@@ -381,6 +393,22 @@ class PostgresStore:
             (status, updated_before, limit),
         )
         return [str(row["game_id"]) for row in rows]
+
+    async def update_seats(self, game_id: str, update: SeatsUpdate) -> bool:
+        async def update_row() -> list[Any]:
+            async with self._pool.connection() as conn:
+                cur = await conn.execute(
+                    "UPDATE games SET seat_names = %s, token_hashes = %s, open_seats = %s, "
+                    "status = %s, updated_at = %s, seats_revision = seats_revision + 1 "
+                    "WHERE game_id = %s AND seats_revision = %s RETURNING game_id",
+                    (dumps(update.seat_names), dumps(update.token_hashes), update.open_seats,
+                     update.status, update.updated_at, game_id, update.from_revision),
+                )
+                return await cur.fetchall()
+
+        updated = await self._bounded(FailureTracker.WRITES, update_row())
+        self._failures.succeeded(FailureTracker.WRITES)
+        return len(updated) == 1
 
     async def delete_game_if_idle(
         self, game_id: str, status: int, updated_before: float
@@ -420,6 +448,10 @@ def _game_values(game: GameRow) -> tuple[Any, ...]:
         game.status,
         game.current_seat,
         game.decision,
+        game.visibility,
+        game.host_token_hash,
+        game.open_seats,
+        game.seats_revision,
     )
 
 

@@ -32,7 +32,9 @@ import structlog
 
 from .base import (
     DECISION_COLUMNS,
+    GAME_COLUMN_COUNT,
     GAME_COLUMNS,
+    GAME_COLUMNS_ADDED,
     NO_VERSION_LIMIT,
     ChangeListener,
     DecisionRow,
@@ -40,7 +42,9 @@ from .base import (
     GameRow,
     HeadUpdate,
     IdempotencyConflict,
+    ListFilter,
     ListPage,
+    SeatsUpdate,
     Snapshot,
     StoreHealth,
     StoreUnavailable,
@@ -48,6 +52,7 @@ from .base import (
     decision_row_from_columns,
     dumps,
     game_row_from_columns,
+    list_conditions,
     list_page,
     snapshot_from_columns,
     version_from_column,
@@ -276,6 +281,7 @@ class _GroupWriter(threading.Thread):
             # and each page missing from the cache costs a read() system call.
             conn = _connect(self.path, cache_mib=32)
             conn.executescript(SCHEMA)
+            _add_missing_columns(conn)
         except BaseException as exc:
             self.failure = exc
             self.ready.set()
@@ -540,7 +546,7 @@ class SqliteStore:
         def write(conn: sqlite3.Connection) -> None:
             conn.execute(
                 f"INSERT INTO games ({GAME_COLUMNS}) VALUES "
-                "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "(" + ", ".join(["?"] * GAME_COLUMN_COUNT) + ")",
                 _game_values(game),
             )
             conn.execute(
@@ -661,7 +667,8 @@ class SqliteStore:
         return await self._write(write, row.game_id)  # type: ignore[no-any-return]
 
     async def list_games(
-        self, limit: int, cursor: tuple[float, str] | None, status: int | None
+        self, limit: int, cursor: tuple[float, str] | None, status: int | None,
+        where: ListFilter | None = None,
     ) -> ListPage:
         def read(conn: sqlite3.Connection) -> ListPage:
             sql = f"SELECT {GAME_COLUMNS} FROM games WHERE 1 = 1"
@@ -669,6 +676,9 @@ class SqliteStore:
             if status is not None:
                 sql += " AND status = ?"
                 params.append(status)
+            conditions, values = list_conditions(where, "?")
+            sql += conditions
+            params.extend(values)
             if cursor is not None:
                 sql += " AND (created_at < ? OR (created_at = ? AND game_id < ?))"
                 params.extend([cursor[0], cursor[0], cursor[1]])
@@ -698,6 +708,23 @@ class SqliteStore:
 
         return await self._run(read)
 
+    async def update_seats(self, game_id: str, update: SeatsUpdate) -> bool:
+        applied = False
+
+        def write(conn: sqlite3.Connection) -> None:
+            nonlocal applied
+            applied = conn.execute(
+                "UPDATE games SET seat_names = ?, token_hashes = ?, open_seats = ?, "
+                "status = ?, updated_at = ?, seats_revision = seats_revision + 1 "
+                "WHERE game_id = ? AND seats_revision = ?",
+                (dumps(update.seat_names), dumps(update.token_hashes), update.open_seats,
+                 update.status, update.updated_at, game_id, update.from_revision),
+            ).rowcount == 1
+
+        # Through the writer, with the game's change stamp moved (other processes re-read).
+        await self._write(write, game_id)
+        return applied
+
     async def delete_game_if_idle(
         self, game_id: str, status: int, updated_before: float
     ) -> bool:
@@ -721,6 +748,21 @@ class SqliteStore:
         return deleted
 
 
+def _add_missing_columns(conn: sqlite3.Connection) -> None:
+    """Brings a database made by an earlier version up to the games columns of this one
+    (BEGIN IMMEDIATE: another process opening the file at once adds none twice)."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        present = {row[1] for row in conn.execute("PRAGMA table_info(games)")}
+        for name, kind in GAME_COLUMNS_ADDED:
+            if name not in present:
+                conn.execute(f"ALTER TABLE games ADD COLUMN {name} {kind}")
+        conn.execute("COMMIT")
+    except BaseException:
+        _rollback(conn)
+        raise
+
+
 def _game_values(game: GameRow) -> tuple[Any, ...]:
     return (
         game.game_id,
@@ -739,6 +781,10 @@ def _game_values(game: GameRow) -> tuple[Any, ...]:
         game.status,
         game.current_seat,
         game.decision,
+        game.visibility,
+        game.host_token_hash,
+        game.open_seats,
+        game.seats_revision,
     )
 
 
