@@ -265,9 +265,9 @@ def _is_waiting(row: GameRow) -> bool:
 
 
 def _seat_list(row: GameRow) -> list[dict[str, Any]]:
-    """The seats as SeatInfo JSON: an open seat (no token digest) says so."""
+    """The seats as SeatInfo JSON: an open seat has no token digest."""
     return [
-        {"seat": i, "name": name, "open": True} if not digest else {"seat": i, "name": name}
+        {"seat": i, "name": name, "open": not digest}
         for i, (name, digest) in enumerate(zip(row.seat_names, row.token_hashes, strict=True))
     ]
 
@@ -338,9 +338,8 @@ def _summary_json(row: GameRow, live: LiveGame) -> dict[str, Any]:
         "updateTime": _timestamp_json(live.updated_at),
         "fromPosition": row.position_json is not None,
         "visibility": _VISIBILITY_NAMES.get(row.visibility, row.visibility),
+        "openSeats": row.open_seats,
     }
-    if row.open_seats:
-        document["openSeats"] = row.open_seats
     if game.current_seat is not None and not _is_waiting(row):
         document["currentSeat"] = game.current_seat
     return document
@@ -487,6 +486,16 @@ def _check_open_seats(open_seats: list[int], players: int) -> None:
         "open_seats",
     )
     _require(len(set(open_seats)) == len(open_seats), "open_seats repeat a seat", "open_seats")
+
+
+def _seat_set(row: GameRow, seat: int, name: str, digest: str) -> SeatsUpdate:
+    """The seats of `row` with `seat` taken (a token's digest) or freed (digest "")."""
+    names, digests = list(row.seat_names), list(row.token_hashes)
+    opened = (not digest) - (not digests[seat])
+    names[seat], digests[seat] = name, digest
+    return SeatsUpdate(
+        row.seats_revision, names, digests, row.open_seats + opened, row.status, time.time()
+    )
 
 
 def _check_join_name(name: str) -> None:
@@ -852,6 +861,9 @@ class GameService:
                 "host starts it",
                 game_id=row.game_id,
             )
+        return self._seat_with_token(row, caller, what)
+
+    def _seat_with_token(self, row: GameRow, caller: Caller, what: str) -> int:
         seat = self._seat_of(row, caller)
         if seat is None:
             raise ServiceError(
@@ -994,11 +1006,14 @@ class GameService:
     # -------------------------------------------------------------------------- lobby
 
     async def _change_seats(
-        self, game_id: str, change: Callable[[GameRow], tuple[SeatsUpdate, Any]]
+        self, game_id: str, record: RequestRecord,
+        change: Callable[[GameRow], tuple[SeatsUpdate, Any]],
     ) -> tuple[GameRow, Any]:
         """Reads the game's row, lets `change` check it and say the new seats (it raises
         to refuse), and stores them if nobody changed the seats meanwhile; otherwise reads
         again and retries. Returns the stored row and what `change` returned beside."""
+        _check_game_id(game_id)
+        record.game_id = game_id
         async with self._lock_for(game_id):  # this process's changes wait their turn
             for _ in range(_SEATS_ATTEMPTS):
                 row = await self._row(game_id)
@@ -1028,9 +1043,7 @@ class GameService:
     async def join_game(
         self, request: pb.JoinGameRequest, caller: Caller, record: RequestRecord
     ) -> pb.JoinGameResponse:
-        _check_game_id(request.game_id)
         _check_join_name(request.name)
-        record.game_id = request.game_id
         token = auth.new_token()
 
         def take_seat(row: GameRow) -> tuple[SeatsUpdate, int]:
@@ -1052,13 +1065,9 @@ class GameService:
                         game_id=row.game_id,
                     )
                 seat = free[0]
-            names, digests = list(row.seat_names), list(row.token_hashes)
-            names[seat], digests[seat] = request.name, auth.hash_token(token)
-            return SeatsUpdate(
-                row.seats_revision, names, digests, row.open_seats - 1, row.status, time.time()
-            ), seat
+            return _seat_set(row, seat, request.name, auth.hash_token(token)), seat
 
-        row, seat = await self._change_seats(request.game_id, take_seat)
+        row, seat = await self._change_seats(request.game_id, record, take_seat)
         record.seat = seat
         return pb.JoinGameResponse(
             game_id=row.game_id,
@@ -1069,32 +1078,17 @@ class GameService:
     async def leave_game(
         self, request: pb.LeaveGameRequest, caller: Caller, record: RequestRecord
     ) -> pb.LeaveGameResponse:
-        _check_game_id(request.game_id)
-        record.game_id = request.game_id
-
         def free_seat(row: GameRow) -> tuple[SeatsUpdate, int]:
-            seat = self._seat_of(row, caller)
-            if seat is None:
-                raise ServiceError(
-                    "UNAUTHENTICATED", "LeaveGame needs the seat's token (Authorization: "
-                    "Bearer …)"
-                )
+            seat = self._seat_with_token(row, caller, "LeaveGame")
             self._require_waiting(row, "LeaveGame")
-            names, digests = list(row.seat_names), list(row.token_hashes)
-            names[seat], digests[seat] = "", ""
-            return SeatsUpdate(
-                row.seats_revision, names, digests, row.open_seats + 1, row.status, time.time()
-            ), seat
+            return _seat_set(row, seat, "", ""), seat
 
-        row, record.seat = await self._change_seats(request.game_id, free_seat)
+        row, record.seat = await self._change_seats(request.game_id, record, free_seat)
         return pb.LeaveGameResponse(summary=_summary(row))
 
     async def start_game(
         self, request: pb.StartGameRequest, caller: Caller, record: RequestRecord
     ) -> pb.StartGameResponse:
-        _check_game_id(request.game_id)
-        record.game_id = request.game_id
-
         def start(row: GameRow) -> tuple[SeatsUpdate, None]:
             if caller.token is None:
                 raise ServiceError(
@@ -1117,7 +1111,7 @@ class GameService:
                 pb.GAME_STATUS_IN_PROGRESS, time.time(),
             ), None
 
-        await self._change_seats(request.game_id, start)
+        await self._change_seats(request.game_id, record, start)
         row, live = await self._live(request.game_id)
         return pb.StartGameResponse(state=game_state(row, live, None))
 

@@ -18,6 +18,7 @@ import pytest
 import brass
 from brass_clients.sdk import BrassError, GameClient, pb
 from brass_service.auth import hash_token, new_token
+from brass_service.convert import message_to_json_dict
 from brass_service.store import GameRow, ListFilter, SeatsUpdate, Snapshot, open_store
 from brass_service.store.sqlite import SCHEMA as SQLITE_SCHEMA
 
@@ -116,7 +117,8 @@ def test_join_leave_and_start_over_rest(server: ServerProcess) -> None:
         # The token is returned once: the game's public facts never carry it.
         game = rest.get(f"/v1/games/{game_id}")
         assert ann not in str(game)
-        assert game["state"]["summary"]["seats"][0] == {"seat": 0, "name": "Ann"}
+        assert game["state"]["summary"]["seats"][0] == {"seat": 0, "name": "Ann", "open": False}
+        assert game["state"]["summary"]["seats"][1] == {"seat": 1, "name": "", "open": True}
         assert rest.get(f"/v1/games/{game_id}", token=ann)["state"]["viewerSeat"] == 0
 
         expect_rest_error("SEAT_TAKEN", 409, rest.post, f"/v1/games/{game_id}:join",
@@ -379,3 +381,27 @@ def test_lobby_routes_are_in_the_openapi_document(server: ServerProcess, path: s
     finally:
         rest.close()
 
+
+
+def test_rest_answers_of_a_waiting_game_are_the_json_of_the_grpc_answers(
+    server: ServerProcess,
+) -> None:
+    """The REST summary of a waiting game (made directly, not through the messages) is the
+    canonical JSON of gRPC's: status WAITING, open seats flagged, no seat to act."""
+    rest = server.rest()
+    try:
+        with server.client() as client:
+            created = client.create_game(players=3, seat_names=["A", "B", "C"],
+                                         open_seats=[1], visibility=pb.VISIBILITY_UNLISTED)
+            game_id, token = created.game_id, created.seats[0].token
+            for caller in (None, token):
+                state = client.get_game(game_id, caller)
+                assert rest.get(f"/v1/games/{game_id}", token=caller) == (
+                    message_to_json_dict(pb.GetGameResponse(state=state))
+                )
+            summary = rest.get(f"/v1/games/{game_id}")["state"]["summary"]
+            assert summary["status"] == "GAME_STATUS_WAITING" and "currentSeat" not in summary
+            assert [s["open"] for s in summary["seats"]] == [False, True, False]
+            assert [s["name"] for s in summary["seats"]] == ["A", "", "C"]
+    finally:
+        rest.close()
