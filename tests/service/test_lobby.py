@@ -347,7 +347,7 @@ def test_sqlite_database_made_before_the_lobby_opens_and_serves(tmp_path: Path) 
             "position_json, seat_names, token_hashes, created_at, updated_at, version, "
             "status, current_seat, decision) VALUES (?, 1, ?, 2, '9', ?, NULL, ?, ?, ?, ?, "
             "0, 1, ?, ?)",
-            ("legacy", int(brass.RULES_EDITION),
+            ("legacy", int(game.rules_edition),
              json.dumps(game.replay_record().get("options", {})), json.dumps(["A", "B"]),
              json.dumps([hash_token(t) for t in tokens]), now - 10, now - 10,
              game.current_seat, game.decision),
