@@ -194,6 +194,16 @@ int pgh_validate(const PittsburghGame *g, char *field, size_t field_len) {
             FAIL("pending.place");
     }
     if (paying && pd->action == PA_NETWORK && pd->route == PGH_NONE) FAIL("pending.route");
+    /* the link being placed comes from the supply; the one being paid for is on its route */
+    if (h->phase == PP_LINK_ROUTE && !g->players[h->current].supply[pd->link_type]) FAIL("pending.link");
+    if (paying && pd->action == PA_NETWORK) {
+        int owner = pd->route_is_pipe ? g->pipes[pd->route].owner : g->rails[pd->route].owner;
+        int lt = pd->route_is_pipe ? g->pipes[pd->route].link_type : g->rails[pd->route].link_type;
+        if (owner != h->current || lt != pd->link_type) FAIL("pending.route");
+    }
+    if ((h->phase == PP_SELL_MERCHANT || (paying && pd->action == PA_SELL)) &&
+        (pd->sell_space == PGH_NONE || !(pd->sold >> pd->sell_space & 1u)))
+        FAIL("pending.sell");
     if (paying && (pd->action == PA_LOAN || pd->action == PA_PASS)) FAIL("pending.action");
     if (paying && pd->action != PA_DEVELOP && pd->target_loc == PGH_NONE && pd->need[h->phase - PP_COAL] &&
         !(pd->action == PA_BUILD && pd->place >= PGA_OILFIELD))
