@@ -222,12 +222,17 @@ class GameClient:
         auto_resolve: bool | None = None,
         open_seats: Sequence[int] = (),
         visibility: int = 0,
+        ruleset: str = "birmingham",
+        ruleset_options: dict[str, Any] | None = None,
     ) -> pb.CreateGameResponse:
         """A new game; with `open_seats` it waits for JoinGame and StartGame (the response's
-        host_token)."""
+        host_token). `ruleset` "birmingham" or "pittsburgh", `ruleset_options` the
+        ruleset's own options by name (Pittsburgh's rule choices)."""
         options = game_options(beginner, manufacturer_iv_cost, auto_resolve)
+        for name, value in (ruleset_options or {}).items():
+            json_format.ParseDict(value, options.ruleset_options[name])
         request = pb.CreateGameRequest(
-            ruleset=pb.RULESET_BIRMINGHAM,
+            ruleset=pb.Ruleset.Value(f"RULESET_{ruleset.upper()}"),
             players=players,
             options=options,
             seat_names=list(seat_names),

@@ -320,6 +320,42 @@ def _events(version: int, events: list[dict[str, Any]]) -> list[pb.GameEvent]:
 
 
 _RULESET_NAMES = {value: name for name, value in pb.Ruleset.items()}
+# brass.v1's rulesets and the engine's names (RULESET_UNSPECIFIED creates Birmingham)
+_ENGINE_RULESETS = {pb.RULESET_BIRMINGHAM: "birmingham", pb.RULESET_PITTSBURGH: "pittsburgh"}
+_RULESET_IDS = {name: value for value, name in _ENGINE_RULESETS.items()}
+
+
+def _ruleset_name(ruleset: int) -> str:
+    """The engine's name of a requested ruleset (unspecified: Birmingham)."""
+    name = "birmingham" if ruleset == pb.RULESET_UNSPECIFIED else _ENGINE_RULESETS.get(ruleset)
+    _require(name is not None, f"ruleset {ruleset} is not supported", "ruleset")
+    return str(name)
+
+
+# GameOptions' typed fields (Birmingham's, and auto_resolve for every ruleset)
+_TYPED_OPTIONS = ("beginner", "manufacturer_iv_cost", "auto_resolve")
+_MAX_RULESET_OPTIONS = 64
+
+
+def _request_options(message: pb.GameOptions) -> dict[str, Any]:
+    """GameOptions as the engine's options: the typed fields that are set, then the
+    ruleset's own by name (the engine refuses an unknown name or value, naming it)."""
+    options: dict[str, Any] = {
+        name: getattr(message, name) for name in _TYPED_OPTIONS if message.HasField(name)
+    }
+    _require(len(message.ruleset_options) <= _MAX_RULESET_OPTIONS,
+             f"at most {_MAX_RULESET_OPTIONS} ruleset options", "options.ruleset_options")
+    for name, value in message.ruleset_options.items():
+        _require(name not in options, f"option {name} is given twice", f"options.{name}")
+        kind = value.WhichOneof("kind")
+        _require(kind in ("bool_value", "string_value", "number_value"),
+                 "a ruleset option is a string, a bool or a number", f"options.{name}")
+        item = getattr(value, kind)
+        if kind == "number_value":
+            _require(item.is_integer(), "a number option is an integer", f"options.{name}")
+            item = int(item)
+        options[name] = item
+    return options
 _STATUS_NAMES = {value: name for name, value in pb.GameStatus.items()}
 _VISIBILITY_NAMES = {value: name for name, value in pb.Visibility.items()}
 
@@ -876,11 +912,7 @@ class GameService:
     async def create_game(
         self, request: pb.CreateGameRequest, caller: Caller, record: RequestRecord
     ) -> pb.CreateGameResponse:
-        _require(
-            request.ruleset in (pb.RULESET_UNSPECIFIED, pb.RULESET_BIRMINGHAM),
-            f"ruleset {request.ruleset} is not supported",
-            "ruleset",
-        )
+        ruleset = _ruleset_name(request.ruleset)
         _require(2 <= request.players <= 4, "players must be 2, 3 or 4", "players")
         _check_seat_names(list(request.seat_names), request.players)
         _check_open_seats(list(request.open_seats), request.players)
@@ -891,12 +923,10 @@ class GameService:
         if not self.is_operator(caller):
             self.create_quota.admit(address_identity(caller))
         seed = request.seed if request.HasField("seed") else secrets.randbits(63)
-        options: dict[str, Any] = {}
-        for name in ("beginner", "manufacturer_iv_cost", "auto_resolve"):
-            if request.options.HasField(name):
-                options[name] = getattr(request.options, name)
+        options = _request_options(request.options)
         try:
-            game = brass.Game.new(players=request.players, seed=seed, **options)
+            game = brass.Game.new(players=request.players, seed=seed, ruleset=ruleset,
+                                  options=options)
         except brass.EngineError as exc:
             raise from_engine_error(exc) from exc
         # Store the options the engine actually used, so the replay record is complete.
@@ -968,7 +998,7 @@ class GameService:
         now = time.time()
         row = GameRow(
             game_id=new_game_id(),
-            ruleset=pb.RULESET_BIRMINGHAM,
+            ruleset=_RULESET_IDS[game.ruleset],
             rules_edition=int(game.rules_edition),
             players=players,
             seed=seed,
@@ -1256,7 +1286,7 @@ class GameService:
                 seat = game.current_seat
                 typed.append(pb.ReplayDecision(
                     version=version, seat=seat, decision=game.decision, option_id=option_id,
-                    name=brass.action_name(option_id)))
+                    name=brass.action_name(option_id, game.ruleset)))
                 game.apply(option_id, seat=seat)
         except brass.EngineError as exc:
             raise ServiceError(
@@ -1277,7 +1307,7 @@ class GameService:
         typed = await self._replay_decisions(row, decisions)
         full: dict[str, Any] = {
             "rules_edition": row.rules_edition,
-            "ruleset": "birmingham",
+            "ruleset": _ENGINE_RULESETS.get(row.ruleset, "birmingham"),
             "players": row.players,
             "options": row.options,
             "decisions": decisions,

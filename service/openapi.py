@@ -41,6 +41,7 @@ _WELL_KNOWN: dict[str, dict[str, Any]] = {
         "description": "A JSON object (google.protobuf.Struct) defined by the engine.",
     },
     ".google.protobuf.Timestamp": {"type": "string", "format": "date-time"},
+    ".google.protobuf.Value": {"description": "A JSON value (google.protobuf.Value)."},
 }
 
 
@@ -94,7 +95,19 @@ def _schemas() -> dict[str, Any]:
         }
     for message_index, message in enumerate(proto_file.message_type):
         properties: dict[str, Any] = {}
+        # map<string, V> fields are repeated nested *Entry messages: in JSON, an object
+        maps = {f".brass.v1.{message.name}.{nested.name}": nested
+                for nested in message.nested_type if nested.options.map_entry}
         for field_index, message_field in enumerate(message.field):
+            if message_field.type_name in maps:
+                value = maps[message_field.type_name].field[1]
+                schema = {"type": "object", "additionalProperties": dict(
+                    _WELL_KNOWN.get(value.type_name) or _SCALARS.get(value.type, {}))}
+                description = comments.get((4, message_index, 2, field_index))
+                if description:
+                    schema["description"] = description
+                properties[message_field.json_name] = schema
+                continue
             if message_field.type == message_field.TYPE_MESSAGE:
                 schema = dict(
                     _WELL_KNOWN.get(message_field.type_name)

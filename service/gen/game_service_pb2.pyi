@@ -98,14 +98,23 @@ ERROR_REASON_GAME_STARTED: ErrorReason
 ERROR_REASON_NOT_HOST: ErrorReason
 
 class GameOptions(_message.Message):
-    __slots__ = ("beginner", "manufacturer_iv_cost", "auto_resolve")
+    __slots__ = ("beginner", "manufacturer_iv_cost", "auto_resolve", "ruleset_options")
+    class RulesetOptionsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: _struct_pb2.Value
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ...) -> None: ...
     BEGINNER_FIELD_NUMBER: _ClassVar[int]
     MANUFACTURER_IV_COST_FIELD_NUMBER: _ClassVar[int]
     AUTO_RESOLVE_FIELD_NUMBER: _ClassVar[int]
+    RULESET_OPTIONS_FIELD_NUMBER: _ClassVar[int]
     beginner: bool
     manufacturer_iv_cost: int
     auto_resolve: bool
-    def __init__(self, beginner: _Optional[bool] = ..., manufacturer_iv_cost: _Optional[int] = ..., auto_resolve: _Optional[bool] = ...) -> None: ...
+    ruleset_options: _containers.MessageMap[str, _struct_pb2.Value]
+    def __init__(self, beginner: _Optional[bool] = ..., manufacturer_iv_cost: _Optional[int] = ..., auto_resolve: _Optional[bool] = ..., ruleset_options: _Optional[_Mapping[str, _struct_pb2.Value]] = ...) -> None: ...
 
 class SeatToken(_message.Message):
     __slots__ = ("seat", "name", "token")

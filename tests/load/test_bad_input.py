@@ -360,7 +360,7 @@ CREATE_BODIES: dict[str, bytes] = {
     "seed over 64 bits": b'{"players": 2, "seed": "18446744073709551616"}',
     "seat names not a list": b'{"players": 2, "seatNames": "ab"}',
     "options not an object": b'{"players": 2, "options": 7}',
-    "unknown enum name": b'{"players": 2, "ruleset": "RULESET_PITTSBURGH"}',
+    "unknown enum name": b'{"players": 2, "ruleset": "RULESET_CATAN"}',
     "unknown enum number": b'{"players": 2, "ruleset": 99}',
     "option out of range": b'{"players": 2, "options": {"manufacturerIvCost": 9}}',
     "nothing set": b"{}",

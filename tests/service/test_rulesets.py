@@ -120,14 +120,15 @@ def test_every_ruleset_of_the_engine_is_described(server: ServerProcess) -> None
     assert served == len(brass.rulesets())  # every ruleset of the engine has its value
 
 
-def test_pittsburgh_is_described_not_played_yet(server: ServerProcess) -> None:
+def test_pittsburgh_is_described_and_played(server: ServerProcess) -> None:
     with server.client() as client:
         described = _get(client, pb.RULESET_PITTSBURGH).ruleset
         assert described.provisional and list(described.placeholders)
         assert not described.HasField("board")  # no drawing data yet
-        error = expect_error("INVALID_ARGUMENT", client._call, "CreateGame",
-                             pb.CreateGameRequest(ruleset=pb.RULESET_PITTSBURGH, players=2))
-        assert error.metadata["field"] == "ruleset"
+        created = client._call("CreateGame",
+                               pb.CreateGameRequest(ruleset=pb.RULESET_PITTSBURGH, players=2),
+                               server.operator_token)
+        assert created.state.summary.ruleset == pb.RULESET_PITTSBURGH
     assert server.rest().get("/v1/rulesets/pittsburgh")["ruleset"]["provisional"] is True
 
 

@@ -1,0 +1,70 @@
+"""Brass: Pittsburgh through the service (issue 11 part 5): CreateGame with RULESET_PITTSBURGH
+and its rule choices, play on both transports, the replay, refusals, the OpenAPI document."""
+
+from __future__ import annotations
+
+import random
+
+import brass
+from brass_clients.sdk import BrassError, pb
+
+from .helpers import ServerProcess, play_random_grpc, play_random_rest
+
+
+def test_a_pittsburgh_game_through_grpc(server: ServerProcess) -> None:
+    with server.client() as client:
+        created = client.create_game(players=2, seed=77, ruleset="pittsburgh",
+                                     ruleset_options={"data": "tiny"})
+        tokens = [seat.token for seat in created.seats]
+        assert created.state.summary.ruleset == pb.RULESET_PITTSBURGH
+        assert play_random_grpc(client, created.game_id, tokens, random.Random(3)) > 0
+        final = client.get_game(created.game_id)
+        assert final.summary.status == pb.GAME_STATUS_FINISHED
+        complete, record = client.get_replay(created.game_id)
+        assert complete and record["ruleset"] == "pittsburgh"
+        assert record["options"]["data"] == "tiny"
+        replayed = brass.Game.replay(record)
+        assert replayed.ruleset == "pittsburgh" and replayed.scores() == list(final.scores)
+
+
+def test_a_pittsburgh_game_through_rest(server: ServerProcess) -> None:
+    rest = server.rest()
+    created = rest.post("/v1/games", {"ruleset": "RULESET_PITTSBURGH", "players": 3,
+                                      "seed": "5", "options": {"rulesetOptions": {
+                                          "data": "tiny", "links_count_unflipped": True}}},
+                        token=server.operator_token)
+    tokens = [seat["token"] for seat in created["seats"]]
+    game_id = created["gameId"]
+    assert created["state"]["summary"]["ruleset"] == "RULESET_PITTSBURGH"
+    assert play_random_rest(rest, game_id, tokens, random.Random(4), max_submissions=30) == 30
+    state = rest.get(f"/v1/games/{game_id}")["state"]
+    assert int(state["summary"]["version"]) >= 30
+
+
+def test_bad_ruleset_options_are_refused_naming_them(server: ServerProcess) -> None:
+    with server.client() as client:
+        for kwargs, field in [
+            ({"ruleset_options": {"colour": "red"}}, "options.colour"),
+            ({"ruleset_options": {"data": "huge"}}, "options.data"),
+            ({"beginner": True}, "options.beginner"),  # Birmingham's option
+        ]:
+            try:
+                client.create_game(players=2, ruleset="pittsburgh", **kwargs)
+            except BrassError as error:
+                assert error.reason == "INVALID_ARGUMENT", error
+                assert error.metadata.get("field") == field, error.metadata
+            else:
+                raise AssertionError(f"{kwargs} was accepted")
+        # Birmingham's games refuse Pittsburgh's options the same way
+        try:
+            client.create_game(players=2, ruleset_options={"data": "tiny"})
+        except BrassError as error:
+            assert error.metadata.get("field") == "options.data"
+        else:
+            raise AssertionError("a Pittsburgh option was accepted for Birmingham")
+
+
+def test_the_openapi_document_shows_pittsburgh(server: ServerProcess) -> None:
+    document = server.rest().get("/openapi.json")
+    text = str(document)
+    assert "RULESET_PITTSBURGH" in text and "rulesetOptions" in text
