@@ -209,6 +209,12 @@ class AsyncGameClient:
     async def start_game(self, game_id: str, host_token: str) -> pb.StartGameResponse:
         return await self._call("StartGame", pb.StartGameRequest(game_id=game_id), host_token)
 
+    async def reissue_seat_token(
+        self, game_id: str, seat: int, host_token: str
+    ) -> pb.ReissueSeatTokenResponse:
+        request = pb.ReissueSeatTokenRequest(game_id=game_id, seat=seat)
+        return await self._call("ReissueSeatToken", request, host_token, retry=False)
+
     async def watch_game(
         self, game_id: str, token: str | None = None, *, from_version: int = 0
     ) -> AsyncIterator[pb.WatchGameResponse]:

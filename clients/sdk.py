@@ -348,6 +348,14 @@ class GameClient:
     def start_game(self, game_id: str, host_token: str) -> pb.StartGameResponse:
         return self._call("StartGame", pb.StartGameRequest(game_id=game_id), host_token)
 
+    def reissue_seat_token(
+        self, game_id: str, seat: int, host_token: str
+    ) -> pb.ReissueSeatTokenResponse:
+        """A new token for a taken seat (the old one is refused from then on); not
+        retried, as a lost answer would leave the seat with a token nobody has."""
+        request = pb.ReissueSeatTokenRequest(game_id=game_id, seat=seat)
+        return self._call("ReissueSeatToken", request, host_token, retry=False)
+
     def iter_games(self, *, page_size: int = 100, status: int = 0) -> Iterator[pb.GameSummary]:
         token = ""
         while True:

@@ -530,7 +530,7 @@ def _seat_set(row: GameRow, seat: int, name: str, digest: str) -> SeatsUpdate:
     opened = (not digest) - (not digests[seat])
     names[seat], digests[seat] = name, digest
     return SeatsUpdate(
-        row.seats_revision, names, digests, row.open_seats + opened, row.status, time.time()
+        row.seats_revision, names, digests, row.open_seats + opened, None, time.time()
     )
 
 
@@ -724,13 +724,19 @@ class GameService:
         return row
 
     async def _head(self, game_id: str) -> int:
+        """The stored version; the row in memory is read again when the seats changed
+        since (a token reissued by another process is refused at once)."""
         try:
-            head = await self.store.head_version(game_id)
+            head = await self.store.head(game_id)
         except StoreUnavailable as exc:
             raise ServiceError("UNAVAILABLE", "the game store is unavailable; retry") from exc
         if head is None:
             raise ServiceError("UNKNOWN_GAME", f"no game has id {game_id!r}", game_id=game_id)
-        return head
+        version, seats_revision = head
+        entry = self._entry(game_id)
+        if entry is not None and entry.row.seats_revision != seats_revision:
+            entry.row = await self._row(game_id)
+        return version
 
     async def _live(self, game_id: str, verify: bool = True) -> tuple[GameRow, LiveGame]:
         """The game's row and its in-memory game, at the stored head version.
@@ -1070,6 +1076,40 @@ class GameService:
                 "while it waits for players", game_id=row.game_id,
             )
 
+    @staticmethod
+    def _require_host(row: GameRow, caller: Caller, what: str) -> None:
+        if caller.token is None:
+            raise ServiceError(
+                "UNAUTHENTICATED", f"{what} needs the host token (Authorization: Bearer …)"
+            )
+        if not auth.token_matches(caller.token, row.host_token_hash):
+            raise ServiceError(
+                "NOT_HOST", f"{what} needs the host token of game {row.game_id}",
+                game_id=row.game_id,
+            )
+
+    async def reissue_seat_token(
+        self, request: pb.ReissueSeatTokenRequest, caller: Caller, record: RequestRecord
+    ) -> pb.ReissueSeatTokenResponse:
+        token = auth.new_token()
+
+        def reissue(row: GameRow) -> tuple[SeatsUpdate, None]:
+            self._require_host(row, caller, "ReissueSeatToken")
+            if row.status == pb.GAME_STATUS_FINISHED:
+                raise ServiceError("GAME_OVER", f"game {row.game_id} is over",
+                                   game_id=row.game_id)
+            _require(0 <= request.seat < row.players,
+                     f"seat must be from 0 to {row.players - 1}", "seat")
+            _require(row.token_hashes[request.seat] != "",
+                     f"seat {request.seat} is open: JoinGame takes it", "seat")
+            return _seat_set(row, request.seat, row.seat_names[request.seat],
+                             auth.hash_token(token)), None
+
+        row, _ = await self._change_seats(request.game_id, record, reissue)
+        record.seat = request.seat
+        return pb.ReissueSeatTokenResponse(seat=pb.SeatToken(
+            seat=request.seat, name=row.seat_names[request.seat], token=token))
+
     async def join_game(
         self, request: pb.JoinGameRequest, caller: Caller, record: RequestRecord
     ) -> pb.JoinGameResponse:
@@ -1120,16 +1160,7 @@ class GameService:
         self, request: pb.StartGameRequest, caller: Caller, record: RequestRecord
     ) -> pb.StartGameResponse:
         def start(row: GameRow) -> tuple[SeatsUpdate, None]:
-            if caller.token is None:
-                raise ServiceError(
-                    "UNAUTHENTICATED", "StartGame needs the host token (Authorization: "
-                    "Bearer …)"
-                )
-            if not auth.token_matches(caller.token, row.host_token_hash):
-                raise ServiceError(
-                    "NOT_HOST", f"StartGame needs the host token of game {row.game_id}",
-                    game_id=row.game_id,
-                )
+            self._require_host(row, caller, "StartGame")
             self._require_waiting(row, "StartGame")
             if row.open_seats:
                 raise ServiceError(
@@ -1499,6 +1530,7 @@ class GameService:
             current_seat=work.current_seat,
             decision=work.decision,
             updated_at=now,
+            seats_revision=row.seats_revision,  # the seats the caller was authenticated on
         )
         try:
             mark = await self.store.append_decision(

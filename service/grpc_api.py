@@ -231,6 +231,14 @@ class GameServicer(pb_grpc.GameServiceServicer):
             "StartGame", context, request, lambda c, r: self.service.start_game(request, c, r)
         )
 
+    async def ReissueSeatToken(
+        self, request: pb.ReissueSeatTokenRequest, context: grpc.aio.ServicerContext
+    ) -> pb.ReissueSeatTokenResponse:
+        return await self._call(
+            "ReissueSeatToken", context, request,
+            lambda c, r: self.service.reissue_seat_token(request, c, r),
+        )
+
     async def WatchGame(
         self, request: pb.WatchGameRequest, context: grpc.aio.ServicerContext
     ) -> AsyncIterator[pb.WatchGameResponse]:

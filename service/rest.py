@@ -102,6 +102,10 @@ ROUTES: list[Route] = [
     Route("POST", "/v1/games/{gameId}:start", "StartGame",
           "Start a game whose seats are all taken (the host token).",
           request="StartGameRequest", response="StartGameResponse", authorization="required"),
+    Route("POST", "/v1/games/{gameId}:reissueSeatToken", "ReissueSeatToken",
+          "Revoke a seat's token and return a new one, once (the host token).",
+          request="ReissueSeatTokenRequest", response="ReissueSeatTokenResponse",
+          authorization="required"),
     Route("POST", "/v1/batches", "RunBatch",
           "Play a batch of bot-vs-bot games; one NDJSON line (a RunBatchResponse) per "
           "finished game.",
@@ -122,7 +126,7 @@ ROUTES: list[Route] = [
 PLAIN_OPERATIONS = (
     "CreateGame", "CreateGameFromPosition", "ListGames", "GetGame", "ListLegalActions",
     "SubmitAction", "PreviewAction", "GetReplay", "GetRuleset", "JoinGame", "LeaveGame",
-    "StartGame",
+    "StartGame", "ReissueSeatToken",
 )
 
 
@@ -568,6 +572,8 @@ class RestGateway:
                 self._lobby, pb.LeaveGameRequest, self.service.leave_game),
             "StartGame": functools.partial(
                 self._lobby, pb.StartGameRequest, self.service.start_game),
+            "ReissueSeatToken": functools.partial(
+                self._lobby, pb.ReissueSeatTokenRequest, self.service.reissue_seat_token),
         }
 
     async def _lobby(

@@ -106,6 +106,11 @@ class GameServiceStub:
                 request_serializer=brass_dot_v1_dot_game__service__pb2.StartGameRequest.SerializeToString,
                 response_deserializer=brass_dot_v1_dot_game__service__pb2.StartGameResponse.FromString,
                 _registered_method=True)
+        self.ReissueSeatToken = channel.unary_unary(
+                '/brass.v1.GameService/ReissueSeatToken',
+                request_serializer=brass_dot_v1_dot_game__service__pb2.ReissueSeatTokenRequest.SerializeToString,
+                response_deserializer=brass_dot_v1_dot_game__service__pb2.ReissueSeatTokenResponse.FromString,
+                _registered_method=True)
 
 
 class GameServiceServicer:
@@ -226,6 +231,14 @@ class GameServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ReissueSeatToken(self, request, context):
+        """Revokes a taken seat's token and returns a new one, shown once (the host token
+        required): the old token is refused from then on, before or during the game.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_GameServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -298,6 +311,11 @@ def add_GameServiceServicer_to_server(servicer, server):
                     servicer.StartGame,
                     request_deserializer=brass_dot_v1_dot_game__service__pb2.StartGameRequest.FromString,
                     response_serializer=brass_dot_v1_dot_game__service__pb2.StartGameResponse.SerializeToString,
+            ),
+            'ReissueSeatToken': grpc.unary_unary_rpc_method_handler(
+                    servicer.ReissueSeatToken,
+                    request_deserializer=brass_dot_v1_dot_game__service__pb2.ReissueSeatTokenRequest.FromString,
+                    response_serializer=brass_dot_v1_dot_game__service__pb2.ReissueSeatTokenResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -680,6 +698,33 @@ class GameService:
             '/brass.v1.GameService/StartGame',
             brass_dot_v1_dot_game__service__pb2.StartGameRequest.SerializeToString,
             brass_dot_v1_dot_game__service__pb2.StartGameResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ReissueSeatToken(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/brass.v1.GameService/ReissueSeatToken',
+            brass_dot_v1_dot_game__service__pb2.ReissueSeatTokenRequest.SerializeToString,
+            brass_dot_v1_dot_game__service__pb2.ReissueSeatTokenResponse.FromString,
             options,
             channel_credentials,
             insecure,

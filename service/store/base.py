@@ -108,7 +108,8 @@ class SeatsUpdate:
     seat_names: list[str]
     token_hashes: list[str]
     open_seats: int
-    status: int
+    # The new status (StartGame); None leaves it as it is (decisions move it meanwhile).
+    status: int | None
     updated_at: float
 
 
@@ -165,6 +166,9 @@ class HeadUpdate:
     current_seat: int | None
     decision: str
     updated_at: float
+    # When set, the decision is stored only if the game's seats_revision is still this
+    # one: a token revoked meanwhile (ReissueSeatToken, on any replica) cannot act.
+    seats_revision: int | None = None
 
 
 @dataclass
@@ -287,6 +291,11 @@ class Store(Protocol):
     async def head_version(self, game_id: str) -> int | None:
         """The game's stored version (None for an unknown game): the cheap freshness check
         made before answering from a game held in memory."""
+        ...
+
+    async def head(self, game_id: str) -> tuple[int, int] | None:
+        """The game's stored version and seats_revision (None for an unknown game), in
+        one indexed read: what head_version checks, and whether the seats changed."""
         ...
 
     def change_mark(self, game_id: str | None = None) -> int | None:

@@ -280,8 +280,17 @@ class PostgresStore:
         return None  # other replicas write at any time: every read checks the head
 
     async def head_version(self, game_id: str) -> int | None:
-        rows = await self._fetch("SELECT version FROM games WHERE game_id = %s", (game_id,))
-        return version_from_column(game_id, rows[0]["version"]) if rows else None
+        head = await self.head(game_id)
+        return head[0] if head is not None else None
+
+    async def head(self, game_id: str) -> tuple[int, int] | None:
+        rows = await self._fetch(
+            "SELECT version, seats_revision FROM games WHERE game_id = %s", (game_id,)
+        )
+        if not rows:
+            return None
+        return (version_from_column(game_id, rows[0]["version"]),
+                version_from_column(game_id, rows[0]["seats_revision"]))
 
     async def latest_snapshot(
         self, game_id: str, at_most: int | None = None
@@ -326,7 +335,8 @@ class PostgresStore:
         snapshot_part = ""
         params: list[Any] = [
             head.version, head.status, head.current_seat, head.decision, head.updated_at,
-            row.game_id, row.from_version, *_decision_values(row),
+            row.game_id, row.from_version, head.seats_revision, head.seats_revision,
+            *_decision_values(row),
         ]
         if snapshot is not None:
             snapshot_part = (
@@ -339,7 +349,7 @@ class PostgresStore:
         sql = (
             "WITH moved AS (UPDATE games SET version = %s, status = %s, current_seat = %s, "
             "decision = %s, updated_at = %s WHERE game_id = %s AND version = %s "
-            "RETURNING game_id), "
+            "AND (%s::BIGINT IS NULL OR seats_revision = %s) RETURNING game_id), "
             f"added AS (INSERT INTO decisions ({DECISION_COLUMNS}) "
             "SELECT %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s FROM moved RETURNING game_id)"
             f"{snapshot_part} SELECT pg_notify(%s, %s) FROM added"
@@ -399,7 +409,8 @@ class PostgresStore:
             async with self._pool.connection() as conn:
                 cur = await conn.execute(
                     "UPDATE games SET seat_names = %s, token_hashes = %s, open_seats = %s, "
-                    "status = %s, updated_at = %s, seats_revision = seats_revision + 1 "
+                    "status = COALESCE(%s::INTEGER, status), updated_at = %s, "
+                    "seats_revision = seats_revision + 1 "
                     "WHERE game_id = %s AND seats_revision = %s RETURNING game_id",
                     (dumps(update.seat_names), dumps(update.token_hashes), update.open_seats,
                      update.status, update.updated_at, game_id, update.from_revision),

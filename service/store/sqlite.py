@@ -566,18 +566,27 @@ class SqliteStore:
         return await self._run(read)
 
     async def head_version(self, game_id: str) -> int | None:
-        sql = "SELECT version FROM games WHERE game_id = ?"
+        head = await self.head(game_id)
+        return head[0] if head is not None else None
+
+    async def head(self, game_id: str) -> tuple[int, int] | None:
+        sql = "SELECT version, seats_revision FROM games WHERE game_id = ?"
+
+        def decode(rows: list[Any]) -> tuple[int, int] | None:
+            if not rows:
+                return None
+            return (version_from_column(game_id, rows[0][0]),
+                    version_from_column(game_id, rows[0][1]))
+
         conn = self._loop_conn
         if conn is not None:
             try:
-                rows = conn.execute(sql, (game_id,)).fetchall()
-                return version_from_column(game_id, rows[0][0]) if rows else None
+                return decode(conn.execute(sql, (game_id,)).fetchall())
             except sqlite3.OperationalError:
                 pass  # busy (or worse): the reader thread waits, or reports it
 
-        def read(conn: sqlite3.Connection) -> int | None:
-            row = conn.execute(sql, (game_id,)).fetchone()
-            return version_from_column(game_id, row[0]) if row else None
+        def read(conn: sqlite3.Connection) -> tuple[int, int] | None:
+            return decode(conn.execute(sql, (game_id,)).fetchall())
 
         return await self._run(read)
 
@@ -641,7 +650,8 @@ class SqliteStore:
                 raise VersionConflict(row.game_id) from exc
             moved = conn.execute(
                 "UPDATE games SET version = ?, status = ?, current_seat = ?, decision = ?, "
-                "updated_at = ? WHERE game_id = ? AND version = ?",
+                "updated_at = ? WHERE game_id = ? AND version = ? "
+                "AND (? IS NULL OR seats_revision = ?)",
                 (
                     head.version,
                     head.status,
@@ -650,6 +660,8 @@ class SqliteStore:
                     head.updated_at,
                     row.game_id,
                     row.from_version,
+                    head.seats_revision,
+                    head.seats_revision,
                 ),
             ).rowcount
             if moved != 1:  # the head is elsewhere: take the decision back, change nothing
@@ -715,7 +727,8 @@ class SqliteStore:
             nonlocal applied
             applied = conn.execute(
                 "UPDATE games SET seat_names = ?, token_hashes = ?, open_seats = ?, "
-                "status = ?, updated_at = ?, seats_revision = seats_revision + 1 "
+                "status = COALESCE(?, status), updated_at = ?, "
+                "seats_revision = seats_revision + 1 "
                 "WHERE game_id = ? AND seats_revision = ?",
                 (dumps(update.seat_names), dumps(update.token_hashes), update.open_seats,
                  update.status, update.updated_at, game_id, update.from_revision),

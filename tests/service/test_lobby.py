@@ -405,3 +405,72 @@ def test_rest_answers_of_a_waiting_game_are_the_json_of_the_grpc_answers(
             assert [s["name"] for s in summary["seats"]] == ["A", "", "C"]
     finally:
         rest.close()
+
+
+def test_the_host_reissues_a_seat_token_and_the_old_one_is_refused_at_once(
+    server: ServerProcess,
+) -> None:
+    with server.client() as client:
+        created = client.create_game(players=2, seed=21, seat_names=["A", "B"])
+        game_id, host = created.game_id, created.host_token
+        old = [s.token for s in created.seats]
+        expect_error("NOT_HOST", client.reissue_seat_token, game_id, 0, old[0])
+        expect_error("UNAUTHENTICATED", client._call, "ReissueSeatToken",
+                     pb.ReissueSeatTokenRequest(game_id=game_id, seat=0))
+        for seat in (2, -1):
+            error = expect_error("INVALID_ARGUMENT", client.reissue_seat_token, game_id, seat,
+                                 host)
+            assert error.metadata["field"] == "seat"
+        to_act = created.state.summary.current_seat
+        client.get_game(game_id, old[to_act])  # cached with the old token
+        reissued = client.reissue_seat_token(game_id, to_act, host).seat
+        assert (reissued.seat, reissued.name) == (to_act, ["A", "B"][to_act])
+        assert reissued.token not in old
+        expect_error("UNAUTHENTICATED", client.get_game, game_id, old[to_act])
+        expect_error("UNAUTHENTICATED", client.list_legal_actions, game_id, old[to_act])
+        expect_error("UNAUTHENTICATED", client.submit_action, game_id, old[to_act], option_id=0)
+        assert client.get_game(game_id).summary.version == 0  # nothing was applied
+        # The other seat's token still acts; the new one does.
+        assert client.get_game(game_id, old[1 - to_act]).viewer_seat == 1 - to_act
+        option = client.list_legal_actions(game_id, reissued.token).options[0].id
+        moved = client.submit_action(game_id, reissued.token, option_id=option)
+        assert moved.state.summary.version >= 1
+
+        waiting = client.create_game(players=2, open_seats=[1])
+        error = expect_error("INVALID_ARGUMENT", client.reissue_seat_token, waiting.game_id,
+                             1, waiting.host_token)
+        assert error.metadata["field"] == "seat"
+        before_start = client.reissue_seat_token(waiting.game_id, 0, waiting.host_token).seat
+        expect_error("UNAUTHENTICATED", client.leave_game, waiting.game_id,
+                     waiting.seats[0].token)
+        assert client.leave_game(waiting.game_id, before_start.token).summary.open_seats == 2
+
+
+def test_a_token_reissued_through_one_process_is_refused_by_another(backend: Backend) -> None:
+    """The other process holds the game in memory with the old token's digest: its reads
+    see the seats moved (the head check), and its submission, made on the copy in memory,
+    is refused by the store (the decision's write is conditional on the seats read)."""
+    url = backend.new_database_url()
+    first = backend.start_server("reissue-a", database_url=url)
+    second = backend.start_server("reissue-b", database_url=url)
+    with first.client() as host_side, second.client() as other:
+        created = host_side.create_game(players=2, seed=4)
+        game_id = created.game_id
+        to_act = created.state.summary.current_seat
+        old = created.seats[to_act].token
+        option = other.list_legal_actions(game_id, old).options[0].id  # cached there
+        new = host_side.reissue_seat_token(game_id, to_act, created.host_token).seat.token
+        expect_error("UNAUTHENTICATED", other.submit_action, game_id, old, option_id=option)
+        expect_error("UNAUTHENTICATED", other.get_game, game_id, old)
+        assert other.get_game(game_id).summary.version == 0
+        assert other.submit_action(game_id, new, option_id=option).state.summary.version >= 1
+    rest = first.rest()
+    try:
+        again = rest.post(f"/v1/games/{game_id}:reissueSeatToken", {"seat": to_act},
+                          token=created.host_token)
+        assert again["seat"]["seat"] == to_act and again["seat"]["token"] != new
+        expect_rest_error("NOT_HOST", 403, rest.post, f"/v1/games/{game_id}:reissueSeatToken",
+                          {"seat": to_act}, token=new)
+        expect_rest_error("UNAUTHENTICATED", 401, rest.get, f"/v1/games/{game_id}", token=new)
+    finally:
+        rest.close()
