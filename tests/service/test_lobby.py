@@ -241,13 +241,19 @@ def test_list_games_shows_public_games_only_with_filters(backend: Backend) -> No
         rest.close()
 
 
+def _two_processes_on_one_database(
+    backend: Backend, name: str
+) -> tuple[ServerProcess, ServerProcess]:
+    url = backend.new_database_url()
+    return (backend.start_server(f"{name}-a", database_url=url),
+            backend.start_server(f"{name}-b", database_url=url))
+
+
 def test_concurrent_joins_of_one_seat_through_two_processes(backend: Backend) -> None:
     """Two server processes on one database (PostgreSQL: two replicas; SQLite: two
     processes on one file); many clients join the same seat at once: exactly one wins,
     every other one is told SEAT_TAKEN, and the seat holds the winner's token."""
-    url = backend.new_database_url()
-    first = backend.start_server("lobby-a", database_url=url)
-    second = backend.start_server("lobby-b", database_url=url)
+    first, second = _two_processes_on_one_database(backend, "lobby")
     with first.client() as creator:
         game_id = creator.create_game(players=4, open_seats=[1, 2, 3]).game_id
     clients = [first.client() if i % 2 else second.client() for i in range(8)]
@@ -450,9 +456,7 @@ def test_a_token_reissued_through_one_process_is_refused_by_another(backend: Bac
     """The other process holds the game in memory with the old token's digest: its reads
     see the seats moved (the head check), and its submission, made on the copy in memory,
     is refused by the store (the decision's write is conditional on the seats read)."""
-    url = backend.new_database_url()
-    first = backend.start_server("reissue-a", database_url=url)
-    second = backend.start_server("reissue-b", database_url=url)
+    first, second = _two_processes_on_one_database(backend, "reissue")
     with first.client() as host_side, second.client() as other:
         created = host_side.create_game(players=2, seed=4)
         game_id = created.game_id
