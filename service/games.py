@@ -624,28 +624,29 @@ class GameService:
 
     async def delete_abandoned_games(self, now: float | None = None) -> int:
         """Deletes the games in progress whose last decision (or creation) is more than
-        `abandoned_game_days` before `now`; returns how many. A game moved meanwhile is
-        kept (the store checks again as it deletes)."""
+        `abandoned_game_days` before `now`, and the games waiting for players that long
+        since their creation or last change of seats; returns how many. A game moved
+        meanwhile is kept (the store checks again as it deletes)."""
         days = self.settings.abandoned_game_days
         if days <= 0:
             return 0
         before = (time.time() if now is None else now) - days * 86_400
-        status = pb.GAME_STATUS_IN_PROGRESS
+
+        async def delete(game_id: str, status: int) -> bool:
+            async with self._lock_for(game_id):
+                if not await self.store.delete_game_if_idle(game_id, status, before):
+                    return False
+                self._cache.pop(game_id, None)
+                return True
+
         deleted = 0
-        while True:
-            game_ids = await self.store.idle_games(status, before, _SWEEP_BATCH)
-
-            async def delete(game_id: str) -> bool:
-                async with self._lock_for(game_id):
-                    if not await self.store.delete_game_if_idle(game_id, status, before):
-                        return False
-                    self._cache.pop(game_id, None)
-                    return True
-
-            done = await asyncio.gather(*(delete(game_id) for game_id in game_ids))
-            deleted += sum(done)
-            if len(game_ids) < _SWEEP_BATCH or not any(done):
-                break
+        for status in (pb.GAME_STATUS_IN_PROGRESS, pb.GAME_STATUS_WAITING):
+            while True:
+                game_ids = await self.store.idle_games(status, before, _SWEEP_BATCH)
+                done = await asyncio.gather(*(delete(game_id, status) for game_id in game_ids))
+                deleted += sum(done)
+                if len(game_ids) < _SWEEP_BATCH or not any(done):
+                    break
         if deleted:
             CACHED_GAMES.set(len(self._cache))
             log.info("abandoned_games_deleted", games=deleted, idle_days=days)

@@ -19,6 +19,8 @@ import brass
 from brass_clients.sdk import BrassError, GameClient, pb
 from brass_service.auth import hash_token, new_token
 from brass_service.convert import message_to_json_dict
+from brass_service.games import Caller, GameService, ServiceSettings
+from brass_service.observability import RequestRecord
 from brass_service.store import GameRow, ListFilter, SeatsUpdate, Snapshot, open_store
 from brass_service.store.sqlite import SCHEMA as SQLITE_SCHEMA
 
@@ -478,3 +480,37 @@ def test_a_token_reissued_through_one_process_is_refused_by_another(backend: Bac
         expect_rest_error("UNAUTHENTICATED", 401, rest.get, f"/v1/games/{game_id}", token=new)
     finally:
         rest.close()
+
+
+def test_the_sweep_deletes_waiting_games_nobody_joined_for_days(backend: Backend) -> None:
+    """A game waiting for players is abandoned ABANDONED_GAME_DAYS after its creation or
+    its last change of seats; one joined since is kept."""
+
+    async def scenario() -> None:
+        store = open_store(backend.new_database_url())
+        await store.open()
+        service = GameService(store, ServiceSettings(abandoned_game_days=7.0))
+        anyone = Caller(token=None, peer="192.0.2.1")
+        record = RequestRecord("test", "sweep", "r")
+        try:
+            async def create() -> str:
+                request = pb.CreateGameRequest(players=2, open_seats=[0, 1])
+                return (await service.create_game(request, anyone, record)).game_id
+
+            forgotten, joined = await create(), await create()
+            await asyncio.sleep(0.01)  # the join's time is after both creations
+            await service.join_game(pb.JoinGameRequest(game_id=joined, name="Jo"), anyone,
+                                    record)
+            rows = {game_id: await store.get_game(game_id) for game_id in (forgotten, joined)}
+            first, second = (rows[g].updated_at for g in (forgotten, joined))  # type: ignore[union-attr]
+            assert first < second
+            cutoff = (first + second) / 2
+            assert await service.delete_abandoned_games(now=cutoff + 7 * 86_400) == 1
+            assert await store.get_game(forgotten) is None
+            assert await store.latest_snapshot(forgotten) is None
+            assert await store.get_game(joined) is not None
+        finally:
+            service.close()
+            await store.close()
+
+    asyncio.run(scenario())
