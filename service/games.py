@@ -598,7 +598,7 @@ class GameService:
         self._cache: OrderedDict[str, _Entry] = OrderedDict()
         # (decision, option id) -> (encoded LegalOption field, its JSON); bounded by the
         # action space times the decision kinds.
-        self._option_cache: dict[tuple[str, int], tuple[bytes, str]] = {}
+        self._option_cache: dict[tuple[str, str, int], tuple[bytes, str]] = {}
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self.batches = BatchRunner(self.settings.batch_limits())
         self._follower: asyncio.Task[None] | None = None
@@ -1200,15 +1200,16 @@ class GameService:
     def _options(self, decision: str, game: Any) -> tuple[bytes, list[str]]:
         """The legal options of the current decision: the bytes of ListLegalActionsResponse's
         repeated `options` field and each option's JSON text. An option's kind, name and
-        meaning depend only on its id and the decision, so each is encoded once per
-        process."""
+        meaning depend only on its ruleset, its id and the decision, so each is encoded once
+        per process."""
         ids = game.legal_ids()
         cache = self._option_cache
+        ruleset = game.ruleset
         try:
-            encoded = [cache[(decision, i)] for i in ids]
+            encoded = [cache[(ruleset, decision, i)] for i in ids]
         except KeyError:
             for option in game.legal_actions():
-                key = (decision, option.id)
+                key = (ruleset, decision, option.id)
                 if key not in cache:
                     message = pb.LegalOption(
                         id=option.id, kind=_option_kind(option), name=option.name,
@@ -1219,7 +1220,7 @@ class GameService:
                         "meaning": plain_json(option.meaning),
                     })
                     cache[key] = (wire.field(5, message.SerializeToString()), json_option)
-            encoded = [cache[(decision, i)] for i in ids]
+            encoded = [cache[(ruleset, decision, i)] for i in ids]
         return b"".join(e[0] for e in encoded), [e[1] for e in encoded]
 
     def _legal_parts(

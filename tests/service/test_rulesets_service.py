@@ -68,3 +68,15 @@ def test_the_openapi_document_shows_pittsburgh(server: ServerProcess) -> None:
     document = server.rest().get("/openapi.json")
     text = str(document)
     assert "RULESET_PITTSBURGH" in text and "rulesetOptions" in text
+
+
+def test_option_names_follow_each_games_ruleset(server: ServerProcess) -> None:
+    # the server encodes each option once: the same id and decision kind name another
+    # option in another ruleset ("type:pass" is id 5 in Pittsburgh, "type:scout" in Birmingham)
+    with server.client() as client:
+        for ruleset in ("pittsburgh", "birmingham", "pittsburgh"):
+            created = client.create_game(players=2, seed=9, ruleset=ruleset)
+            seat = created.state.summary.current_seat
+            legal = client.list_legal_actions(created.game_id, created.seats[seat].token)
+            names = brass.get_ruleset(ruleset).action_names
+            assert legal.options and all(o.name == names[o.id] for o in legal.options)
