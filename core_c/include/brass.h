@@ -213,7 +213,8 @@ int brass_determinize(BrassGame *g, int seat, uint64_t seed);
 /* The ruleset's position format as JSON text, NUL-terminated: `seat`'s view (seat -1 =
    spectator; redacted here, as brass_redact) or the whole position (hidden information
    included). Returns the length, or -BRASS_E_BUFFER when `cap` is too small
-   (BRASS_JSON_CAP always suffices), -BRASS_E_BAD_ARGUMENT for a bad seat. */
+   (BRASS_JSON_CAP always suffices), -BRASS_E_BAD_ARGUMENT for a bad seat, and (Pittsburgh)
+   -BRASS_E_BAD_POSITION for a state brass_validate refuses. */
 #define BRASS_JSON_CAP 32768
 int brass_view_json(const BrassGame *g, int seat, char *out, int cap);
 int brass_position_json(const BrassGame *g, char *out, int cap);

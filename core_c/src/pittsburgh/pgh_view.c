@@ -136,8 +136,36 @@ static const char *cube_name(int c) {
     return c >= 0 && c < PGH_NUM_CUBES ? n[c] : "none";
 }
 
+/* Whether every index the writer reads a table or name at is in range. The engine only
+   holds valid states, but the writer also gets redacted ones (previews) and, from a caller
+   that bypasses restore and the position reader, arbitrary bytes: those are refused, never
+   read out of bounds (found by fuzz_state: a rail's link type 255). */
+static int writable(const PittsburghGame *g) {
+    const PghTables *T = pgh_T(g);
+    if (g->h.num_players < 2 || g->h.num_players > PGH_MAX_PLAYERS) return 0;
+    if (!pgh_phase_name(g->h.phase)) return 0;
+    for (int o = 0; o < PGH_NUM_ALL_OPTIONS; o++)
+        if (!pgh_option_value_name(o, g->options[o])) return 0;
+    for (int p = 0; p < g->h.num_players; p++)
+        if (g->players[p].income_space >= sizeof T->level_of_space) return 0;
+    for (int s = 0; s < T->num_spaces; s++)
+        if (g->spaces[s].owner >= 0 && g->spaces[s].tile >= T->num_tiles) return 0;
+    for (int r = 0; r < T->num_rails; r++)
+        if (g->rails[r].owner >= 0 && g->rails[r].link_type >= T->num_link_types) return 0;
+    for (int q = 0; q < T->num_pipes; q++)
+        if (g->pipes[q].owner >= 0 && g->pipes[q].link_type >= T->num_link_types) return 0;
+    for (int f = 0; f < T->num_fields; f++)
+        if (g->fields[f].tile != PGH_NONE && g->fields[f].tile >= T->num_ftiles) return 0;
+    for (int m = 0; m < T->num_mspaces; m++)
+        if (g->mspace_tile[m] != PGH_NONE && g->mspace_tile[m] >= T->num_mtiles) return 0;
+    for (int q = 0; q < T->num_qslots; q++)
+        if (g->qslot_tile[q] != PGH_NONE && g->qslot_tile[q] >= T->num_qtiles) return 0;
+    return 1;
+}
+
 /* The whole position (hidden = 1) or what `seat` sees (hidden = 0; seat -1 spectator). */
 int pgh_position_json(const PittsburghGame *g0, int seat, int hidden, char *out, int cap) {
+    if (!writable(g0)) return -BRASS_E_BAD_POSITION;
     PittsburghGame g;
     if (hidden) g = *g0;
     else pgh_redact(g0, seat, &g);
