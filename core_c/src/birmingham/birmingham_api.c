@@ -1,6 +1,7 @@
 /* Birmingham's validation, views, determinization, observation, results and names. */
 #include <stdio.h>
 
+#include "common/card_pool.h"
 #include "internal.h"
 
 
@@ -336,13 +337,6 @@ void bham_redact(const BirminghamGame *g, int seat, BirminghamGame *out) {
     out->seed = 0;
 }
 
-/* The lowest card type left in a count (a valid state's counts hold enough cards; the
-   bound only keeps any other state inside the array). */
-static uint8_t lowest_card(uint8_t *count, int *next) {
-    while (*next < BHAM_NUM_CARD_TYPES - 1 && !count[*next]) ++*next;
-    if (count[*next]) count[*next]--;
-    return (uint8_t)*next;
-}
 
 /* Everything `seat` cannot see (the deck, others' non-wild cards, face-down cards) dealt
    back in one canonical order, card types ascending, and the random state fixed: what then
@@ -361,7 +355,7 @@ void bham_conceal(BirminghamGame *g, int seat) {
         }
     }
     int next = 0;
-#define NEXT_CARD() lowest_card(count, &next)
+#define NEXT_CARD() card_pool_take_lowest(count, BHAM_NUM_CARD_TYPES, &next)
     for (int i = 0; i < g->deck_size; i++) g->deck[i] = NEXT_CARD();
     for (int p = 0; p < n; p++) {
         BirminghamPlayer *pl = &g->players[p];

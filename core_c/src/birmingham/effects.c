@@ -1,18 +1,9 @@
 /* Small state changes shared by every rule: money, income, flips, cubes, cards. */
 #include "internal.h"
+#include "common/event_log.h"
 
 void emit(Ctx *cx, int type, int seat, int a, int b, int c) {
-    if (!cx->log) return;
-    if (cx->log->count >= BRASS_MAX_EVENTS) {
-        cx->log->dropped++;
-        return;
-    }
-    BrassEvent *e = &cx->log->events[cx->log->count++];
-    e->type = (uint8_t)type;
-    e->seat = (int8_t)seat;
-    e->a = (int16_t)a;
-    e->b = (int16_t)b;
-    e->c = (int16_t)c;
+    brass_log_event(cx->log, type, seat, a, b, c);
 }
 
 /* Money paid to the bank counts as spending for turn order (ruling 18). */

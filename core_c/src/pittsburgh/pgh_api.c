@@ -2,6 +2,7 @@
    observation, results, random playouts. The BrassRuleset entry sits on top of these. */
 #include <stdio.h>
 
+#include "common/card_pool.h"
 #include "pgh_internal.h"
 
 /* ---- options ---- */
@@ -394,11 +395,6 @@ static const char *const EVENT_FIELDS[PGH_NUM_EVENTS] = {
 };
 const char *pgh_event_fields(int t) { return t >= 0 && t < PGH_NUM_EVENTS ? EVENT_FIELDS[t] : NULL; }
 
-static uint8_t lowest_card(uint8_t *count, int *next) {
-    while (*next < PGH_MAX_CARD_TYPES - 1 && !count[*next]) (*next)++;
-    if (count[*next]) count[*next]--;
-    return (uint8_t)*next;
-}
 
 /* Previews: everything `seat` cannot see dealt in one canonical order (lowest card first;
    face-down oilfield tiles in id order), random state fixed. */
@@ -417,7 +413,7 @@ void pgh_conceal(PittsburghGame *g, int seat) {
         }
     }
     int next = 0;
-#define NEXT_CARD() lowest_card(count, &next)
+#define NEXT_CARD() card_pool_take_lowest(count, PGH_MAX_CARD_TYPES, &next)
     for (int i = 0; i < g->deck_size; i++) g->deck[i] = NEXT_CARD();
     for (int p = 0; p < n; p++) {
         PghPlayer *pl = &g->players[p];

@@ -1,5 +1,6 @@
 /* Connectivity, networks, the income track, the player mat, and small shared effects. */
 #include "pgh_internal.h"
+#include "common/event_log.h"
 
 static int find(uint8_t *parent, int x) {
     while (parent[x] != x) x = parent[x] = parent[parent[x]];
@@ -164,17 +165,7 @@ void pgh_mat_take(PCtx *cx, int p, int pos) {
 
 /* ---- small effects ---- */
 void pgh_pemit(PCtx *cx, int type, int seat, int a, int b, int c) {
-    if (!cx->log) return;
-    if (cx->log->count >= BRASS_MAX_EVENTS) {
-        cx->log->dropped++;
-        return;
-    }
-    BrassEvent *e = &cx->log->events[cx->log->count++];
-    e->type = (uint8_t)type;
-    e->seat = (int8_t)seat;
-    e->a = (int16_t)a;
-    e->b = (int16_t)b;
-    e->c = (int16_t)c;
+    brass_log_event(cx->log, type, seat, a, b, c);
 }
 
 void pgh_gain_whiskey(PittsburghGame *g, int p, int n) {
