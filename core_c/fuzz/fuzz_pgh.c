@@ -73,11 +73,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     /* positions: play data[11] decisions, then overwrite (offset, byte) pairs */
     uint64_t rng;
-    pgh_prng_seed(&rng, seed);
+    rng_seed(&rng, seed);
     for (int k = 0; k < data[11] * 4 && !g.h.game_over; k++) {
         uint16_t opts[PGH_NUM_ACTIONS];
         int n = pgh_legal(&g, opts, PGH_NUM_ACTIONS);
-        pgh_apply(&g, g.h.current, opts[pgh_prng_below(&rng, (uint32_t)n)], NULL, NULL);
+        pgh_apply(&g, g.h.current, opts[rng_below(&rng, (uint32_t)n)], NULL, NULL);
     }
     for (i = 12; i + 2 < size && i < 12 + 3 * 8; i += 3) {
         size_t off = (size_t)(data[i] | data[i + 1] << 8) % sizeof g;
@@ -85,6 +85,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     if (pgh_validate(&g, NULL, 0) != BRASS_OK || g.h.game_over) return 0;
     check_views(&g);
-    for (int k = 0; k < 300 && !g.h.game_over; k++) check_step(&g, (uint8_t)pgh_prng_next(&rng), (uint8_t)k);
+    for (int k = 0; k < 300 && !g.h.game_over; k++) check_step(&g, (uint8_t)rng_next(&rng), (uint8_t)k);
     return 0;
 }

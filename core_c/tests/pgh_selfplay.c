@@ -95,7 +95,7 @@ static int play_one(int set, int players, uint64_t seed, int full_checks, int al
     prev = g;
     CHECK(invariants(&g, &prev), "start");
     uint64_t rng;
-    pgh_prng_seed(&rng, seed * 7919 + 1);
+    rng_seed(&rng, seed * 7919 + 1);
     uint16_t opts[PGH_NUM_ACTIONS];
     int decisions = 0, rounds_seen = 1;
     while (!g.h.game_over) {
@@ -135,7 +135,7 @@ static int play_one(int set, int players, uint64_t seed, int full_checks, int al
             pgh_redact(&det, g.h.current, &seen_after);
             CHECK(!memcmp(&seen_before, &seen_after, sizeof seen_before), "determinize changed what the seat sees");
         }
-        int a = opts[pgh_prng_below(&rng, (uint32_t)n)];
+        int a = opts[rng_below(&rng, (uint32_t)n)];
         prev = g;
         int rr;
         r = pgh_apply(&g, g.h.current, a, NULL, &rr);

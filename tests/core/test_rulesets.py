@@ -133,7 +133,7 @@ PITTSBURGH = brass.get_ruleset("pittsburgh")
 
 def test_pittsburgh_is_described_by_the_core() -> None:
     rs = PITTSBURGH
-    assert (rs.name, rs.rules_edition) == ("pittsburgh", 1)
+    assert (rs.name, rs.rules_edition) == ("pittsburgh", 2)
     assert rs.title.startswith("Brass: Pittsburgh")
     assert rs.num_actions == lib.brass_num_actions(lib.BRASS_RULESET_PITTSBURGH) > 0
     assert rs.state_size == lib.brass_state_size(lib.BRASS_RULESET_PITTSBURGH) <= 2048

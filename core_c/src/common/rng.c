@@ -31,3 +31,12 @@ void rng_seed(uint64_t *state, uint64_t seed) {
     *state = z ^ (z >> 31);
     rng_next(state);
 }
+
+void rng_shuffle_bytes(uint64_t *state, uint8_t *a, int n) {
+    for (int i = n - 1; i > 0; i--) {
+        int j = (int)rng_below(state, (uint32_t)i + 1);
+        uint8_t t = a[i];
+        a[i] = a[j];
+        a[j] = t;
+    }
+}

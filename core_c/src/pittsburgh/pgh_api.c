@@ -241,13 +241,8 @@ int pgh_determinize(PittsburghGame *g, int seat, uint64_t seed) {
             pool[k++] = (uint8_t)c;
         }
     uint64_t rng;
-    pgh_prng_seed(&rng, seed);
-    for (int i = k - 1; i > 0; i--) {
-        int j = (int)pgh_prng_below(&rng, (uint32_t)i + 1);
-        uint8_t t = pool[i];
-        pool[i] = pool[j];
-        pool[j] = t;
-    }
+    rng_seed(&rng, seed);
+    rng_shuffle_bytes(&rng, pool, k);
     int next = 0, need = g->deck_size;
     for (int p = 0; p < n; p++) {
         if (p != seat) need += g->players[p].hand_size;
@@ -274,19 +269,14 @@ int pgh_determinize(PittsburghGame *g, int seat, uint64_t seed) {
                 seen = 1;
         if (!seen) tiles[nt++] = (uint8_t)t;
     }
-    for (int i = nt - 1; i > 0; i--) {
-        int j = (int)pgh_prng_below(&rng, (uint32_t)i + 1);
-        uint8_t t = tiles[i];
-        tiles[i] = tiles[j];
-        tiles[j] = t;
-    }
+    rng_shuffle_bytes(&rng, tiles, nt);
     int ti = 0;
     for (int f = 0; f < T->num_fields; f++)
         if (g->fields[f].tile_state == FT_FACE_DOWN) {
             if (ti >= nt) return BRASS_E_BAD_POSITION;
             g->fields[f].tile = tiles[ti++];
         }
-    pgh_prng_seed(&g->rng_state, seed ^ 0xD1CEull);
+    rng_seed(&g->rng_state, seed ^ 0xD1CEull);
     return BRASS_OK;
 }
 
@@ -336,7 +326,7 @@ int pgh_sane_options(const PittsburghGame *g, const uint16_t *opts, int n, uint1
 
 int pgh_playout(PittsburghGame *g, int sane, uint64_t seed, int max_decisions) {
     uint64_t rng;
-    pgh_prng_seed(&rng, seed);
+    rng_seed(&rng, seed);
     uint16_t opts[PGH_NUM_ACTIONS], keep[PGH_NUM_ACTIONS];
     int d = 0;
     while (!g->h.game_over && d < max_decisions) {
@@ -344,7 +334,7 @@ int pgh_playout(PittsburghGame *g, int sane, uint64_t seed, int max_decisions) {
         if (n <= 0) return -BRASS_E_BAD_POSITION;
         if (sane) n = pgh_sane_options(g, opts, n, keep);
         else memcpy(keep, opts, sizeof(uint16_t) * (size_t)n);
-        pgh_apply_legal(g, keep[pgh_prng_below(&rng, (uint32_t)n)], NULL, 1);
+        pgh_apply_legal(g, keep[rng_below(&rng, (uint32_t)n)], NULL, 1);
         d++;
     }
     return d;
@@ -434,7 +424,7 @@ void pgh_conceal(PittsburghGame *g, int seat) {
         }
     for (int f = 0, k = 0; f < T->num_fields; f++)
         if (g->fields[f].tile_state == FT_FACE_DOWN) g->fields[f].tile = tiles[k++];
-    pgh_prng_seed(&g->rng_state, 0);
+    rng_seed(&g->rng_state, 0);
     g->seed = 0;
 }
 

@@ -93,15 +93,6 @@ void pgh_round_end(PCtx *cx) {
     start_seat(g);
 }
 
-static void shuffle(PittsburghGame *g) {
-    for (int i = g->deck_size - 1; i > 0; i--) {
-        int j = (int)pgh_prng_below(&g->rng_state, (uint32_t)i + 1);
-        uint8_t t = g->deck[i];
-        g->deck[i] = g->deck[j];
-        g->deck[j] = t;
-    }
-}
-
 static const PghTile *oil_city_tile(const PghTables *T, int *idx) {
     for (int i = 0; i < T->num_tiles; i++)
         if (T->tiles[i].industry == PI_OIL_CITY) {
@@ -181,7 +172,7 @@ void pgh_era_end(PCtx *cx) {
         pl->facedown_card = PGH_NONE;
         pl->last_discard = PGH_NONE;
     }
-    shuffle(g);
+    pgh_shuffle_deck(g);
     for (int i = 0; i < n; i++) pgh_deal_to(g, g->turn_order[i], T->hand_size);
     g->h.era = 1;
     g->h.round = 1;
@@ -190,6 +181,6 @@ void pgh_era_end(PCtx *cx) {
 }
 
 /* exported for setup */
-void pgh_shuffle_deck(PittsburghGame *g) { shuffle(g); }
+void pgh_shuffle_deck(PittsburghGame *g) { rng_shuffle_bytes(&g->rng_state, g->deck, g->deck_size); }
 void pgh_reset_pending(PittsburghGame *g) { reset_pending(g); }
 void pgh_start_seat(PittsburghGame *g) { start_seat(g); }

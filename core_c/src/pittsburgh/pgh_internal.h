@@ -2,11 +2,13 @@
 #ifndef PGH_INTERNAL_H
 #define PGH_INTERNAL_H
 
+#include "common/rng.h"
 #include "pittsburgh.h"
 
 #define PGH_MAGIC 0x53534152u
 #define PGH_FORMAT_VERSION 1
-#define PGH_RULES_EDITION 1
+/* 2: shuffles, reveals and playouts draw from the shared generator (common/rng.c) */
+#define PGH_RULES_EDITION 2
 #define PGH_RULESET_ID 1
 
 _Static_assert(sizeof(PghHeader) == 20, "common header layout");
@@ -38,11 +40,6 @@ typedef struct {
 static inline int opt(const PittsburghGame *g, int o) { return g->options[o]; }
 static inline int is_train_kind(const PghTables *T, int lt) { return T->link_types[lt].kind != LK_PIPE; }
 static inline int bit32(uint32_t m, int i) { return (int)((m >> i) & 1u); }
-
-/* pgh_rng.c */
-uint32_t pgh_prng_next(uint64_t *s);
-uint32_t pgh_prng_below(uint64_t *s, uint32_t n);
-void pgh_prng_seed(uint64_t *s, uint64_t seed);
 
 /* pgh_board.c: connectivity, networks, income track, mat accessibility */
 void pgh_pboard(const PittsburghGame *g, int player, PBoard *b);

@@ -64,7 +64,7 @@ static int decision_kind(const BrassGame *g) { return CPG(g)->h.phase; }
 static uint32_t decisions(const BrassGame *g) { return CPG(g)->decisions; }
 static void set_seed(BrassGame *g, uint64_t seed) {
     PG(g)->seed = seed;
-    pgh_prng_seed(&PG(g)->rng_state, seed);
+    rng_seed(&PG(g)->rng_state, seed);
 }
 static const char *reason_message(int r) { return pgh_reason_message(r); }
 

@@ -1,15 +1,6 @@
 /* Setup per player count (P1-P8). */
 #include "pgh_internal.h"
 
-static void shuffle_bytes(uint64_t *rng, uint8_t *a, int n) {
-    for (int i = n - 1; i > 0; i--) {
-        int j = (int)pgh_prng_below(rng, (uint32_t)i + 1);
-        uint8_t t = a[i];
-        a[i] = a[j];
-        a[j] = t;
-    }
-}
-
 int pgh_setup(PittsburghGame *g, int players, int set, const uint8_t *options, uint64_t seed) {
     const PghTables *T = pgh_tables(set);
     memset(g, 0, sizeof *g);
@@ -23,7 +14,7 @@ int pgh_setup(PittsburghGame *g, int players, int set, const uint8_t *options, u
     memcpy(g->options, options, PGH_NUM_ALL_OPTIONS);
     g->options[PGH_OPT_DATA] = (uint8_t)set;
     g->seed = seed;
-    pgh_prng_seed(&g->rng_state, seed);
+    rng_seed(&g->rng_state, seed);
     uint8_t pcbit = (uint8_t)(1u << (players - 2));
     /* P1-P2: the deck keeps the cards for this player count */
     for (int i = 0; i < T->num_deck; i++)
@@ -35,7 +26,7 @@ int pgh_setup(PittsburghGame *g, int players, int set, const uint8_t *options, u
     int k = 0;
     for (int t = 0; t < T->num_mtiles; t++)
         if (T->mtiles[t].pc_mask & pcbit) pool[k++] = (uint8_t)t;
-    shuffle_bytes(&g->rng_state, pool, k);
+    rng_shuffle_bytes(&g->rng_state, pool, k);
     int next = 0;
     for (int ms = 0; ms < PGH_MAX_MSPACES; ms++) g->mspace_tile[ms] = PGH_NONE;
     for (int ms = 0; ms < T->num_mspaces; ms++)
@@ -44,10 +35,10 @@ int pgh_setup(PittsburghGame *g, int players, int set, const uint8_t *options, u
     k = 0;
     for (int t = 0; t < T->num_ftiles; t++)
         if (T->ftiles[t].pc_mask & pcbit) pool[k++] = (uint8_t)t;
-    shuffle_bytes(&g->rng_state, pool, k);
+    rng_shuffle_bytes(&g->rng_state, pool, k);
     uint8_t order[PGH_MAX_FIELDS];
     for (int f = 0; f < T->num_fields; f++) order[f] = (uint8_t)f;
-    shuffle_bytes(&g->rng_state, order, T->num_fields);
+    rng_shuffle_bytes(&g->rng_state, order, T->num_fields);
     for (int f = 0; f < PGH_MAX_FIELDS; f++) {
         g->fields[f].tile = PGH_NONE;
         g->fields[f].tile_state = FT_NO_TILE;
@@ -60,7 +51,7 @@ int pgh_setup(PittsburghGame *g, int players, int set, const uint8_t *options, u
     /* P5: quality tiles in draw order onto the slots */
     k = 0;
     for (int t = 0; t < T->num_qtiles; t++) pool[k++] = (uint8_t)t;
-    shuffle_bytes(&g->rng_state, pool, k);
+    rng_shuffle_bytes(&g->rng_state, pool, k);
     for (int s = 0; s < PGH_MAX_QSLOTS; s++) g->qslot_tile[s] = PGH_NONE;
     for (int s = 0; s < T->num_qslots && s < k; s++) {
         g->qslot_tile[s] = pool[s];
@@ -89,7 +80,7 @@ int pgh_setup(PittsburghGame *g, int players, int set, const uint8_t *options, u
         pl->supply[0] = (uint8_t)(pl->supply[0] + T->light_trains); /* link type 0: light */
     }
     for (int p = 0; p < players; p++) g->turn_order[p] = (uint8_t)p;
-    shuffle_bytes(&g->rng_state, g->turn_order, players);
+    rng_shuffle_bytes(&g->rng_state, g->turn_order, players);
     for (int i = 0; i < players; i++) {
         int p = g->turn_order[i];
         pgh_deal_to(g, p, T->hand_size);
