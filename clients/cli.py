@@ -133,6 +133,37 @@ def _split_bots(text: str) -> list[str]:
     return [part for part in (p.strip() for p in text.split(",")) if part]
 
 
+def _option_value(text: str) -> Any:
+    """An --option value as JSON when it is JSON (true, 12), else the text (tiny)."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+def _game_options(given: tuple[str, ...]) -> dict[str, Any]:
+    """--option KEY=VALUE pairs as the engine's options (it checks names and values)."""
+    options: dict[str, Any] = {}
+    for item in given:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise click.BadParameter(f"{item!r} is not KEY=VALUE", param_hint="--option")
+        if key.strip() in options:
+            raise click.BadParameter(f"option {key.strip()!r} is given twice",
+                                     param_hint="--option")
+        options[key.strip()] = _option_value(value.strip())
+    return options
+
+
+_ruleset_option = click.option(
+    "--ruleset", type=click.Choice(_RULESET_NAMES), default=brass.DEFAULT_RULESET,
+    show_default=True, help="Which game's rules to play.")
+_options_option = click.option(
+    "--option", "game_options", multiple=True, metavar="KEY=VALUE",
+    help="A game option of the ruleset, e.g. data=tiny for Pittsburgh (repeatable; "
+         "brass.get_ruleset(name).options lists them).")
+
+
 @main.command()
 @click.option("--seats", default=None,
               help="Comma-separated seats: 'human' (asked at the prompt) or a bot spec, e.g. "
@@ -148,10 +179,12 @@ def _split_bots(text: str) -> list[str]:
               help="Join this game on --server (with --token for each seat played here).")
 @click.option("--token", "tokens", multiple=True, help="A seat token of --game (repeatable).")
 @click.option("--verbose", "-v", is_flag=True, help="Print every decision.")
+@_ruleset_option
+@_options_option
 @click.option("--json", "as_json", is_flag=True)
 def play(seats: str | None, bots: str | None, players: int | None, seed: int,
          server: str | None, game_id: str | None, tokens: tuple[str, ...], verbose: bool,
-         as_json: bool) -> None:
+         ruleset: str, game_options: tuple[str, ...], as_json: bool) -> None:
     """Play one game: people at the prompt and bots, in-process or through the service."""
     from brass_clients import eval as evaluation
     from brass_clients import play as playing
@@ -177,12 +210,13 @@ def play(seats: str | None, bots: str | None, players: int | None, seed: int,
         entries = evaluation.lineup(specs, players or len(specs))
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--seats") from exc
+    options = _checked_options(ruleset, len(entries), game_options)
     if server:
-        result = evaluation.play_game_on_server(server, entries, seed, 0)
+        result = evaluation.play_game_on_server(server, entries, seed, 0, ruleset, options)
     elif verbose:
-        result = _play_verbose(entries, seed)
+        result = _play_verbose(entries, seed, ruleset, options)
     else:
-        result = evaluation.play_game(entries, seed, 0)
+        result = evaluation.play_game(entries, seed, 0, ruleset, options)
     labels = evaluation.entry_labels(entries)
     rows = [{"seat": seat, "bot": labels[entry], "vp": result.scores[seat],
              "winner": seat in result.winners}
@@ -201,7 +235,18 @@ def play(seats: str | None, bots: str | None, players: int | None, seed: int,
     _console().print(table)
 
 
-def _play_verbose(entries: list[str], base_seed: int) -> Any:
+def _checked_options(ruleset: str, players: int, given: tuple[str, ...]) -> dict[str, Any]:
+    """The --option pairs, refused up front (a usage error) when the engine refuses them."""
+    options = _game_options(given)
+    try:
+        brass.Game.new(players, seed=0, ruleset=ruleset, options=options)
+    except brass.EngineError as exc:
+        raise click.BadParameter(str(exc), param_hint="--option") from exc
+    return options
+
+
+def _play_verbose(entries: list[str], base_seed: int, ruleset: str,
+                  options: dict[str, Any]) -> Any:
     from brass_clients import eval as evaluation
     from brass_clients.bots import make_bot
 
@@ -209,7 +254,8 @@ def _play_verbose(entries: list[str], base_seed: int) -> Any:
     seating = evaluation.seat_entries(0, players)
     bots = [make_bot(entries[e]) for e in seating]
     rngs = [evaluation.bot_rng(base_seed, 0, s) for s in range(players)]
-    game = brass.Game.new(players, seed=evaluation.game_seed(base_seed, 0))
+    game = brass.Game.new(players, seed=evaluation.game_seed(base_seed, 0), ruleset=ruleset,
+                          options=options)
     while not game.is_over:
         seat = game.current_seat
         assert seat is not None
@@ -218,7 +264,8 @@ def _play_verbose(entries: list[str], base_seed: int) -> Any:
         events = game.apply(option, seat)
         shown = ", ".join(e["type"] for e in events if e["type"] not in ("action",))
         _console().print(f"[dim]{game.version:4d}[/] seat {seat} {decision:>12}: "
-                      f"{brass.action_name(option)}" + (f"  [dim]({shown})[/]" if shown else ""))
+                      f"{brass.action_name(option, ruleset)}"
+                      + (f"  [dim]({shown})[/]" if shown else ""))
     return evaluation.GameResult(0, evaluation.game_seed(base_seed, 0), seating, game.scores(),
                                  game.winners(), game.ranking(), game.version, 0.0)
 
@@ -235,12 +282,14 @@ def _play_verbose(entries: list[str], base_seed: int) -> Any:
 @click.option("--ray-address", default=None, help="Run on Ray ('local' starts one here).")
 @click.option("--server", default=None, metavar="HOST:PORT",
               help="Play every game through the gRPC game service.")
+@_ruleset_option
+@_options_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr (default: when stderr is a terminal).")
 def eval_command(bots: str, players: int | None, games: int, seed: int, workers: int | None,
-                 ray_address: str | None, server: str | None, as_json: bool,
-                 progress: bool | None) -> None:
+                 ray_address: str | None, server: str | None, ruleset: str,
+                 game_options: tuple[str, ...], as_json: bool, progress: bool | None) -> None:
     """Play many games between bots (seats rotated) and report win rates and ratings."""
     from brass_clients import eval as evaluation
 
@@ -250,18 +299,20 @@ def eval_command(bots: str, players: int | None, games: int, seed: int, workers:
         evaluation.lineup(specs, players)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--bots") from exc
+    options = _checked_options(ruleset, players, game_options)
     show_progress = sys.stderr.isatty() if progress is None else progress
     workers = workers or os.cpu_count() or 1
+    rules: dict[str, Any] = {"ruleset": ruleset, "options": options}
     if show_progress:
         with Progress(TextColumn("[bold]eval"), BarColumn(), MofNCompleteColumn(),
                       TimeElapsedColumn(), console=err_console) as bar:
             task = bar.add_task("games", total=games)
             report = evaluation.evaluate(specs, players, games, seed, workers=workers,
                                          server=server, ray_address=ray_address,
-                                         on_done=lambda n: bar.advance(task, n))
+                                         on_done=lambda n: bar.advance(task, n), **rules)
     else:
         report = evaluation.evaluate(specs, players, games, seed, workers=workers,
-                                     server=server, ray_address=ray_address)
+                                     server=server, ray_address=ray_address, **rules)
     if as_json:
         click.echo(json.dumps(report, sort_keys=True))
         return
@@ -270,7 +321,8 @@ def eval_command(bots: str, players: int | None, games: int, seed: int, workers:
 
 def _print_report(report: dict[str, Any]) -> None:
     timing = report["timing"]
-    table = Table(title=(f"{report['games']} games, {report['players']} players, seed "
+    table = Table(title=(f"{report['ruleset']} (rules edition {report['rules_edition']}): "
+                         f"{report['games']} games, {report['players']} players, seed "
                          f"{report['seed']} ({timing['games_per_second']:.2f} games/s, "
                          f"{timing['workers']} workers)"))
     for column in ("bot", "games", "wins", "win rate", "95% CI", "VP mean", "VP sd",

@@ -23,6 +23,9 @@ import brass
 from brass_clients.bots import make_bot, parse_bot_spec
 
 WILSON_Z = 1.959963984540054  # 95 %
+# Options the service's GameOptions carries in fields of their own; every other option goes
+# in its ruleset_options map.
+SERVICE_TYPED_OPTIONS = ("beginner", "manufacturer_iv_cost", "auto_resolve")
 
 
 @dataclass(frozen=True)
@@ -83,10 +86,12 @@ def run_game(
     index: int,
     options: dict[str, Any] | None = None,
     stop: Callable[[], bool] | None = None,
+    ruleset: str = brass.DEFAULT_RULESET,
 ) -> tuple[brass.Game, list[int], int] | None:
     """Plays game `index` of an evaluation to the end in this process: its seating, deal
-    seed and the bots' random streams all derive from (base_seed, index). Returns the game,
-    the seating and the deal seed, or None when `stop()` turns true first."""
+    seed and the bots' random streams all derive from (base_seed, index). `ruleset` and
+    `options` are the engine's (`brass.Game.new`). Returns the game, the seating and the
+    deal seed, or None when `stop()` turns true first."""
     players = len(entries)
     seating = seat_entries(index, players)
     bots = [make_bot(entries[entry]) for entry in seating]
@@ -94,7 +99,7 @@ def run_game(
         bot.stop = stop  # a search in progress ends early too
     rngs = [bot_rng(base_seed, index, seat) for seat in range(players)]
     seed = game_seed(base_seed, index)
-    game = brass.Game.new(players, seed=seed, **(options or {}))
+    game = brass.Game.new(players, seed=seed, ruleset=ruleset, options=options)
     while not game.is_over:
         if stop is not None and stop():
             return None
@@ -104,10 +109,12 @@ def run_game(
     return game, seating, seed
 
 
-def play_game(entries: Sequence[str], base_seed: int, index: int) -> GameResult:
+def play_game(entries: Sequence[str], base_seed: int, index: int,
+              ruleset: str = brass.DEFAULT_RULESET,
+              options: dict[str, Any] | None = None) -> GameResult:
     """Play game `index` of an evaluation in this process."""
     started = time.perf_counter()
-    played = run_game(entries, base_seed, index)
+    played = run_game(entries, base_seed, index, options, ruleset=ruleset)
     assert played is not None  # (nothing stops it)
     game, seating, seed = played
     return GameResult(index, seed, seating, game.scores(), game.winners(), game.ranking(),
@@ -115,7 +122,8 @@ def play_game(entries: Sequence[str], base_seed: int, index: int) -> GameResult:
 
 
 def play_game_on_server(target: str, entries: Sequence[str], base_seed: int,
-                        index: int) -> GameResult:
+                        index: int, ruleset: str = brass.DEFAULT_RULESET,
+                        options: dict[str, Any] | None = None) -> GameResult:
     """Play game `index` through the gRPC service: each seat submits with its own token.
 
     Bots decide on a local mirror of the game, created from the same seed and kept in step
@@ -131,11 +139,14 @@ def play_game_on_server(target: str, entries: Sequence[str], base_seed: int,
     seed = game_seed(base_seed, index)
     started = time.perf_counter()
     labels = entry_labels(entries)
+    options = dict(options or {})
+    typed = {name: options.pop(name) for name in SERVICE_TYPED_OPTIONS if name in options}
     with GameClient(target) as client:
         created = client.create_game(players, seed=seed,
-                                     seat_names=[labels[e][:40] for e in seating])
+                                     seat_names=[labels[e][:40] for e in seating],
+                                     ruleset=ruleset, ruleset_options=options, **typed)
         tokens = {s.seat: s.token for s in created.seats}
-        mirror = brass.Game.new(players, seed=seed)
+        mirror = brass.Game.new(players, seed=seed, ruleset=ruleset, options={**options, **typed})
         while not mirror.is_over:
             seat = mirror.current_seat
             assert seat is not None
@@ -156,10 +167,12 @@ def play_game_on_server(target: str, entries: Sequence[str], base_seed: int,
 
 
 def _play_chunk(entries: Sequence[str], base_seed: int, indices: Sequence[int],
-                server: str | None) -> list[GameResult]:
+                server: str | None, ruleset: str = brass.DEFAULT_RULESET,
+                options: dict[str, Any] | None = None) -> list[GameResult]:
     if server:
-        return [play_game_on_server(server, entries, base_seed, i) for i in indices]
-    return [play_game(entries, base_seed, i) for i in indices]
+        return [play_game_on_server(server, entries, base_seed, i, ruleset, options)
+                for i in indices]
+    return [play_game(entries, base_seed, i, ruleset, options) for i in indices]
 
 
 def wilson_interval(successes: float, trials: int, z: float = WILSON_Z) -> tuple[float, float]:
@@ -231,21 +244,23 @@ def _chunks(games: int, size: int) -> list[list[int]]:
 
 def run_games(entries: Sequence[str], games: int, seed: int, *, workers: int = 1,
               server: str | None = None, ray_address: str | None = None,
-              on_done: ProgressCallback | None = None) -> list[GameResult]:
+              on_done: ProgressCallback | None = None, ruleset: str = brass.DEFAULT_RULESET,
+              options: dict[str, Any] | None = None) -> list[GameResult]:
     """Play games 0..games-1 (in-process, in worker processes or on Ray), sorted by index."""
     entries = list(entries)
     results: list[GameResult] = []
+    rules = (ruleset, dict(options or {}))
     if ray_address:
-        return _run_on_ray(entries, games, seed, ray_address, server, on_done)
+        return _run_on_ray(entries, games, seed, ray_address, server, on_done, rules)
     if workers <= 1:
         for index in range(games):
-            results += _play_chunk(entries, seed, [index], server)
+            results += _play_chunk(entries, seed, [index], server, *rules)
             if on_done:
                 on_done(1)
         return results
     chunk_size = max(1, min(8, games // (workers * 4) or 1))
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        pending = {pool.submit(_play_chunk, entries, seed, chunk, server)
+        pending = {pool.submit(_play_chunk, entries, seed, chunk, server, *rules)
                    for chunk in _chunks(games, chunk_size)}
         while pending:
             finished, pending = wait(pending, return_when=FIRST_COMPLETED)
@@ -258,7 +273,8 @@ def run_games(entries: Sequence[str], games: int, seed: int, *, workers: int = 1
 
 
 def _run_on_ray(entries: list[str], games: int, seed: int, address: str,
-                server: str | None, on_done: ProgressCallback | None) -> list[GameResult]:
+                server: str | None, on_done: ProgressCallback | None,
+                rules: tuple[str, dict[str, Any]]) -> list[GameResult]:
     try:
         import ray
     except ImportError as exc:
@@ -270,7 +286,7 @@ def _run_on_ray(entries: list[str], games: int, seed: int, address: str,
         else:
             ray.init(address=address, log_to_driver=False)
     remote_chunk = ray.remote(_play_chunk)
-    pending = [remote_chunk.remote(entries, seed, chunk, server)
+    pending = [remote_chunk.remote(entries, seed, chunk, server, *rules)
                for chunk in _chunks(games, max(1, min(8, games // 16 or 1)))]
     results: list[GameResult] = []
     while pending:
@@ -285,23 +301,33 @@ def _run_on_ray(entries: list[str], games: int, seed: int, address: str,
 def evaluate(bot_specs: Sequence[str], players: int, games: int, seed: int = 1, *,
              workers: int | None = None, server: str | None = None,
              ray_address: str | None = None,
-             on_done: ProgressCallback | None = None) -> dict[str, Any]:
-    """The whole evaluation as one JSON-ready dict (the `brass eval --json` document)."""
+             on_done: ProgressCallback | None = None, ruleset: str = brass.DEFAULT_RULESET,
+             options: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The whole evaluation as one JSON-ready dict (the `brass eval --json` document).
+
+    `ruleset` ("birmingham", "pittsburgh") and `options` (the ruleset's, as
+    `brass.Game.new` takes them) apply to every game; the engine refuses bad ones (a
+    `brass.EngineError`) before any game is played. The report records the ruleset, its
+    rules edition and the options the engine played (defaults included)."""
     if games < 1:
         raise ValueError("games must be at least 1")
     entries = lineup(bot_specs, players)
+    used = brass.Game.new(players, seed=0, ruleset=ruleset,
+                          options=options).replay_record()["options"]
     workers = workers or os.cpu_count() or 1
     started = time.perf_counter()
     results = run_games(entries, games, seed, workers=workers, server=server,
-                        ray_address=ray_address, on_done=on_done)
+                        ray_address=ray_address, on_done=on_done, ruleset=ruleset,
+                        options=options)
     elapsed = time.perf_counter() - started
     return {
         "bots": entries,
         "players": players,
         "games": games,
         "seed": seed,
-        "ruleset": "birmingham",
-        "rules_edition": brass.get_ruleset("birmingham").rules_edition,
+        "ruleset": ruleset,
+        "rules_edition": brass.get_ruleset(ruleset).rules_edition,
+        "options": used,
         "via": "server" if server else "engine",
         "per_bot": summarize(entries, results),
         "timing": {

@@ -3,27 +3,37 @@
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 
 import brass
 from brass_clients.bots.base import Bot, number_option, register
-from brass_clients.bots.heuristic import PositionEvaluator, checked_weights
+from brass_clients.bots.heuristic import Evaluator, checked_weights, evaluator_for
 
 # The core lists compound actions into an int-sized count.
 MAX_CANDIDATES = (1 << 31) - 1
-CARD_IDS = frozenset(i for i, name in enumerate(brass.get_ruleset("birmingham").action_names)
+
+
+@lru_cache(maxsize=8)
+def card_ids(ruleset: str) -> frozenset[int]:
+    """The ids that discard a card, in `ruleset`'s action space."""
+    return frozenset(i for i, name in enumerate(brass.get_ruleset(ruleset).action_names)
                      if name.startswith("card:"))
 
 
-def _board_key(ids: tuple[int, ...]) -> tuple[int, ...]:
+def _board_key(ids: tuple[int, ...], cards: frozenset[int]) -> tuple[int, ...]:
     """The ids without the cards discarded: the evaluator does not look at hands, so
-    actions that differ only in their cards score alike and are evaluated once."""
-    return tuple(i for i in ids if i not in CARD_IDS)
+    actions that differ only in their cards mostly score alike and are evaluated once per
+    group (then every variant of the best groups, as a card can cost something: whiskey
+    in a Pittsburgh build its card does not allow)."""
+    return tuple(i for i in ids if i not in cards)
 
 
 @register("greedy")
 class GreedyBot(Bot):
-    """Scores each complete compound action from the current decision with
-    `PositionEvaluator` (acting seat's worth minus its opponents') and plays the best.
+    """Scores each complete compound action from the current decision with the static
+    evaluator of the game's ruleset (`heuristic.evaluator_for`: Birmingham's
+    `PositionEvaluator`, Pittsburgh's `PittsburghEvaluator`; the acting seat's worth minus
+    its opponents') and plays the best.
 
     The chosen action's later decisions are remembered, so an action of five decisions
     is searched once. Ties are broken by `rng`.
@@ -33,10 +43,22 @@ class GreedyBot(Bot):
 
     def __init__(self, max_candidates: int = 20000, **weights: float) -> None:
         """`weights`: overrides of `HeuristicWeights` fields, e.g. ``money_vp=0.2``."""
-        self.evaluator = PositionEvaluator(checked_weights(self.name, weights))
+        self.weights = checked_weights(self.name, weights)
+        self._evaluators: dict[str, Evaluator] = {}
         self.max_candidates = number_option(self.name, "max_candidates", max_candidates,
                                             integer=True, minimum=1, maximum=MAX_CANDIDATES)
         self._plan: dict[int, int] = {}  # state hash -> next id of the chosen action
+
+    @property
+    def evaluator(self) -> Evaluator:
+        """Birmingham's evaluator with this bot's weights."""
+        return self.evaluator_of("birmingham")
+
+    def evaluator_of(self, ruleset: str) -> Evaluator:
+        evaluator = self._evaluators.get(ruleset)
+        if evaluator is None:
+            evaluator = self._evaluators[ruleset] = evaluator_for(ruleset, self.weights)
+        return evaluator
 
     def reset(self) -> None:
         self._plan.clear()
@@ -51,23 +73,27 @@ class GreedyBot(Bot):
         legal = game.legal_ids()
         if len(legal) == 1:
             return legal[0]
+        evaluator = self.evaluator_of(game.ruleset)
         candidates, _truncated = game.compound_actions(limit=self.max_candidates)
         if not candidates:  # nothing complete is listed: judge single decisions instead
-            return self._best_single(game, legal, seat, rng)
+            return self._best_single(game, legal, seat, rng, evaluator)
+        cards = card_ids(game.ruleset)
         groups: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
         for compound in candidates:
-            groups.setdefault(_board_key(compound.ids), []).append(compound.ids)
+            groups.setdefault(_board_key(compound.ids, cards), []).append(compound.ids)
         best_value, best = float("-inf"), []
         for checked, variants in enumerate(groups.values()):
             if checked % 64 == 63 and self.stop is not None and self.stop():
                 break  # the game is abandoned: the best so far will do
-            trial = game.clone()
-            trial.apply_compound(variants[0])
-            value = self.evaluator.value(trial, seat)
+            value = self._score(game, variants[0], seat, evaluator)
             if value > best_value + 1e-9:
                 best_value, best = value, list(variants)
             elif abs(value - best_value) <= 1e-9:
                 best.extend(variants)
+        if len(best) > 1:  # the variants of the best groups, each scored
+            scored = [(self._score(game, ids, seat, evaluator), ids) for ids in best]
+            top = max(value for value, _ in scored)
+            best = [ids for value, ids in scored if value >= top - 1e-9]
         ids = rng.choice(best)
         self._remember(game, ids)
         return ids[0]
@@ -78,11 +104,17 @@ class GreedyBot(Bot):
             walk.apply(this_id)
             self._plan[walk.state_hash()] = next_id
 
+    @staticmethod
+    def _score(game: brass.Game, ids: tuple[int, ...], seat: int, evaluator: Evaluator) -> float:
+        trial = game.clone()
+        trial.apply_compound(ids)
+        return evaluator.value(trial, seat)
+
     def _best_single(self, game: brass.Game, legal: list[int], seat: int,
-                     rng: random.Random) -> int:
+                     rng: random.Random, evaluator: Evaluator) -> int:
         scored = []
         for option in legal:
             trial = game.clone()
             trial.apply(option)
-            scored.append((self.evaluator.value(trial, seat), rng.random(), option))
+            scored.append((evaluator.value(trial, seat), rng.random(), option))
         return max(scored)[2]

@@ -2,7 +2,8 @@
 
 Only the engine's public view is read (`game.view(None)`); legality is never decided here.
 Tile values (VP, link icons, income spaces) come from the engine's board data file; the
-formula is documented in docs/BOTS.md.
+formula is documented in docs/BOTS.md. `PositionEvaluator` is Birmingham's; Pittsburgh's
+is `heuristic_pittsburgh.PittsburghEvaluator`; `evaluator_for` picks a game's.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import json
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import brass
 from brass.engine import LINK_NAMES
@@ -33,6 +34,7 @@ class HeuristicWeights:
     unflipped_resources: float = 0.35  # weight of an unflipped coal mine / iron works / brewery
     merchant_link_icons: int = 2     # printed link icons of a merchant location
     opponent_weight: float = 1.0     # how much the opponents' mean worth counts against ours
+    whiskey_vp: float = 0.5          # Pittsburgh only: VP equivalent of one whiskey (P15)
 
 
 # A weight's size is bounded so that no sum of weighted terms overflows to inf (and then
@@ -108,12 +110,12 @@ def turns_per_era(players: int) -> float:
     return cards / (2 * players) + 0.5
 
 
-class PositionEvaluator:
-    """`value(game, seat)`: the seat's estimated worth minus its opponents' (VP units)."""
+class WorthEvaluator:
+    """`value(game, seat)`: the seat's estimated worth minus its opponents' (VP units); a
+    ruleset's evaluator gives `seat_worths` of the spectator view."""
 
     def __init__(self, weights: HeuristicWeights | None = None) -> None:
         self.weights = weights or HeuristicWeights()
-        self.facts = board_facts()
 
     def value(self, game: brass.Game, seat: int) -> float:
         return self.values(game)[seat]
@@ -123,6 +125,17 @@ class PositionEvaluator:
         worth = self.seat_worths(game.view(None))
         total, n = sum(worth), len(worth)
         return [w - self.weights.opponent_weight * (total - w) / (n - 1) for w in worth]
+
+    def seat_worths(self, view: dict[str, Any]) -> list[float]:
+        raise NotImplementedError
+
+
+class PositionEvaluator(WorthEvaluator):
+    """Birmingham's evaluator (docs/BOTS.md)."""
+
+    def __init__(self, weights: HeuristicWeights | None = None) -> None:
+        super().__init__(weights)
+        self.facts = board_facts()
 
     def seat_worths(self, view: dict[str, Any]) -> list[float]:
         w = self.weights
@@ -169,3 +182,20 @@ class PositionEvaluator:
                     link_vp += icons_at.get(location, 0.0)
             worth[owner] += link_vp
         return worth
+
+
+class Evaluator(Protocol):
+    def value(self, game: brass.Game, seat: int) -> float: ...
+
+    def values(self, game: brass.Game) -> list[float]: ...
+
+
+def evaluator_for(ruleset: str, weights: HeuristicWeights | None = None) -> Evaluator:
+    """The static evaluator of a ruleset's positions ("birmingham", "pittsburgh")."""
+    if ruleset == "pittsburgh":
+        from brass_clients.bots.heuristic_pittsburgh import PittsburghEvaluator
+
+        return PittsburghEvaluator(weights)
+    if ruleset == "birmingham":
+        return PositionEvaluator(weights)
+    raise ValueError(f"no static evaluator for ruleset {ruleset!r}")

@@ -4,7 +4,8 @@ Every iteration re-deals what the searching seat cannot see (`game.determinize`)
 one shared tree of decision ids with UCT restricted to the ids legal in that deal
 (availability counts), expands one new id, then finishes the game inside C with
 `playout(policy="sane")`, optionally cut after `rollout_depth` decisions and scored with the
-static evaluator. Rewards are per seat, in [0, 1]: finishing rank plus VP margin.
+static evaluator of the game's ruleset (`heuristic.evaluator_for`). Rewards are per seat, in
+[0, 1]: finishing rank plus VP margin.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from brass_clients.bots.base import (
     number_option,
     register,
 )
-from brass_clients.bots.heuristic import PositionEvaluator
+from brass_clients.bots.heuristic import Evaluator, evaluator_for
 
 RANK_WEIGHT = 0.7     # share of the reward given by the finishing rank
 MARGIN_SCALE = 40.0   # VP margin that moves the margin part from 0.5 to 0 or 1
@@ -88,7 +89,7 @@ class MctsBot(Bot):
         self.rollout_policy = choice_option(name, "rollout_policy", rollout_policy,
                                             PLAYOUT_POLICIES)
         self.reuse_tree = bool_option(name, "reuse_tree", reuse_tree)
-        self.evaluator = PositionEvaluator()
+        self._evaluators: dict[str, Evaluator] = {}  # by ruleset, for cut-off rollouts
         self._kept: tuple[int, Node] | None = None  # (state hash, subtree) for reuse
         self.last_iterations = 0
 
@@ -181,5 +182,8 @@ class MctsBot(Bot):
                 world.playout(rng.getrandbits(64), self.rollout_policy)
         if world.is_over:
             return final_rewards(world)
+        evaluator = self._evaluators.get(world.ruleset)
+        if evaluator is None:
+            evaluator = self._evaluators[world.ruleset] = evaluator_for(world.ruleset)
         return [1.0 / (1.0 + math.exp(-value / HEURISTIC_SCALE))
-                for value in self.evaluator.values(world)]
+                for value in evaluator.values(world)]

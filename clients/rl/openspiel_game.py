@@ -3,15 +3,20 @@
     import pyspiel
     import brass_clients.rl.openspiel_game  # registers the game
     game = pyspiel.load_game("python_brass", {"players": 2})
+    pittsburgh = pyspiel.load_game("python_brass", {"players": 4, "ruleset": "pittsburgh",
+                                                    "options": '{"data": "tiny"}'})
 
 The deal is an explicit chance node at the root: outcome k deals the engine's game with seed
 k (uniform over `num_deals` seeds); every later event inside the engine follows from that
 seed. Decisions are the engine's action ids; legality always comes from the engine.
-Returns: place p of n is worth 1 - 2p/(n-1) (zero-sum).
+Returns: place p of n is worth 1 - 2p/(n-1) (zero-sum). Parameters: `players`, `num_deals`,
+`ruleset` (the engine's name: "birmingham", "pittsburgh"; its action space and observation
+size follow) and `options` (the ruleset's options as a JSON object text, "" for none).
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import numpy as np
@@ -23,11 +28,12 @@ from brass_clients.vector import outcome_rewards
 SHORT_NAME = "python_brass"
 DEFAULT_PLAYERS = 2
 DEFAULT_NUM_DEALS = 1000
-MAX_GAME_LENGTH = 5000  # decisions; random games take ~150-300
+DEFAULT_RULESET = brass.DEFAULT_RULESET
+MAX_GAME_LENGTH = 5000  # decisions; random games take ~150-300 (Pittsburgh ~450)
 
 _GAME_TYPE = pyspiel.GameType(
     short_name=SHORT_NAME,
-    long_name="Python Brass: Birmingham",
+    long_name="Python Brass (Birmingham or Pittsburgh)",
     dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
     chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
     information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
@@ -39,13 +45,14 @@ _GAME_TYPE = pyspiel.GameType(
     provides_information_state_tensor=False,
     provides_observation_string=True,
     provides_observation_tensor=True,
-    parameter_specification={"players": DEFAULT_PLAYERS, "num_deals": DEFAULT_NUM_DEALS},
+    parameter_specification={"players": DEFAULT_PLAYERS, "num_deals": DEFAULT_NUM_DEALS,
+                             "ruleset": DEFAULT_RULESET, "options": ""},
 )
 
 
-def _game_info(players: int, num_deals: int) -> pyspiel.GameInfo:
+def _game_info(players: int, num_deals: int, ruleset: brass.Ruleset) -> pyspiel.GameInfo:
     return pyspiel.GameInfo(
-        num_distinct_actions=brass.get_ruleset("birmingham").num_actions,
+        num_distinct_actions=ruleset.num_actions,
         max_chance_outcomes=num_deals,
         num_players=players,
         min_utility=-1.0,
@@ -72,16 +79,25 @@ class BrassOpenSpielGame(pyspiel.Game):
         params = dict(params or {})
         self.players = int(params.get("players", DEFAULT_PLAYERS))
         self.num_deals = int(params.get("num_deals", DEFAULT_NUM_DEALS))
-        if self.players not in (2, 3, 4):
-            raise ValueError("players must be 2, 3 or 4")
-        super().__init__(_GAME_TYPE, _game_info(self.players, self.num_deals), params)
+        self.ruleset = brass.get_ruleset(str(params.get("ruleset", DEFAULT_RULESET)))
+        options_text = str(params.get("options", "") or "")
+        self.options: dict[str, Any] = json.loads(options_text) if options_text else {}
+        if not isinstance(self.options, dict):
+            raise ValueError("options must be a JSON object")
+        if not self.ruleset.min_players <= self.players <= self.ruleset.max_players:
+            raise ValueError(f"players must be {self.ruleset.min_players} to "
+                             f"{self.ruleset.max_players}")
+        # the engine refuses an unknown option or value here, not at the first deal
+        brass.Game.new(self.players, seed=0, ruleset=self.ruleset.name, options=self.options)
+        super().__init__(_GAME_TYPE, _game_info(self.players, self.num_deals, self.ruleset),
+                         params)
 
     def new_initial_state(self) -> BrassOpenSpielState:
         return BrassOpenSpielState(self)
 
     def make_py_observer(self, iig_obs_type: Any = None,
                          params: dict[str, Any] | None = None) -> BrassObserver:
-        return BrassObserver()
+        return BrassObserver(self.ruleset)
 
 
 class BrassOpenSpielState(pyspiel.State):
@@ -89,6 +105,8 @@ class BrassOpenSpielState(pyspiel.State):
         super().__init__(game)
         self._players = game.players
         self._num_deals = game.num_deals
+        self._ruleset = game.ruleset.name
+        self._options = game.options
         self._engine = _EngineGame(None)
 
     @property
@@ -117,14 +135,15 @@ class BrassOpenSpielState(pyspiel.State):
 
     def _apply_action(self, action: int) -> None:
         if self._engine.game is None:
-            self._engine.game = brass.Game.new(self._players, seed=int(action))
+            self._engine.game = brass.Game.new(self._players, seed=int(action),
+                                               ruleset=self._ruleset, options=self._options)
         else:
             self._engine.game.apply(int(action))
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
             return f"deal:{action}"
-        return brass.action_name(int(action))
+        return brass.action_name(int(action), self._ruleset)
 
     def is_terminal(self) -> bool:
         game = self._engine.game
@@ -144,8 +163,9 @@ class BrassOpenSpielState(pyspiel.State):
 class BrassObserver:
     """Observation tensor = `game.observation(player)`; string = the seat's view summary."""
 
-    def __init__(self) -> None:
-        self.tensor = np.zeros(brass.get_ruleset("birmingham").observation_size, np.float32)
+    def __init__(self, ruleset: brass.Ruleset | None = None) -> None:
+        size = (ruleset or brass.get_ruleset(DEFAULT_RULESET)).observation_size
+        self.tensor = np.zeros(size, np.float32)
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state: BrassOpenSpielState, player: int) -> None:
@@ -160,9 +180,10 @@ class BrassObserver:
         if game is None:
             return "(no deal yet)"
         view = game.view(player)
-        me = view["player_state"][player]
+        # the seats' states: Birmingham's view calls them player_state, Pittsburgh's players
+        me = (view.get("player_state") or view["players"])[player]
         return (f"p{player} era={view['era']} round={view['round']} decision="
-                f"{view['decision']} money={me['money']} vp={me['vp']} "
+                f"{game.decision} money={me['money']} vp={me['vp']} "
                 f"income={me['income_level']} hand={sorted((me.get('hand') or {}).items())}")
 
 

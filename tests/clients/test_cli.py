@@ -182,3 +182,14 @@ def test_play_a_person_against_a_bot_through_the_service(service_target: str) ->
                        .output.strip().splitlines()[-1])
     assert report["via"] == "server" and report["game_id"]
     assert (report["scores"], report["decisions"]) == (local["scores"], local["decisions"])
+
+
+def test_eval_pittsburgh_through_the_service_matches_in_process(service_target: str) -> None:
+    args = ["eval", "--bots", "greedy,random", "--games", "1", "--seed", "4", "--workers", "1",
+            "--ruleset", "pittsburgh", "--option", "data=tiny", "--option", "auto_resolve=false",
+            "--json", "--no-progress"]
+    via_server = json.loads(run(*args, "--server", service_target))
+    in_process = json.loads(run(*args))
+    assert via_server["via"] == "server" and via_server["ruleset"] == "pittsburgh"
+    assert via_server["options"]["auto_resolve"] is False
+    assert via_server["per_bot"] == in_process["per_bot"]
