@@ -252,13 +252,15 @@ class AsyncGameClient:
         manufacturer_iv_cost: int | None = None,
         auto_resolve: bool | None = None,
         timeout: float | None = None,
+        ruleset: str = "birmingham",
+        ruleset_options: dict[str, Any] | None = None,
     ) -> AsyncIterator[pb.RunBatchResponse]:
         """Plays `games` bot games on the server; yields each result as it finishes
         (not retried; leaving early cancels the rest of the batch)."""
         request = build_batch_request(
             players, bots, games, seed=seed, include_decisions=include_decisions,
             beginner=beginner, manufacturer_iv_cost=manufacturer_iv_cost,
-            auto_resolve=auto_resolve,
+            auto_resolve=auto_resolve, ruleset=ruleset, ruleset_options=ruleset_options,
         )
         call = self._stub.RunBatch(
             request, timeout=timeout, metadata=_auth(self.operator_token)

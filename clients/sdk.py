@@ -105,7 +105,9 @@ def game_options(
     beginner: bool | None = None,
     manufacturer_iv_cost: int | None = None,
     auto_resolve: bool | None = None,
+    ruleset_options: dict[str, Any] | None = None,
 ) -> pb.GameOptions:
+    """GameOptions: the typed fields that are given, and a ruleset's own options by name."""
     options = pb.GameOptions()
     if beginner is not None:
         options.beginner = beginner
@@ -113,7 +115,14 @@ def game_options(
         options.manufacturer_iv_cost = manufacturer_iv_cost
     if auto_resolve is not None:
         options.auto_resolve = auto_resolve
+    for name, value in (ruleset_options or {}).items():
+        json_format.ParseDict(value, options.ruleset_options[name])
     return options
+
+
+def ruleset_value(name: str) -> int:
+    """brass.v1's Ruleset value of an engine ruleset name ("pittsburgh")."""
+    return pb.Ruleset.Value(f"RULESET_{name.upper()}")
 
 
 def build_batch_request(
@@ -126,13 +135,16 @@ def build_batch_request(
     beginner: bool | None = None,
     manufacturer_iv_cost: int | None = None,
     auto_resolve: bool | None = None,
+    ruleset: str = "birmingham",
+    ruleset_options: dict[str, Any] | None = None,
 ) -> pb.RunBatchRequest:
     request = pb.RunBatchRequest(
         players=players,
         bots=list(bots),
         games=games,
-        options=game_options(beginner, manufacturer_iv_cost, auto_resolve),
+        options=game_options(beginner, manufacturer_iv_cost, auto_resolve, ruleset_options),
         include_decisions=include_decisions,
+        ruleset=ruleset_value(ruleset),  # type: ignore[arg-type]
     )
     if seed is not None:
         request.seed = seed
@@ -228,11 +240,9 @@ class GameClient:
         """A new game; with `open_seats` it waits for JoinGame and StartGame (the response's
         host_token). `ruleset` "birmingham" or "pittsburgh", `ruleset_options` the
         ruleset's own options by name (Pittsburgh's rule choices)."""
-        options = game_options(beginner, manufacturer_iv_cost, auto_resolve)
-        for name, value in (ruleset_options or {}).items():
-            json_format.ParseDict(value, options.ruleset_options[name])
+        options = game_options(beginner, manufacturer_iv_cost, auto_resolve, ruleset_options)
         request = pb.CreateGameRequest(
-            ruleset=pb.Ruleset.Value(f"RULESET_{ruleset.upper()}"),
+            ruleset=ruleset_value(ruleset),  # type: ignore[arg-type]
             players=players,
             options=options,
             seat_names=list(seat_names),
@@ -406,8 +416,11 @@ class GameClient:
         manufacturer_iv_cost: int | None = None,
         auto_resolve: bool | None = None,
         timeout: float | None = None,
+        ruleset: str = "birmingham",
+        ruleset_options: dict[str, Any] | None = None,
     ) -> Iterator[pb.RunBatchResponse]:
         """Plays `games` bot games on the server; yields each result as it finishes.
+        `ruleset` "birmingham" or "pittsburgh", `ruleset_options` its own options by name.
 
         Not retried: the batch is reproducible from its seed (every result carries
         `batch_seed`), so a failed batch can be run again. Leaving the loop early (or
@@ -416,7 +429,7 @@ class GameClient:
         request = build_batch_request(
             players, bots, games, seed=seed, include_decisions=include_decisions,
             beginner=beginner, manufacturer_iv_cost=manufacturer_iv_cost,
-            auto_resolve=auto_resolve,
+            auto_resolve=auto_resolve, ruleset=ruleset, ruleset_options=ruleset_options,
         )
         call = self._stub.RunBatch(
             request, timeout=timeout, metadata=_auth(self.operator_token)

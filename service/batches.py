@@ -82,7 +82,7 @@ def _init_worker(
 
 def play_batch_game(
     entries: list[str], base_seed: int, index: int, options: dict[str, Any],
-    include_decisions: bool, batch_id: int = -1,
+    include_decisions: bool, batch_id: int = -1, ruleset: str = "birmingham",
 ) -> dict[str, Any] | None:
     """Plays game `index` of a batch in this (worker) process; returns a plain dict, or
     None when the batch was cancelled meanwhile.
@@ -93,7 +93,7 @@ def play_batch_game(
     failing every batch that shares it."""
     try:
         return _play_batch_game(
-            entries, base_seed, index, options, include_decisions, batch_id
+            entries, base_seed, index, options, include_decisions, batch_id, ruleset
         )
     except Exception as exc:
         return {
@@ -108,7 +108,7 @@ def play_batch_game(
 
 def _play_batch_game(
     entries: list[str], base_seed: int, index: int, options: dict[str, Any],
-    include_decisions: bool, batch_id: int,
+    include_decisions: bool, batch_id: int, ruleset: str,
 ) -> dict[str, Any] | None:
     from brass_clients.eval import run_game
 
@@ -117,6 +117,7 @@ def _play_batch_game(
     played = run_game(
         entries, base_seed, index, options,
         stop=(lambda: bool(flags[slot])) if batch_id >= 0 and flags is not None else None,
+        ruleset=ruleset,
     )
     if played is None:
         return None
@@ -132,6 +133,8 @@ def _play_batch_game(
         "decisions": len(record["decisions"]),
         "decision_ids": [int(d) for d in record["decisions"]] if include_decisions else [],
         "seconds": time.perf_counter() - started,
+        "ruleset": record["ruleset"],
+        "rules_edition": int(record["rules_edition"]),
     }
 
 
@@ -186,14 +189,6 @@ def check_bot_spec(spec: str, limits: BatchLimits) -> str:
     return spec.strip()
 
 
-def _options_of(request: pb.RunBatchRequest) -> dict[str, Any]:
-    options: dict[str, Any] = {}
-    for name in ("beginner", "manufacturer_iv_cost", "auto_resolve"):
-        if request.options.HasField(name):
-            options[name] = getattr(request.options, name)
-    return options
-
-
 def _response(
     result: dict[str, Any], entries: list[str], batch_seed: int, completed: int
 ) -> pb.RunBatchResponse:
@@ -211,6 +206,8 @@ def _response(
         decision_ids=result["decision_ids"],
         completed=completed,
         seconds=result["seconds"],
+        ruleset=pb.Ruleset.Value("RULESET_" + result["ruleset"].upper()),
+        rules_edition=result["rules_edition"],
     )
 
 
@@ -285,9 +282,18 @@ class BatchRunner:
 
         Everything that can be refused is refused here, before the first message.
         """
+        import brass
+
+        # CreateGame's reading of the ruleset and its options, so a batch refuses what
+        # CreateGame refuses (games.py imports this module, hence imported here)
+        from .games import _request_options, _ruleset_name
+
         limits = self.limits
-        if not 2 <= request.players <= 4:
-            raise _invalid("players must be 2, 3 or 4", "players")
+        ruleset = _ruleset_name(request.ruleset)
+        rules = brass.get_ruleset(ruleset)
+        if not rules.min_players <= request.players <= rules.max_players:
+            raise _invalid(f"players must be {rules.min_players} to {rules.max_players}",
+                           "players")
         if not 1 <= request.games <= limits.max_games:
             raise _invalid(f"games must be 1 to {limits.max_games}", "games")
         if not request.bots:
@@ -298,13 +304,12 @@ class BatchRunner:
             )
         specs = [check_bot_spec(spec, limits) for spec in request.bots]
         entries = [specs[k % len(specs)] for k in range(request.players)]
-        options = _options_of(request)
+        options = _request_options(request.options)
         try:
-            import brass
-
-            brass.Game.new(request.players, seed=0, **options)
-        except Exception as exc:  # brass.EngineError: the options themselves are refused
-            raise _invalid(f"options are not valid: {exc}", "options") from None
+            brass.Game.new(request.players, seed=0, ruleset=ruleset, options=options)
+        except brass.EngineError as exc:  # the options themselves are refused
+            raise ServiceError("INVALID_ARGUMENT", f"options are not valid: {exc.message}",
+                               field=exc.field or "options") from None
         if self.running >= limits.max_batches:
             raise ServiceError(
                 "RATE_LIMITED",
@@ -312,7 +317,8 @@ class BatchRunner:
                 limit="max_batches",
             )
         batch_seed = request.seed if request.HasField("seed") else secrets.randbits(63)
-        record.extra.update(games=request.games, players=request.players, bots=entries)
+        record.extra.update(games=request.games, players=request.players, bots=entries,
+                            ruleset=ruleset)
         self.running += 1
         ACTIVE_BATCHES.inc()
         released = False
@@ -325,7 +331,8 @@ class BatchRunner:
                 ACTIVE_BATCHES.dec()
 
         results = self._run(
-            entries, batch_seed, request.games, options, request.include_decisions, record
+            entries, batch_seed, request.games, options, request.include_decisions, record,
+            ruleset,
         )
         return BatchStream(results, release)
 
@@ -337,6 +344,7 @@ class BatchRunner:
         options: dict[str, Any],
         include_decisions: bool,
         record: RequestRecord,
+        ruleset: str = "birmingham",
     ) -> AsyncIterator[pb.RunBatchResponse]:
         loop = asyncio.get_running_loop()
         batch_id, self._next_id = self._next_id, self._next_id + 1
@@ -344,7 +352,7 @@ class BatchRunner:
         self._cancelled[slot] = 0
 
         def game_args(index: int) -> tuple[Any, ...]:
-            return entries, batch_seed, index, options, include_decisions, batch_id
+            return entries, batch_seed, index, options, include_decisions, batch_id, ruleset
 
         # At most one game per worker in flight per batch: concurrent batches share the
         # pool, and a client that leaves wastes at most that many games.

@@ -715,20 +715,22 @@ class ListGamesResponse(_message.Message):
     def __init__(self, games: _Optional[_Iterable[_Union[GameSummary, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
 
 class RunBatchRequest(_message.Message):
-    __slots__ = ("players", "bots", "games", "seed", "options", "include_decisions")
+    __slots__ = ("players", "bots", "games", "seed", "options", "include_decisions", "ruleset")
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     BOTS_FIELD_NUMBER: _ClassVar[int]
     GAMES_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
     INCLUDE_DECISIONS_FIELD_NUMBER: _ClassVar[int]
+    RULESET_FIELD_NUMBER: _ClassVar[int]
     players: int
     bots: _containers.RepeatedScalarFieldContainer[str]
     games: int
     seed: int
     options: GameOptions
     include_decisions: bool
-    def __init__(self, players: _Optional[int] = ..., bots: _Optional[_Iterable[str]] = ..., games: _Optional[int] = ..., seed: _Optional[int] = ..., options: _Optional[_Union[GameOptions, _Mapping]] = ..., include_decisions: _Optional[bool] = ...) -> None: ...
+    ruleset: Ruleset
+    def __init__(self, players: _Optional[int] = ..., bots: _Optional[_Iterable[str]] = ..., games: _Optional[int] = ..., seed: _Optional[int] = ..., options: _Optional[_Union[GameOptions, _Mapping]] = ..., include_decisions: _Optional[bool] = ..., ruleset: _Optional[_Union[Ruleset, str]] = ...) -> None: ...
 
 class BatchSeat(_message.Message):
     __slots__ = ("seat", "bot", "entry", "score")
@@ -743,7 +745,7 @@ class BatchSeat(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., bot: _Optional[str] = ..., entry: _Optional[int] = ..., score: _Optional[int] = ...) -> None: ...
 
 class RunBatchResponse(_message.Message):
-    __slots__ = ("index", "batch_seed", "seed", "seats", "winners", "ranking", "decisions", "decision_ids", "completed", "seconds")
+    __slots__ = ("index", "batch_seed", "seed", "seats", "winners", "ranking", "decisions", "decision_ids", "completed", "seconds", "ruleset", "rules_edition")
     INDEX_FIELD_NUMBER: _ClassVar[int]
     BATCH_SEED_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
@@ -754,6 +756,8 @@ class RunBatchResponse(_message.Message):
     DECISION_IDS_FIELD_NUMBER: _ClassVar[int]
     COMPLETED_FIELD_NUMBER: _ClassVar[int]
     SECONDS_FIELD_NUMBER: _ClassVar[int]
+    RULESET_FIELD_NUMBER: _ClassVar[int]
+    RULES_EDITION_FIELD_NUMBER: _ClassVar[int]
     index: int
     batch_seed: int
     seed: int
@@ -764,4 +768,6 @@ class RunBatchResponse(_message.Message):
     decision_ids: _containers.RepeatedScalarFieldContainer[int]
     completed: int
     seconds: float
-    def __init__(self, index: _Optional[int] = ..., batch_seed: _Optional[int] = ..., seed: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[BatchSeat, _Mapping]]] = ..., winners: _Optional[_Iterable[int]] = ..., ranking: _Optional[_Iterable[int]] = ..., decisions: _Optional[int] = ..., decision_ids: _Optional[_Iterable[int]] = ..., completed: _Optional[int] = ..., seconds: _Optional[float] = ...) -> None: ...
+    ruleset: Ruleset
+    rules_edition: int
+    def __init__(self, index: _Optional[int] = ..., batch_seed: _Optional[int] = ..., seed: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[BatchSeat, _Mapping]]] = ..., winners: _Optional[_Iterable[int]] = ..., ranking: _Optional[_Iterable[int]] = ..., decisions: _Optional[int] = ..., decision_ids: _Optional[_Iterable[int]] = ..., completed: _Optional[int] = ..., seconds: _Optional[float] = ..., ruleset: _Optional[_Union[Ruleset, str]] = ..., rules_edition: _Optional[int] = ...) -> None: ...

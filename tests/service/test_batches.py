@@ -186,6 +186,93 @@ def test_rest_batch_streams_ndjson_like_grpc(batch_server: ServerProcess) -> Non
         assert line["decisionIds"] == list(expected.decision_ids)
 
 
+PITTSBURGH_BOTS = ["random", "greedy", "mcts:iterations=4:rollout_depth=6"]
+TINY = {"data": "tiny"}
+
+
+def test_pittsburgh_batch_over_grpc_reports_its_ruleset_and_replays(
+    batch_server: ServerProcess,
+) -> None:
+    """A batch of Pittsburgh games (random, greedy and mcts seats) on the synthetic map: the
+    same games as `brass eval --ruleset pittsburgh` in-process, each replayed by the engine."""
+    edition = brass.get_ruleset("pittsburgh").rules_edition
+    with batch_server.client() as client:
+        results = _run(client, players=3, bots=PITTSBURGH_BOTS, games=3, seed=5,
+                       include_decisions=True, ruleset="pittsburgh", ruleset_options=TINY)
+    assert sorted(r.index for r in results) == [0, 1, 2]
+    entries = lineup(PITTSBURGH_BOTS, 3)
+    for result in results:
+        assert (result.ruleset, result.rules_edition) == (pb.RULESET_PITTSBURGH, edition)
+        assert {s.bot for s in result.seats} == set(PITTSBURGH_BOTS)
+        game = brass.Game.replay({"ruleset": "pittsburgh", "rules_edition": edition,
+                                  "players": 3, "seed": result.seed, "options": TINY,
+                                  "decisions": list(result.decision_ids)})
+        assert game.is_over and game.scores() == [s.score for s in result.seats]
+        local = play_game(entries, 5, result.index, "pittsburgh", TINY)
+        assert (local.seed, local.scores, local.winners) == (
+            result.seed, [s.score for s in result.seats], list(result.winners))
+
+
+def test_pittsburgh_batch_over_rest_matches_grpc(batch_server: ServerProcess) -> None:
+    body = {"players": 2, "bots": ["greedy", "random"], "games": 2, "seed": "8",
+            "ruleset": "RULESET_PITTSBURGH", "options": {"rulesetOptions": TINY},
+            "includeDecisions": True}
+    status, lines, _ = _rest_batch(batch_server.http_port, body)
+    assert status == 200, lines
+    with batch_server.client() as client:
+        by_index = {r.index: r for r in _run(client, players=2, bots=["greedy", "random"],
+                                              games=2, seed=8, include_decisions=True,
+                                              ruleset="pittsburgh", ruleset_options=TINY)}
+    assert len(lines) == 2
+    for line in lines:
+        expected = by_index[int(line.get("index", 0))]
+        assert line["ruleset"] == "RULESET_PITTSBURGH"
+        assert line["rulesEdition"] == brass.get_ruleset("pittsburgh").rules_edition
+        assert line["decisionIds"] == list(expected.decision_ids)
+        assert [s.get("score", 0) for s in line["seats"]] == [s.score for s in expected.seats]
+
+
+def test_birmingham_batch_results_name_birmingham(batch_server: ServerProcess) -> None:
+    with batch_server.client() as client:
+        (result,) = _run(client, players=2, bots=["random"], games=1, seed=1)
+    assert result.ruleset == pb.RULESET_BIRMINGHAM
+    assert result.rules_edition == brass.get_ruleset("birmingham").rules_edition
+
+
+@pytest.mark.parametrize(
+    ("options", "rest_options", "field"),
+    [
+        # Birmingham's option in a Pittsburgh batch, Pittsburgh's in a Birmingham one, a
+        # value Pittsburgh does not play
+        ({"ruleset": "pittsburgh", "beginner": True},
+         {"ruleset": "RULESET_PITTSBURGH", "options": {"beginner": True}}, "options.beginner"),
+        ({"ruleset_options": TINY}, {"options": {"rulesetOptions": TINY}}, "options.data"),
+        ({"ruleset": "pittsburgh", "ruleset_options": {"data": "huge"}},
+         {"ruleset": "RULESET_PITTSBURGH", "options": {"rulesetOptions": {"data": "huge"}}},
+         "options.data"),
+    ],
+)
+def test_pittsburgh_batch_options_are_checked_before_anything_runs(
+    batch_server: ServerProcess, options: dict[str, Any], rest_options: dict[str, Any],
+    field: str,
+) -> None:
+    request = {"players": 2, "bots": ["random"], "games": 1}
+    with batch_server.client() as client:
+        error = expect_error("INVALID_ARGUMENT", _run, client, **request, **options)
+    assert error.metadata.get("field") == field
+    status, lines, _ = _rest_batch(batch_server.http_port, {**request, **rest_options})
+    assert status == 400
+    assert lines[0]["error"]["reason"] == "INVALID_ARGUMENT"
+    assert lines[0]["error"]["details"][0]["metadata"]["field"] == field
+
+
+def test_batch_of_a_ruleset_brass_v1_lacks_is_refused(batch_server: ServerProcess) -> None:
+    status, lines, _ = _rest_batch(batch_server.http_port,
+                                   {"players": 2, "bots": ["random"], "games": 1, "ruleset": 9})
+    assert status == 400 and lines[0]["error"]["reason"] == "INVALID_ARGUMENT"
+    assert lines[0]["error"]["details"][0]["metadata"]["field"] == "ruleset"
+
+
 @pytest.mark.parametrize(
     ("request_fields", "field"),
     [
