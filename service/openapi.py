@@ -183,6 +183,7 @@ _ERROR_RESPONSES = {
 _PATH_PARAMETERS = {
     "gameId": "The game id.",
     "ruleset": "A ruleset's name (birmingham) or Ruleset enum name (RULESET_BIRMINGHAM).",
+    "name": "A file name of the web frontend (e.g. app.js).",
 }
 
 

@@ -30,6 +30,7 @@ from .openapi import Route, build_openapi
 from .reply import Reply
 from .rulesets import get_ruleset, parse_ruleset
 from .store import StoreHealth
+from .web import WebApp
 
 log = structlog.get_logger("brass_service.rest")
 
@@ -117,6 +118,10 @@ ROUTES: list[Route] = [
     Route("GET", "/metrics", "Metrics", "Prometheus metrics.", authorization="none",
           content_type="text/plain"),
     Route("GET", "/openapi.json", "OpenApi", "This document.", authorization="none"),
+    Route("GET", "/", "WebApp", "The reference web frontend (docs/WEB.md).",
+          authorization="none", content_type="text/html"),
+    Route("GET", "/web/{name}", "WebAsset", "A file of the web frontend (scripts, styles).",
+          authorization="none", content_type="text/javascript"),
 ]
 
 
@@ -401,6 +406,7 @@ class RestGateway:
         # Relative: the document is the same whatever Host a client sends.
         self._openapi = build_openapi(ROUTES, server_url="/")
         self._closing = asyncio.Event()
+        self._web = WebApp()
 
     def app(self, max_body_bytes: int, body_read_seconds: float = 30.0,
             cors_origins: Sequence[str] = ()) -> web.Application:
@@ -415,6 +421,8 @@ class RestGateway:
             "Health": self.health,
             "Metrics": self.metrics,
             "OpenApi": self.openapi,
+            "WebApp": self._web.index,
+            "WebAsset": self._web.asset,
         }
         for operation_id in PLAIN_OPERATIONS:
             handlers[operation_id] = functools.partial(self._serve_plain, operation_id)

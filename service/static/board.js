@@ -1,0 +1,247 @@
+// The SVG board, drawn from GetRuleset's board data (locations with map points, slots,
+// routes, merchants, markets) and a game's view. Elements that are options of the current
+// decision are focusable buttons (data-action-id); clicking one or pressing Enter on it
+// picks that option.
+
+import { svg, SEAT_COLOUR_NAMES, SEAT_COLOURS } from './dom.js';
+import { nameText, roman, title } from './view.js';
+
+export const INDUSTRY_COLOURS = {
+  cotton: '#e8d9b5', manufacturer: '#c9a27e', pottery: '#9fc1cf',
+  coal: '#555555', iron: '#e07b39', brewery: '#d4b13d',
+};
+const INDUSTRY_LETTERS = {
+  cotton: 'Ct', manufacturer: 'Mf', pottery: 'Po', coal: 'Co', iron: 'Ir', brewery: 'Br',
+};
+const GOOD_LETTERS = { cotton: 'C', manufacturer: 'M', pottery: 'P' };
+const SLOT = 26;
+
+function locationIndex(board) {
+  const byId = new Map();
+  for (const loc of board.locations || []) byId.set(loc.id, loc);
+  return byId;
+}
+
+function pickable(el, id, ctx, label) {
+  const option = ctx.legal.get(id);
+  const refused = ctx.unavailable.get(id);
+  el.dataset.actionId = String(id);
+  if (option) {
+    el.classList.add('legal');
+    if (ctx.selected === id) el.classList.add('selected');
+    el.setAttribute('tabindex', '0');
+    el.setAttribute('role', 'button');
+    el.setAttribute('aria-label', `${label}: ${nameText(option.name)}`);
+    el.addEventListener('click', () => ctx.onPick(id));
+    el.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); ctx.onPick(id); }
+    });
+  } else if (refused) {
+    el.classList.add('refused');
+    el.append(svg('title', {}, `${label}: unavailable — ${refused.message}`));
+  }
+}
+
+function drawRoutes(layer, board, view, ctx, byId) {
+  const owners = new Map(view ? view.links.map((l) => [l.link, l.owner]) : []);
+  for (const route of board.routes || []) {
+    const [a, b] = route.endpoints.map((e) => byId.get(e));
+    if (!a || !b) continue;
+    const owner = owners.has(route.id) ? owners.get(route.id) : -1;
+    const g = svg('g', { class: ['route', `route-${route.kind}`, owner >= 0 && 'owned'] });
+    const extra = (route.connects || []).filter((c) => !route.endpoints.includes(c))
+      .map((c) => byId.get(c)).filter(Boolean);
+    const mx = (a.x + b.x) / 2;
+    const my = (a.y + b.y) / 2;
+    const segments = [[a.x, a.y, b.x, b.y], ...extra.map((c) => [mx, my, c.x, c.y])];
+    for (const [x1, y1, x2, y2] of segments) {
+      g.append(svg('line', { x1, y1, x2, y2, class: 'route-hit' }));
+      g.append(svg('line', {
+        x1, y1, x2, y2, class: 'route-line',
+        stroke: owner >= 0 ? SEAT_COLOURS[owner] : undefined,
+      }));
+    }
+    const label = owner >= 0
+      ? `Route ${nameText('link:' + route.id)}, ${SEAT_COLOUR_NAMES[owner]}'s ${view.era === 'rail' ? 'link' : 'link'}`
+      : `Route ${nameText('link:' + route.id)} (${route.kind.replace(/_/g, ' ')})`;
+    if (owner >= 0) {
+      g.append(svg('circle', { cx: mx, cy: my, r: 7, class: 'link-tile', fill: SEAT_COLOURS[owner] }));
+    }
+    g.append(svg('title', {}, label));
+    pickable(g, route.action_id, ctx, label);
+    layer.append(g);
+  }
+}
+
+function slotIcon(g, slot) {
+  const n = slot.industries.length;
+  const w = SLOT / n;
+  slot.industries.forEach((industry, i) => {
+    g.append(svg('rect', {
+      x: slot.x - SLOT / 2 + i * w, y: slot.y - SLOT / 2, width: w, height: SLOT,
+      fill: INDUSTRY_COLOURS[industry] || '#ddd', class: 'slot-icon',
+    }));
+  });
+  g.append(svg('text', { x: slot.x, y: slot.y + 4, class: 'slot-letters' },
+    slot.industries.map((i) => INDUSTRY_LETTERS[i] || i[0]).join('/')));
+}
+
+function drawSlots(layer, board, view, ctx) {
+  const built = new Map(view ? view.slots.map((s) => [s.slot, s]) : []);
+  for (const loc of board.locations || []) {
+    for (const slot of loc.slots || []) {
+      const key = slot.name.replace(/^slot:/, '');
+      const tile = built.get(key);
+      const g = svg('g', { class: ['slot', tile && 'built', tile && tile.flipped && 'flipped'] });
+      g.append(svg('rect', {
+        x: slot.x - SLOT / 2 - 2, y: slot.y - SLOT / 2 - 2, width: SLOT + 4, height: SLOT + 4,
+        rx: 4, class: 'slot-frame',
+      }));
+      let label;
+      if (tile) {
+        g.append(svg('rect', {
+          x: slot.x - SLOT / 2, y: slot.y - SLOT / 2, width: SLOT, height: SLOT, rx: 3,
+          fill: SEAT_COLOURS[tile.owner] || '#888', class: 'tile',
+        }));
+        g.append(svg('rect', {
+          x: slot.x - SLOT / 2 + 3, y: slot.y - SLOT / 2 + 3, width: SLOT - 6, height: 8,
+          fill: INDUSTRY_COLOURS[tile.industry] || '#ddd',
+        }));
+        g.append(svg('text', { x: slot.x, y: slot.y + 9, class: 'tile-text' },
+          roman(tile.level)));
+        for (let c = 0; c < tile.cubes; c++) {
+          g.append(svg('circle', {
+            cx: slot.x - SLOT / 2 + 4 + (c % 5) * 4.5, cy: slot.y + SLOT / 2 + 5 + Math.floor(c / 5) * 5,
+            r: 2, class: `cube cube-${tile.industry}`,
+          }));
+        }
+        if (tile.flipped) g.append(svg('text', { x: slot.x + SLOT / 2 - 1, y: slot.y - SLOT / 2 + 2, class: 'flip-mark' }, '★'));
+        label = `${nameText(slot.name)}: ${SEAT_COLOUR_NAMES[tile.owner]}'s ${title(tile.industry)} ${roman(tile.level)}`
+          + `${tile.flipped ? ', flipped' : ''}${tile.cubes ? `, ${tile.cubes} ${tile.industry === 'brewery' ? 'beer' : 'cubes'}` : ''}`;
+      } else {
+        slotIcon(g, slot);
+        label = `${nameText(slot.name)} (${slot.industries.map(title).join(' or ')})`;
+      }
+      g.append(svg('title', {}, label));
+      pickable(g, slot.action_id, ctx, label);
+      layer.append(g);
+    }
+  }
+}
+
+function drawLocations(layer, board) {
+  for (const loc of board.locations || []) {
+    const g = svg('g', { class: ['location', `location-${loc.kind}`] });
+    if (loc.kind === 'merchant') {
+      g.append(svg('rect', { x: loc.x - 42, y: loc.y - 30, width: 84, height: 60, rx: 8, class: 'merchant-box' }));
+      g.append(svg('text', { x: loc.x, y: loc.y - 36, class: 'location-name' }, loc.name));
+    } else {
+      const slots = loc.slots || [];
+      const xs = slots.map((s) => s.x);
+      const ys = slots.map((s) => s.y);
+      const x0 = Math.min(loc.x, ...xs) - SLOT / 2 - 6;
+      const x1 = Math.max(loc.x, ...xs) + SLOT / 2 + 6;
+      const y0 = Math.min(loc.y, ...ys) - SLOT / 2 - 6;
+      const y1 = Math.max(loc.y, ...ys) + SLOT / 2 + 10;
+      g.append(svg('rect', { x: x0, y: y0, width: x1 - x0, height: y1 - y0, rx: 10, class: 'town-box' }));
+      g.append(svg('text', { x: (x0 + x1) / 2, y: y0 - 5, class: 'location-name' },
+        loc.kind === 'farm_brewery' ? 'Farm brewery' : loc.name));
+    }
+    layer.append(g);
+  }
+}
+
+function drawMerchants(layer, board, view, ctx, byId) {
+  const tiles = new Map(view ? view.merchants.map((m) => [m.space, m]) : []);
+  for (const merchant of board.merchants || []) {
+    const loc = byId.get(merchant.location);
+    if (!loc) continue;
+    const spaces = merchant.spaces || [];
+    spaces.forEach((space, i) => {
+      const x = loc.x - (spaces.length - 1) * 19 + i * 38;
+      const y = loc.y - 4;
+      const key = space.name.replace(/^merchant:/, '');
+      const tile = tiles.get(key);
+      const g = svg('g', { class: ['merchant-space', tile && tile.goods === null && 'no-tile'] });
+      g.append(svg('rect', { x: x - 16, y: y - 14, width: 32, height: 28, rx: 4, class: 'merchant-tile' }));
+      let text = '';
+      let label = `${nameText(space.name)}`;
+      if (tile && tile.goods !== null) {
+        text = tile.goods.length ? tile.goods.map((g2) => GOOD_LETTERS[g2] || g2[0]).join('') : '—';
+        label += tile.goods.length ? `: buys ${tile.goods.join(', ')}` : ': blank tile';
+        if (tile.beer) label += ', merchant beer';
+      } else if (tile) {
+        label += ': no tile at this player count';
+      }
+      g.append(svg('text', { x, y: y + 4, class: 'merchant-goods' }, text));
+      if (tile && tile.beer) g.append(svg('circle', { cx: x + 12, cy: y - 10, r: 5, class: 'beer-barrel' }));
+      g.append(svg('title', {}, label));
+      pickable(g, space.action_id, ctx, label);
+      layer.append(g);
+    });
+    const bonus = merchant.beer_bonus || merchant.beerBonus;
+    if (bonus) {
+      const words = { vp: `+${bonus.amount} VP`, money: `+£${bonus.amount}`, income_spaces: `+${bonus.amount} income`, develop: 'free develop' };
+      layer.append(svg('text', { x: loc.x, y: loc.y + 24, class: 'merchant-bonus' },
+        svg('title', {}, `Beer bonus: ${bonus.text}`), words[bonus.kind] || title(bonus.kind || '')));
+    }
+  }
+}
+
+function drawMarkets(layer, board, view, ctx) {
+  const markets = board.markets || [];
+  const x0 = 610;
+  let y = 40;
+  const g = svg('g', { class: 'markets' });
+  g.append(svg('rect', { x: x0 - 14, y: 10, width: 384, height: 46 + markets.length * 52, rx: 8, class: 'market-box' }));
+  g.append(svg('text', { x: x0, y: 34, class: 'market-title' }, 'Markets'));
+  const marketId = 128;
+  for (const market of markets) {
+    y += 22;
+    const prices = market.slot_prices || market.slotPrices || [];
+    const have = view ? view.markets[market.resource] ?? 0 : market.initial_cubes ?? 0;
+    const empty = prices.length - have;
+    const row = svg('g', { class: `market market-${market.resource}` });
+    row.append(svg('text', { x: x0, y: y + 12, class: 'market-name' }, title(market.resource)));
+    prices.forEach((price, i) => {
+      const cx = x0 + 60 + i * 22;
+      row.append(svg('rect', {
+        x: cx - 9, y, width: 18, height: 18, rx: 3,
+        class: ['market-space', i >= empty ? `filled filled-${market.resource}` : 'empty'],
+      }));
+      row.append(svg('text', { x: cx, y: y + 30, class: 'market-price' }, `£${price}`));
+    });
+    row.append(svg('title', {}, `${title(market.resource)} market: ${have} of ${prices.length} cubes; next costs £${
+      have ? prices[empty] : market.price_when_empty ?? market.priceWhenEmpty}`));
+    g.append(row);
+    y += 30;
+  }
+  pickable(g, marketId, ctx, 'The market');
+  layer.append(g);
+}
+
+// Draws the board into `container` (an <svg> is made once and redrawn).
+export function drawBoard(container, board, view, ctx) {
+  const full = {
+    legal: ctx.legal || new Map(), unavailable: ctx.unavailable || new Map(),
+    selected: ctx.selected ?? null, onPick: ctx.onPick || (() => {}),
+  };
+  const width = board.view_width || board.viewWidth || 1000;
+  const height = board.view_height || board.viewHeight || 1400;
+  const root = svg('svg', {
+    // a margin around the box: merchant boxes sit at its edges
+    viewBox: `-50 -10 ${width + 100} ${height + 20}`, class: 'board', role: 'group',
+    'aria-label': 'The board: towns, industry slots, routes, merchants and markets',
+  });
+  const byId = locationIndex(board);
+  const layers = ['routes', 'locations', 'merchants', 'slots', 'markets']
+    .map((name) => svg('g', { class: `layer-${name}` }));
+  root.append(...layers);
+  drawRoutes(layers[0], board, view, full, byId);
+  drawLocations(layers[1], board);
+  drawMerchants(layers[2], board, view, full, byId);
+  drawSlots(layers[3], board, view, full);
+  drawMarkets(layers[4], board, view, full);
+  container.replaceChildren(root);
+  return root;
+}

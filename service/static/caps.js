@@ -1,0 +1,48 @@
+// What this server offers, read from its OpenAPI document: the page shows bot seats,
+// clocks and undo only when the server has them.
+
+import { api } from './api.js';
+import { readRuleset } from './view.js';
+
+let cached = null;
+
+export async function capabilities() {
+  if (cached) return cached;
+  const doc = await api.openapi();
+  const ops = {};
+  for (const [path, methods] of Object.entries(doc.paths || {})) {
+    for (const [method, op] of Object.entries(methods)) {
+      if (op && op.operationId) ops[op.operationId] = { method: method.toUpperCase(), path };
+    }
+  }
+  const schemas = (doc.components && doc.components.schemas) || {};
+  const props = (name) => Object.keys((schemas[name] && schemas[name].properties) || {});
+  const createFields = props('CreateGameRequest');
+  const rulesets = ((schemas.Ruleset && schemas.Ruleset.enum) || ['RULESET_BIRMINGHAM'])
+    .filter((r) => !r.endsWith('UNSPECIFIED'));
+  cached = {
+    ops,
+    schemas,
+    createFields,
+    optionFields: props('GameOptions'),
+    rulesets,
+    undo: ops.UndoAction || null,
+    bots: ['bots', 'seatBots', 'botSeats'].find((f) => createFields.includes(f)) || null,
+    clock: ['clock', 'clockSettings'].find((f) => createFields.includes(f)) || null,
+  };
+  return cached;
+}
+
+const rulesetCache = new Map();
+
+// GetRuleset by enum name ("RULESET_BIRMINGHAM") or engine name ("birmingham").
+export async function ruleset(name) {
+  const key = String(name || 'birmingham').replace(/^RULESET_/, '').toLowerCase();
+  if (!rulesetCache.has(key)) {
+    rulesetCache.set(key, api.ruleset(key).then(readRuleset).catch((err) => {
+      rulesetCache.delete(key);
+      throw err;
+    }));
+  }
+  return rulesetCache.get(key);
+}

@@ -1,0 +1,551 @@
+// A game's page: the board and the seat's view, the current decision's options (on the
+// board and as a list), whole actions, preview and confirm, undo, live updates, and the
+// lobby panel while the game waits for players.
+
+import { api, watchGame as watch } from './api.js';
+import { drawBoard } from './board.js';
+import { capabilities, ruleset as getRuleset } from './caps.js';
+import { announce, h, replace, SEAT_COLOUR_NAMES } from './dom.js';
+
+function build(parent, ...children) {
+  parent.append(...children);
+  return parent;
+}
+import { inviteUrl, joinUrl, saved, watchUrl } from './store.js';
+import {
+  compoundText, compoundType, decisionPrompt, eventText, isFinished, isWaiting, nameText,
+  readLegal, readPreview, readState, title,
+} from './view.js';
+
+const INDUSTRIES = ['cotton', 'manufacturer', 'pottery', 'coal', 'iron', 'brewery'];
+const LOG_LINES = 200;
+
+function seatName(summary, seat) {
+  const s = summary && summary.seats.find((x) => x.seat === seat);
+  return (s && s.name) || `Seat ${seat + 1}`;
+}
+
+function copyButton(text, label) {
+  const b = h('button', { type: 'button', class: 'small' }, label);
+  b.addEventListener('click', async () => {
+    try {
+      await navigator.clipboard.writeText(text);
+      announce('Copied');
+      b.textContent = 'Copied';
+    } catch {
+      b.textContent = 'Select and copy the link';
+    }
+  });
+  return b;
+}
+
+export async function gamePage(root, go, gameId, seat) {
+  const caps = await capabilities();
+  const token = seat === null ? null : saved.seatToken(gameId, seat);
+  const st = {
+    gameId, seat: token ? seat : null, token, state: null, legal: null, selected: null,
+    preview: null, busy: false, log: [], watcher: null, ruleset: null, connection: '',
+    waitingTimer: null, filter: '', error: '', closed: false,
+  };
+  const el = {
+    status: h('div', { class: 'status-bar', role: 'status' }),
+    board: h('div', { class: 'board-wrap' }),
+    decision: h('section', { class: 'card decision', 'aria-labelledby': 'decision-heading' }),
+    compound: h('section', { class: 'card compound', 'aria-labelledby': 'compound-heading' }),
+    hand: h('section', { class: 'card hand', 'aria-labelledby': 'hand-heading' }),
+    players: h('section', { class: 'card players', 'aria-labelledby': 'players-heading' }),
+    lobby: h('section', { class: 'card lobby-panel', 'aria-labelledby': 'lobby-heading', hidden: true }),
+    log: h('section', { class: 'card log', 'aria-labelledby': 'log-heading' }),
+  };
+  const page = h('div', { class: 'game' });
+  replace(root, build(page, el.status,
+    h('div', { class: 'game-layout' },
+      h('div', { class: 'board-column' }, el.board),
+      h('div', { class: 'side-column' }, el.lobby, el.decision, el.compound, el.hand, el.players, el.log))));
+  if (seat !== null && !token) {
+    st.error = `This browser holds no token for seat ${seat + 1} of this game: watching as a spectator.`;
+  }
+
+  function myTurn() {
+    const s = st.state && st.state.summary;
+    return st.token && s && !isWaiting(s) && !isFinished(s) && s.currentSeat === st.seat;
+  }
+
+  // ------------------------------------------------------------------ loading
+
+  async function loadState() {
+    const game = await api.getGame(gameId, st.token);
+    applyState(readState(game.state));
+  }
+
+  function applyState(state) {
+    if (!state) return;
+    const before = st.state && st.state.summary ? st.state.summary.version : -1;
+    st.state = state;
+    if (state.summary.version !== before) {
+      st.selected = null;
+      st.preview = null;
+      if (st.legal && st.legal.version !== state.summary.version) st.legal = null;
+    }
+    if (myTurn() && !st.legal) loadLegal();
+    if (isWaiting(state.summary)) pollWhileWaiting();
+    render();
+  }
+
+  let legalLoading = null;
+  async function loadLegal() {
+    if (legalLoading) return legalLoading;
+    legalLoading = (async () => {
+      try {
+        const legal = readLegal(await api.legal(gameId, st.token));
+        if (st.state && legal.version >= st.state.summary.version) st.legal = legal;
+      } catch (err) {
+        if (err.reason !== 'NOT_YOUR_TURN' && err.reason !== 'STALE_VERSION') st.error = err.message;
+      } finally {
+        legalLoading = null;
+      }
+      render();
+      if (myTurn() && (!st.legal || st.legal.version < st.state.summary.version)) loadLegal();
+    })();
+    return legalLoading;
+  }
+
+  function pollWhileWaiting() {
+    if (st.waitingTimer || st.closed) return;
+    // joins and the start are not sent to watchers yet: look again every 2 s
+    st.waitingTimer = setInterval(async () => {
+      try {
+        const game = await api.getGame(gameId, st.token);
+        const state = readState(game.state);
+        if (!isWaiting(state.summary)) {
+          clearInterval(st.waitingTimer);
+          st.waitingTimer = null;
+          startWatching(state.summary.version);
+        }
+        applyState(state);
+      } catch {
+        // try again at the next tick
+      }
+    }, 2000);
+  }
+
+  function startWatching(fromVersion) {
+    if (st.watcher) st.watcher.close();
+    st.watcher = watchGameUpdates(fromVersion);
+  }
+
+  function watchGameUpdates(fromVersion) {
+    return watch(gameId, st.token, fromVersion, {
+      onUpdate(update) {
+        for (const e of update.events) addLog(eventText(e, (s) => seatName(st.state && st.state.summary, s)));
+        if (update.state) applyState(update.state);
+      },
+      onStatus(s, detail) {
+        const was = st.connection;
+        st.connection = s;
+        if (s === 'live' && was === 'reconnecting') {
+          announce('Reconnected');
+          loadState().catch(() => {});
+        } else if (s === 'reconnecting' && was !== 'reconnecting') {
+          announce(detail ? `Connection lost: ${detail}; reconnecting` : 'Connection lost; reconnecting');
+        }
+        renderStatus();
+      },
+      onError(err) { st.error = err.message; render(); },
+    });
+  }
+
+  function addLog(line) {
+    st.log.push(line);
+    if (st.log.length > LOG_LINES) st.log.splice(0, st.log.length - LOG_LINES);
+  }
+
+  // ------------------------------------------------------------------ acting
+
+  async function choose(action, label) {
+    if (!myTurn() || st.busy) return;
+    st.selected = { action, label };
+    st.preview = null;
+    st.error = '';
+    render();
+    try {
+      const preview = await api.preview(gameId, st.token, action, st.state.summary.version);
+      if (st.selected && st.selected.action === action) st.preview = readPreview(preview);
+    } catch (err) {
+      st.error = `${err.message}${err.reason ? ` (${err.reason})` : ''}`;
+      if (err.reason === 'STALE_VERSION') await loadState();
+    }
+    render();
+    const confirm = el.decision.querySelector('button.confirm');
+    if (confirm) confirm.focus();
+  }
+
+  async function confirmSelected() {
+    if (!st.selected || st.busy) return;
+    st.busy = true;
+    st.error = '';
+    render();
+    const { action, label } = st.selected;
+    try {
+      const answer = await api.submit(gameId, st.token, action, st.state.summary.version);
+      announce(`Played: ${label}`);
+      st.selected = null;
+      st.preview = null;
+      st.legal = null;
+      applyState(readState(answer.state));
+    } catch (err) {
+      st.error = `${err.message}${err.reason ? ` (${err.reason})` : ''}`;
+      await loadState().catch(() => {});
+    } finally {
+      st.busy = false;
+      render();
+    }
+  }
+
+  function cancelSelected() {
+    st.selected = null;
+    st.preview = null;
+    render();
+  }
+
+  async function undo() {
+    if (!caps.undo || st.busy) return;
+    st.busy = true;
+    try {
+      const answer = await api.operation(caps.undo, { gameId }, st.token, {
+        expectedVersion: String(st.state.summary.version),
+      });
+      st.legal = null;
+      announce('Undone');
+      if (answer && answer.state) applyState(readState(answer.state));
+      else await loadState();
+    } catch (err) {
+      st.error = `${err.message}${err.reason ? ` (${err.reason})` : ''}`;
+    } finally {
+      st.busy = false;
+      render();
+    }
+  }
+
+  // ------------------------------------------------------------------ drawing
+
+  function renderStatus() {
+    const s = st.state && st.state.summary;
+    const v = st.state && st.state.view;
+    const parts = [h('a', { href: '#/', class: 'home' }, 'Lobby')];
+    if (s) {
+      parts.push(h('span', {}, `Game ${s.gameId}`));
+      if (v) parts.push(h('span', {}, `${title(v.era)} era, round ${v.round}`));
+      if (isWaiting(s)) parts.push(h('span', {}, 'Waiting for players'));
+      else if (isFinished(s)) parts.push(h('span', { class: 'turn' }, 'Game over'));
+      else if (s.currentSeat !== null) {
+        parts.push(h('span', { class: ['turn', myTurn() && 'mine'] },
+          myTurn() ? 'Your turn' : `${seatName(s, s.currentSeat)} to play`));
+      }
+      parts.push(h('span', {}, st.seat === null ? 'Spectating' : `You: ${seatName(s, st.seat)}`));
+      if (v) parts.push(h('span', {}, `Deck ${v.deckSize}`));
+      parts.push(h('span', { class: 'version' }, `v${s.version}`));
+      const clock = st.state.clock || s.clock;
+      if (clock) parts.push(h('span', { class: 'clock' }, clockText(clock)));
+    }
+    if (st.connection) {
+      parts.push(h('span', { class: ['connection', `connection-${st.connection}`], 'data-connection': st.connection },
+        st.connection === 'live' ? 'Live' : st.connection === 'reconnecting' ? 'Reconnecting…' : title(st.connection)));
+    }
+    replace(el.status, parts);
+    // the page's state in attributes, for tests and for styles
+    Object.assign(page.dataset, {
+      version: s ? String(s.version) : '', status: s ? s.status : '',
+      era: st.state && st.state.view ? st.state.view.era : '', myTurn: String(Boolean(myTurn())),
+      legalVersion: st.legal ? String(st.legal.version) : '', connection: st.connection,
+      previewReady: String(Boolean(st.preview)), busy: String(st.busy),
+    });
+  }
+
+  function legalMaps() {
+    const legal = new Map();
+    const unavailable = new Map();
+    if (myTurn() && st.legal) {
+      for (const o of st.legal.options) legal.set(o.id, o);
+      for (const u of st.legal.unavailable) unavailable.set(u.id, u);
+    }
+    return { legal, unavailable };
+  }
+
+  function renderBoard() {
+    if (!st.ruleset || !st.ruleset.board) {
+      replace(el.board, h('p', { class: 'note' }, 'This ruleset has no board drawing yet: the lists beside it play the game.'));
+      return;
+    }
+    const { legal, unavailable } = legalMaps();
+    const shown = st.preview && st.preview.view ? st.preview.view : st.state && st.state.view;
+    const selectedId = st.selected && st.selected.action.optionId !== undefined ? st.selected.action.optionId : null;
+    drawBoard(el.board, st.ruleset.board, shown, {
+      legal, unavailable, selected: selectedId,
+      onPick: (id) => choose({ optionId: id }, nameText(legal.get(id).name)),
+    });
+    el.board.classList.toggle('previewing', Boolean(st.preview));
+  }
+
+  function renderDecision() {
+    const s = st.state && st.state.summary;
+    const parts = [h('h2', { id: 'decision-heading' }, 'Your move')];
+    if (st.error) parts.push(h('p', { class: 'error', role: 'alert' }, st.error));
+    if (!s) {
+      replace(el.decision, parts, h('p', {}, 'Loading…'));
+      return;
+    }
+    if (isFinished(s)) {
+      parts[0] = h('h2', { id: 'decision-heading' }, 'Final scores');
+      const scores = st.state.scores;
+      parts.push(h('ol', { class: 'scores' }, s.seats
+        .map((seat) => ({ seat: seat.seat, score: scores[seat.seat] ?? 0 }))
+        .sort((a, b) => b.score - a.score)
+        .map((x) => h('li', {}, `${seatName(s, x.seat)}: ${x.score} VP${st.state.winners.includes(x.seat) ? ' (winner)' : ''}`))));
+      parts.push(h('a', { href: `#/replay/${encodeURIComponent(gameId)}`, class: 'button' }, 'Watch the replay'));
+      replace(el.decision, parts);
+      return;
+    }
+    if (st.seat === null) {
+      parts[0] = h('h2', { id: 'decision-heading' }, 'Spectating');
+      parts.push(h('p', {}, isWaiting(s) ? 'The game has not started.' : `${seatName(s, s.currentSeat)} is deciding: ${decisionPrompt(s.decision).toLowerCase()}.`));
+      replace(el.decision, parts);
+      return;
+    }
+    if (!myTurn()) {
+      parts.push(h('p', {}, isWaiting(s) ? 'The game starts when every seat is taken and the host starts it.' : `Waiting for ${seatName(s, s.currentSeat)}…`));
+      replace(el.decision, parts);
+      return;
+    }
+    if (!st.legal) {
+      parts.push(h('p', {}, 'Loading your options…'));
+      replace(el.decision, parts);
+      return;
+    }
+    parts.push(h('p', { class: 'prompt' }, `${decisionPrompt(st.legal.decision)}:`));
+    const list = h('ul', { class: 'options', 'aria-label': 'Options of this decision' });
+    for (const o of st.legal.options) {
+      const selected = st.selected && st.selected.action.optionId === o.id;
+      list.append(h('li', {}, h('button', {
+        type: 'button', class: ['option', selected && 'selected'], 'data-option-id': o.id,
+        'aria-pressed': selected ? 'true' : 'false',
+        onclick: () => choose({ optionId: o.id }, nameText(o.name)),
+      }, nameText(o.name))));
+    }
+    parts.push(list);
+    if (st.legal.unavailable.length) {
+      // greyed out, each with the engine's reason
+      const refused = h('ul', { class: 'options unavailable-options' });
+      for (const u of st.legal.unavailable) {
+        const name = st.ruleset ? (st.ruleset.actions.find((a) => a.id === u.id) || {}).name : '';
+        refused.append(h('li', {}, h('button', {
+          type: 'button', class: 'option unavailable', disabled: true, 'data-option-id': u.id,
+          'aria-describedby': `reason-${u.id}`,
+        }, nameText(name) || `#${u.id}`), h('span', { class: 'reason', id: `reason-${u.id}` }, u.message)));
+      }
+      parts.push(h('details', { class: 'unavailable-box', open: st.legal.unavailable.length <= 4 || undefined },
+        h('summary', {}, `Unavailable here (${st.legal.unavailable.length})`), refused));
+    }
+    if (st.selected) {
+      const box = h('div', { class: 'preview', 'aria-live': 'polite', 'aria-labelledby': 'preview-heading' },
+        h('h3', { id: 'preview-heading' }, `Preview: ${st.selected.label}`));
+      if (st.preview) {
+        box.append(h('table', { class: 'cost' }, h('tbody', {}, st.preview.rows.map(([k, v]) => h('tr', {}, h('th', { scope: 'row' }, k), h('td', {}, v))))));
+        if (st.preview.events.length) {
+          box.append(h('ul', { class: 'preview-events' }, st.preview.events.map((e) => h('li', {}, eventText(e, (x) => seatName(s, x))))));
+        }
+      } else if (!st.error) {
+        box.append(h('p', {}, 'Working out the cost…'));
+      }
+      box.append(h('div', { class: 'buttons' },
+        h('button', { type: 'button', class: 'primary confirm', disabled: st.busy || !st.preview, onclick: confirmSelected }, 'Confirm'),
+        h('button', { type: 'button', class: 'cancel', onclick: cancelSelected }, 'Cancel')));
+      parts.push(box);
+    }
+    if (caps.undo) {
+      parts.push(h('div', { class: 'buttons' }, h('button', { type: 'button', class: 'undo', disabled: st.busy, onclick: undo }, 'Undo')));
+    }
+    replace(el.decision, parts);
+  }
+
+  let compoundDrawn = null;
+  function renderCompound() {
+    el.compound.hidden = !(myTurn() && st.legal && st.legal.compound.length);
+    if (el.compound.hidden) return;
+    // hundreds of buttons: rebuilt only when the list or the filter changed
+    if (compoundDrawn && compoundDrawn.legal === st.legal && compoundDrawn.filter === st.filter) return;
+    compoundDrawn = { legal: st.legal, filter: st.filter };
+    const filter = h('input', {
+      type: 'search', id: 'compound-filter', value: st.filter, placeholder: 'e.g. coal, stafford',
+      'aria-describedby': 'compound-count',
+    });
+    const groups = new Map();
+    const words = st.filter.toLowerCase().split(/\s+/).filter(Boolean);
+    let shown = 0;
+    for (const c of st.legal.compound) {
+      const text = compoundText(c.key);
+      if (words.length && !words.every((w) => text.toLowerCase().includes(w) || c.key.includes(w))) continue;
+      const type = compoundType(c.key);
+      if (!groups.has(type)) groups.set(type, []);
+      groups.get(type).push(h('li', {}, h('button', {
+        type: 'button', class: 'whole-action', 'data-key': c.key,
+        onclick: () => choose({ compound: { ids: c.ids } }, text),
+      }, text)));
+      shown++;
+    }
+    const count = h('p', { id: 'compound-count', class: 'note' },
+      `${shown} of ${st.legal.compound.length} whole actions${st.legal.compoundTruncated ? ' (the list was cut: play step by step for the rest)' : ''}`);
+    filter.addEventListener('input', () => {
+      st.filter = filter.value;
+      renderCompound();
+      const again = el.compound.querySelector('#compound-filter');
+      again.focus();
+      again.setSelectionRange(again.value.length, again.value.length);
+    });
+    replace(el.compound,
+      h('h2', { id: 'compound-heading' }, 'Whole actions'),
+      h('label', { for: 'compound-filter' }, 'Filter'), filter, count,
+      [...groups.entries()].map(([type, items]) => h('details', { open: groups.size === 1 || undefined },
+        h('summary', {}, `${title(type)} (${items.length})`), h('ul', { class: 'whole-actions' }, items))));
+  }
+
+  function renderHand() {
+    const v = st.state && st.state.view;
+    const me = v && st.seat !== null ? v.playerStates[st.seat] : null;
+    el.hand.hidden = !(me && me.hand);
+    if (el.hand.hidden) return;
+    const cards = Object.entries(me.hand).filter(([, n]) => n > 0);
+    replace(el.hand, h('h2', { id: 'hand-heading' }, 'Your hand'),
+      h('ul', { class: 'cards', 'aria-label': `${me.handSize} cards` },
+        cards.map(([card, n]) => h('li', { class: 'card-chip', 'data-card': card }, `${title(card)}${n > 1 ? ` ×${n}` : ''}`))),
+      me.handUnseen ? h('p', { class: 'note' }, `${me.handUnseen} cards still to draw`) : null);
+  }
+
+  function renderPlayers() {
+    const v = st.state && st.state.view;
+    const s = st.state && st.state.summary;
+    if (!v || !s) {
+      replace(el.players, h('h2', { id: 'players-heading' }, 'Players'));
+      return;
+    }
+    const rows = v.playerStates.map((p) => h('tr', { class: [p.seat === s.currentSeat && 'current', p.seat === st.seat && 'me'] },
+      h('th', { scope: 'row' }, h('span', { class: `swatch seat-colour-${p.seat}`, 'aria-hidden': 'true' }),
+        `${seatName(s, p.seat)}`, h('span', { class: 'sr-only' }, ` (${SEAT_COLOUR_NAMES[p.seat]})`)),
+      h('td', {}, `£${p.money}`), h('td', {}, `${p.incomeLevel >= 0 ? '+' : ''}${p.incomeLevel}`), h('td', {}, p.vp),
+      h('td', {}, p.spent), h('td', {}, p.handSize), h('td', {}, p.linksLeft)));
+    const mats = v.playerStates.map((p) => h('tr', {},
+      h('th', { scope: 'row' }, seatName(s, p.seat)),
+      INDUSTRIES.map((i) => h('td', {}, p.matTaken[i] ?? 0))));
+    replace(el.players,
+      h('h2', { id: 'players-heading' }, 'Players'),
+      h('table', { class: 'player-table' },
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Seat'), ['Money', 'Income', 'VP', 'Spent', 'Cards', 'Links'].map((c) => h('th', { scope: 'col' }, c)))),
+        h('tbody', {}, rows)),
+      h('h3', {}, 'Player mats: tiles taken'),
+      h('table', { class: 'mat-table' },
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Seat'), INDUSTRIES.map((i) => h('th', { scope: 'col' },
+          h('span', { class: `swatch industry-colour-${i}`, 'aria-hidden': 'true' }), title(i))))),
+        h('tbody', {}, mats)),
+      h('p', { class: 'note' },
+        `Markets: coal ${v.markets.coal}, iron ${v.markets.iron}. Wild cards left: `
+        + `${v.wildPiles.wild_location ?? v.wildPiles.location ?? 0} location, ${v.wildPiles.wild_industry ?? v.wildPiles.industry ?? 0} industry. `
+        + `Discards: ${Object.values(v.discards).reduce((a, b) => a + b, 0)}.`));
+  }
+
+  function renderLobby() {
+    const s = st.state && st.state.summary;
+    const hostToken = saved.hostToken(gameId);
+    const invites = saved.inviteTokens(gameId);
+    const show = s && (isWaiting(s) || (hostToken && Object.keys(invites).length && !isFinished(s)));
+    el.lobby.hidden = !show;
+    if (!show) return;
+    const rows = s.seats.map((seatInfo) => {
+      const bits = [h('span', { class: 'seat-label' }, `Seat ${seatInfo.seat + 1}: ${seatInfo.open ? 'open' : seatInfo.name || '—'}`)];
+      if (invites[seatInfo.seat]) {
+        const url = inviteUrl(gameId, seatInfo.seat, invites[seatInfo.seat]);
+        bits.push(h('input', { type: 'text', readonly: true, value: url, class: 'invite-link', 'data-seat': seatInfo.seat, 'aria-label': `Invite link for seat ${seatInfo.seat + 1}` }),
+          copyButton(url, 'Copy link'));
+      } else if (seatInfo.open) {
+        const url = joinUrl(gameId, seatInfo.seat);
+        bits.push(h('input', { type: 'text', readonly: true, value: url, class: 'join-link', 'data-seat': seatInfo.seat, 'aria-label': `Join link for seat ${seatInfo.seat + 1}` }),
+          copyButton(url, 'Copy link'));
+      }
+      return h('li', {}, bits);
+    });
+    const parts = [h('h2', { id: 'lobby-heading' }, isWaiting(s) ? 'Waiting for players' : 'Invitations'),
+      h('ul', { class: 'seat-links' }, rows),
+      h('p', {}, 'Spectators: ', h('a', { href: watchUrl(gameId) }, watchUrl(gameId)))];
+    if (isWaiting(s) && hostToken) {
+      const start = h('button', { type: 'button', class: 'primary start', disabled: s.openSeats > 0 }, s.openSeats > 0 ? `Start (${s.openSeats} open)` : 'Start the game');
+      start.addEventListener('click', async () => {
+        try {
+          const answer = await api.start(gameId, hostToken);
+          announce('The game has started');
+          await loadState();
+          startWatching(readState(answer.state).summary.version);
+        } catch (err) {
+          st.error = err.message;
+          render();
+        }
+      });
+      parts.push(start);
+    }
+    replace(el.lobby, parts);
+  }
+
+  function renderLog() {
+    replace(el.log, h('h2', { id: 'log-heading' }, 'Events'),
+      h('ol', { class: 'event-log', 'aria-live': 'polite', 'aria-relevant': 'additions' },
+        st.log.slice(-40).map((line) => h('li', {}, line))));
+    const list = el.log.querySelector('ol');
+    list.scrollTop = list.scrollHeight;
+  }
+
+  function render() {
+    if (st.closed) return;
+    // keep keyboard focus on the same control across a redraw
+    const active = document.activeElement;
+    const focusKey = active && (active.dataset.optionId || active.dataset.actionId || active.dataset.key);
+    renderStatus();
+    renderLobby();
+    renderBoard();
+    renderDecision();
+    renderCompound();
+    renderHand();
+    renderPlayers();
+    renderLog();
+    if (focusKey && !root.contains(active)) {
+      const again = root.querySelector(`[data-option-id="${focusKey}"]:not([disabled]), [data-action-id="${focusKey}"][tabindex], [data-key="${CSS.escape(focusKey)}"]`);
+      if (again) again.focus();
+    }
+    document.title = myTurn() ? 'Brass — your turn' : 'Brass — game';
+  }
+
+  function onKey(e) {
+    if (e.key === 'Escape' && st.selected) cancelSelected();
+  }
+  document.addEventListener('keydown', onKey);
+
+  try {
+    await loadState();
+    st.ruleset = await getRuleset(st.state.summary.ruleset);
+  } catch (err) {
+    st.error = `${err.message}${err.reason ? ` (${err.reason})` : ''}`;
+  }
+  render();
+  if (st.state && !isWaiting(st.state.summary)) {
+    if (isFinished(st.state.summary)) st.connection = '';
+    startWatching(Math.max(0, st.state.summary.version - 20));
+  }
+  return () => {
+    st.closed = true;
+    if (st.watcher) st.watcher.close();
+    if (st.waitingTimer) clearInterval(st.waitingTimer);
+    document.removeEventListener('keydown', onKey);
+  };
+}
+
+function clockText(clock) {
+  if (typeof clock !== 'object') return String(clock);
+  return Object.entries(clock).map(([k, v]) => `${title(k)} ${typeof v === 'object' ? JSON.stringify(v) : v}`).join(' · ');
+}

@@ -1,0 +1,289 @@
+// The lobby: create a game, the games this browser holds seats in, public games, joining.
+
+import { api } from './api.js';
+import { capabilities, ruleset as getRuleset } from './caps.js';
+import { announce, h, replace } from './dom.js';
+import { inviteUrl, saved } from './store.js';
+import { isFinished, isWaiting, readSummary, title } from './view.js';
+
+const SEAT_ROLES = [
+  ['me', 'Me (play in this browser)'],
+  ['invite', 'Invite link (a person)'],
+  ['open', 'Open seat (anyone may join)'],
+];
+
+function errorBox() {
+  return h('p', { class: 'error', role: 'alert', hidden: true });
+}
+
+function showError(box, err) {
+  box.hidden = false;
+  box.textContent = err.reason ? `${err.message} (${err.reason})` : String(err.message || err);
+}
+
+function optionInput(option, idPrefix) {
+  const id = `${idPrefix}-${option.key}`;
+  const label = h('label', { for: id }, title(option.key));
+  const hint = h('small', { id: `${id}-hint` }, option.description);
+  let input;
+  if (option.type === 'bool') {
+    input = h('input', { type: 'checkbox', id, checked: option.default === true, 'aria-describedby': `${id}-hint` });
+    if (option.allowedBools.length === 1) input.disabled = true;
+  } else if (option.type === 'int' && option.allowedInts.length) {
+    input = h('select', { id, 'aria-describedby': `${id}-hint` },
+      option.allowedInts.map((v) => h('option', { value: v, selected: v === option.default }, v)));
+  } else if (option.type === 'int') {
+    input = h('input', { type: 'number', id, value: option.default ?? '', min: option.min ?? undefined, max: option.max ?? undefined, 'aria-describedby': `${id}-hint` });
+  } else {
+    input = h('select', { id, 'aria-describedby': `${id}-hint` },
+      option.allowedEnums.map((v) => h('option', { value: v, selected: v === option.default }, v)));
+  }
+  input.dataset.optionKey = option.key;
+  input.dataset.optionType = option.type;
+  return h('div', { class: 'field option-field' }, label, input, hint);
+}
+
+function optionValue(input) {
+  if (input.dataset.optionType === 'bool') return input.checked;
+  if (input.dataset.optionType === 'int') return Number(input.value);
+  return input.value;
+}
+
+async function createForm(go) {
+  const caps = await capabilities();
+  const err = errorBox();
+  const rulesetSelect = h('select', { id: 'create-ruleset', name: 'ruleset' });
+  const playersSelect = h('select', { id: 'create-players', name: 'players' });
+  const seatsBox = h('fieldset', { class: 'seats' }, h('legend', {}, 'Seats'));
+  const optionsBox = h('fieldset', { class: 'options' }, h('legend', {}, 'Options'));
+  const note = h('p', { class: 'note' });
+  const visibility = h('select', { id: 'create-visibility' },
+    h('option', { value: 'VISIBILITY_PUBLIC' }, 'Public (listed in the lobby)'),
+    h('option', { value: 'VISIBILITY_UNLISTED' }, 'Unlisted (by link only)'));
+  const seed = h('input', { id: 'create-seed', type: 'text', inputmode: 'numeric', pattern: '[0-9]*', placeholder: 'random' });
+  const rulesets = [];
+  for (const name of caps.rulesets) {
+    try {
+      const r = await getRuleset(name);
+      rulesets.push({ ...r, enumName: name });
+    } catch {
+      // a ruleset this server's engine does not describe: not offered
+    }
+  }
+  for (const r of rulesets) {
+    rulesetSelect.append(h('option', { value: r.enumName }, `${r.title}${r.provisional ? ' (provisional)' : ''}${r.board ? '' : ' — no board drawing yet'}`));
+  }
+  const botKinds = caps.bots ? ['random', 'greedy', 'mcts'] : [];
+
+  function current() {
+    return rulesets.find((r) => r.enumName === rulesetSelect.value) || rulesets[0];
+  }
+
+  function drawSeats() {
+    const n = Number(playersSelect.value);
+    const old = [...seatsBox.querySelectorAll('.seat-row')].map((row) => ({
+      role: row.querySelector('select').value, name: row.querySelector('input').value,
+    }));
+    for (const row of seatsBox.querySelectorAll('.seat-row')) row.remove();
+    for (let i = 0; i < n; i++) {
+      const prev = old[i] || { role: i === 0 ? 'me' : 'invite', name: i === 0 ? 'Me' : `Player ${i + 1}` };
+      const roles = [...SEAT_ROLES, ...botKinds.map((b) => [`bot:${b}`, `Bot: ${b}`])];
+      const role = h('select', { id: `seat-${i}-role`, 'aria-label': `Seat ${i + 1}: who plays` },
+        roles.map(([v, text]) => h('option', { value: v, selected: v === prev.role }, text)));
+      const name = h('input', { id: `seat-${i}-name`, type: 'text', maxlength: 64, value: prev.name, 'aria-label': `Seat ${i + 1}: name` });
+      seatsBox.append(h('div', { class: 'seat-row' }, h('span', { class: 'seat-number' }, `Seat ${i + 1}`), role, name));
+    }
+  }
+
+  function drawRuleset() {
+    const r = current();
+    if (!r) return;
+    replace(playersSelect, ...Array.from({ length: r.maxPlayers - r.minPlayers + 1 }, (_, k) => {
+      const n = r.minPlayers + k;
+      return h('option', { value: n, selected: n === Math.min(3, r.maxPlayers) }, `${n} players`);
+    }));
+    replace(optionsBox, h('legend', {}, 'Options'), ...r.options.map((o) => optionInput(o, 'opt')));
+    note.textContent = r.provisional ? `Provisional data: ${r.placeholders.join(', ') || 'see the docs'}.` : '';
+    drawSeats();
+  }
+
+  rulesetSelect.addEventListener('change', drawRuleset);
+  playersSelect.addEventListener('change', drawSeats);
+  drawRuleset();
+
+  const submit = h('button', { type: 'submit', class: 'primary' }, 'Create game');
+  const form = h('form', { class: 'create-form', 'aria-labelledby': 'create-heading' },
+    h('div', { class: 'field' }, h('label', { for: 'create-ruleset' }, 'Ruleset'), rulesetSelect),
+    h('div', { class: 'field' }, h('label', { for: 'create-players' }, 'Players'), playersSelect),
+    note, seatsBox, optionsBox,
+    h('div', { class: 'field' }, h('label', { for: 'create-visibility' }, 'Visibility'), visibility),
+    h('div', { class: 'field' }, h('label', { for: 'create-seed' }, 'Deal seed (optional)'), seed),
+    err, submit);
+
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    err.hidden = true;
+    const r = current();
+    const rows = [...seatsBox.querySelectorAll('.seat-row')].map((row, i) => ({
+      seat: i, role: row.querySelector('select').value, name: row.querySelector('input').value.trim(),
+    }));
+    const body = {
+      ruleset: r.enumName,
+      players: rows.length,
+      seatNames: rows.map((s) => (s.role === 'open' ? '' : s.name || `Player ${s.seat + 1}`)),
+      openSeats: rows.filter((s) => s.role === 'open').map((s) => s.seat),
+      visibility: visibility.value,
+      options: {},
+    };
+    if (seed.value.trim()) body.seed = seed.value.trim();
+    for (const input of optionsBox.querySelectorAll('[data-option-key]')) {
+      const key = input.dataset.optionKey;
+      const camel = key.replace(/_([a-z0-9])/g, (_, c) => c.toUpperCase());
+      if (caps.optionFields.includes(camel)) body.options[camel] = optionValue(input);
+      else (body.options.rulesetOptions ||= {})[key] = optionValue(input);
+    }
+    const bots = rows.filter((s) => s.role.startsWith('bot:'));
+    if (bots.length && caps.bots) {
+      body[caps.bots] = rows.map((s) => (s.role.startsWith('bot:') ? s.role.slice(4) : ''));
+    }
+    submit.disabled = true;
+    try {
+      const created = await api.createGame(body);
+      const gameId = created.gameId;
+      const links = {};
+      let mine = null;
+      for (const seatToken of created.seats || []) {
+        const seat = Number(seatToken.seat || 0);
+        const row = rows[seat];
+        if (row.role === 'me') {
+          saved.addSeat(gameId, seat, seatToken.token);
+          if (mine === null) mine = seat;
+        } else if (row.role === 'invite') {
+          links[seat] = seatToken.token;
+        }
+      }
+      saved.addHosted(gameId, created.hostToken, links);
+      announce('Game created');
+      go(`#/game/${encodeURIComponent(gameId)}${mine === null ? '' : '/' + mine}`);
+    } catch (error) {
+      showError(err, error);
+    } finally {
+      submit.disabled = false;
+    }
+  });
+  return form;
+}
+
+function summaryRow(summary, go) {
+  const seats = summary.seats.map((s) => (s.open ? 'open seat' : s.name || `Seat ${s.seat + 1}`)).join(', ');
+  const id = encodeURIComponent(summary.gameId);
+  const actions = [];
+  if (summary.openSeats > 0 && isWaiting(summary)) {
+    actions.push(h('a', { href: `#/join/${id}`, class: 'button' }, 'Join'));
+  }
+  if (!isWaiting(summary)) actions.push(h('a', { href: `#/game/${id}`, class: 'button' }, 'Watch'));
+  if (isFinished(summary)) actions.push(h('a', { href: `#/replay/${id}`, class: 'button' }, 'Replay'));
+  return h('li', { class: 'game-row' },
+    h('span', { class: 'game-title' }, `${title(summary.ruleset.replace(/^RULESET_/, '').toLowerCase())} · ${summary.gameId}`),
+    h('span', { class: 'game-meta' }, `${title(summary.status.replace(/^GAME_STATUS_/, '').toLowerCase())} · v${summary.version} · ${seats}`),
+    h('span', { class: 'game-actions' }, actions));
+}
+
+async function publicGames(go) {
+  const list = h('ul', { class: 'game-list', 'aria-live': 'polite' });
+  const err = errorBox();
+  const openOnly = h('input', { type: 'checkbox', id: 'public-open-only' });
+  const refresh = h('button', { type: 'button' }, 'Refresh');
+  async function load() {
+    err.hidden = true;
+    try {
+      const answer = await api.listGames({ pageSize: 20, hasOpenSeats: openOnly.checked ? true : undefined });
+      const games = (answer.games || []).map(readSummary);
+      replace(list, games.length ? games.map((g) => summaryRow(g, go)) : h('li', {}, 'No public games yet.'));
+    } catch (error) {
+      showError(err, error);
+    }
+  }
+  openOnly.addEventListener('change', load);
+  refresh.addEventListener('click', load);
+  load();
+  return h('div', {}, h('div', { class: 'toolbar' }, h('label', { for: 'public-open-only' }, openOnly, ' Only games with open seats'), refresh), err, list);
+}
+
+function yourGames() {
+  const games = saved.games();
+  if (!games.length) return h('p', {}, 'None yet: create one, or open an invite link.');
+  return h('ul', { class: 'game-list' }, games.slice(0, 20).map((g) => {
+    const id = encodeURIComponent(g.gameId);
+    return h('li', { class: 'game-row' },
+      h('span', { class: 'game-title' }, g.gameId),
+      h('span', { class: 'game-meta' }, [g.host ? 'host' : '', g.seats.length ? `seat ${g.seats.map((s) => s + 1).join(', ')}` : ''].filter(Boolean).join(' · ')),
+      h('span', { class: 'game-actions' },
+        g.seats.map((s) => h('a', { href: `#/game/${id}/${s}`, class: 'button' }, `Play seat ${s + 1}`)),
+        h('a', { href: `#/game/${id}`, class: 'button' }, 'Open')));
+  }));
+}
+
+function openByLink(go) {
+  const input = h('input', { id: 'open-link', type: 'text', placeholder: 'an invite link or a game id' });
+  const form = h('form', { class: 'toolbar' }, h('label', { for: 'open-link' }, 'Link or game id'), input, h('button', { type: 'submit' }, 'Open'));
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const text = input.value.trim();
+    if (!text) return;
+    const hash = text.includes('#') ? text.slice(text.indexOf('#')) : `#/game/${encodeURIComponent(text)}`;
+    go(hash);
+  });
+  return form;
+}
+
+export async function lobbyPage(root, go) {
+  const main = h('div', { class: 'lobby' },
+    h('section', { class: 'card', 'aria-labelledby': 'create-heading' },
+      h('h2', { id: 'create-heading' }, 'Create a game'), await createForm(go)),
+    h('section', { class: 'card', 'aria-labelledby': 'yours-heading' },
+      h('h2', { id: 'yours-heading' }, 'Your games'), yourGames(), h('h3', {}, 'Open a link'), openByLink(go)),
+    h('section', { class: 'card', 'aria-labelledby': 'public-heading' },
+      h('h2', { id: 'public-heading' }, 'Public games'), await publicGames(go)));
+  replace(root, main);
+  document.title = 'Brass — lobby';
+}
+
+// #/join/ID[/SEAT]: take an open seat with a display name.
+export async function joinPage(root, go, gameId, seat) {
+  const err = errorBox();
+  const name = h('input', { id: 'join-name', type: 'text', maxlength: 64, required: true, value: '' });
+  const submit = h('button', { type: 'submit', class: 'primary' }, 'Join');
+  const info = h('p', {}, 'Loading the game…');
+  const form = h('form', { class: 'join-form' },
+    info, h('div', { class: 'field' }, h('label', { for: 'join-name' }, 'Your name'), name), err, submit);
+  replace(root, h('section', { class: 'card narrow', 'aria-labelledby': 'join-heading' },
+    h('h2', { id: 'join-heading' }, 'Join a game'), form));
+  document.title = 'Brass — join';
+  try {
+    const game = await api.getGame(gameId);
+    const summary = readSummary(game.state && game.state.summary);
+    const open = summary.seats.filter((s) => s.open).map((s) => s.seat + 1);
+    info.textContent = `Game ${gameId}: ${summary.seats.length} seats; open: ${open.length ? open.join(', ') : 'none'}.`;
+  } catch (error) {
+    showError(err, error);
+  }
+  name.focus();
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    err.hidden = true;
+    submit.disabled = true;
+    try {
+      const joined = await api.join(gameId, name.value.trim(), seat);
+      const s = Number(joined.seat.seat || 0);
+      saved.addSeat(gameId, s, joined.seat.token);
+      go(`#/game/${encodeURIComponent(gameId)}/${s}`, true);
+    } catch (error) {
+      showError(err, error);
+    } finally {
+      submit.disabled = false;
+    }
+  });
+}
+
+export { inviteUrl };

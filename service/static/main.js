@@ -1,0 +1,70 @@
+// The page's router: every screen is a fragment route (#/...), so seat tokens in invite
+// links never reach the server or its logs.
+//   #/                       lobby
+//   #/join/ID[/SEAT]         take an open seat
+//   #/play/ID/SEAT/TOKEN     an invite link: keeps the token, then opens #/game/ID/SEAT
+//   #/game/ID[/SEAT]         watch, or play as a seat this browser holds
+//   #/replay/ID[/VERSION]    the replay viewer
+
+import { h, replace } from './dom.js';
+import { gamePage } from './game.js';
+import { joinPage, lobbyPage } from './lobby.js';
+import { replayPage } from './replay.js';
+import { saved } from './store.js';
+
+const root = document.getElementById('app');
+let leave = null;
+let routed = null;
+let seq = 0;
+
+function go(hash, replaceEntry = false) {
+  if (replaceEntry) history.replaceState(null, '', hash);
+  else history.pushState(null, '', hash);
+  route(true);
+}
+
+async function route(force = false) {
+  // a click on a fragment link fires both popstate and hashchange: route once
+  if (!force && location.hash === routed) return;
+  routed = location.hash;
+  const mine = ++seq;
+  if (leave) {
+    leave();
+    leave = null;
+  }
+  const parts = location.hash.replace(/^#\/?/, '').split('/').map(decodeURIComponent);
+  const [page, id, a, b] = parts;
+  const seatOf = (x) => (x === undefined || x === '' ? null : Number(x));
+  let cleanup = null;
+  try {
+    if (page === 'play' && id && a !== undefined && b) {
+      saved.addSeat(id, Number(a), b);
+      // the token leaves the address bar (and the history) at once
+      history.replaceState(null, '', `#/game/${encodeURIComponent(id)}/${Number(a)}`);
+      routed = location.hash;
+      cleanup = await gamePage(root, go, id, Number(a));
+    } else if (page === 'game' && id) {
+      cleanup = await gamePage(root, go, id, seatOf(a));
+    } else if (page === 'join' && id) {
+      await joinPage(root, go, id, seatOf(a) ?? undefined);
+    } else if (page === 'replay' && id) {
+      cleanup = await replayPage(root, go, id, seatOf(a) ?? undefined);
+    } else {
+      await lobbyPage(root, go);
+    }
+  } catch (err) {
+    replace(root, h('section', { class: 'card narrow' }, h('h2', {}, 'Something went wrong'),
+      h('p', { class: 'error', role: 'alert' }, err.message || String(err)), h('a', { href: '#/' }, 'Back to the lobby')));
+  }
+  if (mine !== seq) {
+    // another route started meanwhile: this page is already replaced
+    if (cleanup) cleanup();
+    return;
+  }
+  leave = cleanup;
+  document.documentElement.dataset.ready = 'true';
+}
+
+window.addEventListener('popstate', () => route());
+window.addEventListener('hashchange', () => route());
+route();

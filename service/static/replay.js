@@ -1,0 +1,126 @@
+// The replay viewer: steps through a game's decisions (GetReplay) and shows the board at
+// each version (GetGame at_version), as the caller may see it then.
+
+import { api } from './api.js';
+import { drawBoard } from './board.js';
+import { ruleset as getRuleset } from './caps.js';
+import { h, replace } from './dom.js';
+import { saved } from './store.js';
+import { nameText, readReplay, readState, title } from './view.js';
+
+export async function replayPage(root, go, gameId, startVersion) {
+  const seats = saved.seats(gameId);
+  const token = seats.length ? saved.seatToken(gameId, seats[0]) : null;
+  const st = { replay: null, version: 0, state: null, ruleset: null, playing: null, closed: false };
+  const board = h('div', { class: 'board-wrap' });
+  const info = h('div', { class: 'status-bar', role: 'status', 'aria-live': 'polite' });
+  const slider = h('input', { type: 'range', id: 'replay-version', min: 0, max: 0, value: 0 });
+  const list = h('ol', { class: 'replay-decisions', 'aria-label': 'Decisions' });
+  const err = h('p', { class: 'error', role: 'alert', hidden: true });
+  const button = (label, text, fn) => h('button', { type: 'button', 'aria-label': label, onclick: fn }, text);
+  const playButton = button('Play', 'Play ▶', () => togglePlay());
+  const controls = h('div', { class: 'replay-controls', role: 'toolbar', 'aria-label': 'Replay controls' },
+    button('First decision', '⏮', () => show(0)),
+    button('Previous decision', '◀', () => show(st.version - 1)),
+    playButton,
+    button('Next decision', '▶', () => show(st.version + 1)),
+    button('Last decision', '⏭', () => show(st.replay.version)),
+    h('label', { for: 'replay-version' }, 'Version'), slider);
+  replace(root, h('div', { class: 'game replay' }, info,
+    h('div', { class: 'game-layout' },
+      h('div', { class: 'board-column' }, board),
+      h('div', { class: 'side-column' },
+        h('section', { class: 'card', 'aria-labelledby': 'replay-heading' },
+          h('h2', { id: 'replay-heading' }, 'Replay'), err, controls,
+          h('p', { class: 'note' }, 'Keys: ← and → step, Home and End jump.')),
+        h('section', { class: 'card players' }),
+        h('section', { class: 'card', 'aria-labelledby': 'decisions-heading' },
+          h('h2', { id: 'decisions-heading' }, 'Decisions'), list)))));
+  document.title = 'Brass — replay';
+
+  let seq = 0;
+  async function show(version) {
+    if (!st.replay) return;
+    const v = Math.max(0, Math.min(st.replay.version, version));
+    st.version = v;
+    slider.value = String(v);
+    const mine = ++seq;
+    try {
+      const game = await api.getGame(gameId, token, String(v));
+      if (mine !== seq || st.closed) return;
+      st.state = readState(game.state);
+      err.hidden = true;
+    } catch (e) {
+      err.hidden = false;
+      err.textContent = e.message;
+      return;
+    }
+    render();
+  }
+
+  function render() {
+    const view = st.state && st.state.view;
+    const summary = st.state && st.state.summary;
+    const decision = st.replay.decisions[st.version - 1];
+    const seatName = (s) => ((summary && summary.seats.find((x) => x.seat === s)) || {}).name || `Seat ${s + 1}`;
+    replace(info, h('a', { href: '#/', class: 'home' }, 'Lobby'),
+      h('span', {}, `Game ${gameId}`),
+      h('span', {}, `Version ${st.version} of ${st.replay.version}`),
+      view ? h('span', {}, `${title(view.era)} era, round ${view.round}`) : null,
+      decision ? h('span', {}, `${seatName(decision.seat)}: ${nameText(decision.name)}`) : h('span', {}, 'The start'));
+    if (st.ruleset && st.ruleset.board) drawBoard(board, st.ruleset.board, view, {});
+    const players = root.querySelector('.players');
+    if (view) {
+      replace(players, h('h2', {}, 'Players'), h('table', { class: 'player-table' },
+        h('thead', {}, h('tr', {}, ['Seat', 'Money', 'Income', 'VP'].map((c) => h('th', { scope: 'col' }, c)))),
+        h('tbody', {}, view.playerStates.map((p) => h('tr', {}, h('th', { scope: 'row' }, seatName(p.seat)),
+          h('td', {}, `£${p.money}`), h('td', {}, p.incomeLevel), h('td', {}, p.vp))))));
+    }
+    for (const li of list.children) li.classList.toggle('current', Number(li.dataset.version) === st.version);
+    const current = list.querySelector('.current');
+    if (current) current.scrollIntoView({ block: 'nearest' });
+  }
+
+  function togglePlay() {
+    if (st.playing) {
+      clearInterval(st.playing);
+      st.playing = null;
+      playButton.textContent = 'Play ▶';
+      return;
+    }
+    playButton.textContent = 'Pause ⏸';
+    st.playing = setInterval(() => {
+      if (st.version >= st.replay.version) togglePlay();
+      else show(st.version + 1);
+    }, 400);
+  }
+
+  slider.addEventListener('input', () => show(Number(slider.value)));
+  function onKey(e) {
+    if (e.target && ['INPUT', 'TEXTAREA', 'SELECT'].includes(e.target.tagName) && e.target !== slider) return;
+    if (e.key === 'ArrowRight') { e.preventDefault(); show(st.version + 1); }
+    else if (e.key === 'ArrowLeft') { e.preventDefault(); show(st.version - 1); }
+    else if (e.key === 'Home') { e.preventDefault(); show(0); }
+    else if (e.key === 'End') { e.preventDefault(); show(st.replay.version); }
+  }
+  document.addEventListener('keydown', onKey);
+
+  try {
+    st.replay = readReplay(await api.replay(gameId, token));
+    const first = readState((await api.getGame(gameId, token, '0')).state);
+    st.ruleset = await getRuleset(first.summary.ruleset);
+    slider.max = String(st.replay.version);
+    replace(list, h('li', { 'data-version': 0 }, h('button', { type: 'button', onclick: () => show(0) }, 'The start')),
+      st.replay.decisions.map((d) => h('li', { 'data-version': d.version },
+        h('button', { type: 'button', onclick: () => show(d.version) }, `${d.version}. Seat ${d.seat + 1}: ${nameText(d.name)}`))));
+    await show(startVersion ?? 0);
+  } catch (e) {
+    err.hidden = false;
+    err.textContent = e.message;
+  }
+  return () => {
+    st.closed = true;
+    if (st.playing) clearInterval(st.playing);
+    document.removeEventListener('keydown', onKey);
+  };
+}

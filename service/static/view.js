@@ -1,0 +1,397 @@
+// The one module that reads the service's game JSON: views, summaries, options, events,
+// previews. Everything else in the page uses the plain objects made here, so a change of
+// the service's JSON (key names, nesting) is an edit of this file only.
+
+// A key as written by the core (snake_case) or by the typed contract (lowerCamelCase).
+function camel(key) {
+  return key.replace(/_([a-z0-9])/g, (_, c) => c.toUpperCase());
+}
+
+export function pick(obj, key, fallback = undefined) {
+  if (obj == null) return fallback;
+  if (key in obj) return obj[key];
+  const c = camel(key);
+  if (c in obj) return obj[c];
+  return fallback;
+}
+
+// An int64 arrives as a JSON string in proto3 JSON.
+export function num(value, fallback = 0) {
+  if (value === undefined || value === null || value === '') return fallback;
+  const n = Number(value);
+  return Number.isFinite(n) ? n : fallback;
+}
+
+// A view may be wrapped by ruleset ({"birmingham": {...}}) in the typed contract.
+function unwrapView(view) {
+  if (view == null) return null;
+  for (const ruleset of ['birmingham', 'pittsburgh']) {
+    const inner = view[ruleset];
+    if (inner && typeof inner === 'object' && !Array.isArray(inner)) return inner;
+  }
+  return view;
+}
+
+// A keyed collection: an object by name, or a list of objects carrying the name.
+function entries(collection, nameKey) {
+  if (collection == null) return [];
+  if (Array.isArray(collection)) return collection.map((v) => [pick(v, nameKey), v]);
+  return Object.entries(collection);
+}
+
+function counts(collection) {
+  // {"stafford": 2} or [{"card": "stafford", "count": 2}]
+  const out = {};
+  for (const [name, v] of entries(collection, 'card')) {
+    out[name] = typeof v === 'object' ? num(pick(v, 'count', 1), 1) : num(v);
+  }
+  return out;
+}
+
+function player(raw, seat) {
+  const hand = pick(raw, 'hand', null);
+  return {
+    seat,
+    money: num(pick(raw, 'money')),
+    vp: num(pick(raw, 'vp')),
+    spent: num(pick(raw, 'spent')),
+    incomeSpace: num(pick(raw, 'income_space')),
+    incomeLevel: num(pick(raw, 'income_level')),
+    linksLeft: num(pick(raw, 'links_left')),
+    handSize: num(pick(raw, 'hand_size')),
+    handUnseen: num(pick(raw, 'hand_unseen')),
+    lastDiscard: pick(raw, 'last_discard', null),
+    matTaken: counts(pick(raw, 'mat_taken', {})),
+    hand: hand == null ? null : counts(hand),
+    wildCards: counts(pick(raw, 'wild_cards', {})),
+  };
+}
+
+// The view of one game (a seat's or a spectator's) as the page uses it.
+export function readView(rawView) {
+  const v = unwrapView(rawView);
+  if (v == null) return null;
+  const slots = entries(pick(v, 'slots', {}), 'slot').map(([name, s]) => ({
+    slot: name,
+    owner: num(pick(s, 'owner'), -1),
+    industry: pick(s, 'industry'),
+    level: num(pick(s, 'level')),
+    flipped: Boolean(pick(s, 'flipped', false)),
+    cubes: num(pick(s, 'cubes')),
+  }));
+  const links = entries(pick(v, 'links', {}), 'link').map(([name, owner]) => ({
+    link: name,
+    owner: typeof owner === 'object' ? num(pick(owner, 'owner'), -1) : num(owner, -1),
+  }));
+  const merchants = entries(pick(v, 'merchants', {}), 'space').map(([name, m]) => ({
+    space: name,
+    location: name.split('.')[0],
+    goods: pick(m, 'goods', null),
+    beer: num(pick(m, 'beer')),
+  }));
+  const markets = pick(v, 'markets', {});
+  const seat = pick(v, 'seat', null);
+  return {
+    ruleset: pick(v, 'ruleset', 'birmingham'),
+    players: num(pick(v, 'players')),
+    era: pick(v, 'era', ''),
+    round: num(pick(v, 'round')),
+    turnOrder: (pick(v, 'turn_order', []) || []).map((x) => num(x)),
+    actionsLeft: num(pick(v, 'actions_left')),
+    current: pick(v, 'current', null) == null ? null : num(pick(v, 'current')),
+    decision: pick(v, 'decision', ''),
+    gameOver: Boolean(pick(v, 'game_over', false)),
+    pendingAction: pick(pick(v, 'pending', {}), 'action', null),
+    deckSize: num(pick(v, 'deck_size')),
+    discards: counts(pick(v, 'discards', {})),
+    wildPiles: counts(pick(v, 'wild_piles', {})),
+    markets: { coal: num(pick(markets, 'coal')), iron: num(pick(markets, 'iron')) },
+    slots,
+    links,
+    merchants,
+    playerStates: (pick(v, 'player_state', []) || []).map(player),
+    seat: seat == null ? null : num(seat),
+  };
+}
+
+// A GameSummary.
+export function readSummary(raw) {
+  if (raw == null) return null;
+  const current = pick(raw, 'current_seat', null);
+  return {
+    gameId: pick(raw, 'game_id', ''),
+    ruleset: pick(raw, 'ruleset', 'RULESET_BIRMINGHAM'),
+    seats: (pick(raw, 'seats', []) || []).map((s) => ({
+      seat: num(pick(s, 'seat')),
+      name: pick(s, 'name', ''),
+      open: Boolean(pick(s, 'open', false)),
+      bot: pick(s, 'bot', ''),
+    })),
+    version: num(pick(raw, 'version')),
+    status: pick(raw, 'status', ''),
+    currentSeat: current == null ? null : num(current),
+    decision: pick(raw, 'decision', ''),
+    visibility: pick(raw, 'visibility', ''),
+    openSeats: num(pick(raw, 'open_seats')),
+    updateTime: pick(raw, 'update_time', ''),
+    clock: pick(raw, 'clock', null),
+  };
+}
+
+// A GameState (summary, viewer seat, view, scores, winners).
+export function readState(raw) {
+  if (raw == null) return null;
+  const viewer = pick(raw, 'viewer_seat', null);
+  return {
+    summary: readSummary(pick(raw, 'summary', null)),
+    viewerSeat: viewer == null ? null : num(viewer),
+    view: readView(pick(raw, 'view', null)),
+    scores: (pick(raw, 'scores', []) || []).map((x) => num(x)),
+    winners: (pick(raw, 'winners', []) || []).map((x) => num(x)),
+    clock: pick(raw, 'clock', null),
+  };
+}
+
+export const GAME_OVER = 'GAME_STATUS_FINISHED';
+export function isFinished(summary) {
+  return summary != null && /FINISHED|OVER|ENDED/.test(summary.status);
+}
+export function isWaiting(summary) {
+  return summary != null && /WAITING/.test(summary.status);
+}
+
+// ------------------------------------------------------------------ options and actions
+
+// One option of the current decision (available or not).
+export function readOption(raw) {
+  return {
+    id: num(pick(raw, 'id')),
+    name: pick(raw, 'name', ''),
+    kind: pick(raw, 'kind', ''),
+    meaning: pick(raw, 'meaning', {}) || {},
+  };
+}
+
+// A ListLegalActionsResponse (or SubmitActionResponse.next_actions).
+export function readLegal(raw) {
+  if (raw == null) return null;
+  return {
+    version: num(pick(raw, 'version')),
+    seat: num(pick(raw, 'seat')),
+    decision: pick(raw, 'decision', ''),
+    options: (pick(raw, 'options', []) || []).map(readOption),
+    unavailable: (pick(raw, 'unavailable', []) || []).map((u) => ({
+      id: num(pick(u, 'id')),
+      reason: pick(u, 'reason', ''),
+      message: pick(u, 'message', ''),
+    })),
+    compound: (pick(raw, 'compound_actions', []) || []).map((c) => ({
+      key: pick(c, 'key', ''),
+      ids: (pick(c, 'ids', []) || []).map((x) => num(x)),
+    })),
+    compoundTruncated: Boolean(pick(raw, 'compound_actions_truncated', false)),
+  };
+}
+
+// ------------------------------------------------------------------ words for people
+
+export function title(text) {
+  return String(text ?? '')
+    .replace(/_/g, ' ')
+    .replace(/\b([a-z])/g, (c) => c.toUpperCase());
+}
+
+const ROMAN = ['', 'I', 'II', 'III', 'IV', 'V', 'VI', 'VII', 'VIII'];
+export function roman(level) {
+  return ROMAN[level] ?? String(level);
+}
+
+// "slot:belper.0" -> "Belper slot 1"; "card:wild_location" -> "Wild Location" ...
+export function nameText(name) {
+  if (!name) return '';
+  const [kind, rest = ''] = name.includes(':') ? name.split(/:(.*)/s) : [name, ''];
+  switch (kind) {
+    case 'type': return title(rest);
+    case 'card': return `${title(rest)} card`;
+    case 'industry': return title(rest);
+    case 'slot': {
+      const [loc, k] = rest.split('.');
+      return `${title(loc)} slot ${num(k) + 1}`;
+    }
+    case 'link': return rest.split('--').map(title).join(' – ');
+    case 'merchant': {
+      const [loc, k] = rest.split('.');
+      return `${title(loc)} merchant ${num(k) + 1}`;
+    }
+    case 'market': return 'the market';
+    case 'done': return 'Done';
+    default: return title(name);
+  }
+}
+
+// A compound action's key ("type:build card:stafford industry:cotton ...") in words.
+export function compoundText(key) {
+  return key.split(' ').map(nameText).join(' · ');
+}
+
+export function compoundType(key) {
+  const first = key.split(' ')[0] || '';
+  return first.startsWith('type:') ? first.slice(5) : first;
+}
+
+const DECISION_PROMPTS = {
+  action: 'Choose an action',
+  card: 'Choose a card to play',
+  scout_card: 'Choose a card to discard for Scout',
+  build_industry: 'Choose an industry to build',
+  build_slot: 'Choose where to build',
+  coal: 'Choose where the coal comes from',
+  iron: 'Choose where the iron comes from',
+  beer: 'Choose which beer to use',
+  link: 'Choose a route',
+  second_rail: 'Build a second rail link, or stop',
+  develop: 'Choose an industry to develop',
+  sell_tile: 'Choose a tile to sell',
+  sell_merchant: 'Choose a merchant to sell to',
+  free_develop: 'Choose a free develop (merchant bonus)',
+  shortfall: 'Choose a tile to remove (income shortfall)',
+  game_over: 'The game is over',
+};
+export function decisionPrompt(decision) {
+  return DECISION_PROMPTS[decision] || title(decision);
+}
+
+// One event's data in words.
+export function eventText(rawEvent, seatName) {
+  const e = pick(rawEvent, 'data', rawEvent) || {};
+  const type = pick(e, 'type', '');
+  const who = pick(e, 'seat', null) == null ? '' : seatName(num(pick(e, 'seat')));
+  const f = (k) => pick(e, k);
+  switch (type) {
+    case 'action': return `${who}: ${title(f('action'))} (${nameText('card:' + f('card'))})`;
+    case 'pay': return `${who} pays £${f('money')}`;
+    case 'build': return `${who} builds ${title(f('industry'))} ${roman(num(f('level')))} at ${nameText('slot:' + f('slot'))}`;
+    case 'link': return `${who} builds a link ${nameText('link:' + f('link'))}`;
+    case 'coal': case 'iron': case 'beer':
+      return `${who} uses ${type} from ${f('source') === 'market' ? 'the market' : title(f('source') || f('slot') || '')}${f('price') ? ` (£${f('price')})` : ''}`;
+    case 'turn_end': return `${who} ends the turn`;
+    default: {
+      const rest = Object.entries(e)
+        .filter(([k]) => k !== 'type' && k !== 'seat')
+        .map(([k, v]) => `${title(k)} ${typeof v === 'object' ? JSON.stringify(v) : v}`)
+        .join(', ');
+      return `${who ? who + ': ' : ''}${title(type)}${rest ? ' — ' + rest : ''}`;
+    }
+  }
+}
+
+// A PreviewActionResponse: the cost breakdown as label/value rows, and the view after.
+export function readPreview(raw) {
+  const cost = pick(raw, 'cost', {}) || {};
+  const rows = [];
+  const list = (v) => (Array.isArray(v) ? v : v == null ? [] : [v]);
+  const sources = (v) => list(v).map((s) => (s === 'market' ? 'market' : nameText('slot:' + s)))
+    .join(', ');
+  const money = num(pick(cost, 'money'));
+  rows.push(['Money spent', `£${money}`]);
+  for (const r of ['coal', 'iron', 'beer']) {
+    const from = list(pick(cost, r));
+    if (from.length) rows.push([`${title(r)} (${from.length})`, sources(from)]);
+  }
+  const income = num(pick(cost, 'market_income'));
+  if (income) rows.push(['Market sales', `£${income}`]);
+  const flips = list(pick(cost, 'flips'));
+  if (flips.length) rows.push(['Tiles flipped', sources(flips)]);
+  const bonus = list(pick(cost, 'merchant_bonus'));
+  if (bonus.length) rows.push(['Merchant bonus', bonus.map((b) => (typeof b === 'object' ? Object.values(b).join(' ') : b)).join(', ')]);
+  const spaces = num(pick(cost, 'income_spaces'));
+  if (spaces) rows.push(['Income', `${spaces > 0 ? '+' : ''}${spaces} spaces`]);
+  const vp = num(pick(cost, 'vp'));
+  if (vp) rows.push(['VP', `+${vp}`]);
+  const after = pick(cost, 'money_after', null);
+  if (after != null) rows.push(['Money after', `£${num(after)}`]);
+  return {
+    rows,
+    events: pick(raw, 'events', []) || [],
+    view: readView(pick(raw, 'view', null)),
+  };
+}
+
+// A GetReplayResponse.
+export function readReplay(raw) {
+  return {
+    complete: Boolean(pick(raw, 'complete', false)),
+    version: num(pick(raw, 'version')),
+    decisions: (pick(raw, 'decisions', []) || []).map((d) => ({
+      version: num(pick(d, 'version')),
+      seat: num(pick(d, 'seat')),
+      decision: pick(d, 'decision', ''),
+      optionId: num(pick(d, 'option_id')),
+      name: pick(d, 'name', ''),
+    })),
+  };
+}
+
+// A WatchGameResponse.
+export function readUpdate(raw) {
+  return {
+    version: num(pick(raw, 'version')),
+    events: pick(raw, 'events', []) || [],
+    state: readState(pick(raw, 'state', null)),
+  };
+}
+
+// A JSON error body: {"error": {code, status, reason, message, details}}.
+export function readError(body, status) {
+  const e = (body && body.error) || {};
+  const details = (e.details || []).find((d) => d && d.metadata) || {};
+  return {
+    status,
+    reason: e.reason || `HTTP_${status}`,
+    message: e.message || `the server answered ${status}`,
+    metadata: details.metadata || {},
+  };
+}
+
+// ------------------------------------------------------------------ rulesets
+
+function snakeKeys(o) {
+  if (Array.isArray(o)) return o.map(snakeKeys);
+  if (o && typeof o === 'object') {
+    const out = {};
+    for (const [k, v] of Object.entries(o)) {
+      out[k.replace(/[A-Z]/g, (c) => '_' + c.toLowerCase())] = snakeKeys(v);
+    }
+    return out;
+  }
+  return o;
+}
+
+// A GetRulesetResponse: the description with its board in snake_case names (as board.js
+// draws it), whichever JSON names the service writes.
+export function readRuleset(raw) {
+  const r = snakeKeys(pick(raw, 'ruleset', raw) || {});
+  return {
+    enumName: r.ruleset,
+    name: r.name,
+    title: r.title,
+    minPlayers: num(r.min_players, 2),
+    maxPlayers: num(r.max_players, 4),
+    provisional: Boolean(r.provisional),
+    placeholders: r.placeholders || [],
+    options: (r.options || []).map((o) => ({
+      key: o.key,
+      type: o.type,
+      description: o.description || '',
+      default: o.default_bool ?? o.default_int ?? o.default_enum ?? null,
+      allowedInts: o.allowed_ints || [],
+      allowedEnums: o.allowed_enums || [],
+      allowedBools: o.allowed_bools || [],
+      min: o.min ?? null,
+      max: o.max ?? null,
+    })),
+    actions: r.actions || [],
+    reasons: r.reasons || [],
+    board: r.board || null,
+  };
+}

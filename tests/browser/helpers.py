@@ -1,0 +1,150 @@
+"""Driving the web frontend in Chromium, and other seats over REST, for the browser tests."""
+
+from __future__ import annotations
+
+import json
+import random
+import urllib.error
+import urllib.request
+from typing import Any
+
+# Wraps the page's fetch so that every byte of every answer it reads (JSON bodies and the
+# event stream as it arrives) is kept in window.__received, for the hidden-information
+# check: what the page was sent, not only what it shows.
+RECORD_NETWORK = """
+(() => {
+  const original = window.fetch.bind(window);
+  window.__received = [];
+  let requests = 0;
+  window.fetch = async (...args) => {
+    const response = await original(...args);
+    const request = requests++;
+    const url = typeof args[0] === 'string' ? args[0] : args[0].url;
+    const copy = response.clone();
+    (async () => {
+      const reader = copy.body && copy.body.getReader();
+      if (!reader) return;
+      const decoder = new TextDecoder();
+      for (;;) {
+        let part;
+        try { part = await reader.read(); } catch { return; }
+        if (part.done) return;
+        const text = decoder.decode(part.value, { stream: true });
+        window.__received.push({ request, url, text });
+      }
+    })();
+    return response;
+  };
+})();
+"""
+
+PAGE_TIMEOUT_MS = 20_000
+
+
+class Rest:
+    """A tiny REST client of one server (the tests' other seats and checks)."""
+
+    def __init__(self, port: int) -> None:
+        self.base = f"http://127.0.0.1:{port}"
+
+    def call(self, method: str, path: str, token: str | None = None,
+             body: dict[str, Any] | None = None) -> dict[str, Any]:
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(self.base + path, data=data, method=method)
+        if token:
+            request.add_header("Authorization", f"Bearer {token}")
+        if data is not None:
+            request.add_header("Content-Type", "application/json")
+        try:
+            with urllib.request.urlopen(request, timeout=30) as answer:
+                return json.loads(answer.read() or b"{}")
+        except urllib.error.HTTPError as exc:
+            raise AssertionError(f"{method} {path}: {exc.code} {exc.read()[:400]!r}") from exc
+
+    def game(self, game_id: str, token: str | None = None) -> dict[str, Any]:
+        return self.call("GET", f"/v1/games/{game_id}", token)["state"]
+
+    def play_one_action(self, game_id: str, token: str, rng: random.Random) -> None:
+        """One whole (compound) action of the seat to act, chosen at random."""
+        legal = self.call("GET", f"/v1/games/{game_id}/actions?includeCompoundActions=true",
+                          token)
+        compound = legal.get("compoundActions") or []
+        if compound:
+            action = {"compound": {"ids": rng.choice(compound)["ids"]}}
+        else:
+            action = {"optionId": rng.choice(legal["options"])["id"]}
+        self.call("POST", f"/v1/games/{game_id}/actions", token,
+                  {"action": action, "expectedVersion": legal["version"]})
+
+
+def current_seat(state: dict[str, Any]) -> int | None:
+    summary = state["summary"]
+    if summary.get("status") != "GAME_STATUS_IN_PROGRESS":
+        return None
+    return int(summary.get("currentSeat", 0))
+
+
+def wait_page_version(page: Any, at_least: int) -> None:
+    page.wait_for_function(
+        "v => Number(document.querySelector('.game')?.dataset.version || -1) >= v",
+        arg=at_least, timeout=PAGE_TIMEOUT_MS)
+
+
+def wait_my_options(page: Any) -> None:
+    """Until the page shows the seat's options for the current version."""
+    page.wait_for_function(
+        "() => { const g = document.querySelector('.game'); return g && g.dataset.myTurn === 'true'"
+        " && g.dataset.legalVersion === g.dataset.version && g.dataset.busy === 'false'; }",
+        timeout=PAGE_TIMEOUT_MS)
+
+
+def confirm_preview(page: Any) -> None:
+    page.wait_for_selector(".game[data-preview-ready=true] button.confirm:not([disabled])",
+                           timeout=PAGE_TIMEOUT_MS)
+    version = int(page.get_attribute(".game", "data-version"))
+    page.click("button.confirm")
+    wait_page_version(page, version + 1)
+
+
+def any_of(locator: Any, rng: random.Random) -> Any:
+    return locator.nth(rng.randrange(locator.count()))
+
+
+def play_whole_action(page: Any, rng: random.Random) -> str:
+    """Through the page: pick a whole action from the list, preview it, confirm it."""
+    wait_my_options(page)
+    group = any_of(page.locator(".compound details"), rng)
+    if group.get_attribute("open") is None:
+        group.locator("summary").click()
+    button = any_of(group.locator("button.whole-action"), rng)
+    label = button.inner_text()
+    button.click()
+    confirm_preview(page)
+    return label
+
+
+def play_step(page: Any, rng: random.Random, on_board: bool = False) -> str:
+    """Through the page: one decision, on the board when it offers one there, else from
+    the list of this decision's options."""
+    wait_my_options(page)
+    board = page.locator("svg.board [data-action-id].legal")
+    if on_board and board.count():
+        target = any_of(board, rng)
+        label = target.get_attribute("aria-label") or ""
+        # the keyboard's way: focus the board element, press Enter
+        target.focus()
+        page.keyboard.press("Enter")
+    else:
+        target = any_of(page.locator(".decision button.option:not([disabled])"), rng)
+        label = target.inner_text()
+        target.click()
+    confirm_preview(page)
+    return label
+
+
+def received_texts(page: Any) -> list[tuple[int, str, str]]:
+    """(request number, URL, text) of every chunk of every answer the page read."""
+    return [(r["request"], r["url"], r["text"])
+            for r in page.evaluate("window.__received || []")]
+
+

@@ -1,0 +1,285 @@
+"""The web frontend in a real browser (Debian's Chromium): a person creates a game and plays
+to the end of the canal era, two people play each other by invite links, seat 0's page
+never receives seat 1's hand, the page recovers after a server restart, and the replay
+viewer steps through a game. Screenshots of the key screens are saved (conftest.py)."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from service.helpers import ServerProcess
+
+from .helpers import (
+    RECORD_NETWORK,
+    Rest,
+    current_seat,
+    play_step,
+    play_whole_action,
+    received_texts,
+    wait_my_options,
+    wait_page_version,
+)
+
+pytestmark = [pytest.mark.xdist_group("browser"), pytest.mark.timeout(300)]
+
+
+def new_page(browser: Any, width: int = 1400, height: int = 1000) -> Any:
+    context = browser.new_context(viewport={"width": width, "height": height})
+    context.add_init_script(RECORD_NETWORK)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors  # type: ignore[attr-defined]
+    return page
+
+
+def create_in_page(page: Any, base: str, players: int, roles: list[str],
+                   names: list[str] | None = None, seed: int | None = None) -> str:
+    """Fills the lobby's form and creates the game; returns its id."""
+    page.goto(base + "/")
+    page.wait_for_selector("form.create-form")
+    page.select_option("#create-players", str(players))
+    for seat, role in enumerate(roles):
+        page.select_option(f"#seat-{seat}-role", role)
+        if names:
+            page.fill(f"#seat-{seat}-name", names[seat])
+    if seed is not None:
+        page.fill("#create-seed", str(seed))
+    page.click("form.create-form button[type=submit]")
+    page.wait_for_selector(".game[data-version]")
+    match = re.search(r"#/game/([^/]+)", page.url)
+    assert match, page.url
+    return match.group(1)
+
+
+def invite_tokens(page: Any) -> dict[int, str]:
+    """The tokens in the host's invite links (#/play/ID/SEAT/TOKEN)."""
+    tokens = {}
+    for link in page.locator("input.invite-link").all():
+        seat = int(link.get_attribute("data-seat"))
+        tokens[seat] = link.input_value().rsplit("/", 1)[1]
+    return tokens
+
+
+def shot(page: Any, artifacts: Path, name: str) -> None:
+    page.screenshot(path=str(artifacts / f"{name}.png"), full_page=True)
+
+
+@pytest.fixture
+def site(web_server: ServerProcess) -> tuple[str, Rest]:
+    """The shared server's page address and a REST client of it."""
+    return f"http://127.0.0.1:{web_server.http_port}", Rest(web_server.http_port)
+
+
+def test_a_person_plays_to_the_end_of_the_canal_era(
+    browser: Any, site: tuple[str, Rest], artifacts: Path
+) -> None:
+    base, rest = site
+    rng = random.Random(13)
+    page = new_page(browser)
+    started = time.monotonic()
+    page.goto(base + "/")
+    page.wait_for_selector("form.create-form")
+    load_seconds = time.monotonic() - started
+    shot(page, artifacts, "01-lobby")
+    game_id = create_in_page(page, base, 3, ["me", "invite", "invite"], ["Ada", "Bo", "Cy"], 7)
+    tokens = invite_tokens(page)
+    assert sorted(tokens) == [1, 2]
+    page_actions = 0
+    first_preview_saved = False
+    t0 = time.monotonic()
+    while True:
+        state = rest.game(game_id)
+        if state["view"]["era"] != "canal" or current_seat(state) is None:
+            break
+        seat = current_seat(state)
+        if seat == 0:
+            if not first_preview_saved:
+                wait_my_options(page)
+                shot(page, artifacts, "02-your-turn")
+            play_whole_action(page, rng)
+            page_actions += 1
+            if not first_preview_saved:
+                first_preview_saved = True
+        else:
+            rest.play_one_action(game_id, tokens[seat], rng)
+            wait_page_version(page, int(rest.game(game_id)["summary"]["version"]))
+    seconds = time.monotonic() - t0
+    state = rest.game(game_id)
+    assert state["view"]["era"] == "rail"
+    wait_page_version(page, int(state["summary"]["version"]))
+    page.wait_for_selector(".game[data-era=rail]")
+    shot(page, artifacts, "03-rail-era-begins")
+    assert page_actions >= 8  # 3 players: 1 + 2 x 8 actions each in the canal era
+    assert not page.errors
+    print(f"page load {load_seconds:.2f} s; canal era: {page_actions} page actions "
+          f"in {seconds:.1f} s")
+
+
+def test_two_people_play_by_invite_links_and_hidden_hands_stay_hidden(
+    browser: Any, site: tuple[str, Rest], artifacts: Path
+) -> None:
+    base, rest = site
+    rng = random.Random(5)
+    host = new_page(browser)
+    game_id = create_in_page(host, base, 2, ["me", "invite"], ["Host", "Guest"], 11)
+    link = host.locator("input.invite-link[data-seat='1']").input_value()
+    assert link.startswith(base + "/#/play/")
+    shot(host, artifacts, "04-invite-links")
+    guest = new_page(browser, 390, 844)  # a phone
+    guest.goto(link)
+    guest.wait_for_selector(".game[data-version]")
+    # the token leaves the address bar at once
+    assert guest.url.endswith(f"#/game/{game_id}/1")
+    tokens = {1: link.rsplit("/", 1)[1]}
+    played = 0
+    for _ in range(14):
+        state = rest.game(game_id)
+        seat = current_seat(state)
+        page = host if seat == 0 else guest
+        play_step(page, rng, on_board=played % 2 == 0)
+        played += 1
+        version = int(rest.game(game_id)["summary"]["version"])
+        wait_page_version(host, version)
+        wait_page_version(guest, version)
+    shot(guest, artifacts, "05-phone-width")
+    assert int(rest.game(game_id)["summary"]["version"]) >= 14
+    # the guest's own hand is on its page, as the server has it
+    guest_hand = rest.game(game_id, tokens[1])["view"]["player_state"][1]["hand"]
+    assert guest_hand
+    # what the host's page was sent: no view of any kind carries seat 1's hand
+    documents = parsed_documents(received_texts(host))
+    assert documents, "the host's page received nothing?"
+    views = [d for d in documents if isinstance(d, dict)]
+    seen_own_hand = False
+    for player_states in find_player_states(views):
+        assert "hand" not in player_states[1]
+        assert "facedown" not in player_states[1]
+        seen_own_hand |= "hand" in player_states[0]
+    assert seen_own_hand
+    # what the host's page shows: its own hand and nobody else's
+    host_hand = rest.game(game_id, host_token(host, game_id))["view"]["player_state"][0]["hand"]
+    chips = host.locator(".hand .card-chip").evaluate_all(
+        "els => els.map(e => e.dataset.card)")
+    assert sorted(chips) == sorted(k for k, n in host_hand.items() if n > 0)
+    assert host.locator(".hand").count() == 1
+    assert not host.errors and not guest.errors
+
+
+def host_token(page: Any, game_id: str) -> str:
+    return page.evaluate(
+        "id => JSON.parse(localStorage.getItem('brass.web.v1')).games[id].seats[0]", game_id)
+
+
+def parsed_documents(received: list[tuple[int, str, str]]) -> list[Any]:
+    """Every JSON document in the answers: whole bodies, and each event's data."""
+    joined: dict[int, str] = {}
+    urls: dict[int, str] = {}
+    for request, url, text in received:
+        urls[request] = url
+        joined[request] = joined.get(request, "") + text
+    documents = []
+    for request, url in urls.items():
+        text = joined[request]
+        if "/events" in url:
+            for line in text.splitlines():
+                if line.startswith("data:"):
+                    documents.append(json.loads(line[5:]))
+        elif text.strip().startswith(("{", "[")):
+            documents.append(json.loads(text))
+    return documents
+
+
+PLAYER_STATE_KEYS = ("player_state", "playerState", "playerStates")
+
+
+def find_player_states(documents: list[Any]) -> list[list[dict[str, Any]]]:
+    found = []
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key in PLAYER_STATE_KEYS and isinstance(value, list):
+                    found.append(value)
+                walk(value)
+        elif isinstance(node, list):
+            for item in node:
+                walk(item)
+
+    walk(documents)
+    return found
+
+
+def test_the_page_recovers_after_the_server_restarts(
+    browser: Any, tmp_path: Path, artifacts: Path
+) -> None:
+    database = f"sqlite:///{tmp_path / 'restart.sqlite3'}"
+    server = ServerProcess(tmp_path / "first", database_url=database, name="first").start()
+    rest = Rest(server.http_port)
+    created = rest.call("POST", "/v1/games", body={"players": 2, "seed": "3",
+                                                   "seatNames": ["Ann", "Bob"]})
+    game_id = created["gameId"]
+    tokens = {s.get("seat", 0): s["token"] for s in created["seats"]}
+    page = new_page(browser)
+    seat = 0
+    page.goto(f"http://127.0.0.1:{server.http_port}/#/play/{game_id}/{seat}/{tokens[seat]}")
+    page.wait_for_selector(".game[data-connection=live]")
+    second = None
+    try:
+        server.stop()
+        page.wait_for_selector(".game[data-connection=reconnecting]")
+        shot(page, artifacts, "06-reconnecting")
+        second = ServerProcess(tmp_path / "second", database_url=database, name="second")
+        second.grpc_port, second.http_port = server.grpc_port, server.http_port
+        second.start()
+        page.wait_for_selector(".game[data-connection=live]", timeout=20_000)
+        # moves made after the restart reach the page
+        rng = random.Random(1)
+        for _ in range(3):
+            state = rest.game(game_id)
+            to_act = current_seat(state)
+            rest.play_one_action(game_id, tokens[to_act], rng)
+            wait_page_version(page, int(rest.game(game_id)["summary"]["version"]))
+        assert not page.errors
+    finally:
+        if second is not None:
+            second.stop()
+        server.stop()
+
+
+def test_the_replay_viewer_steps_through_a_game(
+    browser: Any, site: tuple[str, Rest], artifacts: Path
+) -> None:
+    base, rest = site
+    created = rest.call("POST", "/v1/games", body={"players": 2, "seed": "9",
+                                                   "seatNames": ["Ann", "Bob"],
+                                                   "options": {"beginner": True}})
+    game_id = created["gameId"]
+    tokens = {s.get("seat", 0): s["token"] for s in created["seats"]}
+    rng = random.Random(2)
+    while (seat := current_seat(rest.game(game_id))) is not None:
+        rest.play_one_action(game_id, tokens[seat], rng)
+    final = rest.game(game_id)
+    last = int(final["summary"]["version"])
+    page = new_page(browser)
+    page.goto(f"{base}/#/replay/{game_id}")
+    page.wait_for_selector(".replay-decisions li.current")
+    assert page.locator(".replay-decisions li").count() == last + 1
+    page.keyboard.press("End")
+    page.wait_for_function(f"() => document.querySelector('#replay-version').value === '{last}'")
+    page.wait_for_selector(f".replay-decisions li.current[data-version='{last}']")
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_selector(f".replay-decisions li.current[data-version='{last - 1}']")
+    shot(page, artifacts, "07-replay")
+    # the game page of a finished game shows the scores and links to the replay
+    page.goto(f"{base}/#/game/{game_id}")
+    page.wait_for_selector("ol.scores li")
+    assert page.locator("ol.scores li").count() == 2
+    shot(page, artifacts, "08-final-scores")
+    assert not page.errors
