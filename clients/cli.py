@@ -58,6 +58,8 @@ def bench_core(ruleset: str, players: int, games: int, seed: int, policy: str,
     table.add_column("value", justify="right")
     rows = [
         ("games/s", f"{figures['games_per_second']:,.1f}"),
+        ("games per CPU second", f"{figures['games_per_cpu_second']:,.1f}"),
+        ("CPU per game (µs)", f"{figures['cpu_us_per_game']:,.1f}"),
         ("decisions/s", f"{figures['decisions_per_second']:,.0f}"),
         ("mean decisions per game", f"{figures['mean_decisions_per_game']:.1f}"),
         ("clone (µs)", f"{figures['clone_us']:.3f}"),
@@ -67,6 +69,67 @@ def bench_core(ruleset: str, players: int, games: int, seed: int, policy: str,
     ]
     for name, value in rows:
         table.add_row(name, value)
+    _console().print(table)
+
+
+COMPARED_FIGURES = ("games_per_second", "games_per_cpu_second", "cpu_us_per_game",
+                    "mean_decisions_per_game", "legal_generation_us", "clone_us")
+
+
+def compare_rulesets(players: int, games: int, rounds: int, seed: int,
+                     policy: str) -> dict[str, Any]:
+    """`rounds` runs of `games` full games per ruleset in this process, the rulesets
+    alternating (A B, then B A, ...) so that a change in the machine's load hits both alike;
+    the medians of every figure, and Pittsburgh's CPU throughput against Birmingham's."""
+    import statistics
+
+    names = [rs.name for rs in brass.rulesets()]
+    runs: dict[str, list[dict[str, Any]]] = {name: [] for name in names}
+    for k in range(rounds):
+        for name in names if k % 2 == 0 else names[::-1]:
+            runs[name].append(brass.random_playouts(players, games, seed + k, policy,
+                                                    ruleset=name))
+    medians = {name: {key: statistics.median(run[key] for run in done)
+                      for key in COMPARED_FIGURES}
+               | {"state_bytes": done[0]["state_bytes"],
+                  "rules_edition": brass.get_ruleset(name).rules_edition}
+               for name, done in runs.items()}
+    base = medians[brass.DEFAULT_RULESET]["games_per_cpu_second"]
+    return {"players": players, "games_per_run": games, "rounds": rounds, "policy": policy,
+            "seed": seed, "medians": medians,
+            "cpu_throughput_vs_birmingham": {
+                name: m["games_per_cpu_second"] / base if base else 0.0
+                for name, m in medians.items()},
+            "runs": runs}
+
+
+@bench.command("rulesets")
+@click.option("--players", type=click.IntRange(2, 4), default=4, show_default=True)
+@click.option("--games", type=click.IntRange(1), default=500, show_default=True,
+              help="Games per run.")
+@click.option("--rounds", type=click.IntRange(1), default=5, show_default=True,
+              help="Runs per ruleset, alternating.")
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--policy", type=click.Choice(["random", "sane"]), default="random",
+              show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (every run too).")
+def bench_rulesets(players: int, games: int, rounds: int, seed: int, policy: str,
+                   as_json: bool) -> None:
+    """Every ruleset's core benchmark in one process, alternating runs; medians."""
+    report = compare_rulesets(players, games, rounds, seed, policy)
+    if as_json:
+        click.echo(json.dumps(report, sort_keys=True))
+        return
+    names = list(report["medians"])
+    table = Table(title=f"C core, {players} players: medians of {rounds} alternating runs of "
+                        f"{games} {policy} games")
+    table.add_column("figure")
+    for name in names:
+        table.add_column(name, justify="right")
+    for key in (*COMPARED_FIGURES, "state_bytes"):
+        table.add_row(key, *(f"{report['medians'][n][key]:,.3f}" for n in names))
+    table.add_row("CPU throughput vs birmingham",
+                  *(f"{report['cpu_throughput_vs_birmingham'][n]:.3f}" for n in names))
     _console().print(table)
 
 

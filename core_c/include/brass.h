@@ -252,6 +252,7 @@ typedef struct {
     uint64_t games, decisions, legal_calls;
     double seconds, legal_seconds, clone_seconds;
     uint64_t clones;
+    double cpu_seconds; /* CPU time of the calling thread over the games (seconds: wall) */
 } BrassBenchResult;
 /* Random full games of `opt`'s ruleset and options (seeds seed, seed+1, ...). */
 int brass_bench(const BrassOptions *opt, int games, uint64_t seed, int policy,

@@ -40,6 +40,30 @@ def test_bench_core_ruleset() -> None:
     assert result.exit_code == 2 and "catan" in result.output
 
 
+def test_bench_core_reports_cpu_time() -> None:
+    figures = json.loads(run("bench", "core", "--ruleset", "pittsburgh", "--players", "4",
+                             "--games", "4", "--json"))
+    assert 0 < figures["cpu_seconds"]
+    assert figures["games_per_cpu_second"] == pytest.approx(4 / figures["cpu_seconds"])
+    assert figures["cpu_us_per_game"] == pytest.approx(1e6 * figures["cpu_seconds"] / 4)
+    assert "CPU per game" in run("bench", "core", "--ruleset", "pittsburgh", "--games", "2")
+
+
+def test_bench_rulesets_alternates_runs_and_reports_medians() -> None:
+    report = json.loads(run("bench", "rulesets", "--players", "3", "--games", "3",
+                            "--rounds", "3", "--json"))
+    assert set(report["medians"]) == {"birmingham", "pittsburgh"}
+    for name, runs in report["runs"].items():
+        assert [r["ruleset"] for r in runs] == [name] * 3
+        assert all(r["games"] == 3 and r["players"] == 3 for r in runs)
+        cpu = sorted(r["games_per_cpu_second"] for r in runs)
+        assert report["medians"][name]["games_per_cpu_second"] == cpu[1]
+    assert report["medians"]["pittsburgh"]["state_bytes"] == 1072
+    assert report["cpu_throughput_vs_birmingham"]["birmingham"] == 1.0
+    assert "CPU throughput vs birmingham" in run("bench", "rulesets", "--games", "1",
+                                                  "--rounds", "1")
+
+
 def test_bench_core_table_and_sane_policy() -> None:
     out = run("bench", "core", "--players", "3", "--games", "10", "--policy", "sane")
     assert "games/s" in out and "state bytes" in out and "legal generation" in out

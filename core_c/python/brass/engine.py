@@ -1097,6 +1097,11 @@ def random_playouts(players: int, games: int, seed: int = 1, policy: str = "rand
         "policy": policy,
         "seconds": res.seconds,
         "games_per_second": res.games / res.seconds if res.seconds else 0.0,
+        # CPU time of the thread that played them: on a shared machine wall time also
+        # counts the waits for a core
+        "cpu_seconds": res.cpu_seconds,
+        "games_per_cpu_second": res.games / res.cpu_seconds if res.cpu_seconds else 0.0,
+        "cpu_us_per_game": 1e6 * res.cpu_seconds / res.games if res.games else 0.0,
         "decisions_per_second": res.decisions / res.seconds if res.seconds else 0.0,
         "mean_decisions_per_game": res.decisions / res.games if res.games else 0.0,
         "legal_generation_us": 1e6 * res.legal_seconds / res.legal_calls if res.legal_calls else 0,
