@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from brass import pittsburgh
 from brass._core import ffi, lib
 
 POSITION_FORMAT = "brass-position/1"
@@ -789,6 +790,12 @@ class Game:
             _raise(err, reason[0], f"ids[{k}]={seq[k]} ({names[seq[k]]})", rs=rs)
         events = self._events(log)
         actor = self._g.header.current
+        before, now = self._result(), ffi.new("BrassResult *")
+        if lib.brass_result(after, now) < 0:
+            _raise(lib.BRASS_E_BAD_ARGUMENT, what="preview", rs=rs)
+        if rs.name == "pittsburgh":
+            cost = pittsburgh.preview_cost(events, actor, before, now)
+            return {"events": events, "cost": cost, "view": json.loads(_view_json(after, s))}
         cost: dict[str, Any] = {"money": 0, "coal": [], "iron": [], "beer": [],
                                 "market_income": 0, "flips": [], "merchant_bonus": []}
         for e in events:
@@ -804,9 +811,6 @@ class Game:
             elif t == "merchant_bonus":
                 cost["merchant_bonus"].append(e)
         cost["flips"] = [e for e in events if e["type"] == "flip"]
-        before, now = self._result(), ffi.new("BrassResult *")
-        if lib.brass_result(after, now) < 0:
-            _raise(lib.BRASS_E_BAD_ARGUMENT, what="preview", rs=rs)
         cost["income_spaces"] = now.income_space[actor] - before.income_space[actor]
         cost["vp"] = now.vp[actor] - before.vp[actor]
         cost["money_after"] = now.money[actor]
@@ -822,7 +826,7 @@ class Game:
             d: dict[str, Any] = {"type": name, "seat": None if e.seat < 0 else e.seat}
             for f, v in zip(fields, (e.a, e.b, e.c), strict=False):
                 d[f] = v
-            namer(d, self._rs)
+            namer(d, self._rs, self.num_players)
             out.append(d)
         return out
 
@@ -1012,7 +1016,7 @@ _NAMED_FIELDS = {"slot": "slot", "link": "link", "industry": "industry", "card":
                  "merchant": "merchant"}
 
 
-def _name_event_values(d: dict[str, Any], rs: Ruleset) -> None:
+def _name_event_values(d: dict[str, Any], rs: Ruleset, players: int) -> None:
     """Numbers of an event named from the ruleset's action names (any ruleset)."""
     for key, prefix in _NAMED_FIELDS.items():
         v = d.get(key)
@@ -1032,7 +1036,7 @@ def _prefix_names(rs: Ruleset, prefix: str) -> tuple[str, ...]:
     return _PREFIX_CACHE[key]
 
 
-def _name_birmingham_event(d: dict[str, Any], rs: Ruleset) -> None:
+def _name_birmingham_event(d: dict[str, Any], rs: Ruleset, players: int) -> None:
     """Replace raw numbers in a Birmingham event by names a frontend can use."""
     t = d["type"]
     if "slot" in d:
@@ -1063,7 +1067,7 @@ def _name_birmingham_event(d: dict[str, Any], rs: Ruleset) -> None:
         d["order"] = [(packed >> (4 * i)) & 15 for i in range(n)]
 
 
-_EVENT_NAMERS = {"birmingham": _name_birmingham_event}
+_EVENT_NAMERS = {"birmingham": _name_birmingham_event, "pittsburgh": pittsburgh.name_event}
 
 
 # The playout policies of the core, by name (Game.playout, batch_playouts, random_playouts).

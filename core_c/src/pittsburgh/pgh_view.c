@@ -208,10 +208,11 @@ int pgh_position_json(const PittsburghGame *g0, int seat, int hidden, char *out,
         const PghSpace *sp = &g.spaces[s];
         if (sp->owner < 0) continue;
         const PghTile *t = &T->tiles[sp->tile];
-        put(&b, "%s{\"slot\":\"%s\",\"owner\":%d,\"tile\":\"%s\",\"flipped\":%s,\"%s\":%d",
-            first ? "" : ",", T->action_names[PGA_SPACE + s] + 5, sp->owner, t->id,
-            sp->flipped ? "true" : "false", cube_name(t->prod_cube[0]), sp->cubes[0]);
-        if (t->prod_cube[1] != PGH_NONE) put(&b, ",\"%s\":%d", cube_name(t->prod_cube[1]), sp->cubes[1]);
+        put(&b, "%s{\"slot\":\"%s\",\"owner\":%d,\"tile\":\"%s\",\"flipped\":%s", first ? "" : ",",
+            T->action_names[PGA_SPACE + s] + 5, sp->owner, t->id, sp->flipped ? "true" : "false");
+        /* one key per cube the tile produces (none for a tile that produces nothing) */
+        for (int k = 0; k < 2; k++)
+            if (t->prod_cube[k] != PGH_NONE) put(&b, ",\"%s\":%d", cube_name(t->prod_cube[k]), sp->cubes[k]);
         put(&b, "}");
         first = 0;
     }
