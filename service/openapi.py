@@ -63,11 +63,11 @@ class Route:
 
 
 @cache
-def _file_descriptor() -> descriptor_pb2.FileDescriptorProto:
+def _file_descriptors() -> tuple[descriptor_pb2.FileDescriptorProto, ...]:
+    """brass.v1's files (game_service.proto, pittsburgh.proto, ...)."""
     data = resources.files("brass_service.gen").joinpath("brass_v1_descriptor_set.binpb")
     file_set = descriptor_pb2.FileDescriptorSet.FromString(data.read_bytes())
-    (proto_file,) = [f for f in file_set.file if f.package == "brass.v1"]
-    return proto_file
+    return tuple(f for f in file_set.file if f.package == "brass.v1")
 
 
 def _comments(proto_file: descriptor_pb2.FileDescriptorProto) -> dict[tuple[int, ...], str]:
@@ -78,10 +78,10 @@ def _comments(proto_file: descriptor_pb2.FileDescriptorProto) -> dict[tuple[int,
     }
 
 
-def _schemas() -> dict[str, Any]:
-    proto_file = _file_descriptor()
+def _file_schemas(proto_file: descriptor_pb2.FileDescriptorProto, schemas: dict[str, Any]
+                  ) -> None:
+    """Adds the schemas of one file's enums and messages."""
     comments = _comments(proto_file)
-    schemas: dict[str, Any] = {}
     for enum_index, enum in enumerate(proto_file.enum_type):
         names = [value.name for value in enum.value]
         values_doc = "; ".join(
@@ -134,6 +134,12 @@ def _schemas() -> dict[str, Any]:
             "properties": properties,
             "additionalProperties": False,
         }
+
+
+def _schemas() -> dict[str, Any]:
+    schemas: dict[str, Any] = {}
+    for proto_file in _file_descriptors():
+        _file_schemas(proto_file, schemas)
     schemas["Error"] = {
         "type": "object",
         "description": "Every error response: the google.rpc.Status JSON shape plus the reason.",
