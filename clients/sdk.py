@@ -236,11 +236,23 @@ class GameClient:
         visibility: int = 0,
         ruleset: str = "birmingham",
         ruleset_options: dict[str, Any] | None = None,
+        bot_seats: dict[int, str] | None = None,
+        clock: pb.ClockOptions | None = None,
+        on_resign: int = 0,
+        on_timeout: int = 0,
+        stand_in_bot: str = "",
     ) -> pb.CreateGameResponse:
         """A new game; with `open_seats` it waits for JoinGame and StartGame (the response's
         host_token). `ruleset` "birmingham" or "pittsburgh", `ruleset_options` the
-        ruleset's own options by name (Pittsburgh's rule choices)."""
+        ruleset's own options by name (Pittsburgh's rule choices). `bot_seats`: seat ->
+        bot spec of the seats the server's bots play; `clock`, `on_resign`, `on_timeout`,
+        `stand_in_bot`: GameOptions' hosted-play settings."""
         options = game_options(beginner, manufacturer_iv_cost, auto_resolve, ruleset_options)
+        if clock is not None:
+            options.clock.CopyFrom(clock)
+        options.on_resign = on_resign  # type: ignore[assignment]
+        options.on_timeout = on_timeout  # type: ignore[assignment]
+        options.stand_in_bot = stand_in_bot
         request = pb.CreateGameRequest(
             ruleset=ruleset_value(ruleset),  # type: ignore[arg-type]
             players=players,
@@ -248,6 +260,7 @@ class GameClient:
             seat_names=list(seat_names),
             open_seats=list(open_seats),
             visibility=visibility,  # type: ignore[arg-type]
+            bot_seats=[pb.BotSeat(seat=s, bot=b) for s, b in sorted((bot_seats or {}).items())],
         )
         if seed is not None:
             request.seed = seed
@@ -365,6 +378,23 @@ class GameClient:
         retried, as a lost answer would leave the seat with a token nobody has."""
         request = pb.ReissueSeatTokenRequest(game_id=game_id, seat=seat)
         return self._call("ReissueSeatToken", request, host_token, retry=False)
+
+    def resign_game(self, game_id: str, token: str) -> pb.ResignGameResponse:
+        """Resigns the token's seat; not retried (a second one is refused: SEAT_RESIGNED)."""
+        return self._call("ResignGame", pb.ResignGameRequest(game_id=game_id), token,
+                          retry=False)
+
+    def revoke_seat_token(
+        self, game_id: str, seat: int, host_token: str
+    ) -> pb.RevokeSeatTokenResponse:
+        request = pb.RevokeSeatTokenRequest(game_id=game_id, seat=seat)
+        return self._call("RevokeSeatToken", request, host_token, retry=False)
+
+    def set_seat_bot(
+        self, game_id: str, seat: int, bot: str, host_token: str
+    ) -> pb.SetSeatBotResponse:
+        request = pb.SetSeatBotRequest(game_id=game_id, seat=seat, bot=bot)
+        return self._call("SetSeatBot", request, host_token, retry=False)
 
     def iter_games(self, *, page_size: int = 100, status: int = 0) -> Iterator[pb.GameSummary]:
         token = ""

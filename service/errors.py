@@ -48,6 +48,9 @@ _REASONS: dict[str, tuple[grpc.StatusCode, int]] = {
     "SEATS_OPEN": (grpc.StatusCode.FAILED_PRECONDITION, 400),
     "GAME_STARTED": (grpc.StatusCode.FAILED_PRECONDITION, 400),
     "NOT_HOST": (grpc.StatusCode.PERMISSION_DENIED, 403),
+    "SEAT_RESIGNED": (grpc.StatusCode.FAILED_PRECONDITION, 400),
+    "BOT_SEAT": (grpc.StatusCode.FAILED_PRECONDITION, 400),
+    "TURN_TIMED_OUT": (grpc.StatusCode.FAILED_PRECONDITION, 400),
 }
 
 # Engine error codes (brass.EngineError.code) -> service reasons.

@@ -30,17 +30,28 @@ import brass
 from brass.position import MAX_POSITION_CHARS
 
 from . import auth, wire
+from . import hosting as hosted
 from .batches import BatchLimits, BatchRunner, BatchStream
+from .bot_seats import BotPool, check_seat_bot, decision_seed
 from .convert import message_to_json_dict, struct_bytes, to_struct
 from .errors import ServiceError, from_engine_error
 from .gen import game_service_pb2 as pb
-from .limits import ClientAddresses, RateQuota, WatchLimiter, parse_networks, rate_key
+from .limits import (
+    BOT_MOVE_TIMEOUT_SECONDS,
+    BOT_SEAT_MAX_MCTS_ITERATIONS,
+    ClientAddresses,
+    RateQuota,
+    WatchLimiter,
+    parse_networks,
+    rate_key,
+)
 from .observability import (
     ACTIVE_GAMES,
     ACTIVE_WATCHERS,
     CACHED_GAMES,
     DECISIONS,
     RequestRecord,
+    new_request_id,
 )
 from .reply import Reply, plain_json
 from .store import (
@@ -75,7 +86,8 @@ _SWEEP_BATCH = 64
 # Keys are the engine's short texts; a longer one cannot match and is not echoed back.
 _MAX_COMPOUND_KEY_CHARS = 256
 # Refusals that a copy of the game behind the store could cause wrongly.
-_MAYBE_STALE = frozenset({"STALE_VERSION", "NOT_YOUR_TURN", "GAME_OVER", "ILLEGAL_ACTION"})
+_MAYBE_STALE = frozenset({"STALE_VERSION", "NOT_YOUR_TURN", "GAME_OVER", "ILLEGAL_ACTION",
+                          "SEAT_RESIGNED", "BOT_SEAT", "TURN_TIMED_OUT"})
 # SubmitActionResponse.replayed = true, as bytes (field 3, varint 1).
 _REPLAYED_FIELD = b"\x18\x01"
 # Public fields of a replay record; everything else (seed, starting position) waits for
@@ -125,6 +137,20 @@ class ServiceSettings:
     batch_workers: int = 0
     batch_max_mcts_iterations: int = 2000
     batch_worker_nice: int = 10
+    # Server bot seats: worker processes for their decisions (a pool of their own), the
+    # search budget a seat's bot may have, how long a decision may take before a random
+    # legal one is played instead, and a pause before each bot decision (0: none; people
+    # watching may prefer one).
+    bot_workers: int = 1
+    bot_max_mcts_iterations: int = BOT_SEAT_MAX_MCTS_ITERATIONS
+    bot_move_timeout_seconds: float = BOT_MOVE_TIMEOUT_SECONDS
+    bot_move_delay_seconds: float = 0.0
+    # The server's own moves (bot turns, timeouts): how often each process looks for games
+    # due (one indexed read), how many it works on at once, and for how long a process
+    # that took one holds it before another may (should it die meanwhile).
+    timer_poll_seconds: float = 0.2
+    max_server_moves: int = 4
+    server_move_lease_seconds: float = 40.0
 
     def batch_limits(self) -> BatchLimits:
         return BatchLimits(
@@ -170,6 +196,18 @@ class LiveGame:
     game: Any
     version: int
     updated_at: float
+    # The clock after that version, for a game with one (None: see _clock_of).
+    clock: dict[str, Any] | None = None
+
+
+def _clock_of(row: GameRow, live: LiveGame) -> dict[str, Any] | None:
+    """The game's clock at `live`'s version: a decision's (live.clock), else the row's
+    (the game's start; `live` is then the version the row was read at)."""
+    return live.clock if live.clock is not None else row.clock
+
+
+def _playing(row: GameRow, game: Any) -> bool:
+    return not (_is_waiting(row) or game.is_over or hosted.is_ended(row))
 
 
 class _Entry:
@@ -266,10 +304,29 @@ def _is_waiting(row: GameRow) -> bool:
 
 def _seat_list(row: GameRow) -> list[dict[str, Any]]:
     """The seats as SeatInfo JSON: an open seat has no token digest."""
-    return [
-        {"seat": i, "name": name, "open": not digest}
-        for i, (name, digest) in enumerate(zip(row.seat_names, row.token_hashes, strict=True))
-    ]
+    return hosted.seat_infos(row)
+
+
+def _end_reason(row: GameRow, game: Any | None) -> int:
+    ended = hosted.end_reason(row)
+    if ended:
+        return ended
+    if game is not None and game.is_over:
+        return pb.END_REASON_SCORED
+    return pb.END_REASON_UNSPECIFIED
+
+
+def _summary_extras(row: GameRow, live: LiveGame | None, summary: pb.GameSummary) -> None:
+    """The hosted-play fields of a summary: the clock and how the game ended."""
+    game = live.game if live is not None else None
+    summary.end_reason = _end_reason(row, game)
+    if summary.end_reason != pb.END_REASON_UNSPECIFIED:
+        summary.status = pb.GAME_STATUS_FINISHED
+        summary.ClearField("current_seat")
+    clock = _clock_of(row, live) if live is not None else row.clock
+    state = hosted.clock_message(hosted.hosting_of(row), clock, row.players, time.time())
+    if state is not None:
+        summary.clock.CopyFrom(state)
 
 
 def _summary(row: GameRow, live: LiveGame | None = None) -> pb.GameSummary:
@@ -301,6 +358,7 @@ def _summary(row: GameRow, live: LiveGame | None = None) -> pb.GameSummary:
         summary.decision = row.decision
         if row.current_seat is not None:
             summary.current_seat = row.current_seat
+    _summary_extras(row, live, summary)
     return summary
 
 
@@ -317,6 +375,17 @@ def game_state(row: GameRow, live: LiveGame, seat: int | None) -> pb.GameState:
 
 def _events(version: int, events: list[dict[str, Any]]) -> list[pb.GameEvent]:
     return [pb.GameEvent(version=version, data=to_struct(e)) for e in events]
+
+
+def _stored_events(stored: DecisionRow) -> list[pb.GameEvent]:
+    """A stored decision's events for watchers: the server's own first (a turn that timed
+    out), then the engine's."""
+    events = _events(stored.to_version, stored.events)
+    kind = stored.action.get("event")
+    if kind:
+        events.insert(0, hosted.lobby_event(kind, stored.to_version, stored.created_at,
+                                            stored.seat))
+    return events
 
 
 _RULESET_NAMES = {value: name for name, value in pb.Ruleset.items()}
@@ -378,6 +447,14 @@ def _summary_json(row: GameRow, live: LiveGame) -> dict[str, Any]:
     }
     if game.current_seat is not None and not _is_waiting(row):
         document["currentSeat"] = game.current_seat
+    extras = pb.GameSummary()
+    _summary_extras(row, live, extras)
+    document["endReason"] = pb.EndReason.Name(extras.end_reason)
+    if extras.end_reason != pb.END_REASON_UNSPECIFIED:
+        document["status"] = "GAME_STATUS_FINISHED"
+        document.pop("currentSeat", None)
+    if extras.HasField("clock"):
+        document["clock"] = message_to_json_dict(extras.clock)
     return document
 
 
@@ -524,14 +601,37 @@ def _check_open_seats(open_seats: list[int], players: int) -> None:
     _require(len(set(open_seats)) == len(open_seats), "open_seats repeat a seat", "open_seats")
 
 
-def _seat_set(row: GameRow, seat: int, name: str, digest: str) -> SeatsUpdate:
-    """The seats of `row` with `seat` taken (a token's digest) or freed (digest "")."""
-    names, digests = list(row.seat_names), list(row.token_hashes)
-    opened = (not digest) - (not digests[seat])
-    names[seat], digests[seat] = name, digest
+_KEEP: Any = object()
+
+
+def _seats_update(
+    row: GameRow, names: list[str], digests: list[str], hosting: dict[str, Any],
+    bot_delay: float, status: int | None = None, clock: Any = _KEEP,
+) -> SeatsUpdate:
+    """A change of the seats of `row` (read from the store just before) to these names,
+    digests and hosting state, with the clock (kept unless given) and when the server must
+    next act, worked out from the row's head."""
+    now = time.time()
+    clock = row.clock if clock is _KEEP else clock
+    playing = (status or row.status) == pb.GAME_STATUS_IN_PROGRESS
+    vacant = set(hosting.get("vacant", ()))
+    open_count = sum(1 for i, d in enumerate(digests) if not d and i not in vacant)
     return SeatsUpdate(
-        row.seats_revision, names, digests, row.open_seats + opened, None, time.time()
+        row.seats_revision, names, digests, open_count, status, now, hosting=hosting,
+        clock=clock,
+        next_due=hosted.next_due(hosting, clock, row.current_seat, playing, now, bot_delay),
     )
+
+
+def _seat_set(row: GameRow, seat: int, name: str, digest: str, event: str,
+              bot_delay: float) -> SeatsUpdate:
+    """The seats of `row` with `seat` taken (a token's digest) or freed (digest ""), and
+    the lobby event saying so."""
+    names, digests = list(row.seat_names), list(row.token_hashes)
+    names[seat], digests[seat] = name, digest
+    hosting = hosted.changed(row)
+    hosted.add_event(hosting, row, event, seat=seat, name=name)
+    return _seats_update(row, names, digests, hosting, bot_delay)
 
 
 def _check_join_name(name: str) -> None:
@@ -601,8 +701,14 @@ class GameService:
         self._option_cache: dict[tuple[str, str, int], tuple[bytes, str]] = {}
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self.batches = BatchRunner(self.settings.batch_limits())
+        self.bots = BotPool(self.settings.bot_workers, self.settings.batch_worker_nice,
+                            self.settings.bot_move_timeout_seconds)
         self._follower: asyncio.Task[None] | None = None
         self._sweeper: asyncio.Task[None] | None = None
+        self._timer: asyncio.Task[None] | None = None
+        self._timer_wake: asyncio.Event | None = None
+        # Games this process is making the server's move in (a bot's, a timeout's).
+        self._moving: dict[str, asyncio.Task[None]] = {}
         store.add_listener(self._on_store_change)
 
     async def start(self) -> None:
@@ -611,6 +717,115 @@ class GameService:
             self._follower = asyncio.create_task(self._follow_other_processes())
         if self.settings.abandoned_game_days > 0:
             self._sweeper = asyncio.create_task(self._sweep_periodically())
+        self._timer_wake = asyncio.Event()
+        self._timer = asyncio.create_task(self._run_timer())
+
+    # ------------------------------------------------------------ the server's own moves
+
+    def _wake_timer(self, due: float | None) -> None:
+        """Looks for due games now rather than at the next poll (a bot is to move)."""
+        if (due is not None and self._timer_wake is not None
+                and due <= time.time() + self.settings.timer_poll_seconds):
+            self._timer_wake.set()
+
+    async def _run_timer(self) -> None:
+        """The server-side timer of every process: finds the games due (a bot's turn, a
+        turn past its deadline) and makes their move. Every process runs one; the store's
+        claim (claim_due: conditional on the version, the seats and the due time) lets only
+        one of them act on a game."""
+        assert self._timer_wake is not None
+        while True:
+            try:
+                room = self.settings.max_server_moves - len(self._moving)
+                if room > 0:
+                    due = await self.store.due_games(time.time(), room + len(self._moving))
+                    for game_id in due:
+                        if game_id not in self._moving and len(self._moving) < (
+                            self.settings.max_server_moves
+                        ):
+                            task = asyncio.create_task(self._server_move(game_id))
+                            self._moving[game_id] = task
+                            task.add_done_callback(
+                                lambda _t, g=game_id: self._moved(g))
+            except ServiceError as error:  # the store is down: try again next time
+                log.warning("timer_failed", error=error.message)
+            except Exception:  # never let the timer die quietly
+                log.exception("timer_failed")
+            self._timer_wake.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._timer_wake.wait(), self.settings.timer_poll_seconds)
+
+    def _moved(self, game_id: str) -> None:
+        self._moving.pop(game_id, None)
+        if self._timer_wake is not None:
+            self._timer_wake.set()  # the game may be due again (the next bot's turn)
+
+    async def _server_move(self, game_id: str) -> None:
+        try:
+            await self._make_server_move(game_id)
+        except asyncio.CancelledError:
+            raise
+        except ServiceError as error:
+            log.warning("server_move_failed", game_id=game_id, reason=error.reason,
+                        error=error.message)
+        except Exception:
+            log.exception("server_move_failed", game_id=game_id)
+
+    async def _make_server_move(self, game_id: str) -> None:
+        """One move the server owes a due game: its bot's decision, a stand-in's decision for
+        a turn past its deadline, or a forfeit (TIMEOUT_POLICY_FORFEIT)."""
+        row, live = await self._live(game_id)
+        now = time.time()
+        hosting, clock, game = hosted.hosting_of(row), _clock_of(row, live), live.game
+        seat = game.current_seat
+        playing = _playing(row, game)
+        bots = hosted.bots_of(hosting)
+        deadline = hosted.deadline(hosting, clock)
+        owed = playing and (seat in bots or (deadline is not None and deadline <= now))
+        if not owed:
+            # The stored due time is a lapsed claim or out of date: put the right one.
+            due = hosted.next_due(hosting, clock, seat, playing, now, self._bot_delay)
+            await self.store.claim_due(game_id, live.version, row.seats_revision, now, due)
+            return
+        lease = now + self.settings.server_move_lease_seconds
+        if not await self.store.claim_due(game_id, live.version, row.seats_revision, now,
+                                          lease):
+            return  # another process took it, or the game moved meanwhile
+        assert seat is not None
+        if seat in bots:
+            spec, by = bots[seat], hosted.BY_BOT
+        elif hosting.get("on_timeout") == pb.TIMEOUT_POLICY_FORFEIT:
+            await self._change_seats(
+                game_id, RequestRecord("timer", "Forfeit", new_request_id()),
+                lambda fresh: self._forfeit(fresh, live.version, seat))
+            log.info("seat_forfeited", game_id=game_id, seat=seat)
+            return
+        else:
+            spec = str(hosting.get("stand_in") or hosted.DEFAULT_STAND_IN)
+            by = hosted.BY_TIMEOUT
+        option = await self.bots.choose(game, spec, seat, decision_seed(game_id, live.version))
+        record = RequestRecord("timer", "ServerMove", new_request_id(), game_id=game_id)
+        async with self._lock_for(game_id):
+            row, current = await self._live(game_id)
+            if current.version != live.version:
+                return  # moved meanwhile: the new head says what is due
+            request = pb.SubmitActionRequest(
+                game_id=game_id, action=pb.Action(option_id=option),
+                expected_version=live.version)
+            try:
+                stored = await self._apply_and_store(request, record, None, row, current, seat,
+                                                     f"{by}:{seat}:{option}", by=by)
+            except ServiceError as error:
+                log.warning("server_move_refused", game_id=game_id, reason=error.reason)
+                return
+        if stored is not None:
+            log.info("server_move", game_id=game_id, seat=seat, by=by, bot=spec,
+                     version=record.version)
+
+    def _forfeit(self, row: GameRow, version: int, seat: int) -> tuple[SeatsUpdate, None]:
+        if row.version != version or hosted.is_ended(row):
+            raise ServiceError("STALE_VERSION", "the game moved before the forfeit")
+        return self._resignation(row, seat, forfeit=True), None
 
     async def _sweep_periodically(self) -> None:
         while True:
@@ -680,10 +895,11 @@ class GameService:
         return self.addresses.resolve(peer, headers(self.addresses.header))
 
     def close(self) -> None:
-        for task in (self._follower, self._sweeper):
+        for task in (self._follower, self._sweeper, self._timer, *self._moving.values()):
             if task is not None:
                 task.cancel()
         self.batches.close()
+        self.bots.close()
 
     def _on_store_change(self, game_id: str, version: int) -> None:
         self.broker.publish(game_id, version)
@@ -829,14 +1045,14 @@ class GameService:
                 "CORRUPT_GAME",
                 f"game {row.game_id} restores to version {live.version}, not {row.version}",
             )
-        return LiveGame(live.game, live.version, row.updated_at)
+        return LiveGame(live.game, live.version, row.updated_at, row.clock)
 
     def _apply_stored(
         self, live: LiveGame, rows: list[DecisionRow], in_place: bool = False
     ) -> LiveGame:
         """Re-applies the stored decisions that `live` lacks; returns the later game."""
         game = live.game if in_place else live.game.clone()
-        version, updated_at = live.version, live.updated_at
+        version, updated_at, clock = live.version, live.updated_at, live.clock
         for stored in rows:
             if stored.to_version <= version:
                 continue
@@ -864,7 +1080,8 @@ class GameService:
                     f"{stored.from_version} gives another state than the one stored",
                 )
             version, updated_at = stored.to_version, stored.created_at
-        return LiveGame(game, version, updated_at)
+            clock = stored.action.get("clock", clock)
+        return LiveGame(game, version, updated_at, clock)
 
     # ------------------------------------------------------------------------ callers
 
@@ -927,6 +1144,7 @@ class GameService:
             request.visibility in _VISIBILITY_NAMES, "visibility is not a Visibility",
             "visibility",
         )
+        hosting = self._new_hosting(request)
         if not self.is_operator(caller):
             self.create_quota.admit(address_identity(caller))
         seed = request.seed if request.HasField("seed") else secrets.randbits(63)
@@ -941,8 +1159,27 @@ class GameService:
         return await self._store_new_game(
             game, list(request.seat_names), seed=seed, options=used_options,
             position_json=None, record=record, open_seats=set(request.open_seats),
-            visibility=request.visibility or pb.VISIBILITY_PUBLIC,
+            visibility=request.visibility or pb.VISIBILITY_PUBLIC, hosting=hosting,
         )
+
+    def _new_hosting(self, request: pb.CreateGameRequest) -> dict[str, Any]:
+        """The hosting settings of CreateGame (bot seats, clock, policies), checked."""
+        bots: dict[int, str] = {}
+        cap = self.settings.bot_max_mcts_iterations
+        for index, bot_seat in enumerate(request.bot_seats):
+            field_name = f"bot_seats[{index}]"
+            _require(0 <= bot_seat.seat < request.players,
+                     f"a bot seat is a seat index from 0 to {request.players - 1}",
+                     f"{field_name}.seat")
+            _require(bot_seat.seat not in bots, f"seat {bot_seat.seat} has two bots",
+                     f"{field_name}.seat")
+            _require(bot_seat.seat not in request.open_seats,
+                     f"seat {bot_seat.seat} is open and a bot seat", f"{field_name}.seat")
+            bots[bot_seat.seat] = check_seat_bot(bot_seat.bot, cap, f"{field_name}.bot")
+        stand_in = check_seat_bot(request.options.stand_in_bot or hosted.DEFAULT_STAND_IN,
+                                  cap, "options.stand_in_bot")
+        clock = hosted.clock_settings(request.options.clock)
+        return hosted.new_hosting(request.options, bots, stand_in, clock)
 
     async def create_game_from_position(
         self, request: pb.CreateGameFromPositionRequest, caller: Caller, record: RequestRecord
@@ -995,14 +1232,24 @@ class GameService:
         record: RequestRecord,
         open_seats: set[int] = frozenset(),  # type: ignore[assignment]
         visibility: int = pb.VISIBILITY_PUBLIC,
+        hosting: dict[str, Any] | None = None,
     ) -> pb.CreateGameResponse:
         players = game.num_players
         _check_seat_names(seat_names, players)
-        names = seat_names or [f"Player {i + 1}" for i in range(players)]
+        bots = hosted.bots_of(hosting or {})
+        names = seat_names or [
+            f"Bot ({bots[i]})" if i in bots else f"Player {i + 1}" for i in range(players)
+        ]
         names = ["" if i in open_seats else name for i, name in enumerate(names)]
-        tokens = ["" if i in open_seats else auth.new_token() for i in range(players)]
+        tokens = ["" if i in open_seats or i in bots else auth.new_token()
+                  for i in range(players)]
+        digests = [hosted.BOT_DIGEST if i in bots else auth.hash_token(t) if t else ""
+                   for i, t in enumerate(tokens)]
         host_token = auth.new_token()
         now = time.time()
+        started = not open_seats
+        clock = (hosted.clock_start(hosting, players, game.current_seat, now)
+                 if hosting is not None and started else None)
         row = GameRow(
             game_id=new_game_id(),
             ruleset=_RULESET_IDS[game.ruleset],
@@ -1012,7 +1259,7 @@ class GameService:
             options=options,
             position_json=position_json,
             seat_names=names,
-            token_hashes=[auth.hash_token(t) if t else "" for t in tokens],
+            token_hashes=digests,
             created_at=now,
             updated_at=now,
             version=0,
@@ -1022,14 +1269,20 @@ class GameService:
             visibility=visibility,
             host_token_hash=auth.hash_token(host_token),
             open_seats=len(open_seats),
+            hosting=hosting,
+            clock=clock,
+            next_due=hosted.next_due(hosting or {}, clock, game.current_seat,
+                                     started and not game.is_over, now,
+                                     self.settings.bot_move_delay_seconds),
         )
-        live = LiveGame(game, 0, now)
+        live = LiveGame(game, 0, now, clock)
         try:
             mark = await self.store.create_game(row, Snapshot(0, game.snapshot()))
         except StoreUnavailable as exc:
             raise ServiceError("UNAVAILABLE", "the game store is unavailable; retry") from exc
         self._remember(row, live, mark, checked=True)
         record.game_id, record.version = row.game_id, 0
+        self._wake_timer(row.next_due)
         return pb.CreateGameResponse(
             game_id=row.game_id,
             seats=[
@@ -1066,6 +1319,8 @@ class GameService:
                     entry = self._entry(game_id)
                     if entry is not None:
                         entry.row = stored
+                    self.broker.publish(game_id, stored.version)
+                    self._wake_timer(stored.next_due)
                     return stored, extra
         raise ServiceError("UNAVAILABLE", "the seats keep changing; retry")
 
@@ -1101,10 +1356,18 @@ class GameService:
                                    game_id=row.game_id)
             _require(0 <= request.seat < row.players,
                      f"seat must be from 0 to {row.players - 1}", "seat")
-            _require(row.token_hashes[request.seat] != "",
+            hosting = hosted.hosting_of(row)
+            vacant = request.seat in hosting.get("vacant", ())
+            _require(row.token_hashes[request.seat] != "" or vacant,
                      f"seat {request.seat} is open: JoinGame takes it", "seat")
-            return _seat_set(row, request.seat, row.seat_names[request.seat],
-                             auth.hash_token(token)), None
+            self._require_no_bot(row, request.seat)
+            update = _seat_set(row, request.seat, row.seat_names[request.seat],
+                               auth.hash_token(token), "seat_token_reissued", self._bot_delay)
+            if vacant:
+                assert update.hosting is not None
+                update.hosting["vacant"] = [
+                    s for s in update.hosting.get("vacant", ()) if s != request.seat]
+            return update, None
 
         row, _ = await self._change_seats(request.game_id, record, reissue)
         record.seat = request.seat
@@ -1136,7 +1399,8 @@ class GameService:
                         game_id=row.game_id,
                     )
                 seat = free[0]
-            return _seat_set(row, seat, request.name, auth.hash_token(token)), seat
+            return _seat_set(row, seat, request.name, auth.hash_token(token), "seat_joined",
+                             self._bot_delay), seat
 
         row, seat = await self._change_seats(request.game_id, record, take_seat)
         record.seat = seat
@@ -1152,7 +1416,7 @@ class GameService:
         def free_seat(row: GameRow) -> tuple[SeatsUpdate, int]:
             seat = self._seat_with_token(row, caller, "LeaveGame")
             self._require_waiting(row, "LeaveGame")
-            return _seat_set(row, seat, "", ""), seat
+            return _seat_set(row, seat, "", "", "seat_left", self._bot_delay), seat
 
         row, record.seat = await self._change_seats(request.game_id, record, free_seat)
         return pb.LeaveGameResponse(summary=_summary(row))
@@ -1168,14 +1432,137 @@ class GameService:
                     "SEATS_OPEN", f"game {row.game_id} still has {row.open_seats} open "
                     "seat(s)", game_id=row.game_id, open_seats=row.open_seats,
                 )
-            return SeatsUpdate(
-                row.seats_revision, row.seat_names, row.token_hashes, 0,
-                pb.GAME_STATUS_IN_PROGRESS, time.time(),
+            hosting = hosted.changed(row)
+            hosted.add_event(hosting, row, "game_started")
+            clock = hosted.clock_start(hosting, row.players, row.current_seat, time.time())
+            return _seats_update(
+                row, row.seat_names, row.token_hashes, hosting, self._bot_delay,
+                status=pb.GAME_STATUS_IN_PROGRESS, clock=clock,
             ), None
 
         await self._change_seats(request.game_id, record, start)
         row, live = await self._live(request.game_id)
         return pb.StartGameResponse(state=game_state(row, live, None))
+
+    @property
+    def _bot_delay(self) -> float:
+        return self.settings.bot_move_delay_seconds
+
+    @staticmethod
+    def _require_no_bot(row: GameRow, seat: int) -> None:
+        if seat in hosted.bots_of(hosted.hosting_of(row)) and not _is_waiting(row):
+            raise ServiceError("BOT_SEAT", f"seat {seat} of game {row.game_id} is played by "
+                               "a server bot", game_id=row.game_id, seat=seat)
+
+    @staticmethod
+    def _require_in_progress(row: GameRow, what: str) -> None:
+        if _is_waiting(row):
+            raise ServiceError(
+                "GAME_NOT_STARTED", f"game {row.game_id} is waiting for players; {what} is "
+                "possible once the host starts it", game_id=row.game_id)
+        if row.status == pb.GAME_STATUS_FINISHED or hosted.is_ended(row):
+            raise ServiceError("GAME_OVER", f"game {row.game_id} is over", game_id=row.game_id)
+
+    def _resignation(self, row: GameRow, seat: int, forfeit: bool) -> SeatsUpdate:
+        """The seats after `seat` resigns (forfeit: on time), as the host's on_resign says:
+        the stand-in bot plays it on, or the game ends."""
+        hosting = hosted.changed(row)
+        hosting["resigned"] = sorted({*hosting.get("resigned", ()), seat})
+        if forfeit:
+            hosting["forfeited"] = sorted({*hosting.get("forfeited", ()), seat})
+        kind = "seat_forfeited" if forfeit else "seat_resigned"
+        status = None
+        if hosting.get("on_resign") == pb.RESIGN_POLICY_GAME_ENDS:
+            hosting["ended"] = pb.END_REASON_FORFEITED if forfeit else pb.END_REASON_RESIGNED
+            hosted.add_event(hosting, row, kind, seat=seat)
+            hosted.add_event(hosting, row, "game_ended")
+            status = pb.GAME_STATUS_FINISHED
+        else:
+            bot = str(hosting.get("stand_in") or hosted.DEFAULT_STAND_IN)
+            hosting.setdefault("bots", {})[str(seat)] = bot
+            hosted.add_event(hosting, row, kind, seat=seat, bot=bot)
+        return _seats_update(row, row.seat_names, row.token_hashes, hosting, self._bot_delay,
+                             status=status)
+
+    async def resign_game(
+        self, request: pb.ResignGameRequest, caller: Caller, record: RequestRecord
+    ) -> pb.ResignGameResponse:
+        def resign(row: GameRow) -> tuple[SeatsUpdate, int]:
+            seat = self._seat_with_token(row, caller, "ResignGame")
+            self._require_in_progress(row, "ResignGame")
+            if seat in hosted.hosting_of(row).get("resigned", ()):
+                raise ServiceError("SEAT_RESIGNED", f"seat {seat} has resigned already",
+                                   game_id=row.game_id, seat=seat)
+            return self._resignation(row, seat, forfeit=False), seat
+
+        _row, seat = await self._change_seats(request.game_id, record, resign)
+        record.seat = seat
+        row, live = await self._live(request.game_id)
+        return pb.ResignGameResponse(state=game_state(row, live, seat))
+
+    async def revoke_seat_token(
+        self, request: pb.RevokeSeatTokenRequest, caller: Caller, record: RequestRecord
+    ) -> pb.RevokeSeatTokenResponse:
+        def revoke(row: GameRow) -> tuple[SeatsUpdate, None]:
+            self._require_host(row, caller, "RevokeSeatToken")
+            if row.status == pb.GAME_STATUS_FINISHED or hosted.is_ended(row):
+                raise ServiceError("GAME_OVER", f"game {row.game_id} is over",
+                                   game_id=row.game_id)
+            seat = request.seat
+            _require(0 <= seat < row.players, f"seat must be from 0 to {row.players - 1}",
+                     "seat")
+            _require(row.token_hashes[seat] != "", f"nobody holds seat {seat}", "seat")
+            names, digests = list(row.seat_names), list(row.token_hashes)
+            hosting = hosted.changed(row)
+            hosting.get("bots", {}).pop(str(seat), None)
+            digests[seat] = ""
+            if _is_waiting(row):  # open again: JoinGame takes it
+                names[seat] = ""
+            else:  # held by nobody until ReissueSeatToken or SetSeatBot
+                hosting["vacant"] = sorted({*hosting.get("vacant", ()), seat})
+            hosted.add_event(hosting, row, "seat_token_revoked", seat=seat)
+            return _seats_update(row, names, digests, hosting, self._bot_delay), None
+
+        row, _ = await self._change_seats(request.game_id, record, revoke)
+        record.seat = request.seat
+        return pb.RevokeSeatTokenResponse(summary=_summary(row))
+
+    async def set_seat_bot(
+        self, request: pb.SetSeatBotRequest, caller: Caller, record: RequestRecord
+    ) -> pb.SetSeatBotResponse:
+        spec = check_seat_bot(request.bot, self.settings.bot_max_mcts_iterations, "bot")
+
+        def seat_bot(row: GameRow) -> tuple[SeatsUpdate, None]:
+            self._require_host(row, caller, "SetSeatBot")
+            if row.status == pb.GAME_STATUS_FINISHED or hosted.is_ended(row):
+                raise ServiceError("GAME_OVER", f"game {row.game_id} is over",
+                                   game_id=row.game_id)
+            seat = request.seat
+            _require(0 <= seat < row.players, f"seat must be from 0 to {row.players - 1}",
+                     "seat")
+            hosting = hosted.changed(row)
+            vacant = seat in hosting.get("vacant", ())
+            if row.token_hashes[seat] and not (
+                _is_waiting(row) and row.token_hashes[seat] == hosted.BOT_DIGEST
+            ):
+                raise ServiceError(
+                    "SEAT_TAKEN", f"seat {seat} of game {row.game_id} is held; revoke its "
+                    "token first (RevokeSeatToken)", game_id=row.game_id, seat=seat)
+            if not (_is_waiting(row) or vacant):
+                raise ServiceError(
+                    "BOT_SEAT", f"seat {seat} of game {row.game_id} is not vacant",
+                    game_id=row.game_id, seat=seat)
+            names, digests = list(row.seat_names), list(row.token_hashes)
+            names[seat], digests[seat] = f"Bot ({spec})", hosted.BOT_DIGEST
+            hosting.setdefault("bots", {})[str(seat)] = spec
+            hosting["vacant"] = [s for s in hosting.get("vacant", ()) if s != seat]
+            hosted.add_event(hosting, row, "bot_seated", seat=seat, name=names[seat],
+                             bot=spec)
+            return _seats_update(row, names, digests, hosting, self._bot_delay), None
+
+        row, _ = await self._change_seats(request.game_id, record, seat_bot)
+        record.seat = request.seat
+        return pb.SetSeatBotResponse(summary=_summary(row))
 
     # -------------------------------------------------------------------------- reads
 
@@ -1261,7 +1648,7 @@ class GameService:
         seat = self._require_seat(row, caller, "ListLegalActions")
         game = live.game
         record.seat, record.version = seat, live.version
-        if game.is_over:
+        if game.is_over or hosted.is_ended(row):
             raise ServiceError("GAME_OVER", f"game {row.game_id} is over", version=live.version)
         if game.current_seat != seat:
             raise ServiceError(
@@ -1494,9 +1881,17 @@ class GameService:
         live: LiveGame,
         seat: int,
         fingerprint: str,
+        by: str | None = None,
     ) -> Reply | None:
+        """`by`: None for a person with the seat's token, else the server's move (a bot's,
+        hosting.BY_BOT, or a stand-in's for a timed-out turn, hosting.BY_TIMEOUT)."""
         game, version = live.game, live.version
         record.version = version
+        hosting = hosted.hosting_of(row)
+        clock = _clock_of(row, live)
+        now = time.time()
+        if by is None:
+            self._check_person_may_act(row, hosting, clock, game, seat, now, version)
         if request.HasField("expected_version") and request.expected_version != version:
             raise ServiceError(
                 "STALE_VERSION",
@@ -1510,7 +1905,17 @@ class GameService:
         except brass.EngineError as exc:
             raise from_engine_error(exc, version=version) from exc
         now = time.time()
-        after = LiveGame(work, version + len(ids), now)
+        clock_after = hosted.clock_after(hosting, clock, work.current_seat, now)
+        action: dict[str, Any] = {"ids": ids, "compound": compound}
+        if by is not None:
+            action["by"] = by
+        if by == hosted.BY_TIMEOUT and clock is not None and not clock.get("timed_out"):
+            action["event"] = "turn_timed_out"  # the first stand-in decision of the turn
+            if clock_after is clock:
+                clock_after = {**clock, "timed_out": True}
+        if clock_after is not None:
+            action["clock"] = clock_after
+        after = LiveGame(work, version + len(ids), now, clock_after)
         every = self.settings.snapshot_every
         take_snapshot = work.is_over or after.version // every > version // every
         decision = DecisionRow(
@@ -1518,7 +1923,7 @@ class GameService:
             from_version=version,
             to_version=after.version,
             seat=seat,
-            action={"ids": ids, "compound": compound},
+            action=action,
             idempotency_key=key,
             fingerprint=fingerprint,
             events=events,
@@ -1533,6 +1938,9 @@ class GameService:
             decision=work.decision,
             updated_at=now,
             seats_revision=row.seats_revision,  # the seats the caller was authenticated on
+            clock=clock_after,
+            next_due=hosted.next_due(hosting, clock_after, work.current_seat,
+                                     not work.is_over, now, self._bot_delay),
         )
         try:
             mark = await self.store.append_decision(
@@ -1555,10 +1963,31 @@ class GameService:
         DECISIONS.inc()
         record.version = after.version
         self.broker.publish(row.game_id, after.version)
+        self._wake_timer(head.next_due)
         return self._submit_reply(
             row, after, seat, events, request.include_legal_actions,
             request.include_compound_actions,
         )
+
+    def _check_person_may_act(
+        self, row: GameRow, hosting: dict[str, Any], clock: dict[str, Any] | None, game: Any,
+        seat: int, now: float, version: int,
+    ) -> None:
+        """Refuses a person's decision where hosted play forbids it: the game ended by a
+        resignation, a resigned seat, a seat a bot plays, a turn whose time is up."""
+        if hosted.is_ended(row):
+            raise ServiceError("GAME_OVER", f"game {row.game_id} is over", version=version)
+        if seat in hosting.get("resigned", ()):
+            raise ServiceError("SEAT_RESIGNED", f"seat {seat} has resigned", version=version,
+                               seat=seat)
+        if seat in hosted.bots_of(hosting):
+            raise ServiceError("BOT_SEAT", f"seat {seat} is played by a server bot",
+                               version=version, seat=seat)
+        due = hosted.deadline(hosting, clock)
+        if due is not None and game.current_seat == seat and now >= due:
+            raise ServiceError(
+                "TURN_TIMED_OUT", f"seat {seat}'s time for this turn ran out", version=version,
+                seat=seat)
 
     def _submit_reply(
         self,
@@ -1730,29 +2159,37 @@ class GameService:
     ) -> AsyncIterator[pb.WatchGameResponse]:
         last = from_version
         sent_any = False
+        revision: int | None = None  # the seats revision whose lobby events were sent
         try:
             while True:
                 wake.clear()
                 row, live = await self._live(game_id)
                 game = live.game
                 head = live.version
-                if head > last or not sent_any:
+                if revision is None:
+                    revision = row.seats_revision
+                if head > last or not sent_any or row.seats_revision != revision:
                     rows = await self.store.decisions_after(
                         game_id, last, up_to=head, limit=self.settings.watch_batch
                     )
                     batch_end = rows[-1].to_version if rows else head
                     update = pb.WatchGameResponse(version=batch_end)
+                    timed: list[tuple[float, pb.GameEvent]] = []
                     for stored in rows:
-                        update.events.extend(_events(stored.to_version, stored.events))
+                        timed.extend((stored.created_at, e) for e in _stored_events(stored))
                     if batch_end == head:
+                        timed.extend(hosted.lobby_events_after(row, revision))
+                        revision = row.seats_revision
                         update.state.CopyFrom(game_state(row, live, seat))
+                    timed.sort(key=lambda pair: pair[0])  # (stable: a decision's stay in order)
+                    update.events.extend(event for _at, event in timed)
                     sent_any = True
                     last = batch_end
                     record.version = last
                     yield update
                     if batch_end < head:
                         continue  # more stored decisions to send before waiting
-                if game.is_over:
+                if game.is_over or hosted.is_ended(row):
                     return
                 try:
                     await asyncio.wait_for(wake.wait(), timeout=self.settings.watch_poll_seconds)

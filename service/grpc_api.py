@@ -239,6 +239,28 @@ class GameServicer(pb_grpc.GameServiceServicer):
             lambda c, r: self.service.reissue_seat_token(request, c, r),
         )
 
+    async def ResignGame(
+        self, request: pb.ResignGameRequest, context: grpc.aio.ServicerContext
+    ) -> pb.ResignGameResponse:
+        return await self._call(
+            "ResignGame", context, request, lambda c, r: self.service.resign_game(request, c, r)
+        )
+
+    async def RevokeSeatToken(
+        self, request: pb.RevokeSeatTokenRequest, context: grpc.aio.ServicerContext
+    ) -> pb.RevokeSeatTokenResponse:
+        return await self._call(
+            "RevokeSeatToken", context, request,
+            lambda c, r: self.service.revoke_seat_token(request, c, r),
+        )
+
+    async def SetSeatBot(
+        self, request: pb.SetSeatBotRequest, context: grpc.aio.ServicerContext
+    ) -> pb.SetSeatBotResponse:
+        return await self._call(
+            "SetSeatBot", context, request, lambda c, r: self.service.set_seat_bot(request, c, r)
+        )
+
     async def WatchGame(
         self, request: pb.WatchGameRequest, context: grpc.aio.ServicerContext
     ) -> AsyncIterator[pb.WatchGameResponse]:

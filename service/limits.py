@@ -272,3 +272,11 @@ class WatchLimiter:
         else:
             self._held.pop(client, None)
         self.open_streams = max(0, self.open_streams - 1)
+
+
+# Server bot seats (CreateGame's bot_seats, SetSeatBot, stand-in bots): the most search a
+# seat's bot may be given per decision (mcts iterations; time budgets are refused so that a
+# bot's decision costs the same on any machine), and how long the server waits for one
+# decision before it plays a random legal option instead (the worker may be stuck).
+BOT_SEAT_MAX_MCTS_ITERATIONS = 1000
+BOT_MOVE_TIMEOUT_SECONDS = 30.0

@@ -107,6 +107,19 @@ ROUTES: list[Route] = [
           "Revoke a seat's token and return a new one, once (the host token).",
           request="ReissueSeatTokenRequest", response="ReissueSeatTokenResponse",
           authorization="required"),
+    Route("POST", "/v1/games/{gameId}:resign", "ResignGame",
+          "Resign the caller's seat (its seat token); the host's on_resign says whether a "
+          "bot plays it on or the game ends.",
+          request="ResignGameRequest", response="ResignGameResponse", authorization="required"),
+    Route("POST", "/v1/games/{gameId}:revokeSeatToken", "RevokeSeatToken",
+          "Revoke a seat's token without a new one (the host token): open again before the "
+          "start, vacant after it.",
+          request="RevokeSeatTokenRequest", response="RevokeSeatTokenResponse",
+          authorization="required"),
+    Route("POST", "/v1/games/{gameId}:setSeatBot", "SetSeatBot",
+          "Put a server bot in an open (before the start) or vacant seat (the host token).",
+          request="SetSeatBotRequest", response="SetSeatBotResponse",
+          authorization="required"),
     Route("POST", "/v1/batches", "RunBatch",
           "Play a batch of bot-vs-bot games; one NDJSON line (a RunBatchResponse) per "
           "finished game.",
@@ -131,7 +144,7 @@ ROUTES: list[Route] = [
 PLAIN_OPERATIONS = (
     "CreateGame", "CreateGameFromPosition", "ListGames", "GetGame", "ListLegalActions",
     "SubmitAction", "PreviewAction", "GetReplay", "GetRuleset", "JoinGame", "LeaveGame",
-    "StartGame", "ReissueSeatToken",
+    "StartGame", "ReissueSeatToken", "ResignGame", "RevokeSeatToken", "SetSeatBot",
 )
 
 
@@ -582,6 +595,12 @@ class RestGateway:
                 self._lobby, pb.StartGameRequest, self.service.start_game),
             "ReissueSeatToken": functools.partial(
                 self._lobby, pb.ReissueSeatTokenRequest, self.service.reissue_seat_token),
+            "ResignGame": functools.partial(
+                self._lobby, pb.ResignGameRequest, self.service.resign_game),
+            "RevokeSeatToken": functools.partial(
+                self._lobby, pb.RevokeSeatTokenRequest, self.service.revoke_seat_token),
+            "SetSeatBot": functools.partial(
+                self._lobby, pb.SetSeatBotRequest, self.service.set_seat_bot),
         }
 
     async def _lobby(

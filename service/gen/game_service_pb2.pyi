@@ -59,6 +59,28 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     ERROR_REASON_SEATS_OPEN: _ClassVar[ErrorReason]
     ERROR_REASON_GAME_STARTED: _ClassVar[ErrorReason]
     ERROR_REASON_NOT_HOST: _ClassVar[ErrorReason]
+    ERROR_REASON_SEAT_RESIGNED: _ClassVar[ErrorReason]
+    ERROR_REASON_BOT_SEAT: _ClassVar[ErrorReason]
+    ERROR_REASON_TURN_TIMED_OUT: _ClassVar[ErrorReason]
+
+class ResignPolicy(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    RESIGN_POLICY_UNSPECIFIED: _ClassVar[ResignPolicy]
+    RESIGN_POLICY_BOT_TAKES_OVER: _ClassVar[ResignPolicy]
+    RESIGN_POLICY_GAME_ENDS: _ClassVar[ResignPolicy]
+
+class TimeoutPolicy(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    TIMEOUT_POLICY_UNSPECIFIED: _ClassVar[TimeoutPolicy]
+    TIMEOUT_POLICY_BOT_PLAYS_TURN: _ClassVar[TimeoutPolicy]
+    TIMEOUT_POLICY_FORFEIT: _ClassVar[TimeoutPolicy]
+
+class EndReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    END_REASON_UNSPECIFIED: _ClassVar[EndReason]
+    END_REASON_SCORED: _ClassVar[EndReason]
+    END_REASON_RESIGNED: _ClassVar[EndReason]
+    END_REASON_FORFEITED: _ClassVar[EndReason]
 RULESET_UNSPECIFIED: Ruleset
 RULESET_BIRMINGHAM: Ruleset
 RULESET_PITTSBURGH: Ruleset
@@ -96,9 +118,68 @@ ERROR_REASON_GAME_FULL: ErrorReason
 ERROR_REASON_SEATS_OPEN: ErrorReason
 ERROR_REASON_GAME_STARTED: ErrorReason
 ERROR_REASON_NOT_HOST: ErrorReason
+ERROR_REASON_SEAT_RESIGNED: ErrorReason
+ERROR_REASON_BOT_SEAT: ErrorReason
+ERROR_REASON_TURN_TIMED_OUT: ErrorReason
+RESIGN_POLICY_UNSPECIFIED: ResignPolicy
+RESIGN_POLICY_BOT_TAKES_OVER: ResignPolicy
+RESIGN_POLICY_GAME_ENDS: ResignPolicy
+TIMEOUT_POLICY_UNSPECIFIED: TimeoutPolicy
+TIMEOUT_POLICY_BOT_PLAYS_TURN: TimeoutPolicy
+TIMEOUT_POLICY_FORFEIT: TimeoutPolicy
+END_REASON_UNSPECIFIED: EndReason
+END_REASON_SCORED: EndReason
+END_REASON_RESIGNED: EndReason
+END_REASON_FORFEITED: EndReason
+
+class ClockOptions(_message.Message):
+    __slots__ = ("initial_ms", "increment_ms", "turn_ms")
+    INITIAL_MS_FIELD_NUMBER: _ClassVar[int]
+    INCREMENT_MS_FIELD_NUMBER: _ClassVar[int]
+    TURN_MS_FIELD_NUMBER: _ClassVar[int]
+    initial_ms: int
+    increment_ms: int
+    turn_ms: int
+    def __init__(self, initial_ms: _Optional[int] = ..., increment_ms: _Optional[int] = ..., turn_ms: _Optional[int] = ...) -> None: ...
+
+class ClockState(_message.Message):
+    __slots__ = ("options", "remaining_ms", "turn_seat", "turn_start", "turn_deadline")
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    REMAINING_MS_FIELD_NUMBER: _ClassVar[int]
+    TURN_SEAT_FIELD_NUMBER: _ClassVar[int]
+    TURN_START_FIELD_NUMBER: _ClassVar[int]
+    TURN_DEADLINE_FIELD_NUMBER: _ClassVar[int]
+    options: ClockOptions
+    remaining_ms: _containers.RepeatedScalarFieldContainer[int]
+    turn_seat: int
+    turn_start: _timestamp_pb2.Timestamp
+    turn_deadline: _timestamp_pb2.Timestamp
+    def __init__(self, options: _Optional[_Union[ClockOptions, _Mapping]] = ..., remaining_ms: _Optional[_Iterable[int]] = ..., turn_seat: _Optional[int] = ..., turn_start: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., turn_deadline: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+
+class BotSeat(_message.Message):
+    __slots__ = ("seat", "bot")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    bot: str
+    def __init__(self, seat: _Optional[int] = ..., bot: _Optional[str] = ...) -> None: ...
+
+class LobbyEvent(_message.Message):
+    __slots__ = ("kind", "seat", "name", "bot", "time")
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    TIME_FIELD_NUMBER: _ClassVar[int]
+    kind: str
+    seat: int
+    name: str
+    bot: str
+    time: _timestamp_pb2.Timestamp
+    def __init__(self, kind: _Optional[str] = ..., seat: _Optional[int] = ..., name: _Optional[str] = ..., bot: _Optional[str] = ..., time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
 
 class GameOptions(_message.Message):
-    __slots__ = ("beginner", "manufacturer_iv_cost", "auto_resolve", "ruleset_options")
+    __slots__ = ("beginner", "manufacturer_iv_cost", "auto_resolve", "ruleset_options", "clock", "on_resign", "on_timeout", "stand_in_bot")
     class RulesetOptionsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -110,11 +191,19 @@ class GameOptions(_message.Message):
     MANUFACTURER_IV_COST_FIELD_NUMBER: _ClassVar[int]
     AUTO_RESOLVE_FIELD_NUMBER: _ClassVar[int]
     RULESET_OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    CLOCK_FIELD_NUMBER: _ClassVar[int]
+    ON_RESIGN_FIELD_NUMBER: _ClassVar[int]
+    ON_TIMEOUT_FIELD_NUMBER: _ClassVar[int]
+    STAND_IN_BOT_FIELD_NUMBER: _ClassVar[int]
     beginner: bool
     manufacturer_iv_cost: int
     auto_resolve: bool
     ruleset_options: _containers.MessageMap[str, _struct_pb2.Value]
-    def __init__(self, beginner: _Optional[bool] = ..., manufacturer_iv_cost: _Optional[int] = ..., auto_resolve: _Optional[bool] = ..., ruleset_options: _Optional[_Mapping[str, _struct_pb2.Value]] = ...) -> None: ...
+    clock: ClockOptions
+    on_resign: ResignPolicy
+    on_timeout: TimeoutPolicy
+    stand_in_bot: str
+    def __init__(self, beginner: _Optional[bool] = ..., manufacturer_iv_cost: _Optional[int] = ..., auto_resolve: _Optional[bool] = ..., ruleset_options: _Optional[_Mapping[str, _struct_pb2.Value]] = ..., clock: _Optional[_Union[ClockOptions, _Mapping]] = ..., on_resign: _Optional[_Union[ResignPolicy, str]] = ..., on_timeout: _Optional[_Union[TimeoutPolicy, str]] = ..., stand_in_bot: _Optional[str] = ...) -> None: ...
 
 class SeatToken(_message.Message):
     __slots__ = ("seat", "name", "token")
@@ -127,17 +216,23 @@ class SeatToken(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., name: _Optional[str] = ..., token: _Optional[str] = ...) -> None: ...
 
 class SeatInfo(_message.Message):
-    __slots__ = ("seat", "name", "open")
+    __slots__ = ("seat", "name", "open", "bot", "resigned", "vacant")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     OPEN_FIELD_NUMBER: _ClassVar[int]
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    RESIGNED_FIELD_NUMBER: _ClassVar[int]
+    VACANT_FIELD_NUMBER: _ClassVar[int]
     seat: int
     name: str
     open: bool
-    def __init__(self, seat: _Optional[int] = ..., name: _Optional[str] = ..., open: _Optional[bool] = ...) -> None: ...
+    bot: str
+    resigned: bool
+    vacant: bool
+    def __init__(self, seat: _Optional[int] = ..., name: _Optional[str] = ..., open: _Optional[bool] = ..., bot: _Optional[str] = ..., resigned: _Optional[bool] = ..., vacant: _Optional[bool] = ...) -> None: ...
 
 class GameSummary(_message.Message):
-    __slots__ = ("game_id", "ruleset", "seats", "version", "status", "current_seat", "decision", "create_time", "update_time", "from_position", "visibility", "open_seats")
+    __slots__ = ("game_id", "ruleset", "seats", "version", "status", "current_seat", "decision", "create_time", "update_time", "from_position", "visibility", "open_seats", "clock", "end_reason")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     RULESET_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
@@ -150,6 +245,8 @@ class GameSummary(_message.Message):
     FROM_POSITION_FIELD_NUMBER: _ClassVar[int]
     VISIBILITY_FIELD_NUMBER: _ClassVar[int]
     OPEN_SEATS_FIELD_NUMBER: _ClassVar[int]
+    CLOCK_FIELD_NUMBER: _ClassVar[int]
+    END_REASON_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     ruleset: Ruleset
     seats: _containers.RepeatedCompositeFieldContainer[SeatInfo]
@@ -162,7 +259,9 @@ class GameSummary(_message.Message):
     from_position: bool
     visibility: Visibility
     open_seats: int
-    def __init__(self, game_id: _Optional[str] = ..., ruleset: _Optional[_Union[Ruleset, str]] = ..., seats: _Optional[_Iterable[_Union[SeatInfo, _Mapping]]] = ..., version: _Optional[int] = ..., status: _Optional[_Union[GameStatus, str]] = ..., current_seat: _Optional[int] = ..., decision: _Optional[str] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., update_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., from_position: _Optional[bool] = ..., visibility: _Optional[_Union[Visibility, str]] = ..., open_seats: _Optional[int] = ...) -> None: ...
+    clock: ClockState
+    end_reason: EndReason
+    def __init__(self, game_id: _Optional[str] = ..., ruleset: _Optional[_Union[Ruleset, str]] = ..., seats: _Optional[_Iterable[_Union[SeatInfo, _Mapping]]] = ..., version: _Optional[int] = ..., status: _Optional[_Union[GameStatus, str]] = ..., current_seat: _Optional[int] = ..., decision: _Optional[str] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., update_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., from_position: _Optional[bool] = ..., visibility: _Optional[_Union[Visibility, str]] = ..., open_seats: _Optional[int] = ..., clock: _Optional[_Union[ClockState, _Mapping]] = ..., end_reason: _Optional[_Union[EndReason, str]] = ...) -> None: ...
 
 class GameState(_message.Message):
     __slots__ = ("summary", "viewer_seat", "view", "scores", "winners")
@@ -179,12 +278,14 @@ class GameState(_message.Message):
     def __init__(self, summary: _Optional[_Union[GameSummary, _Mapping]] = ..., viewer_seat: _Optional[int] = ..., view: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., scores: _Optional[_Iterable[int]] = ..., winners: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class GameEvent(_message.Message):
-    __slots__ = ("version", "data")
+    __slots__ = ("version", "data", "lobby")
     VERSION_FIELD_NUMBER: _ClassVar[int]
     DATA_FIELD_NUMBER: _ClassVar[int]
+    LOBBY_FIELD_NUMBER: _ClassVar[int]
     version: int
     data: _struct_pb2.Struct
-    def __init__(self, version: _Optional[int] = ..., data: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ...) -> None: ...
+    lobby: LobbyEvent
+    def __init__(self, version: _Optional[int] = ..., data: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., lobby: _Optional[_Union[LobbyEvent, _Mapping]] = ...) -> None: ...
 
 class LegalOption(_message.Message):
     __slots__ = ("id", "kind", "name", "meaning")
@@ -233,7 +334,7 @@ class Action(_message.Message):
     def __init__(self, option_id: _Optional[int] = ..., compound: _Optional[_Union[ActionIds, _Mapping]] = ..., compound_key: _Optional[str] = ...) -> None: ...
 
 class CreateGameRequest(_message.Message):
-    __slots__ = ("ruleset", "players", "seed", "options", "seat_names", "open_seats", "visibility")
+    __slots__ = ("ruleset", "players", "seed", "options", "seat_names", "open_seats", "visibility", "bot_seats")
     RULESET_FIELD_NUMBER: _ClassVar[int]
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
@@ -241,6 +342,7 @@ class CreateGameRequest(_message.Message):
     SEAT_NAMES_FIELD_NUMBER: _ClassVar[int]
     OPEN_SEATS_FIELD_NUMBER: _ClassVar[int]
     VISIBILITY_FIELD_NUMBER: _ClassVar[int]
+    BOT_SEATS_FIELD_NUMBER: _ClassVar[int]
     ruleset: Ruleset
     players: int
     seed: int
@@ -248,7 +350,8 @@ class CreateGameRequest(_message.Message):
     seat_names: _containers.RepeatedScalarFieldContainer[str]
     open_seats: _containers.RepeatedScalarFieldContainer[int]
     visibility: Visibility
-    def __init__(self, ruleset: _Optional[_Union[Ruleset, str]] = ..., players: _Optional[int] = ..., seed: _Optional[int] = ..., options: _Optional[_Union[GameOptions, _Mapping]] = ..., seat_names: _Optional[_Iterable[str]] = ..., open_seats: _Optional[_Iterable[int]] = ..., visibility: _Optional[_Union[Visibility, str]] = ...) -> None: ...
+    bot_seats: _containers.RepeatedCompositeFieldContainer[BotSeat]
+    def __init__(self, ruleset: _Optional[_Union[Ruleset, str]] = ..., players: _Optional[int] = ..., seed: _Optional[int] = ..., options: _Optional[_Union[GameOptions, _Mapping]] = ..., seat_names: _Optional[_Iterable[str]] = ..., open_seats: _Optional[_Iterable[int]] = ..., visibility: _Optional[_Union[Visibility, str]] = ..., bot_seats: _Optional[_Iterable[_Union[BotSeat, _Mapping]]] = ...) -> None: ...
 
 class CreateGameResponse(_message.Message):
     __slots__ = ("game_id", "seats", "state", "host_token")
@@ -705,6 +808,48 @@ class ReissueSeatTokenResponse(_message.Message):
     SEAT_FIELD_NUMBER: _ClassVar[int]
     seat: SeatToken
     def __init__(self, seat: _Optional[_Union[SeatToken, _Mapping]] = ...) -> None: ...
+
+class ResignGameRequest(_message.Message):
+    __slots__ = ("game_id",)
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    def __init__(self, game_id: _Optional[str] = ...) -> None: ...
+
+class ResignGameResponse(_message.Message):
+    __slots__ = ("state",)
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    state: GameState
+    def __init__(self, state: _Optional[_Union[GameState, _Mapping]] = ...) -> None: ...
+
+class RevokeSeatTokenRequest(_message.Message):
+    __slots__ = ("game_id", "seat")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    seat: int
+    def __init__(self, game_id: _Optional[str] = ..., seat: _Optional[int] = ...) -> None: ...
+
+class RevokeSeatTokenResponse(_message.Message):
+    __slots__ = ("summary",)
+    SUMMARY_FIELD_NUMBER: _ClassVar[int]
+    summary: GameSummary
+    def __init__(self, summary: _Optional[_Union[GameSummary, _Mapping]] = ...) -> None: ...
+
+class SetSeatBotRequest(_message.Message):
+    __slots__ = ("game_id", "seat", "bot")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    seat: int
+    bot: str
+    def __init__(self, game_id: _Optional[str] = ..., seat: _Optional[int] = ..., bot: _Optional[str] = ...) -> None: ...
+
+class SetSeatBotResponse(_message.Message):
+    __slots__ = ("summary",)
+    SUMMARY_FIELD_NUMBER: _ClassVar[int]
+    summary: GameSummary
+    def __init__(self, summary: _Optional[_Union[GameSummary, _Mapping]] = ...) -> None: ...
 
 class ListGamesResponse(_message.Message):
     __slots__ = ("games", "next_page_token")

@@ -111,6 +111,21 @@ class GameServiceStub:
                 request_serializer=brass_dot_v1_dot_game__service__pb2.ReissueSeatTokenRequest.SerializeToString,
                 response_deserializer=brass_dot_v1_dot_game__service__pb2.ReissueSeatTokenResponse.FromString,
                 _registered_method=True)
+        self.ResignGame = channel.unary_unary(
+                '/brass.v1.GameService/ResignGame',
+                request_serializer=brass_dot_v1_dot_game__service__pb2.ResignGameRequest.SerializeToString,
+                response_deserializer=brass_dot_v1_dot_game__service__pb2.ResignGameResponse.FromString,
+                _registered_method=True)
+        self.RevokeSeatToken = channel.unary_unary(
+                '/brass.v1.GameService/RevokeSeatToken',
+                request_serializer=brass_dot_v1_dot_game__service__pb2.RevokeSeatTokenRequest.SerializeToString,
+                response_deserializer=brass_dot_v1_dot_game__service__pb2.RevokeSeatTokenResponse.FromString,
+                _registered_method=True)
+        self.SetSeatBot = channel.unary_unary(
+                '/brass.v1.GameService/SetSeatBot',
+                request_serializer=brass_dot_v1_dot_game__service__pb2.SetSeatBotRequest.SerializeToString,
+                response_deserializer=brass_dot_v1_dot_game__service__pb2.SetSeatBotResponse.FromString,
+                _registered_method=True)
 
 
 class GameServiceServicer:
@@ -239,6 +254,35 @@ class GameServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ResignGame(self, request, context):
+        """Resigns the caller's seat (its seat token) from a game in progress. The host's
+        GameOptions.on_resign says what follows: the stand-in bot plays the seat to the end
+        (the default) or the game ends at once (GameSummary.end_reason RESIGNED). The token
+        still shows the seat's view but can no longer act (SEAT_RESIGNED).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RevokeSeatToken(self, request, context):
+        """Revokes a seat's token without issuing another (the host token). Before the start the
+        seat is open again (JoinGame takes it); after it the seat is held by nobody
+        (SeatInfo.vacant) until the host issues a new token (ReissueSeatToken) or seats a bot
+        (SetSeatBot); its clock, if any, runs meanwhile.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def SetSeatBot(self, request, context):
+        """Puts a server bot in a seat nobody holds (the host token): an open seat while the game
+        waits for players, or a vacant one after the start. The bot plays the seat's turns on
+        the server from then on.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_GameServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -316,6 +360,21 @@ def add_GameServiceServicer_to_server(servicer, server):
                     servicer.ReissueSeatToken,
                     request_deserializer=brass_dot_v1_dot_game__service__pb2.ReissueSeatTokenRequest.FromString,
                     response_serializer=brass_dot_v1_dot_game__service__pb2.ReissueSeatTokenResponse.SerializeToString,
+            ),
+            'ResignGame': grpc.unary_unary_rpc_method_handler(
+                    servicer.ResignGame,
+                    request_deserializer=brass_dot_v1_dot_game__service__pb2.ResignGameRequest.FromString,
+                    response_serializer=brass_dot_v1_dot_game__service__pb2.ResignGameResponse.SerializeToString,
+            ),
+            'RevokeSeatToken': grpc.unary_unary_rpc_method_handler(
+                    servicer.RevokeSeatToken,
+                    request_deserializer=brass_dot_v1_dot_game__service__pb2.RevokeSeatTokenRequest.FromString,
+                    response_serializer=brass_dot_v1_dot_game__service__pb2.RevokeSeatTokenResponse.SerializeToString,
+            ),
+            'SetSeatBot': grpc.unary_unary_rpc_method_handler(
+                    servicer.SetSeatBot,
+                    request_deserializer=brass_dot_v1_dot_game__service__pb2.SetSeatBotRequest.FromString,
+                    response_serializer=brass_dot_v1_dot_game__service__pb2.SetSeatBotResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -725,6 +784,87 @@ class GameService:
             '/brass.v1.GameService/ReissueSeatToken',
             brass_dot_v1_dot_game__service__pb2.ReissueSeatTokenRequest.SerializeToString,
             brass_dot_v1_dot_game__service__pb2.ReissueSeatTokenResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ResignGame(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/brass.v1.GameService/ResignGame',
+            brass_dot_v1_dot_game__service__pb2.ResignGameRequest.SerializeToString,
+            brass_dot_v1_dot_game__service__pb2.ResignGameResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RevokeSeatToken(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/brass.v1.GameService/RevokeSeatToken',
+            brass_dot_v1_dot_game__service__pb2.RevokeSeatTokenRequest.SerializeToString,
+            brass_dot_v1_dot_game__service__pb2.RevokeSeatTokenResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def SetSeatBot(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/brass.v1.GameService/SetSeatBot',
+            brass_dot_v1_dot_game__service__pb2.SetSeatBotRequest.SerializeToString,
+            brass_dot_v1_dot_game__service__pb2.SetSeatBotResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -97,6 +97,13 @@ class GameRow:
     host_token_hash: str | None = None
     open_seats: int = 0
     seats_revision: int = 0
+    # Hosted play (columns added later, empty for older games): the host's settings and the
+    # seats' state beyond names and tokens (bots, resignations, lobby events: a JSON object
+    # the service owns), the clock at the head version (JSON), and when the server itself
+    # must next act on the game (a bot's turn, a turn's deadline; None: never).
+    hosting: dict[str, Any] | None = None
+    clock: dict[str, Any] | None = None
+    next_due: float | None = None
 
 
 @dataclass
@@ -111,6 +118,11 @@ class SeatsUpdate:
     # The new status (StartGame); None leaves it as it is (decisions move it meanwhile).
     status: int | None
     updated_at: float
+    # With `hosting` set, the hosting, clock and next_due columns are written too (all
+    # three: None clears clock and next_due); without, they stay as they are.
+    hosting: dict[str, Any] | None = None
+    clock: dict[str, Any] | None = None
+    next_due: float | None = None
 
 
 # Columns added to the games table after its first release: (name, SQL type and default).
@@ -120,6 +132,13 @@ GAME_COLUMNS_ADDED = (
     ("host_token_hash", "TEXT"),
     ("open_seats", "INTEGER NOT NULL DEFAULT 0"),
     ("seats_revision", "INTEGER NOT NULL DEFAULT 0"),
+    ("hosting", "TEXT"),
+    ("clock", "TEXT"),
+    ("next_due", "DOUBLE PRECISION"),
+)
+# Created once those columns exist: the games the server must act on, soonest first.
+DUE_INDEX = (
+    "CREATE INDEX IF NOT EXISTS games_by_due ON games (next_due) WHERE next_due IS NOT NULL"
 )
 
 
@@ -169,6 +188,10 @@ class HeadUpdate:
     # When set, the decision is stored only if the game's seats_revision is still this
     # one: a token revoked meanwhile (ReissueSeatToken, on any replica) cannot act.
     seats_revision: int | None = None
+    # The clock after the decision (None: the game has none) and when the server must next
+    # act on the game (None: never); both columns are always written.
+    clock: dict[str, Any] | None = None
+    next_due: float | None = None
 
 
 @dataclass
@@ -344,6 +367,20 @@ class Store(Protocol):
 
     async def count_games(self, status: int | None) -> int: ...
 
+    async def due_games(self, now: float, limit: int) -> list[str]:
+        """Ids of games whose next_due is at or before `now`, soonest first, at most
+        `limit` (an indexed read)."""
+        ...
+
+    async def claim_due(
+        self, game_id: str, version: int, seats_revision: int, now: float,
+        until: float | None,
+    ) -> bool:
+        """Moves the game's next_due to `until` if the game is still at `version` and
+        `seats_revision` and its next_due is at or before `now`; whether it did. One process
+        wins a due game: the others find next_due in the future (or the game moved)."""
+        ...
+
     async def idle_games(self, status: int, updated_before: float, limit: int) -> list[str]:
         """Ids of games of `status` last moved before `updated_before`, at most `limit`."""
         ...
@@ -386,6 +423,14 @@ def _strings_of(text: Any) -> list[str]:
     if not all(isinstance(item, str) for item in value):
         raise TypeError("a list of strings expected")
     return value  # type: ignore[no-any-return]
+
+
+def _optional_json(text: Any) -> dict[str, Any] | None:
+    return None if text is None else _json_of(text, dict)  # type: ignore[no-any-return]
+
+
+def optional_dumps(value: dict[str, Any] | None) -> str | None:
+    return None if value is None else dumps(value)
 
 
 def _optional_int(value: Any) -> int | None:
@@ -443,6 +488,9 @@ def game_row_from_columns(columns: dict[str, Any]) -> GameRow:
                              else str(columns["host_token_hash"])),
             open_seats=_int_of(columns["open_seats"], 32),
             seats_revision=_int_of(columns["seats_revision"], 64),
+            hosting=_optional_json(columns["hosting"]),
+            clock=_optional_json(columns["clock"]),
+            next_due=(None if columns["next_due"] is None else float(columns["next_due"])),
         )
     except _UNDECODABLE as exc:
         raise _corrupt(columns.get("game_id"), "games row", exc) from exc

@@ -30,6 +30,7 @@ from psycopg_pool import AsyncConnectionPool
 
 from .base import (
     DECISION_COLUMNS,
+    DUE_INDEX,
     GAME_COLUMN_COUNT,
     GAME_COLUMNS,
     GAME_COLUMNS_ADDED,
@@ -52,6 +53,7 @@ from .base import (
     game_row_from_columns,
     list_conditions,
     list_page,
+    optional_dumps,
     snapshot_from_columns,
     version_from_column,
 )
@@ -106,7 +108,7 @@ CREATE TABLE IF NOT EXISTS store_probe (
 """ + "".join(  # the columns a database made by an earlier version lacks
     f"ALTER TABLE games ADD COLUMN IF NOT EXISTS {name} {kind};\n"
     for name, kind in GAME_COLUMNS_ADDED
-)
+) + DUE_INDEX + ";\n"
 
 log = structlog.get_logger("brass_service.store")
 
@@ -335,7 +337,8 @@ class PostgresStore:
         snapshot_part = ""
         params: list[Any] = [
             head.version, head.status, head.current_seat, head.decision, head.updated_at,
-            row.game_id, row.from_version, head.seats_revision, head.seats_revision,
+            optional_dumps(head.clock), head.next_due, row.game_id, row.from_version,
+            head.seats_revision, head.seats_revision,
             *_decision_values(row),
         ]
         if snapshot is not None:
@@ -348,7 +351,8 @@ class PostgresStore:
         params += [NOTIFY_CHANNEL, f"{row.game_id}:{head.version}"]
         sql = (
             "WITH moved AS (UPDATE games SET version = %s, status = %s, current_seat = %s, "
-            "decision = %s, updated_at = %s WHERE game_id = %s AND version = %s "
+            "decision = %s, updated_at = %s, clock = %s, next_due = %s "
+            "WHERE game_id = %s AND version = %s "
             "AND (%s::BIGINT IS NULL OR seats_revision = %s) RETURNING game_id), "
             f"added AS (INSERT INTO decisions ({DECISION_COLUMNS}) "
             "SELECT %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s FROM moved RETURNING game_id)"
@@ -404,16 +408,51 @@ class PostgresStore:
         )
         return [str(row["game_id"]) for row in rows]
 
-    async def update_seats(self, game_id: str, update: SeatsUpdate) -> bool:
-        async def update_row() -> list[Any]:
+    async def due_games(self, now: float, limit: int) -> list[str]:
+        rows = await self._fetch(
+            "SELECT game_id FROM games WHERE next_due IS NOT NULL AND next_due <= %s "
+            "ORDER BY next_due LIMIT %s",
+            (now, limit),
+        )
+        return [str(row["game_id"]) for row in rows]
+
+    async def claim_due(
+        self, game_id: str, version: int, seats_revision: int, now: float,
+        until: float | None,
+    ) -> bool:
+        async def claim() -> list[Any]:
             async with self._pool.connection() as conn:
                 cur = await conn.execute(
-                    "UPDATE games SET seat_names = %s, token_hashes = %s, open_seats = %s, "
-                    "status = COALESCE(%s::INTEGER, status), updated_at = %s, "
+                    "UPDATE games SET next_due = %s WHERE game_id = %s AND version = %s "
+                    "AND seats_revision = %s AND next_due IS NOT NULL AND next_due <= %s "
+                    "RETURNING game_id",
+                    (until, game_id, version, seats_revision, now),
+                )
+                return await cur.fetchall()
+
+        claimed = await self._bounded(FailureTracker.WRITES, claim())
+        self._failures.succeeded(FailureTracker.WRITES)
+        return len(claimed) == 1
+
+    async def update_seats(self, game_id: str, update: SeatsUpdate) -> bool:
+        hosting = update.hosting is not None
+        extra = ", hosting = %s, clock = %s, next_due = %s" if hosting else ""
+        extra_values = ((dumps(update.hosting), optional_dumps(update.clock), update.next_due)
+                        if hosting else ())
+
+        async def update_row() -> list[Any]:
+            async with self._pool.connection() as conn:
+                # The replicas' watchers hear of the change (lobby events) at once.
+                cur = await conn.execute(
+                    "WITH moved AS (UPDATE games SET seat_names = %s, token_hashes = %s, "
+                    "open_seats = %s, "
+                    f"status = COALESCE(%s::INTEGER, status), updated_at = %s{extra}, "
                     "seats_revision = seats_revision + 1 "
-                    "WHERE game_id = %s AND seats_revision = %s RETURNING game_id",
+                    "WHERE game_id = %s AND seats_revision = %s RETURNING game_id, version) "
+                    "SELECT pg_notify(%s, game_id || ':' || version) FROM moved",
                     (dumps(update.seat_names), dumps(update.token_hashes), update.open_seats,
-                     update.status, update.updated_at, game_id, update.from_revision),
+                     update.status, update.updated_at, *extra_values, game_id,
+                     update.from_revision, NOTIFY_CHANNEL),
                 )
                 return await cur.fetchall()
 
@@ -463,6 +502,9 @@ def _game_values(game: GameRow) -> tuple[Any, ...]:
         game.host_token_hash,
         game.open_seats,
         game.seats_revision,
+        optional_dumps(game.hosting),
+        optional_dumps(game.clock),
+        game.next_due,
     )
 
 

@@ -32,6 +32,7 @@ import structlog
 
 from .base import (
     DECISION_COLUMNS,
+    DUE_INDEX,
     GAME_COLUMN_COUNT,
     GAME_COLUMNS,
     GAME_COLUMNS_ADDED,
@@ -54,6 +55,7 @@ from .base import (
     game_row_from_columns,
     list_conditions,
     list_page,
+    optional_dumps,
     snapshot_from_columns,
     version_from_column,
 )
@@ -650,7 +652,7 @@ class SqliteStore:
                 raise VersionConflict(row.game_id) from exc
             moved = conn.execute(
                 "UPDATE games SET version = ?, status = ?, current_seat = ?, decision = ?, "
-                "updated_at = ? WHERE game_id = ? AND version = ? "
+                "updated_at = ?, clock = ?, next_due = ? WHERE game_id = ? AND version = ? "
                 "AND (? IS NULL OR seats_revision = ?)",
                 (
                     head.version,
@@ -658,6 +660,8 @@ class SqliteStore:
                     head.current_seat,
                     head.decision,
                     head.updated_at,
+                    optional_dumps(head.clock),
+                    head.next_due,
                     row.game_id,
                     row.from_version,
                     head.seats_revision,
@@ -720,18 +724,52 @@ class SqliteStore:
 
         return await self._run(read)
 
+    async def due_games(self, now: float, limit: int) -> list[str]:
+        def read(conn: sqlite3.Connection) -> list[str]:
+            rows = conn.execute(
+                "SELECT game_id FROM games WHERE next_due IS NOT NULL AND next_due <= ? "
+                "ORDER BY next_due LIMIT ?",
+                (now, limit),
+            ).fetchall()
+            return [str(row[0]) for row in rows]
+
+        return await self._run(read)
+
+    async def claim_due(
+        self, game_id: str, version: int, seats_revision: int, now: float,
+        until: float | None,
+    ) -> bool:
+        claimed = False
+
+        def write(conn: sqlite3.Connection) -> None:
+            nonlocal claimed
+            claimed = conn.execute(
+                "UPDATE games SET next_due = ? WHERE game_id = ? AND version = ? "
+                "AND seats_revision = ? AND next_due IS NOT NULL AND next_due <= ?",
+                (until, game_id, version, seats_revision, now),
+            ).rowcount == 1
+
+        await self._write(write, game_id)
+        return claimed
+
     async def update_seats(self, game_id: str, update: SeatsUpdate) -> bool:
         applied = False
+
+        hosting = update.hosting is not None
+        extra = ", hosting = ?, clock = ?, next_due = ?" if hosting else ""
+        extra_values = ((dumps(update.hosting), optional_dumps(update.clock), update.next_due)
+                        if hosting else ())
 
         def write(conn: sqlite3.Connection) -> None:
             nonlocal applied
             applied = conn.execute(
                 "UPDATE games SET seat_names = ?, token_hashes = ?, open_seats = ?, "
-                "status = COALESCE(?, status), updated_at = ?, "
+                f"status = COALESCE(?, status), updated_at = ?{extra}, "
                 "seats_revision = seats_revision + 1 "
                 "WHERE game_id = ? AND seats_revision = ?",
                 (dumps(update.seat_names), dumps(update.token_hashes), update.open_seats,
-                 update.status, update.updated_at, game_id, update.from_revision),
+                 update.status, update.updated_at, *extra_values, game_id,
+                 update.from_revision),
             ).rowcount == 1
 
         # Through the writer, with the game's change stamp moved (other processes re-read).
@@ -770,6 +808,7 @@ def _add_missing_columns(conn: sqlite3.Connection) -> None:
         for name, kind in GAME_COLUMNS_ADDED:
             if name not in present:
                 conn.execute(f"ALTER TABLE games ADD COLUMN {name} {kind}")
+        conn.execute(DUE_INDEX)
         conn.execute("COMMIT")
     except BaseException:
         _rollback(conn)
@@ -798,6 +837,9 @@ def _game_values(game: GameRow) -> tuple[Any, ...]:
         game.host_token_hash,
         game.open_seats,
         game.seats_revision,
+        optional_dumps(game.hosting),
+        optional_dumps(game.clock),
+        game.next_due,
     )
 
 

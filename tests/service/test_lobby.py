@@ -119,8 +119,10 @@ def test_join_leave_and_start_over_rest(server: ServerProcess) -> None:
         # The token is returned once: the game's public facts never carry it.
         game = rest.get(f"/v1/games/{game_id}")
         assert ann not in str(game)
-        assert game["state"]["summary"]["seats"][0] == {"seat": 0, "name": "Ann", "open": False}
-        assert game["state"]["summary"]["seats"][1] == {"seat": 1, "name": "", "open": True}
+        assert game["state"]["summary"]["seats"][0] == {
+            "seat": 0, "name": "Ann", "open": False, "bot": "", "resigned": False, "vacant": False}
+        assert game["state"]["summary"]["seats"][1] == {
+            "seat": 1, "name": "", "open": True, "bot": "", "resigned": False, "vacant": False}
         assert rest.get(f"/v1/games/{game_id}", token=ann)["state"]["viewerSeat"] == 0
 
         expect_rest_error("SEAT_TAKEN", 409, rest.post, f"/v1/games/{game_id}:join",
@@ -136,7 +138,8 @@ def test_join_leave_and_start_over_rest(server: ServerProcess) -> None:
         # Leaving frees the seat; the old token is void at once.
         left = rest.post(f"/v1/games/{game_id}:leave", {}, token=ann)
         assert left["summary"]["openSeats"] == 2
-        assert left["summary"]["seats"][0] == {"seat": 0, "name": "", "open": True}
+        assert left["summary"]["seats"][0] == {
+            "seat": 0, "name": "", "open": True, "bot": "", "resigned": False, "vacant": False}
         expect_rest_error("UNAUTHENTICATED", 401, rest.get, f"/v1/games/{game_id}", token=ann)
         expect_rest_error("UNAUTHENTICATED", 401, rest.post, f"/v1/games/{game_id}:leave", {},
                           token=ann)

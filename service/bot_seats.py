@@ -1,0 +1,102 @@
+"""Server bots' decisions, computed in worker processes (never on the event loop).
+
+A small pool of its own (BotPool, `bot_workers` processes at the batch workers' nice level)
+so that a long RunBatch never delays the next move of a game someone is playing. A decision
+is computed from the game's snapshot on a copy re-dealt for the bot's seat
+(`Game.determinize`): a server bot sees only what its seat may see. Its random stream is
+seeded from the game id and version, so every process that computes a decision computes
+the same one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import multiprocessing
+import os
+import random
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+import structlog
+
+from .batches import BatchLimits, _init_worker, _terminate, check_bot_spec
+from .errors import ServiceError
+
+log = structlog.get_logger("brass_service.bot_seats")
+
+
+def check_seat_bot(spec: str, max_mcts_iterations: int, field: str) -> str:
+    """The spec if a server bot seat may run it (known bot, valid options, the budget within
+    the server's cap, no time budget); INVALID_ARGUMENT naming `field` otherwise."""
+    try:
+        return check_bot_spec(spec, BatchLimits(max_mcts_iterations=max_mcts_iterations))
+    except ServiceError as error:
+        raise ServiceError("INVALID_ARGUMENT", error.message, field=field) from None
+
+
+def decision_seed(game_id: str, version: int) -> int:
+    digest = hashlib.sha256(f"{game_id}:{version}".encode()).digest()
+    return int.from_bytes(digest[:8], "little")
+
+
+def choose_decision(snapshot: bytes, spec: str, seat: int, seed: int) -> int:
+    """In a worker: the bot's option id for the decision in front of `seat`."""
+    import brass
+    from brass_clients.bots import make_bot
+
+    game = brass.Game.restore(snapshot)
+    legal = game.legal_ids()
+    rng = random.Random(seed)
+    bot = make_bot(spec)
+    choice = int(bot.choose(game.determinize(seat, rng.getrandbits(64)), rng))
+    if choice not in legal:  # (the seat's own options are the same in every re-deal)
+        choice = int(legal[rng.randrange(len(legal))])
+    return choice
+
+
+class BotPool:
+    def __init__(self, workers: int, nice: int, timeout_seconds: float) -> None:
+        self.workers = max(1, workers)
+        self.nice = nice
+        self.timeout_seconds = timeout_seconds
+        self._pool: ProcessPoolExecutor | None = None
+        self._closed = False
+
+    def _executor(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(
+                max_workers=self.workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_init_worker,
+                initargs=(self.nice, None, (), os.getpid()),
+            )
+        return self._pool
+
+    async def choose(self, game: Any, spec: str, seat: int, seed: int) -> int:
+        """The bot's decision; a random legal one when its worker fails or takes longer
+        than timeout_seconds (logged: a game must not stall on a bot)."""
+        if self._closed:
+            raise ServiceError("UNAVAILABLE", "the server is stopping")
+        snapshot = game.snapshot()
+        pool = self._executor()
+        try:
+            future = pool.submit(choose_decision, snapshot, spec, seat, seed)
+            return await asyncio.wait_for(asyncio.wrap_future(future), self.timeout_seconds)
+        except Exception as exc:  # (a bot's own failure too: the game goes on regardless)
+            log.error("bot_decision_failed", bot=spec, seat=seat,
+                      error=f"{type(exc).__name__}: {exc}")
+            if isinstance(exc, BrokenProcessPool | RuntimeError | TimeoutError) and (
+                self._pool is pool
+            ):
+                self._pool = None
+                _terminate(pool)
+            legal = game.legal_ids()
+            return int(legal[random.Random(seed).randrange(len(legal))])
+
+    def close(self) -> None:
+        self._closed = True
+        if self._pool is not None:
+            pool, self._pool = self._pool, None
+            _terminate(pool)
