@@ -287,6 +287,7 @@ class BatchRunner:
         # CreateGame's reading of the ruleset and its options, so a batch refuses what
         # CreateGame refuses (games.py imports this module, hence imported here)
         from .games import _request_options, _ruleset_name
+        from .hosting import refuse_hosted_options
 
         limits = self.limits
         ruleset = _ruleset_name(request.ruleset)
@@ -305,6 +306,7 @@ class BatchRunner:
         specs = [check_bot_spec(spec, limits) for spec in request.bots]
         entries = [specs[k % len(specs)] for k in range(request.players)]
         options = _request_options(request.options)
+        refuse_hosted_options(request.options)  # a batch game has no clock, nobody resigns
         try:
             brass.Game.new(request.players, seed=0, ruleset=ruleset, options=options)
         except brass.EngineError as exc:  # the options themselves are refused

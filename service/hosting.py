@@ -103,6 +103,14 @@ def clock_settings(options: pb.ClockOptions) -> dict[str, int] | None:
     return {"initial_ms": initial, "increment_ms": increment}
 
 
+def refuse_hosted_options(options: pb.GameOptions) -> None:
+    """RunBatch: GameOptions' hosted-play fields are CreateGame's only."""
+    for name in ("clock", "on_resign", "on_timeout", "stand_in_bot"):
+        if options.HasField(name) if name == "clock" else getattr(options, name):
+            raise _bad(f"options.{name} is for hosted games (CreateGame), not batches",
+                       f"options.{name}")
+
+
 def new_hosting(options: pb.GameOptions, bots: dict[int, str], stand_in: str,
                 clock: dict[str, int] | None) -> dict[str, Any]:
     _check_enum(options.on_resign, pb.ResignPolicy, "options.on_resign")

@@ -156,3 +156,15 @@ def test_two_processes_act_on_a_timeout_once(backend: Backend) -> None:
         wait_for(lambda: other.get_game(played).summary.version >= 12, timeout=120)
         decisions = other._call("GetReplay", pb.GetReplayRequest(game_id=played)).decisions
         assert [d.version for d in decisions] == list(range(1, len(decisions) + 1))
+
+
+def test_run_batch_refuses_the_hosted_options(server: ServerProcess) -> None:
+    rest = server.rest()
+    try:
+        error = expect_rest_error(
+            "INVALID_ARGUMENT", 400, rest.post, "/v1/batches",
+            {"players": 2, "bots": ["random"], "games": 1, "options": {"clock": {"turnMs": 1000}}},
+            token=server.operator_token)
+        assert error.body["error"]["details"][0]["metadata"]["field"] == "options.clock"
+    finally:
+        rest.close()
