@@ -3,6 +3,7 @@
     brass play --seats human,greedy                       # in-process, against greedy
     brass play --seats human,mcts:iterations=200,random --server 127.0.0.1:50051
     brass play --game GAME_ID --token SEAT_TOKEN --seats human --server 127.0.0.1:50051
+    brass play --seats human,greedy,mcts:iterations=200 --server 127.0.0.1:50051 --server-bots
 
 A seat is `human` (asked at the prompt) or a bot spec (docs/BOTS.md). Without --server the
 game is played in this process; with it, a game is created on the server and every seat
@@ -10,7 +11,9 @@ submits with its own token, while the bots decide on a local mirror kept in step
 server (the server's version is checked after every decision). With --game, the seats of
 an existing game whose tokens are given are played here; the others are played by whoever
 holds their tokens. Such a joined game is only known through its seat views, so its seats
-may be `human` or `random` (a bot that looks ahead needs the whole game).
+may be `human` or `random` (a bot that looks ahead needs the whole game). With
+--server-bots the bot seats are the server's own (CreateGame's bot_seats): they decide on
+the server, and only the people's seats are played here, as in a joined game.
 """
 
 from __future__ import annotations
@@ -97,6 +100,7 @@ def play(
     tokens: Sequence[str] | None = None,
     read: Read = input,
     out: TextIO | None = None,
+    server_bots: bool = False,
 ) -> PlayResult:
     """Plays a game to its end: in-process when `target` is None, else on that server.
 
@@ -112,6 +116,10 @@ def play(
     if len(seats) != players:
         raise ValueError(f"give a kind for each of the {players} seats")
     choosers = seat_players(seats, read, out)
+    if server_bots:
+        if target is None:
+            raise ValueError("server bots need a server")
+        return _play_with_server_bots(target, seats, seed, read, out)
     from . import eval as evaluation
 
     base_seed = seed if seed is not None else random.SystemRandom().getrandbits(31)
@@ -154,6 +162,24 @@ def _finish(game_id: str | None, seed: int, game: brass.Game, out: TextIO) -> Pl
     out.write("game over: scores " + ", ".join(f"seat {i}: {s}" for i, s in enumerate(scores))
               + f"; winners {winners}\n")
     return PlayResult(game_id, seed, scores, winners, game.version)
+
+
+def _play_with_server_bots(target: str, seats: Sequence[str], seed: int | None, read: Read,
+                           out: TextIO) -> PlayResult:
+    """Creates the game with the bot seats played by the server; plays the people's here."""
+    from .sdk import GameClient
+
+    humans = [seat for seat, kind in enumerate(seats) if kind == HUMAN]
+    if not humans:
+        raise ValueError("--server-bots needs at least one human seat")
+    bots = {seat: kind for seat, kind in enumerate(seats) if kind != HUMAN}
+    with GameClient(target) as client:
+        created = client.create_game(len(seats), seed=seed, bot_seats=bots)
+    out.write(f"game {created.game_id} created on {target} (bots on the server: "
+              + ", ".join(f"seat {s} {b}" for s, b in sorted(bots.items())) + ")\n")
+    tokens = {s.seat: s.token for s in created.seats}
+    return _play_joined(target, created.game_id, [tokens[s] for s in humans],
+                        [HUMAN] * len(humans), read, out)
 
 
 def _play_joined(target: str, game_id: str, tokens: Sequence[str], seats: Sequence[str],

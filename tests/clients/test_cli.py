@@ -217,3 +217,15 @@ def test_eval_pittsburgh_through_the_service_matches_in_process(service_target: 
     assert via_server["via"] == "server" and via_server["ruleset"] == "pittsburgh"
     assert via_server["options"]["auto_resolve"] is False
     assert via_server["per_bot"] == in_process["per_bot"]
+
+
+def test_play_a_person_against_server_bots(service_target: str) -> None:
+    """`--server-bots`: the random seat is the server's bot (CreateGame bot_seats); the
+    person plays at the prompt to the end of the game."""
+    result = CliRunner().invoke(
+        cli.main, ["play", "--seats", "human,random", "--seed", "3", "--json",
+                   "--server", service_target, "--server-bots"], input="0\n" * 3000)
+    assert result.exit_code == 0, result.output
+    assert "bots on the server: seat 1 random" in result.output
+    report = json.loads(result.output.strip().splitlines()[-1])
+    assert report["via"] == "server" and report["game_id"] and len(report["scores"]) == 2
