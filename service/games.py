@@ -1500,17 +1500,19 @@ class GameService:
         row, live = await self._live(request.game_id)
         return pb.ResignGameResponse(state=game_state(row, live, seat))
 
+    def _host_seat(self, row: GameRow, caller: Caller, what: str, seat: int) -> int:
+        """The seat a host's call names, once the caller is the host and the game not over."""
+        self._require_host(row, caller, what)
+        if row.status == pb.GAME_STATUS_FINISHED or hosted.is_ended(row):
+            raise ServiceError("GAME_OVER", f"game {row.game_id} is over", game_id=row.game_id)
+        _require(0 <= seat < row.players, f"seat must be from 0 to {row.players - 1}", "seat")
+        return seat
+
     async def revoke_seat_token(
         self, request: pb.RevokeSeatTokenRequest, caller: Caller, record: RequestRecord
     ) -> pb.RevokeSeatTokenResponse:
         def revoke(row: GameRow) -> tuple[SeatsUpdate, None]:
-            self._require_host(row, caller, "RevokeSeatToken")
-            if row.status == pb.GAME_STATUS_FINISHED or hosted.is_ended(row):
-                raise ServiceError("GAME_OVER", f"game {row.game_id} is over",
-                                   game_id=row.game_id)
-            seat = request.seat
-            _require(0 <= seat < row.players, f"seat must be from 0 to {row.players - 1}",
-                     "seat")
+            seat = self._host_seat(row, caller, "RevokeSeatToken", request.seat)
             _require(row.token_hashes[seat] != "", f"nobody holds seat {seat}", "seat")
             names, digests = list(row.seat_names), list(row.token_hashes)
             hosting = hosted.changed(row)
@@ -1533,13 +1535,7 @@ class GameService:
         spec = check_seat_bot(request.bot, self.settings.bot_max_mcts_iterations, "bot")
 
         def seat_bot(row: GameRow) -> tuple[SeatsUpdate, None]:
-            self._require_host(row, caller, "SetSeatBot")
-            if row.status == pb.GAME_STATUS_FINISHED or hosted.is_ended(row):
-                raise ServiceError("GAME_OVER", f"game {row.game_id} is over",
-                                   game_id=row.game_id)
-            seat = request.seat
-            _require(0 <= seat < row.players, f"seat must be from 0 to {row.players - 1}",
-                     "seat")
+            seat = self._host_seat(row, caller, "SetSeatBot", request.seat)
             hosting = hosted.changed(row)
             vacant = seat in hosting.get("vacant", ())
             if row.token_hashes[seat] and not (
