@@ -10,6 +10,8 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
+from google.protobuf import json_format
+
 from brass import EngineError
 from brass.board import describe_ruleset
 
@@ -69,18 +71,10 @@ def to_message(ruleset: int, d: dict[str, Any]) -> pb.RulesetDescription:
     )
     board = d.get("board")
     if board is not None:
-        message.board.CopyFrom(pb.Board(
-            view_width=board["view_box"]["width"], view_height=board["view_box"]["height"],
-            projection=board["projection"], coordinates_source=board["coordinates_source"],
-            locations=[pb.Location(**{**loc, "slots": [pb.Slot(**s) for s in loc["slots"]]})
-                       for loc in board["locations"]],
-            routes=[pb.Route(**r) for r in board["routes"]],
-            merchants=[pb.Merchant(**{**m, "spaces": [pb.MerchantSpace(**s)
-                                                      for s in m["spaces"]],
-                                      "beer_bonus": pb.MerchantBonus(**m["beer_bonus"])})
-                       for m in board["merchants"]],
-            markets=[pb.Market(**m) for m in board["markets"]],
-        ))
+        box, rest = board["view_box"], {k: v for k, v in board.items() if k != "view_box"}
+        # the description's keys are Board's field names: parsed strictly, nothing dropped
+        json_format.ParseDict({**rest, "view_width": box["width"], "view_height": box["height"]},
+                              message.board, ignore_unknown_fields=False)
     return message
 
 

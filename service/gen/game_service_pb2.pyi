@@ -588,18 +588,20 @@ class OptionInfo(_message.Message):
     def __init__(self, key: _Optional[str] = ..., type: _Optional[str] = ..., description: _Optional[str] = ..., default_bool: _Optional[bool] = ..., default_int: _Optional[int] = ..., default_enum: _Optional[str] = ..., allowed_ints: _Optional[_Iterable[int]] = ..., allowed_enums: _Optional[_Iterable[str]] = ..., min: _Optional[int] = ..., max: _Optional[int] = ..., allowed_bools: _Optional[_Iterable[bool]] = ...) -> None: ...
 
 class ActionInfo(_message.Message):
-    __slots__ = ("id", "name", "kind", "value", "location")
+    __slots__ = ("id", "name", "kind", "value", "location", "decisions")
     ID_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     VALUE_FIELD_NUMBER: _ClassVar[int]
     LOCATION_FIELD_NUMBER: _ClassVar[int]
+    DECISIONS_FIELD_NUMBER: _ClassVar[int]
     id: int
     name: str
     kind: str
     value: str
     location: str
-    def __init__(self, id: _Optional[int] = ..., name: _Optional[str] = ..., kind: _Optional[str] = ..., value: _Optional[str] = ..., location: _Optional[str] = ...) -> None: ...
+    decisions: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, id: _Optional[int] = ..., name: _Optional[str] = ..., kind: _Optional[str] = ..., value: _Optional[str] = ..., location: _Optional[str] = ..., decisions: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class ReasonInfo(_message.Message):
     __slots__ = ("code", "message")
@@ -610,7 +612,7 @@ class ReasonInfo(_message.Message):
     def __init__(self, code: _Optional[str] = ..., message: _Optional[str] = ...) -> None: ...
 
 class Board(_message.Message):
-    __slots__ = ("view_width", "view_height", "projection", "coordinates_source", "locations", "routes", "merchants", "markets")
+    __slots__ = ("view_width", "view_height", "projection", "coordinates_source", "locations", "routes", "merchants", "markets", "oilfields")
     VIEW_WIDTH_FIELD_NUMBER: _ClassVar[int]
     VIEW_HEIGHT_FIELD_NUMBER: _ClassVar[int]
     PROJECTION_FIELD_NUMBER: _ClassVar[int]
@@ -619,6 +621,7 @@ class Board(_message.Message):
     ROUTES_FIELD_NUMBER: _ClassVar[int]
     MERCHANTS_FIELD_NUMBER: _ClassVar[int]
     MARKETS_FIELD_NUMBER: _ClassVar[int]
+    OILFIELDS_FIELD_NUMBER: _ClassVar[int]
     view_width: float
     view_height: float
     projection: str
@@ -627,7 +630,8 @@ class Board(_message.Message):
     routes: _containers.RepeatedCompositeFieldContainer[Route]
     merchants: _containers.RepeatedCompositeFieldContainer[Merchant]
     markets: _containers.RepeatedCompositeFieldContainer[Market]
-    def __init__(self, view_width: _Optional[float] = ..., view_height: _Optional[float] = ..., projection: _Optional[str] = ..., coordinates_source: _Optional[str] = ..., locations: _Optional[_Iterable[_Union[Location, _Mapping]]] = ..., routes: _Optional[_Iterable[_Union[Route, _Mapping]]] = ..., merchants: _Optional[_Iterable[_Union[Merchant, _Mapping]]] = ..., markets: _Optional[_Iterable[_Union[Market, _Mapping]]] = ...) -> None: ...
+    oilfields: _containers.RepeatedCompositeFieldContainer[Oilfield]
+    def __init__(self, view_width: _Optional[float] = ..., view_height: _Optional[float] = ..., projection: _Optional[str] = ..., coordinates_source: _Optional[str] = ..., locations: _Optional[_Iterable[_Union[Location, _Mapping]]] = ..., routes: _Optional[_Iterable[_Union[Route, _Mapping]]] = ..., merchants: _Optional[_Iterable[_Union[Merchant, _Mapping]]] = ..., markets: _Optional[_Iterable[_Union[Market, _Mapping]]] = ..., oilfields: _Optional[_Iterable[_Union[Oilfield, _Mapping]]] = ...) -> None: ...
 
 class Location(_message.Message):
     __slots__ = ("id", "name", "kind", "x", "y", "slots")
@@ -664,7 +668,7 @@ class Slot(_message.Message):
     def __init__(self, action_id: _Optional[int] = ..., name: _Optional[str] = ..., index: _Optional[int] = ..., position: _Optional[str] = ..., industries: _Optional[_Iterable[str]] = ..., x: _Optional[float] = ..., y: _Optional[float] = ...) -> None: ...
 
 class Route(_message.Message):
-    __slots__ = ("id", "action_id", "name", "endpoints", "connects", "canal", "rail", "kind")
+    __slots__ = ("id", "action_id", "name", "endpoints", "connects", "canal", "rail", "kind", "link_tiles", "bonus", "oilfield", "oil_icons")
     ID_FIELD_NUMBER: _ClassVar[int]
     ACTION_ID_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
@@ -673,6 +677,10 @@ class Route(_message.Message):
     CANAL_FIELD_NUMBER: _ClassVar[int]
     RAIL_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
+    LINK_TILES_FIELD_NUMBER: _ClassVar[int]
+    BONUS_FIELD_NUMBER: _ClassVar[int]
+    OILFIELD_FIELD_NUMBER: _ClassVar[int]
+    OIL_ICONS_FIELD_NUMBER: _ClassVar[int]
     id: str
     action_id: int
     name: str
@@ -681,7 +689,19 @@ class Route(_message.Message):
     canal: bool
     rail: bool
     kind: str
-    def __init__(self, id: _Optional[str] = ..., action_id: _Optional[int] = ..., name: _Optional[str] = ..., endpoints: _Optional[_Iterable[str]] = ..., connects: _Optional[_Iterable[str]] = ..., canal: _Optional[bool] = ..., rail: _Optional[bool] = ..., kind: _Optional[str] = ...) -> None: ...
+    link_tiles: _containers.RepeatedScalarFieldContainer[str]
+    bonus: RouteBonus
+    oilfield: str
+    oil_icons: int
+    def __init__(self, id: _Optional[str] = ..., action_id: _Optional[int] = ..., name: _Optional[str] = ..., endpoints: _Optional[_Iterable[str]] = ..., connects: _Optional[_Iterable[str]] = ..., canal: _Optional[bool] = ..., rail: _Optional[bool] = ..., kind: _Optional[str] = ..., link_tiles: _Optional[_Iterable[str]] = ..., bonus: _Optional[_Union[RouteBonus, _Mapping]] = ..., oilfield: _Optional[str] = ..., oil_icons: _Optional[int] = ...) -> None: ...
+
+class RouteBonus(_message.Message):
+    __slots__ = ("kind", "amount")
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    AMOUNT_FIELD_NUMBER: _ClassVar[int]
+    kind: str
+    amount: int
+    def __init__(self, kind: _Optional[str] = ..., amount: _Optional[int] = ...) -> None: ...
 
 class Merchant(_message.Message):
     __slots__ = ("location", "name", "spaces", "beer_bonus", "link_vp", "adjacent")
@@ -722,20 +742,60 @@ class MerchantBonus(_message.Message):
     def __init__(self, kind: _Optional[str] = ..., amount: _Optional[int] = ..., text: _Optional[str] = ...) -> None: ...
 
 class Market(_message.Message):
-    __slots__ = ("resource", "slot_prices", "capacity", "price_when_empty", "initial_cubes", "buy_needs_merchant_connection")
+    __slots__ = ("resource", "slot_prices", "capacity", "price_when_empty", "initial_cubes", "buy_needs_merchant_connection", "id", "action_id", "option_name", "location", "price", "columns")
     RESOURCE_FIELD_NUMBER: _ClassVar[int]
     SLOT_PRICES_FIELD_NUMBER: _ClassVar[int]
     CAPACITY_FIELD_NUMBER: _ClassVar[int]
     PRICE_WHEN_EMPTY_FIELD_NUMBER: _ClassVar[int]
     INITIAL_CUBES_FIELD_NUMBER: _ClassVar[int]
     BUY_NEEDS_MERCHANT_CONNECTION_FIELD_NUMBER: _ClassVar[int]
+    ID_FIELD_NUMBER: _ClassVar[int]
+    ACTION_ID_FIELD_NUMBER: _ClassVar[int]
+    OPTION_NAME_FIELD_NUMBER: _ClassVar[int]
+    LOCATION_FIELD_NUMBER: _ClassVar[int]
+    PRICE_FIELD_NUMBER: _ClassVar[int]
+    COLUMNS_FIELD_NUMBER: _ClassVar[int]
     resource: str
     slot_prices: _containers.RepeatedScalarFieldContainer[int]
     capacity: int
     price_when_empty: int
     initial_cubes: int
     buy_needs_merchant_connection: bool
-    def __init__(self, resource: _Optional[str] = ..., slot_prices: _Optional[_Iterable[int]] = ..., capacity: _Optional[int] = ..., price_when_empty: _Optional[int] = ..., initial_cubes: _Optional[int] = ..., buy_needs_merchant_connection: _Optional[bool] = ...) -> None: ...
+    id: str
+    action_id: int
+    option_name: str
+    location: str
+    price: int
+    columns: _containers.RepeatedCompositeFieldContainer[MarketColumn]
+    def __init__(self, resource: _Optional[str] = ..., slot_prices: _Optional[_Iterable[int]] = ..., capacity: _Optional[int] = ..., price_when_empty: _Optional[int] = ..., initial_cubes: _Optional[int] = ..., buy_needs_merchant_connection: _Optional[bool] = ..., id: _Optional[str] = ..., action_id: _Optional[int] = ..., option_name: _Optional[str] = ..., location: _Optional[str] = ..., price: _Optional[int] = ..., columns: _Optional[_Iterable[_Union[MarketColumn, _Mapping]]] = ...) -> None: ...
+
+class MarketColumn(_message.Message):
+    __slots__ = ("resource", "slot_vp", "initial_cubes")
+    RESOURCE_FIELD_NUMBER: _ClassVar[int]
+    SLOT_VP_FIELD_NUMBER: _ClassVar[int]
+    INITIAL_CUBES_FIELD_NUMBER: _ClassVar[int]
+    resource: str
+    slot_vp: _containers.RepeatedScalarFieldContainer[int]
+    initial_cubes: int
+    def __init__(self, resource: _Optional[str] = ..., slot_vp: _Optional[_Iterable[int]] = ..., initial_cubes: _Optional[int] = ...) -> None: ...
+
+class Oilfield(_message.Message):
+    __slots__ = ("id", "name", "action_id", "option_name", "x", "y", "pipeline_routes")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    ACTION_ID_FIELD_NUMBER: _ClassVar[int]
+    OPTION_NAME_FIELD_NUMBER: _ClassVar[int]
+    X_FIELD_NUMBER: _ClassVar[int]
+    Y_FIELD_NUMBER: _ClassVar[int]
+    PIPELINE_ROUTES_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    name: str
+    action_id: int
+    option_name: str
+    x: float
+    y: float
+    pipeline_routes: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, id: _Optional[str] = ..., name: _Optional[str] = ..., action_id: _Optional[int] = ..., option_name: _Optional[str] = ..., x: _Optional[float] = ..., y: _Optional[float] = ..., pipeline_routes: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class ListGamesRequest(_message.Message):
     __slots__ = ("page_size", "page_token", "status", "ruleset", "has_open_seats")

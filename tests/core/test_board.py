@@ -62,7 +62,8 @@ def test_the_action_space_reasons_and_options_are_the_engines() -> None:
         assert a["kind"] == sense["kind"] and a["location"] == sense.get("location", "")
     assert d["actions"][RS.action_ids["slot:birmingham.0"]] == {
         "id": RS.action_ids["slot:birmingham.0"], "name": "slot:birmingham.0", "kind": "slot",
-        "value": "birmingham.0", "location": "birmingham"}
+        "value": "birmingham.0", "location": "birmingham",
+        "decisions": ["build_slot", "coal", "iron", "beer", "sell_tile", "shortfall"]}
     assert d["actions"][RS.action_ids["done"]]["value"] == ""
     assert d["decision_kinds"] == list(RS.decision_names)
     assert (d["provisional"], d["placeholders"]) == (False, [])

@@ -124,7 +124,7 @@ def test_pittsburgh_is_described_and_played(server: ServerProcess) -> None:
     with server.client() as client:
         described = _get(client, pb.RULESET_PITTSBURGH).ruleset
         assert described.provisional and list(described.placeholders)
-        assert not described.HasField("board")  # no drawing data yet
+        assert described.HasField("board")
         created = client._call("CreateGame",
                                pb.CreateGameRequest(ruleset=pb.RULESET_PITTSBURGH, players=2),
                                server.operator_token)
@@ -185,3 +185,45 @@ def test_the_answer_is_built_once(monkeypatch: pytest.MonkeyPatch) -> None:
         rulesets._reply.cache_clear()
     assert built == ["birmingham"] and again is first
     assert again.to_json_text() == first.to_json_text()
+
+
+def test_the_pittsburgh_board_is_the_same_over_grpc_and_rest(server: ServerProcess) -> None:
+    """The board validates against the engine the server plays: every slot, rail and pipeline
+    route, merchant space, market and oilfield id of its games is drawn, inside the view box;
+    REST's JSON is the gRPC message; each id names the decision kinds that offer it."""
+    with server.client() as client:
+        answer = _get(client, pb.RULESET_PITTSBURGH)
+        for path in ("/v1/rulesets/pittsburgh", "/v1/rulesets/RULESET_PITTSBURGH"):
+            document = server.rest().get(path)
+            assert json_format.ParseDict(document, pb.GetRulesetResponse(),
+                                         ignore_unknown_fields=False) == answer
+        described = answer.ruleset
+        assert described == rulesets.to_message(pb.RULESET_PITTSBURGH,
+                                                 describe_ruleset("pittsburgh"))
+        board = described.board
+        drawn = ({s.action_id for loc in board.locations for s in loc.slots}
+                 | {r.action_id for r in board.routes}
+                 | {s.action_id for m in board.merchants for s in m.spaces}
+                 | {m.action_id for m in board.markets} | {f.action_id for f in board.oilfields})
+        rs = brass.get_ruleset("pittsburgh")
+        assert drawn == {i for i, n in enumerate(rs.action_names)
+                         if n.split(":")[0] in ("slot", "link", "pipeline", "merchant", "market",
+                                                "oilfield") and ":unused" not in n}
+        points = ([(p.x, p.y) for p in board.locations] + [(f.x, f.y) for f in board.oilfields]
+                  + [(s.x, s.y) for loc in board.locations for s in loc.slots])
+        assert all(0 < x < board.view_width and 0 < y < board.view_height for x, y in points)
+        assert {r.kind for r in board.routes} == {"rail", "pipeline"}
+        decisions = {a.id: set(a.decisions) for a in described.actions}
+        created = client._call("CreateGame", pb.CreateGameRequest(
+            ruleset=pb.RULESET_PITTSBURGH, players=3, seed=8), server.operator_token)
+        tokens = [s.token for s in created.seats]
+        rng = random.Random(8)
+        for _ in range(60):
+            seat = client.get_game(created.game_id).summary.current_seat
+            legal = client.list_legal_actions(created.game_id, tokens[seat])
+            for option in legal.options:
+                assert option.kind in decisions[option.id], option.name
+                if option.name.split(":")[0] in ("slot", "link", "pipeline", "market"):
+                    assert option.id in drawn, option.name
+            client.submit_action(created.game_id, tokens[seat], rng.choice(legal.options).id,
+                                 expected_version=legal.version)

@@ -18,11 +18,25 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from brass import board_pittsburgh
 from brass._core import ffi, lib
 from brass.engine import Ruleset, get_ruleset, meaning
 
 # Rulesets whose board this module can describe, with their data and layout files.
-BOARD_FILES = {"birmingham": ("birmingham.json", "birmingham_layout.json")}
+BOARD_FILES = {"birmingham": ("birmingham.json", "birmingham_layout.json"),
+               "pittsburgh": ("pittsburgh.json", "pittsburgh_layout.json")}
+# The decision kinds that may offer an id, by the prefix of its name (docs/DECISIONS.md;
+# tests check them against the ids random games offer).
+_BIRMINGHAM_DECISIONS = {
+    "type": ("action",), "card": ("card", "scout_card"),
+    "industry": ("build_industry", "develop", "free_develop"),
+    "slot": ("build_slot", "coal", "iron", "beer", "sell_tile", "shortfall"),
+    "link": ("link", "second_rail"), "market": ("coal", "iron"),
+    "merchant": ("sell_merchant", "beer"),
+    "done": ("second_rail", "develop", "sell_tile", "free_develop"),
+}
+_DECISIONS_BY_PREFIX = {"birmingham": _BIRMINGHAM_DECISIONS,
+                        "pittsburgh": board_pittsburgh.DECISIONS_BY_PREFIX}
 # Highest ruleset-specific reason code looked up (codes from BRASS_R_RULESET_FIRST).
 _MAX_REASON = 255
 
@@ -100,6 +114,15 @@ def _reasons(rs: Ruleset) -> list[dict[str, str]]:
     return out
 
 
+def action_decisions(rs: Ruleset, name: str) -> list[str]:
+    """The decision kinds that may offer the id named `name` (none for an unused id of a
+    ruleset's fixed action space, or a ruleset without the table)."""
+    prefix, _, value = name.partition(":")
+    if value.startswith("unused"):
+        return []
+    return list(_DECISIONS_BY_PREFIX.get(rs.name, {}).get(prefix, ()))
+
+
 def _actions(rs: Ruleset) -> list[dict[str, Any]]:
     out = []
     for action, name in enumerate(rs.action_names):
@@ -107,7 +130,8 @@ def _actions(rs: Ruleset) -> list[dict[str, Any]]:
         kind = sense["kind"]
         out.append({"id": action, "name": name, "kind": kind,
                     "value": sense.get(kind, "") if kind != name else "",
-                    "location": sense.get("location", "")})
+                    "location": sense.get("location", ""),
+                    "decisions": action_decisions(rs, name)})
     return out
 
 
@@ -179,6 +203,17 @@ def _board(rs: Ruleset, data: dict[str, Any], layout: dict[str, Any]) -> dict[st
 
 
 def _validate(rs: Ruleset, data: dict[str, Any], layout: dict[str, Any]) -> None:
+    if rs.name == "pittsburgh":
+        problems = board_pittsburgh.validate(rs, data, layout)
+    else:
+        problems = _birmingham_problems(rs, data, layout)
+    if problems:
+        raise BoardMismatch(f"{rs.name} board data do not match the engine: "
+                            + "; ".join(problems))
+
+
+def _birmingham_problems(rs: Ruleset, data: dict[str, Any], layout: dict[str, Any]
+                         ) -> list[str]:
     board_slots = {f"{loc['id']}.{s['index']}" for loc in data["locations"]
                    for s in loc["slots"]}
     board_links = {link["id"] for link in data["links"]}
@@ -197,9 +232,7 @@ def _validate(rs: Ruleset, data: dict[str, Any], layout: dict[str, Any]) -> None
     unplaced = labels - set(layout["slot_offsets"])
     if unplaced:
         problems.append(f"slot positions without an offset: {sorted(unplaced)}")
-    if problems:
-        raise BoardMismatch(f"{rs.name} board data do not match the engine: "
-                            + "; ".join(problems))
+    return problems
 
 
 def build_description(rs: Ruleset, data: dict[str, Any] | None,
@@ -215,7 +248,8 @@ def build_description(rs: Ruleset, data: dict[str, Any] | None,
     }
     if data is not None and layout is not None:
         _validate(rs, data, layout)
-        out["board"] = _board(rs, data, layout)
+        builder = board_pittsburgh.build if rs.name == "pittsburgh" else _board
+        out["board"] = builder(rs, data, layout)
     return out
 
 
