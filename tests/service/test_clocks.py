@@ -168,3 +168,20 @@ def test_run_batch_refuses_the_hosted_options(server: ServerProcess) -> None:
         assert error.body["error"]["details"][0]["metadata"]["field"] == "options.clock"
     finally:
         rest.close()
+
+
+def test_a_person_is_refused_once_the_turn_time_is_up(backend: Backend) -> None:
+    """The timer of this server looks for due games only every 30 s, so the timed-out turn
+    stays unplayed for a while: the seat's own decision is refused meanwhile."""
+    server = backend.start_server("clock-refusal", env={"BRASS_TIMER_POLL_SECONDS": "30"})
+    with server.client() as client:
+        created = client.create_game(players=2, seed=20, clock=pb.ClockOptions(turn_ms=300))
+        game_id = created.game_id
+        seat = created.state.summary.current_seat
+        token = {s.seat: s.token for s in created.seats}[seat]
+        option = client.list_legal_actions(game_id, token).options[0].id
+        deadline = _seconds(created.state.summary.clock.turn_deadline)
+        time.sleep(max(0.0, deadline - time.time()) + 0.2)
+        error = expect_error("TURN_TIMED_OUT", client.submit_action, game_id, token, option)
+        assert error.metadata["seat"] == str(seat)
+        assert client.get_game(game_id).summary.version == 0
