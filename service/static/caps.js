@@ -27,8 +27,13 @@ export async function capabilities() {
     optionFields: props('GameOptions'),
     rulesets,
     undo: ops.UndoAction || null,
-    bots: ['bots', 'seatBots', 'botSeats'].find((f) => createFields.includes(f)) || null,
-    clock: ['clock', 'clockSettings'].find((f) => createFields.includes(f)) || null,
+    // hosted play (when the server has it): CreateGame's botSeats, GameOptions' clock and
+    // resign and timeout policies, and the seat routes
+    bots: createFields.includes('botSeats'),
+    clock: props('GameOptions').includes('clock'),
+    enumValues: (name) => ((schemas[name] && schemas[name].enum) || []).filter((v) => !v.endsWith('UNSPECIFIED')),
+    resign: ops.ResignGame || null,
+    setSeatBot: ops.SetSeatBot || null,
   };
   return cached;
 }

@@ -13,8 +13,8 @@ function build(parent, ...children) {
 }
 import { inviteUrl, joinUrl, saved, watchUrl } from './store.js';
 import {
-  compoundText, compoundType, decisionPrompt, eventText, isFinished, isWaiting, nameText,
-  readLegal, readPreview, readState, title,
+  clockText, compoundText, compoundType, decisionPrompt, eventText, isFinished, isWaiting,
+  lobbyEvent, nameText, readLegal, readPreview, readState, timeLeft, title,
 } from './view.js';
 
 const INDUSTRIES = ['cotton', 'manufacturer', 'pottery', 'coal', 'iron', 'brewery'];
@@ -45,7 +45,7 @@ export async function gamePage(root, go, gameId, seat) {
   const st = {
     gameId, seat: token ? seat : null, token, state: null, legal: null, selected: null,
     preview: null, busy: false, log: [], watcher: null, ruleset: null, connection: '',
-    waitingTimer: null, filter: '', error: '', closed: false,
+    waitingTimer: null, filter: '', error: '', closed: false, askResign: false,
   };
   const el = {
     status: h('div', { class: 'status-bar', role: 'status' }),
@@ -139,6 +139,7 @@ export async function gamePage(root, go, gameId, seat) {
       onUpdate(update) {
         for (const e of update.events) addLog(eventText(e, (s) => seatName(st.state && st.state.summary, s)));
         if (update.state) applyState(update.state);
+        else if (update.events.some(lobbyEvent)) loadState().catch(() => {});
       },
       onStatus(s, detail) {
         const was = st.connection;
@@ -245,8 +246,10 @@ export async function gamePage(root, go, gameId, seat) {
       parts.push(h('span', {}, st.seat === null ? 'Spectating' : `You: ${seatName(s, st.seat)}`));
       if (v) parts.push(h('span', {}, `Deck ${v.deckSize}`));
       parts.push(h('span', { class: 'version' }, `v${s.version}`));
-      const clock = st.state.clock || s.clock;
-      if (clock) parts.push(h('span', { class: 'clock' }, clockText(clock)));
+      if (s.clock && s.clock.turnSeat !== null) {
+        parts.push(h('span', { class: 'clock', role: 'timer', 'aria-label': `${seatName(s, s.clock.turnSeat)}'s time left` },
+          `⏱ ${clockText(timeLeft(s.clock, s.clock.turnSeat))}`));
+      }
     }
     if (st.connection) {
       parts.push(h('span', { class: ['connection', `connection-${st.connection}`], 'data-connection': st.connection },
@@ -298,7 +301,10 @@ export async function gamePage(root, go, gameId, seat) {
     if (isFinished(s)) {
       parts[0] = h('h2', { id: 'decision-heading' }, 'Final scores');
       const scores = st.state.scores;
-      parts.push(h('ol', { class: 'scores' }, s.seats
+      if (/RESIGNED|FORFEITED/.test(s.endReason)) {
+        parts.push(h('p', {}, `The game ended early (${title(s.endReason.replace(/^END_REASON_/, '').toLowerCase())}): it is not scored.`));
+      }
+      if (scores.length) parts.push(h('ol', { class: 'scores' }, s.seats
         .map((seat) => ({ seat: seat.seat, score: scores[seat.seat] ?? 0 }))
         .sort((a, b) => b.score - a.score)
         .map((x) => h('li', {}, `${seatName(s, x.seat)}: ${x.score} VP${st.state.winners.includes(x.seat) ? ' (winner)' : ''}`))));
@@ -314,7 +320,7 @@ export async function gamePage(root, go, gameId, seat) {
     }
     if (!myTurn()) {
       parts.push(h('p', {}, isWaiting(s) ? 'The game starts when every seat is taken and the host starts it.' : `Waiting for ${seatName(s, s.currentSeat)}…`));
-      replace(el.decision, parts);
+      replace(el.decision, parts, resignControls());
       return;
     }
     if (!st.legal) {
@@ -365,7 +371,31 @@ export async function gamePage(root, go, gameId, seat) {
     if (caps.undo) {
       parts.push(h('div', { class: 'buttons' }, h('button', { type: 'button', class: 'undo', disabled: st.busy, onclick: undo }, 'Undo')));
     }
-    replace(el.decision, parts);
+    replace(el.decision, parts, resignControls());
+  }
+
+  // Resigning takes two clicks: the first asks.
+  function resignControls() {
+    const s = st.state && st.state.summary;
+    const me = s && s.seats.find((x) => x.seat === st.seat);
+    if (!caps.resign || !st.token || !me || me.resigned || isWaiting(s) || isFinished(s)) return null;
+    if (!st.askResign) {
+      return h('div', { class: 'buttons resign' }, h('button', { type: 'button', onclick: () => { st.askResign = true; render(); } }, 'Resign…'));
+    }
+    return h('div', { class: 'buttons resign', role: 'group', 'aria-label': 'Resign the game?' },
+      h('span', {}, 'Resign this game?'),
+      h('button', { type: 'button', class: 'primary', onclick: async () => {
+        st.askResign = false;
+        try {
+          const answer = await api.operation(caps.resign, { gameId }, st.token, {});
+          announce('You resigned');
+          if (answer && answer.state) applyState(readState(answer.state));
+        } catch (err) {
+          st.error = err.message;
+        }
+        render();
+      } }, 'Resign'),
+      h('button', { type: 'button', onclick: () => { st.askResign = false; render(); } }, 'Keep playing'));
   }
 
   let compoundDrawn = null;
@@ -428,18 +458,26 @@ export async function gamePage(root, go, gameId, seat) {
       replace(el.players, h('h2', { id: 'players-heading' }, 'Players'));
       return;
     }
+    const clock = s.clock && !s.clock.turnMs ? s.clock : null;
+    const marks = (seat) => {
+      const info = s.seats.find((x) => x.seat === seat) || {};
+      return [info.bot && h('span', { class: 'badge' }, `bot: ${info.bot}`), info.resigned && h('span', { class: 'badge' }, 'resigned'),
+        info.vacant && h('span', { class: 'badge' }, 'vacant')];
+    };
     const rows = v.playerStates.map((p) => h('tr', { class: [p.seat === s.currentSeat && 'current', p.seat === st.seat && 'me'] },
       h('th', { scope: 'row' }, h('span', { class: `swatch seat-colour-${p.seat}`, 'aria-hidden': 'true' }),
-        `${seatName(s, p.seat)}`, h('span', { class: 'sr-only' }, ` (${SEAT_COLOUR_NAMES[p.seat]})`)),
+        `${seatName(s, p.seat)}`, h('span', { class: 'sr-only' }, ` (${SEAT_COLOUR_NAMES[p.seat]})`), marks(p.seat)),
       h('td', {}, `£${p.money}`), h('td', {}, `${p.incomeLevel >= 0 ? '+' : ''}${p.incomeLevel}`), h('td', {}, p.vp),
-      h('td', {}, p.spent), h('td', {}, p.handSize), h('td', {}, p.linksLeft)));
+      h('td', {}, p.spent), h('td', {}, p.handSize), h('td', {}, p.linksLeft),
+      clock ? h('td', { class: 'seat-clock', 'data-seat': p.seat }, clockText(timeLeft(clock, p.seat))) : null));
     const mats = v.playerStates.map((p) => h('tr', {},
       h('th', { scope: 'row' }, seatName(s, p.seat)),
       INDUSTRIES.map((i) => h('td', {}, p.matTaken[i] ?? 0))));
     replace(el.players,
       h('h2', { id: 'players-heading' }, 'Players'),
       h('table', { class: 'player-table' },
-        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Seat'), ['Money', 'Income', 'VP', 'Spent', 'Cards', 'Links'].map((c) => h('th', { scope: 'col' }, c)))),
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Seat'), ['Money', 'Income', 'VP', 'Spent', 'Cards', 'Links', clock && 'Clock']
+          .filter(Boolean).map((c) => h('th', { scope: 'col' }, c)))),
         h('tbody', {}, rows)),
       h('h3', {}, 'Player mats: tiles taken'),
       h('table', { class: 'mat-table' },
@@ -470,6 +508,7 @@ export async function gamePage(root, go, gameId, seat) {
         bits.push(h('input', { type: 'text', readonly: true, value: url, class: 'join-link', 'data-seat': seatInfo.seat, 'aria-label': `Join link for seat ${seatInfo.seat + 1}` }),
           copyButton(url, 'Copy link'));
       }
+      if (hostToken && caps.setSeatBot && (seatInfo.open || seatInfo.vacant)) bits.push(seatBotControl(seatInfo.seat, hostToken));
       return h('li', {}, bits);
     });
     const parts = [h('h2', { id: 'lobby-heading' }, isWaiting(s) ? 'Waiting for players' : 'Invitations'),
@@ -491,6 +530,23 @@ export async function gamePage(root, go, gameId, seat) {
       parts.push(start);
     }
     replace(el.lobby, parts);
+  }
+
+  function seatBotControl(seatNumber, hostToken) {
+    const choice = h('select', { 'aria-label': `Bot for seat ${seatNumber + 1}` },
+      ['greedy', 'random', 'mcts:iterations=200'].map((b) => h('option', { value: b }, b)));
+    const button = h('button', { type: 'button', class: 'small' }, 'Seat a bot');
+    button.addEventListener('click', async () => {
+      try {
+        await api.operation(caps.setSeatBot, { gameId }, hostToken, { seat: seatNumber, bot: choice.value });
+        announce(`A bot plays seat ${seatNumber + 1}`);
+        await loadState();
+      } catch (err) {
+        st.error = err.message;
+        render();
+      }
+    });
+    return h('span', { class: 'seat-bot' }, choice, button);
   }
 
   function renderLog() {
@@ -525,6 +581,16 @@ export async function gamePage(root, go, gameId, seat) {
     if (e.key === 'Escape' && st.selected) cancelSelected();
   }
   document.addEventListener('keydown', onKey);
+  // clocks run down between updates: redraw their text once a second
+  const ticker = setInterval(() => {
+    const clock = st.state && st.state.summary && st.state.summary.clock;
+    if (!clock) return;
+    const status = el.status.querySelector('.clock');
+    if (status && clock.turnSeat !== null) status.textContent = `⏱ ${clockText(timeLeft(clock, clock.turnSeat))}`;
+    for (const cell of el.players.querySelectorAll('.seat-clock')) {
+      cell.textContent = clockText(timeLeft(clock, Number(cell.dataset.seat)));
+    }
+  }, 1000);
 
   try {
     await loadState();
@@ -541,11 +607,7 @@ export async function gamePage(root, go, gameId, seat) {
     st.closed = true;
     if (st.watcher) st.watcher.close();
     if (st.waitingTimer) clearInterval(st.waitingTimer);
+    clearInterval(ticker);
     document.removeEventListener('keydown', onKey);
   };
-}
-
-function clockText(clock) {
-  if (typeof clock !== 'object') return String(clock);
-  return Object.entries(clock).map(([k, v]) => `${title(k)} ${typeof v === 'object' ? JSON.stringify(v) : v}`).join(' · ');
 }

@@ -61,19 +61,16 @@ async function createForm(go) {
     h('option', { value: 'VISIBILITY_PUBLIC' }, 'Public (listed in the lobby)'),
     h('option', { value: 'VISIBILITY_UNLISTED' }, 'Unlisted (by link only)'));
   const seed = h('input', { id: 'create-seed', type: 'text', inputmode: 'numeric', pattern: '[0-9]*', placeholder: 'random' });
-  const rulesets = [];
-  for (const name of caps.rulesets) {
-    try {
-      const r = await getRuleset(name);
-      rulesets.push({ ...r, enumName: name });
-    } catch {
-      // a ruleset this server's engine does not describe: not offered
-    }
-  }
+  // a ruleset this server's engine does not describe is not offered
+  const rulesets = (await Promise.all(caps.rulesets.map((name) => getRuleset(name)
+    .then((r) => ({ ...r, enumName: name })).catch(() => null)))).filter(Boolean);
   for (const r of rulesets) {
     rulesetSelect.append(h('option', { value: r.enumName }, `${r.title}${r.provisional ? ' (provisional)' : ''}${r.board ? '' : ' — no board drawing yet'}`));
   }
-  const botKinds = caps.bots ? ['random', 'greedy', 'mcts'] : [];
+  const botKinds = caps.bots
+    ? [['random', 'Random'], ['greedy', 'Greedy'], ['mcts:iterations=200', 'MCTS (200 iterations)']]
+    : [];
+  const clockBox = caps.clock ? clockFields(caps) : null;
 
   function current() {
     return rulesets.find((r) => r.enumName === rulesetSelect.value) || rulesets[0];
@@ -87,7 +84,7 @@ async function createForm(go) {
     for (const row of seatsBox.querySelectorAll('.seat-row')) row.remove();
     for (let i = 0; i < n; i++) {
       const prev = old[i] || { role: i === 0 ? 'me' : 'invite', name: i === 0 ? 'Me' : `Player ${i + 1}` };
-      const roles = [...SEAT_ROLES, ...botKinds.map((b) => [`bot:${b}`, `Bot: ${b}`])];
+      const roles = [...SEAT_ROLES, ...botKinds.map(([b, text]) => [`bot:${b}`, `Bot: ${text}`])];
       const role = h('select', { id: `seat-${i}-role`, 'aria-label': `Seat ${i + 1}: who plays` },
         roles.map(([v, text]) => h('option', { value: v, selected: v === prev.role }, text)));
       const name = h('input', { id: `seat-${i}-name`, type: 'text', maxlength: 64, value: prev.name, 'aria-label': `Seat ${i + 1}: name` });
@@ -115,7 +112,7 @@ async function createForm(go) {
   const form = h('form', { class: 'create-form', 'aria-labelledby': 'create-heading' },
     h('div', { class: 'field' }, h('label', { for: 'create-ruleset' }, 'Ruleset'), rulesetSelect),
     h('div', { class: 'field' }, h('label', { for: 'create-players' }, 'Players'), playersSelect),
-    note, seatsBox, optionsBox,
+    note, seatsBox, optionsBox, clockBox,
     h('div', { class: 'field' }, h('label', { for: 'create-visibility' }, 'Visibility'), visibility),
     h('div', { class: 'field' }, h('label', { for: 'create-seed' }, 'Deal seed (optional)'), seed),
     err, submit);
@@ -130,7 +127,11 @@ async function createForm(go) {
     const body = {
       ruleset: r.enumName,
       players: rows.length,
-      seatNames: rows.map((s) => (s.role === 'open' ? '' : s.name || `Player ${s.seat + 1}`)),
+      seatNames: rows.map((s) => {
+        if (s.role === 'open') return '';
+        if (s.role.startsWith('bot:')) return s.name || `${title(s.role.slice(4).split(':')[0])} bot`;
+        return s.name || `Player ${s.seat + 1}`;
+      }),
       openSeats: rows.filter((s) => s.role === 'open').map((s) => s.seat),
       visibility: visibility.value,
       options: {},
@@ -143,9 +144,8 @@ async function createForm(go) {
       else (body.options.rulesetOptions ||= {})[key] = optionValue(input);
     }
     const bots = rows.filter((s) => s.role.startsWith('bot:'));
-    if (bots.length && caps.bots) {
-      body[caps.bots] = rows.map((s) => (s.role.startsWith('bot:') ? s.role.slice(4) : ''));
-    }
+    if (bots.length) body.botSeats = bots.map((s) => ({ seat: s.seat, bot: s.role.slice(4) }));
+    if (clockBox) Object.assign(body.options, clockOptions(clockBox));
     submit.disabled = true;
     try {
       const created = await api.createGame(body);
@@ -174,8 +174,55 @@ async function createForm(go) {
   return form;
 }
 
+// The clock and the policies of hosted play (shown when the server has them).
+function clockFields(caps) {
+  const kind = h('select', { id: 'create-clock' },
+    h('option', { value: '' }, 'No clock'),
+    h('option', { value: 'fischer' }, 'Time per game plus an increment per turn'),
+    h('option', { value: 'turn' }, 'A fixed time per turn'));
+  const minutes = h('input', { id: 'clock-minutes', type: 'number', min: 1, max: 10080, value: 20 });
+  const increment = h('input', { id: 'clock-increment', type: 'number', min: 0, max: 3600, value: 15 });
+  const turn = h('input', { id: 'clock-turn', type: 'number', min: 1, max: 604800, value: 120 });
+  const policy = (id, label, enumName) => {
+    const values = caps.enumValues(enumName);
+    if (!values.length) return null;
+    return h('div', { class: 'field' }, h('label', { for: id }, label),
+      h('select', { id, 'data-policy': enumName },
+        values.map((v) => h('option', { value: v }, title(v.replace(/^[A-Z]+_POLICY_/, '').toLowerCase())))));
+  };
+  const fischer = h('div', { class: 'clock-fischer', hidden: true },
+    h('div', { class: 'field' }, h('label', { for: 'clock-minutes' }, 'Minutes per player'), minutes),
+    h('div', { class: 'field' }, h('label', { for: 'clock-increment' }, 'Seconds added per turn'), increment));
+  const perTurn = h('div', { class: 'clock-turn', hidden: true },
+    h('div', { class: 'field' }, h('label', { for: 'clock-turn' }, 'Seconds per turn'), turn));
+  kind.addEventListener('change', () => {
+    fischer.hidden = kind.value !== 'fischer';
+    perTurn.hidden = kind.value !== 'turn';
+  });
+  return h('fieldset', { class: 'clock-options' }, h('legend', {}, 'Clock and leaving'),
+    h('div', { class: 'field' }, h('label', { for: 'create-clock' }, 'Clock'), kind), fischer, perTurn,
+    policy('create-on-timeout', 'When time runs out', 'TimeoutPolicy'),
+    policy('create-on-resign', 'When a player resigns', 'ResignPolicy'));
+}
+
+function clockOptions(box) {
+  const out = {};
+  const kind = box.querySelector('#create-clock').value;
+  const value = (id) => Number(box.querySelector(id).value);
+  if (kind === 'fischer') {
+    out.clock = { initialMs: value('#clock-minutes') * 60000, incrementMs: value('#clock-increment') * 1000 };
+  } else if (kind === 'turn') {
+    out.clock = { turnMs: value('#clock-turn') * 1000 };
+  }
+  const timeout = box.querySelector('#create-on-timeout');
+  if (timeout) out.onTimeout = timeout.value;
+  const resign = box.querySelector('#create-on-resign');
+  if (resign) out.onResign = resign.value;
+  return out;
+}
+
 function summaryRow(summary, go) {
-  const seats = summary.seats.map((s) => (s.open ? 'open seat' : s.name || `Seat ${s.seat + 1}`)).join(', ');
+  const seats = summary.seats.map((s) => (s.open ? 'open seat' : `${s.name || `Seat ${s.seat + 1}`}${s.bot ? ' (bot)' : ''}`)).join(', ');
   const id = encodeURIComponent(summary.gameId);
   const actions = [];
   if (summary.openSeats > 0 && isWaiting(summary)) {

@@ -126,6 +126,8 @@ export function readSummary(raw) {
       name: pick(s, 'name', ''),
       open: Boolean(pick(s, 'open', false)),
       bot: pick(s, 'bot', ''),
+      resigned: Boolean(pick(s, 'resigned', false)),
+      vacant: Boolean(pick(s, 'vacant', false)),
     })),
     version: num(pick(raw, 'version')),
     status: pick(raw, 'status', ''),
@@ -134,8 +136,48 @@ export function readSummary(raw) {
     visibility: pick(raw, 'visibility', ''),
     openSeats: num(pick(raw, 'open_seats')),
     updateTime: pick(raw, 'update_time', ''),
-    clock: pick(raw, 'clock', null),
+    clock: readClock(pick(raw, 'clock', null)),
+    endReason: pick(raw, 'end_reason', ''),
   };
+}
+
+// A ClockState: times in ms, and when they were read (the seat to act's time runs down
+// from then).
+function readClock(raw) {
+  if (raw == null) return null;
+  const options = pick(raw, 'options', {}) || {};
+  const turnSeat = pick(raw, 'turn_seat', null);
+  const deadline = pick(raw, 'turn_deadline', null);
+  return {
+    initialMs: num(pick(options, 'initial_ms')),
+    incrementMs: num(pick(options, 'increment_ms')),
+    turnMs: num(pick(options, 'turn_ms')),
+    remainingMs: (pick(raw, 'remaining_ms', []) || []).map((x) => num(x)),
+    turnSeat: turnSeat == null ? null : num(turnSeat),
+    turnDeadline: deadline ? Date.parse(deadline) : null,
+    readAt: Date.now(),
+  };
+}
+
+// A seat's time left now (ms), or null when its clock does not run.
+export function timeLeft(clock, seat, now = Date.now()) {
+  if (!clock) return null;
+  if (clock.turnMs) {
+    if (seat !== clock.turnSeat || clock.turnDeadline == null) return null;
+    return Math.max(0, clock.turnDeadline - now);
+  }
+  const left = clock.remainingMs[seat];
+  if (left === undefined) return null;
+  return seat === clock.turnSeat ? Math.max(0, left - (now - clock.readAt)) : left;
+}
+
+export function clockText(ms) {
+  if (ms == null) return '';
+  const total = Math.ceil(ms / 1000);
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const sec = String(total % 60).padStart(2, '0');
+  return h ? `${h}:${String(m).padStart(2, '0')}:${sec}` : `${m}:${sec}`;
 }
 
 // A GameState (summary, viewer seat, view, scores, winners).
@@ -148,7 +190,6 @@ export function readState(raw) {
     view: readView(pick(raw, 'view', null)),
     scores: (pick(raw, 'scores', []) || []).map((x) => num(x)),
     winners: (pick(raw, 'winners', []) || []).map((x) => num(x)),
-    clock: pick(raw, 'clock', null),
   };
 }
 
@@ -261,8 +302,29 @@ export function decisionPrompt(decision) {
   return DECISION_PROMPTS[decision] || title(decision);
 }
 
+const LOBBY_EVENTS = {
+  seat_joined: 'joins', seat_left: 'leaves', game_started: 'The game starts',
+  seat_resigned: 'resigns', seat_forfeited: 'forfeits on time', seat_token_revoked: 'loses the seat (revoked)',
+  seat_token_reissued: 'gets a new seat link', bot_seated: 'is now played by a bot',
+  turn_timed_out: 'runs out of time: a bot plays the turn', game_ended: 'The game ends',
+};
+
+// A lobby event (a change of seats or status that is not a decision), or null.
+export function lobbyEvent(rawEvent) {
+  const lobby = pick(rawEvent, 'lobby', null);
+  if (!lobby) return null;
+  const seat = pick(lobby, 'seat', null);
+  return { kind: pick(lobby, 'kind', ''), seat: seat == null ? null : num(seat), name: pick(lobby, 'name', ''), bot: pick(lobby, 'bot', '') };
+}
+
 // One event's data in words.
 export function eventText(rawEvent, seatName) {
+  const lobby = lobbyEvent(rawEvent);
+  if (lobby) {
+    const what = LOBBY_EVENTS[lobby.kind] || title(lobby.kind);
+    if (lobby.seat == null) return what;
+    return `${lobby.name || seatName(lobby.seat)} ${what}${lobby.bot ? ` (${lobby.bot})` : ''}`;
+  }
   const e = pick(rawEvent, 'data', rawEvent) || {};
   const type = pick(e, 'type', '');
   const who = pick(e, 'seat', null) == null ? '' : seatName(num(pick(e, 'seat')));
