@@ -612,7 +612,7 @@ class ReasonInfo(_message.Message):
     def __init__(self, code: _Optional[str] = ..., message: _Optional[str] = ...) -> None: ...
 
 class Board(_message.Message):
-    __slots__ = ("view_width", "view_height", "projection", "coordinates_source", "locations", "routes", "merchants", "markets", "oilfields")
+    __slots__ = ("view_width", "view_height", "projection", "coordinates_source", "locations", "routes", "merchants", "markets", "oilfields", "player_mat")
     VIEW_WIDTH_FIELD_NUMBER: _ClassVar[int]
     VIEW_HEIGHT_FIELD_NUMBER: _ClassVar[int]
     PROJECTION_FIELD_NUMBER: _ClassVar[int]
@@ -622,6 +622,7 @@ class Board(_message.Message):
     MERCHANTS_FIELD_NUMBER: _ClassVar[int]
     MARKETS_FIELD_NUMBER: _ClassVar[int]
     OILFIELDS_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_MAT_FIELD_NUMBER: _ClassVar[int]
     view_width: float
     view_height: float
     projection: str
@@ -631,7 +632,52 @@ class Board(_message.Message):
     merchants: _containers.RepeatedCompositeFieldContainer[Merchant]
     markets: _containers.RepeatedCompositeFieldContainer[Market]
     oilfields: _containers.RepeatedCompositeFieldContainer[Oilfield]
-    def __init__(self, view_width: _Optional[float] = ..., view_height: _Optional[float] = ..., projection: _Optional[str] = ..., coordinates_source: _Optional[str] = ..., locations: _Optional[_Iterable[_Union[Location, _Mapping]]] = ..., routes: _Optional[_Iterable[_Union[Route, _Mapping]]] = ..., merchants: _Optional[_Iterable[_Union[Merchant, _Mapping]]] = ..., markets: _Optional[_Iterable[_Union[Market, _Mapping]]] = ..., oilfields: _Optional[_Iterable[_Union[Oilfield, _Mapping]]] = ...) -> None: ...
+    player_mat: _containers.RepeatedCompositeFieldContainer[MatIndustry]
+    def __init__(self, view_width: _Optional[float] = ..., view_height: _Optional[float] = ..., projection: _Optional[str] = ..., coordinates_source: _Optional[str] = ..., locations: _Optional[_Iterable[_Union[Location, _Mapping]]] = ..., routes: _Optional[_Iterable[_Union[Route, _Mapping]]] = ..., merchants: _Optional[_Iterable[_Union[Merchant, _Mapping]]] = ..., markets: _Optional[_Iterable[_Union[Market, _Mapping]]] = ..., oilfields: _Optional[_Iterable[_Union[Oilfield, _Mapping]]] = ..., player_mat: _Optional[_Iterable[_Union[MatIndustry, _Mapping]]] = ...) -> None: ...
+
+class MatIndustry(_message.Message):
+    __slots__ = ("industry", "name", "tiles_per_player", "levels")
+    INDUSTRY_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    TILES_PER_PLAYER_FIELD_NUMBER: _ClassVar[int]
+    LEVELS_FIELD_NUMBER: _ClassVar[int]
+    industry: str
+    name: str
+    tiles_per_player: int
+    levels: _containers.RepeatedCompositeFieldContainer[MatTile]
+    def __init__(self, industry: _Optional[str] = ..., name: _Optional[str] = ..., tiles_per_player: _Optional[int] = ..., levels: _Optional[_Iterable[_Union[MatTile, _Mapping]]] = ...) -> None: ...
+
+class MatTile(_message.Message):
+    __slots__ = ("level", "count", "money", "coal", "iron", "beer_to_sell", "income_spaces", "vp", "link_icons", "cubes", "rail_era_cubes", "canal_era", "rail_era", "developable")
+    LEVEL_FIELD_NUMBER: _ClassVar[int]
+    COUNT_FIELD_NUMBER: _ClassVar[int]
+    MONEY_FIELD_NUMBER: _ClassVar[int]
+    COAL_FIELD_NUMBER: _ClassVar[int]
+    IRON_FIELD_NUMBER: _ClassVar[int]
+    BEER_TO_SELL_FIELD_NUMBER: _ClassVar[int]
+    INCOME_SPACES_FIELD_NUMBER: _ClassVar[int]
+    VP_FIELD_NUMBER: _ClassVar[int]
+    LINK_ICONS_FIELD_NUMBER: _ClassVar[int]
+    CUBES_FIELD_NUMBER: _ClassVar[int]
+    RAIL_ERA_CUBES_FIELD_NUMBER: _ClassVar[int]
+    CANAL_ERA_FIELD_NUMBER: _ClassVar[int]
+    RAIL_ERA_FIELD_NUMBER: _ClassVar[int]
+    DEVELOPABLE_FIELD_NUMBER: _ClassVar[int]
+    level: int
+    count: int
+    money: int
+    coal: int
+    iron: int
+    beer_to_sell: int
+    income_spaces: int
+    vp: int
+    link_icons: int
+    cubes: int
+    rail_era_cubes: int
+    canal_era: bool
+    rail_era: bool
+    developable: bool
+    def __init__(self, level: _Optional[int] = ..., count: _Optional[int] = ..., money: _Optional[int] = ..., coal: _Optional[int] = ..., iron: _Optional[int] = ..., beer_to_sell: _Optional[int] = ..., income_spaces: _Optional[int] = ..., vp: _Optional[int] = ..., link_icons: _Optional[int] = ..., cubes: _Optional[int] = ..., rail_era_cubes: _Optional[int] = ..., canal_era: _Optional[bool] = ..., rail_era: _Optional[bool] = ..., developable: _Optional[bool] = ...) -> None: ...
 
 class Location(_message.Message):
     __slots__ = ("id", "name", "kind", "x", "y", "slots")

@@ -144,8 +144,10 @@ function drawLocations(layer, board) {
       const y0 = Math.min(loc.y, ...ys) - SLOT / 2 - 6;
       const y1 = Math.max(loc.y, ...ys) + SLOT / 2 + 10;
       g.append(svg('rect', { x: x0, y: y0, width: x1 - x0, height: y1 - y0, rx: 10, class: 'town-box' }));
-      g.append(svg('text', { x: (x0 + x1) / 2, y: y0 - 5, class: 'location-name' },
-        loc.kind === 'farm_brewery' ? 'Farm brewery' : loc.name));
+      // a farm brewery's label goes under it: towns crowd its top
+      const farm = loc.kind === 'farm_brewery';
+      g.append(svg('text', { x: (x0 + x1) / 2, y: farm ? y1 + 13 : y0 - 5, class: ['location-name', farm && 'farm-name'] },
+        farm ? 'Farm brewery' : loc.name));
     }
     layer.append(g);
   }

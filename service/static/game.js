@@ -14,7 +14,7 @@ function build(parent, ...children) {
 import { inviteUrl, joinUrl, saved, watchUrl } from './store.js';
 import {
   clockText, compoundText, compoundType, decisionPrompt, eventText, isFinished, isWaiting,
-  lobbyEvent, nameText, readLegal, readPreview, readState, timeLeft, title,
+  lobbyEvent, nameText, nextMatTile, readLegal, readPreview, readState, roman, timeLeft, title,
 } from './view.js';
 
 const INDUSTRIES = ['cotton', 'manufacturer', 'pottery', 'coal', 'iron', 'brewery'];
@@ -470,24 +470,54 @@ export async function gamePage(root, go, gameId, seat) {
       h('td', {}, `£${p.money}`), h('td', {}, `${p.incomeLevel >= 0 ? '+' : ''}${p.incomeLevel}`), h('td', {}, p.vp),
       h('td', {}, p.spent), h('td', {}, p.handSize), h('td', {}, p.linksLeft),
       clock ? h('td', { class: 'seat-clock', 'data-seat': p.seat }, clockText(timeLeft(clock, p.seat))) : null));
+    const mat = st.ruleset && st.ruleset.board ? st.ruleset.board.player_mat : null;
+    // each mat cell: the next tile's level and the tiles left (or just the count taken,
+    // for a ruleset without mat data)
+    const matCell = (p, i) => {
+      if (!mat) return h('td', {}, p.matTaken[i] ?? 0);
+      const next = nextMatTile(mat, i, p.matTaken[i] ?? 0);
+      return h('td', { title: next ? `${next.left} ${title(i)} tiles left` : 'none left' },
+        next ? `${roman(next.tile.level)} (${next.left})` : '—');
+    };
     const mats = v.playerStates.map((p) => h('tr', {},
       h('th', { scope: 'row' }, seatName(s, p.seat)),
-      INDUSTRIES.map((i) => h('td', {}, p.matTaken[i] ?? 0))));
+      INDUSTRIES.map((i) => matCell(p, i))));
     replace(el.players,
       h('h2', { id: 'players-heading' }, 'Players'),
       h('table', { class: 'player-table' },
         h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Seat'), ['Money', 'Income', 'VP', 'Spent', 'Cards', 'Links', clock && 'Clock']
           .filter(Boolean).map((c) => h('th', { scope: 'col' }, c)))),
         h('tbody', {}, rows)),
-      h('h3', {}, 'Player mats: tiles taken'),
+      h('h3', {}, mat ? 'Player mats: next tile (tiles left)' : 'Player mats: tiles taken'),
       h('table', { class: 'mat-table' },
         h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Seat'), INDUSTRIES.map((i) => h('th', { scope: 'col' },
           h('span', { class: `swatch industry-colour-${i}`, 'aria-hidden': 'true' }), title(i))))),
         h('tbody', {}, mats)),
+      myMat(v, mat),
       h('p', { class: 'note' },
         `Markets: coal ${v.markets.coal}, iron ${v.markets.iron}. Wild cards left: `
         + `${v.wildPiles.wild_location ?? v.wildPiles.location ?? 0} location, ${v.wildPiles.wild_industry ?? v.wildPiles.industry ?? 0} industry. `
         + `Discards: ${Object.values(v.discards).reduce((a, b) => a + b, 0)}.`));
+  }
+
+  // The seat's own mat in full: each industry's next tile, what it costs and gives.
+  function myMat(v, mat) {
+    const me = st.seat !== null ? v.playerStates[st.seat] : null;
+    if (!mat || !me) return null;
+    const rows = INDUSTRIES.map((i) => {
+      const next = nextMatTile(mat, i, me.matTaken[i] ?? 0);
+      if (!next) return h('tr', {}, h('th', { scope: 'row' }, title(i)), h('td', { colspan: 6 }, 'no tiles left'));
+      // proto3 JSON leaves zeros out
+      const t = { money: 0, coal: 0, iron: 0, vp: 0, income_spaces: 0, link_icons: 0, ...next.tile };
+      const cost = [`£${t.money}`, t.coal && `${t.coal} coal`, t.iron && `${t.iron} iron`].filter(Boolean).join(' + ');
+      const eras = [t.canal_era && 'canal', t.rail_era && 'rail'].filter(Boolean).join(', ');
+      return h('tr', {}, h('th', { scope: 'row' }, title(i)),
+        h('td', {}, `${roman(t.level)} (${next.leftOfLevel} of ${t.count})`), h('td', {}, cost),
+        h('td', {}, t.vp), h('td', {}, `+${t.income_spaces}`), h('td', {}, t.link_icons), h('td', {}, eras));
+    });
+    return [h('h3', {}, 'Your mat'), h('table', { class: 'my-mat' },
+      h('thead', {}, h('tr', {}, ['Industry', 'Next tile', 'Cost', 'VP', 'Income', 'Link VP', 'Eras'].map((c) => h('th', { scope: 'col' }, c)))),
+      h('tbody', {}, rows))];
   }
 
   function renderLobby() {

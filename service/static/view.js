@@ -457,3 +457,17 @@ export function readRuleset(raw) {
     board: r.board || null,
   };
 }
+
+// The next tile of an industry on a player's mat (board.player_mat), given how many of its
+// tiles have left the mat: {tile, leftOfLevel, left} or null when none is left.
+export function nextMatTile(mat, industry, taken) {
+  const stack = (mat || []).find((i) => i.industry === industry);
+  if (!stack) return null;
+  let gone = taken;
+  let left = stack.tiles_per_player - taken;
+  for (const tile of stack.levels) {
+    if (gone < tile.count) return { tile, leftOfLevel: tile.count - gone, left };
+    gone -= tile.count;
+  }
+  return null;
+}

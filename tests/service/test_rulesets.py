@@ -227,3 +227,24 @@ def test_the_pittsburgh_board_is_the_same_over_grpc_and_rest(server: ServerProce
                     assert option.id in drawn, option.name
             client.submit_action(created.game_id, tokens[seat], rng.choice(legal.options).id,
                                  expected_version=legal.version)
+
+
+def test_player_mat_agrees_with_the_engine() -> None:
+    """The mat a frontend draws (Board.player_mat) is the one the engine plays: a level's
+    money cost is what a build of it previews, and its tiles are what the mat holds."""
+    mat = {i["industry"]: i for i in describe_ruleset("birmingham")["board"]["player_mat"]}
+    assert list(mat) == ["cotton", "manufacturer", "pottery", "coal", "iron", "brewery"]
+    for info in mat.values():
+        assert sum(t["count"] for t in info["levels"]) == info["tiles_per_player"]
+    game = brass.Game.new(players=2, seed=5)
+    builds, _ = game.compound_actions()
+    coal_builds = [a for a in builds if "industry:coal" in a.key]
+    assert coal_builds  # a coal mine I costs money only: the preview's money is the mat's
+    preview = game.preview(coal_builds[0].ids)
+    coal_one = mat["coal"]["levels"][0]
+    assert preview["cost"]["money"] == coal_one["money"] == 5
+    built = next(e for e in preview["events"] if e["type"] == "build")
+    slot = preview["view"]["slots"][built["slot"]]
+    assert (slot["level"], slot["cubes"]) == (1, coal_one["cubes"])
+    brewery = mat["brewery"]["levels"]
+    assert [(t["cubes"], t["rail_era_cubes"]) for t in brewery] == [(1, 0), (1, 2), (1, 2), (0, 2)]

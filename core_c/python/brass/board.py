@@ -199,7 +199,34 @@ def _board(rs: Ruleset, data: dict[str, Any], layout: dict[str, Any]) -> dict[st
             "projection": layout["meta"]["projection"],
             "coordinates_source": layout["meta"]["coordinates_source"],
             "locations": locations, "routes": routes, "merchants": merchants,
-            "markets": markets}
+            "markets": markets, "player_mat": _player_mat(data)}
+
+
+# What an industry's tile carries when built (goods tiles carry nothing).
+_PRODUCT = {"coal": "coal", "iron": "iron", "brewery": "beer"}
+
+
+def _player_mat(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every industry's tile stack on a player's mat, lowest level first."""
+    mat = []
+    for industry, info in data["industries"]["per_industry"].items():
+        levels = []
+        for tile in info["levels"]:
+            produced = (tile["produces"] or {}).get(_PRODUCT.get(industry, ""), 0)
+            if isinstance(produced, dict):  # a brewery: beer by era
+                cubes, rail_cubes = produced.get("canal_era", 0), produced.get("rail_era", 0)
+            else:
+                cubes = rail_cubes = produced
+            levels.append({
+                "level": tile["level"], "count": tile["count"], **tile["cost"],
+                "beer_to_sell": tile["beer_to_sell"] or 0,
+                "income_spaces": tile["income_spaces"], "vp": tile["vp"],
+                "link_icons": tile["link_icons"], "cubes": cubes, "rail_era_cubes": rail_cubes,
+                "canal_era": tile["canal_era"], "rail_era": tile["rail_era"],
+                "developable": tile["developable"]})
+        mat.append({"industry": industry, "name": info["name"],
+                    "tiles_per_player": info["tiles_per_player"], "levels": levels})
+    return mat
 
 
 def _validate(rs: Ruleset, data: dict[str, Any], layout: dict[str, Any]) -> None:
