@@ -73,14 +73,17 @@ export async function gamePage(root, go, gameId, seat) {
 
   // ------------------------------------------------------------------ loading
 
-  async function loadState() {
+  async function loadState(force = false) {
     const game = await api.getGame(gameId, st.token);
-    applyState(readState(game.state));
+    applyState(readState(game.state), force);
   }
 
-  function applyState(state) {
+  // A state older than the one shown is dropped (a stream catching up can deliver one after
+  // a submission's answer), unless `force` says the game went back (an undo).
+  function applyState(state, force = false) {
     if (!state) return;
     const before = st.state && st.state.summary ? st.state.summary.version : -1;
+    if (!force && state.summary.version < before) return;
     st.state = state;
     if (state.summary.version !== before) {
       st.selected = null;
@@ -218,8 +221,8 @@ export async function gamePage(root, go, gameId, seat) {
       });
       st.legal = null;
       announce('Undone');
-      if (answer && answer.state) applyState(readState(answer.state));
-      else await loadState();
+      if (answer && answer.state) applyState(readState(answer.state), true);
+      else await loadState(true);
     } catch (err) {
       st.error = `${err.message}${err.reason ? ` (${err.reason})` : ''}`;
     } finally {

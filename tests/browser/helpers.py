@@ -85,17 +85,32 @@ def current_seat(state: dict[str, Any]) -> int | None:
 
 
 def wait_page_version(page: Any, at_least: int) -> None:
-    page.wait_for_function(
-        "v => Number(document.querySelector('.game')?.dataset.version || -1) >= v",
-        arg=at_least, timeout=PAGE_TIMEOUT_MS)
+    try:
+        page.wait_for_function(
+            "v => Number(document.querySelector('.game')?.dataset.version || -1) >= v",
+            arg=at_least, timeout=PAGE_TIMEOUT_MS)
+    except Exception as exc:
+        raise AssertionError(f"the page did not reach version {at_least}: "
+                             f"{page_state(page)}") from exc
+
+
+def page_state(page: Any) -> str:
+    """The page's state attributes and its error line, for a failure's message."""
+    return page.evaluate(
+        "() => JSON.stringify({...(document.querySelector('.game')?.dataset || {}),"
+        " error: document.querySelector('.error')?.textContent || ''})")
 
 
 def wait_my_options(page: Any) -> None:
     """Until the page shows the seat's options for the current version."""
-    page.wait_for_function(
-        "() => { const g = document.querySelector('.game'); return g && g.dataset.myTurn === 'true'"
-        " && g.dataset.legalVersion === g.dataset.version && g.dataset.busy === 'false'; }",
-        timeout=PAGE_TIMEOUT_MS)
+    try:
+        page.wait_for_function(
+            "() => { const g = document.querySelector('.game'); return g"
+            " && g.dataset.myTurn === 'true' && g.dataset.legalVersion === g.dataset.version"
+            " && g.dataset.busy === 'false'; }",
+            timeout=PAGE_TIMEOUT_MS)
+    except Exception as exc:
+        raise AssertionError(f"the page did not offer its options: {page_state(page)}") from exc
 
 
 def confirm_preview(page: Any) -> None:

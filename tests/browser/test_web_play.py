@@ -90,7 +90,7 @@ def test_a_person_plays_to_the_end_of_the_canal_era(
     shot(page, artifacts, "01-lobby")
     # the two other seats: the server's bots when it has them, else people driven over REST
     bots = server_has_bot_seats(rest)
-    roles = ["me", "bot:greedy", "bot:random"] if bots else ["me", "invite", "invite"]
+    roles = ["me", "bot:random", "bot:random"] if bots else ["me", "invite", "invite"]
     game_id = create_in_page(page, base, 3, roles, ["Ada", "Bo", "Cy"], 7)
     tokens = invite_tokens(page)
     assert sorted(tokens) == ([] if bots else [1, 2])
