@@ -109,7 +109,7 @@ class AsyncGameClient:
         return await self._call(
             "CreateGameFromPosition",
             pb.CreateGameFromPositionRequest(
-                ruleset=pb.RULESET_BIRMINGHAM, position_json=text, seat_names=list(seat_names)
+                ruleset=pb.RULESET_UNSPECIFIED, position_json=text, seat_names=list(seat_names)
             ),
             self.operator_token,
         )

@@ -271,7 +271,7 @@ class GameClient:
     ) -> pb.CreateGameResponse:
         text = position if isinstance(position, str) else json.dumps(position)
         request = pb.CreateGameFromPositionRequest(
-            ruleset=pb.RULESET_BIRMINGHAM, position_json=text, seat_names=list(seat_names)
+            ruleset=pb.RULESET_UNSPECIFIED, position_json=text, seat_names=list(seat_names)
         )
         return self._call("CreateGameFromPosition", request, self.operator_token)
 

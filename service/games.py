@@ -1186,7 +1186,7 @@ class GameService:
     ) -> pb.CreateGameResponse:
         self.require_operator(caller, "CreateGameFromPosition")
         _require(
-            request.ruleset in (pb.RULESET_UNSPECIFIED, pb.RULESET_BIRMINGHAM),
+            request.ruleset == pb.RULESET_UNSPECIFIED or request.ruleset in _ENGINE_RULESETS,
             f"ruleset {request.ruleset} is not supported",
             "ruleset",
         )
@@ -1214,6 +1214,16 @@ class GameService:
             raise ServiceError(
                 "BAD_POSITION", "position_json is nested too deeply", field="position_json"
             ) from exc
+        # unspecified: the position's own ruleset; else the two must agree
+        if request.ruleset != pb.RULESET_UNSPECIFIED and game.ruleset != _ENGINE_RULESETS[
+            request.ruleset
+        ]:
+            raise ServiceError(
+                "BAD_POSITION",
+                f"the position is a {game.ruleset} position, not "
+                f"{_ENGINE_RULESETS[request.ruleset]}",
+                field="ruleset",
+            )
         # the engine's own rewrite is stored, never the client's text
         canonical = json.dumps(game.replay_record()["position"], separators=(",", ":"))
         return await self._store_new_game(

@@ -5,12 +5,15 @@
 fuzz_restore:   snapshots of seeded random games at varied decisions and eras;
 fuzz_state:     the same states as raw BirminghamGame bytes, then decision bytes;
 fuzz_decisions: seed (8 bytes), options, prefix length, salt, then decision bytes;
-fuzz_struct:    seat views and positions as JSON text, and small hand-written documents.
+fuzz_struct:    seat views and positions as JSON text, and small hand-written documents;
+fuzz_pgh_json:  Pittsburgh positions as JSON text (both table sets, every player count, mid
+                action and finished), and game parameters whose position is mutated.
 Deterministic: the same engine writes the same files.
 """
 
 from __future__ import annotations
 
+import json
 import random
 import shutil
 import struct
@@ -77,7 +80,28 @@ def struct_texts() -> list[tuple[str, bytes]]:
     return out
 
 
+def write_pgh_json_corpus() -> None:
+    out = CORPUS / "fuzz_pgh_json"
+    shutil.rmtree(out, ignore_errors=True)
+    out.mkdir(parents=True)
+    rng = random.Random(11)
+    for players in (2, 3, 4):
+        for data in ("pittsburgh", "tiny"):
+            g = brass.Game.new(players, players * 7, ruleset="pittsburgh", options={"data": data})
+            for step in range(2000):
+                if step in (0, 90, 333) or g.is_over:
+                    text = json.dumps(g.position(), separators=(",", ":")).encode()
+                    (out / f"p{players}-{data}-{step}").write_bytes(text)
+                if g.is_over:
+                    break
+                g.apply(rng.choice(g.legal_ids()))
+    for k in range(6):
+        params = bytes([k % 3, k % 4]) + struct.pack("<Q", rng.getrandbits(64)) + bytes([k * 20])
+        (out / f"mutated{k}").write_bytes(params + rng.randbytes(24))
+
+
 def main() -> None:
+    write_pgh_json_corpus()
     write_struct_corpus()
     for sub in ("fuzz_restore", "fuzz_state", "fuzz_decisions"):
         shutil.rmtree(CORPUS / sub, ignore_errors=True)

@@ -218,6 +218,13 @@ int brass_determinize(BrassGame *g, int seat, uint64_t seed);
 #define BRASS_JSON_CAP 32768
 int brass_view_json(const BrassGame *g, int seat, char *out, int cap);
 int brass_position_json(const BrassGame *g, char *out, int cap);
+/* A state from the whole position's JSON text (the format brass_position_json writes),
+   for rulesets whose reader is in C (Pittsburgh; Birmingham's is brass/position.py:
+   BRASS_E_BAD_ARGUMENT). Every value is checked, then the whole state (brass_validate); on
+   BRASS_E_BAD_POSITION, `field` gets the JSON path of the bad value ("players[1].money",
+   "$" for the text itself) and `message` what is wrong. g is written only on success. */
+int brass_position_read(BrassGame *g, int ruleset, const char *json, int len, char *field,
+                        size_t field_len, char *message, size_t message_len);
 /* The JSON text of an object (e.g. a view from brass_view_json) as the wire bytes of a
    google.protobuf.Struct: map entries in the text's order (a key given twice is written
    twice; readers keep the last), numbers as doubles. Returns the length, or

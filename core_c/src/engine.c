@@ -366,6 +366,13 @@ int brass_position_json(const BrassGame *g, char *out, int cap) {
     return rs->position_json(g, -1, 1, out, cap);
 }
 
+int brass_position_read(BrassGame *g, int ruleset, const char *json, int len, char *field,
+                        size_t field_len, char *message, size_t message_len) {
+    const BrassRuleset *rs = ruleset_by_id(ruleset);
+    if (!rs || !rs->position_read || !g || !json || len < 0) return BRASS_E_BAD_ARGUMENT;
+    return rs->position_read(g, json, (size_t)len, field, field_len, message, message_len);
+}
+
 int brass_observation(const BrassGame *g, int seat, float *out, int cap) {
     const BrassRuleset *rs = ruleset_of(g);
     if (!rs || !out || seat < 0 || seat >= g->header.num_players) return -BRASS_E_BAD_ARGUMENT;

@@ -38,6 +38,11 @@ typedef struct BrassRuleset {
     /* the position format as JSON text: a redacted state seen by `seat` (hidden = 0), or
        everything (hidden = 1); returns the length, or -BRASS_E_BUFFER */
     int (*position_json)(const BrassGame *g, int seat, int hidden, char *out, int cap);
+    /* the full position's JSON text back into a validated state (NULL: the ruleset's
+       positions are read in Python, brass/position.py); BRASS_E_BAD_POSITION with the bad
+       value's JSON path in field and what is wrong in message */
+    int (*position_read)(BrassGame *g, const char *json, size_t len, char *field, size_t field_len,
+                         char *message, size_t message_len);
     int (*result)(const BrassGame *g, BrassResult *out);
     /* options a "sane" random policy keeps (e.g. no loan while another action is legal) */
     int (*sane_options)(const BrassGame *g, const uint16_t *opts, int n, uint16_t *keep);

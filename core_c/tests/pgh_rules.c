@@ -1321,6 +1321,57 @@ static void test_p36_no_overbuilding(void) {
     EXPECT_EQ(place_reason("card:gamma", "coal_1", "slot:gamma.0"), PR_SLOT_OCCUPIED);
 }
 
+static void test_p36_option_birmingham_overbuild(void) {
+    /* an own tile of the same industry and a lower level, even unflipped and in era 1 */
+    fresh_opts(TINY, 2, 4, OPT_birmingham_overbuild, 1);
+    int p = me(), o = other();
+    put_tile(p, "slot:alpha.0", "kero_2", 0, 0, 0);
+    put_tile(p, "slot:delta.1", "kero_3", 0, 0, 0);
+    put_tile(o, "slot:beta.0", "steel_1", 1, 0, 0);
+    pl(p)->mat_left[pos_of("kero_2")] = 0;
+    EXPECT_EQ(place_reason("card:delta", "kero_2", "slot:delta.1"), PR_SLOT_OCCUPIED); /* not lower */
+    EXPECT_EQ(place_reason("card:alpha", "mfg_1", "slot:alpha.0"), PR_SLOT_OCCUPIED);  /* other industry */
+    hand(p, "card:alpha");
+    int vp = pl(p)->vp;
+    go("type:build", "card:alpha", "tile:kero_3", "slot:alpha.0", "vanderbilt", NULL); /* $9 + coal $7 */
+    const PghSpace *sp = &G.spaces[space("slot:alpha.0")];
+    EXPECT_EQ(sp->owner, p);
+    EXPECT_EQ(sp->tile, tile_of("kero_3"));
+    EXPECT_EQ(sp->flipped, 0);
+    EXPECT_EQ(pl(p)->vp, vp); /* the old tile scores nothing */
+    EXPECT_EQ(pl(p)->money, 30 - 9 - 7);
+    EXPECT_EQ(pl(p)->mat_left[pos_of("kero_3")], 1);
+    /* an opponent's coal only when no coal is left on a tile or in a market */
+    fresh_opts(TINY, 2, 4, OPT_birmingham_overbuild, 1);
+    p = me(), o = other();
+    put_tile(o, "slot:gamma.0", "coal_1", 1, 0, 0);
+    put_tile(o, "slot:delta.2", "coal_1", 0, 1, 0);
+    pl(p)->mat_left[pos_of("coal_1")] = 0;
+    EXPECT_EQ(place_reason("card:gamma", "coal_2", "slot:gamma.0"), PR_SLOT_OCCUPIED); /* cubes on delta */
+    G.spaces[space("slot:delta.2")].cubes[0] = 0;
+    G.spaces[space("slot:delta.2")].flipped = 1;
+    EXPECT_EQ(place_reason("card:gamma", "coal_2", "slot:gamma.0"), PR_SLOT_OCCUPIED); /* coal in a market */
+    no_markets();
+    EXPECT_EQ(place_reason("card:gamma", "coal_2", "slot:gamma.0"), PR_LEGAL);
+    put_tile(o, "slot:gamma.1", "kero_2", 1, 0, 0); /* not coal or iron & steel */
+    EXPECT_EQ(place_reason("card:gamma", "kero_3", "slot:gamma.1"), PR_SLOT_OCCUPIED);
+    hand(p, "card:gamma");
+    int ovp = pl(o)->vp;
+    go("type:build", "card:gamma", "tile:coal_2", "slot:gamma.0", "vanderbilt", /* $8 + iron $7 */
+       "market:gamma", "market:gamma", NULL);                                   /* 2 of 4 coal sold */
+    sp = &G.spaces[space("slot:gamma.0")];
+    EXPECT_EQ(sp->owner, p);
+    EXPECT_EQ(sp->tile, tile_of("coal_2"));
+    EXPECT_EQ(sp->cubes[0], 2);
+    EXPECT_EQ(pl(o)->vp, ovp);
+    EXPECT_EQ(pl(p)->money, 30 - 8 - 7 + 3 + 3);
+    EXPECT_EQ(pl(p)->vp, 1); /* the second cube fills the 1 VP slot */
+    /* the default (P36): no overbuilding at all */
+    fresh(TINY, 2, 4);
+    put_tile(me(), "slot:alpha.0", "kero_2", 0, 0, 0);
+    EXPECT_EQ(place_reason("card:alpha", "kero_3", "slot:alpha.0"), PR_SLOT_OCCUPIED);
+}
+
 static void test_p52_each_tile_needs_its_printed_oil(void) {
     fresh(TINY, 2, 4);
     int p = me(), f = field_of("well_north");
@@ -1589,7 +1640,7 @@ static const struct {
     T(test_p58_pass_gains_a_whiskey), T(test_p60_train_scoring_counts_flipped_tiles_and_printed_icons),
     T(test_p59_p61_p63_p64_era_one_end), T(test_p62_industry_scoring_flipped_only_every_era),
     T(test_p65_winner_vp_then_income_then_money), T(test_p24_link_cubes_come_to_either_end),
-    T(test_p36_no_overbuilding), T(test_p52_each_tile_needs_its_printed_oil),
+    T(test_p36_no_overbuilding), T(test_p36_option_birmingham_overbuild), T(test_p52_each_tile_needs_its_printed_oil),
     T(test_p56_rewards_after_all_tiles_one_merchant_pays_once), T(test_p66_mat_paths_and_stacks), T(test_p67_shortcuts),
     T(test_p68_link_moves_to_the_supply_when_the_position_below_empties),
     T(test_p70_description_names_draft_and_placeholders), T(test_options_refuse_unknown_and_unimplemented_values), T(test_options_income_cost_in_spaces),

@@ -77,6 +77,19 @@ static int invariants(const PittsburghGame *g, const PittsburghGame *prev) {
     return 1;
 }
 
+/* The full position written and read back gives the same state bytes (so the same hash). */
+static int round_trip(const PittsburghGame *g) {
+    static char json[32768];
+    int len = pgh_position_json(g, -1, 1, json, sizeof json);
+    CHECK(len > 0, "full position not written (%d)", len);
+    PittsburghGame back;
+    char field[96] = "", msg[160] = "";
+    int r = pgh_position_read(&back, json, (size_t)len, field, sizeof field, msg, sizeof msg);
+    CHECK(r == BRASS_OK, "position read refused at %s: %s", field, msg);
+    CHECK(!memcmp(&back, g, sizeof back) && pgh_hash(&back) == pgh_hash(g), "position read back differs");
+    return 1;
+}
+
 static int play_one(int set, int players, uint64_t seed, int full_checks, int alternatives) {
     PghOptions o = {.players = (uint8_t)players, .auto_resolve = 1};
     for (int i = 0; i < PGH_NUM_ALL_OPTIONS; i++) o.values[i] = -1;
@@ -123,6 +136,7 @@ static int play_one(int set, int players, uint64_t seed, int full_checks, int al
             CHECK(pgh_observation(&g, g.h.current, obs, PGH_OBS_SIZE) > 0, "observation");
             static char json[32768];
             CHECK(pgh_position_json(&g, g.h.current, 0, json, sizeof json) > 0, "json");
+            CHECK(round_trip(&g), "position round trip");
             PittsburghGame red, det = g;
             pgh_redact(&g, g.h.current, &red);
             CHECK(red.deck[0] == 0 && red.rng_state == 0, "redaction");
@@ -154,6 +168,7 @@ static int play_one(int set, int players, uint64_t seed, int full_checks, int al
     CHECK(rounds_seen == 2 * pgh_T(&g)->rounds_per_era, "rounds played %d", rounds_seen);
     char field[64] = "";
     CHECK(pgh_validate(&g, field, sizeof field) == BRASS_OK, "a finished game is refused: %s", field);
+    CHECK(round_trip(&g), "finished game's position round trip");
     uint8_t rank[4];
     CHECK(pgh_score_order(&g, rank) == players, "ranking");
     return 1;

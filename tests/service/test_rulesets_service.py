@@ -3,12 +3,14 @@ and its rule choices, play on both transports, the replay, refusals, the OpenAPI
 
 from __future__ import annotations
 
+import json
 import random
+from typing import Any
 
 import brass
-from brass_clients.sdk import BrassError, pb
+from brass_clients.sdk import BrassError, pb, struct_to_dict
 
-from .helpers import ServerProcess, play_random_grpc, play_random_rest
+from .helpers import RestError, ServerProcess, play_random_grpc, play_random_rest
 
 
 def test_a_pittsburgh_game_through_grpc(server: ServerProcess) -> None:
@@ -80,3 +82,54 @@ def test_option_names_follow_each_games_ruleset(server: ServerProcess) -> None:
             legal = client.list_legal_actions(created.game_id, created.seats[seat].token)
             names = brass.get_ruleset(ruleset).action_names
             assert legal.options and all(o.name == names[o.id] for o in legal.options)
+
+
+def _pittsburgh_position(seed: int) -> dict[str, Any]:
+    game = brass.Game.new(3, seed, ruleset="pittsburgh")
+    rng = random.Random(seed)
+    for _ in range(60):
+        game.apply(rng.choice(game.legal_ids()))
+    return game.position()
+
+
+def test_a_pittsburgh_game_from_a_position_on_both_transports(server: ServerProcess) -> None:
+    """CreateGameFromPosition (the operator's) reads a Pittsburgh position in the core: the
+    game starts there (the same state hash as the source), over gRPC and REST; a position of
+    another ruleset than the request names, and a corrupted one, are refused naming the
+    field."""
+    position = _pittsburgh_position(31)
+    source = brass.Game.from_position(position)
+    with server.client() as client:
+        created = client.create_game_from_position(position)
+        assert created.state.summary.ruleset == pb.RULESET_PITTSBURGH
+        assert created.state.summary.from_position
+        seat = created.state.summary.current_seat
+        legal = client.list_legal_actions(created.game_id, created.seats[seat].token)
+        assert [o.id for o in legal.options] == source.legal_ids()
+        assert struct_to_dict(client.get_game(created.game_id).view) == source.view()
+        for request, field in [
+            (pb.CreateGameFromPositionRequest(ruleset=pb.RULESET_BIRMINGHAM,
+                                              position_json=json.dumps(position)), "ruleset"),
+            (pb.CreateGameFromPositionRequest(position_json=json.dumps(
+                {**position, "round": 11})), "round"),
+        ]:
+            try:
+                client._call("CreateGameFromPosition", request, server.operator_token)
+            except BrassError as error:
+                assert error.reason == "BAD_POSITION", error
+                assert error.metadata.get("field") == field, error.metadata
+            else:
+                raise AssertionError(f"{field}: accepted")
+    rest = server.rest()
+    made = rest.post("/v1/games:fromPosition", {"ruleset": "RULESET_PITTSBURGH",
+                                                "positionJson": json.dumps(position)},
+                     token=server.operator_token)
+    assert made["state"]["summary"]["ruleset"] == "RULESET_PITTSBURGH"
+    try:
+        rest.post("/v1/games:fromPosition", {"positionJson": json.dumps(
+            {**position, "players": position["players"][:2]})}, token=server.operator_token)
+    except RestError as error:
+        assert error.status == 400
+        assert error.reason == "BAD_POSITION"
+    else:
+        raise AssertionError("a position with a player missing was accepted")

@@ -500,18 +500,27 @@ class Game:
 
     @classmethod
     def from_position(cls, position: dict[str, Any] | str | bytes) -> Game:
-        from brass.position import MAX_POSITION_CHARS, state_from_position  # keeps import light
+        from brass.position import (  # keeps import light
+            MAX_POSITION_CHARS,
+            state_from_c_position,
+            state_from_position,
+        )
 
+        text = None
         if isinstance(position, str | bytes):
             if len(position) > MAX_POSITION_CHARS:
                 raise EngineError("BAD_POSITION", f"position is over {MAX_POSITION_CHARS} "
                                   "characters", None, "$")
+            text = position
             try:
                 position = json.loads(position)
             except (ValueError, UnicodeDecodeError, RecursionError) as exc:
                 raise EngineError("BAD_POSITION", f"position is not valid JSON: {exc}", None,
                                   "$") from exc
-        g = state_from_position(position)
+        if isinstance(position, dict) and position.get("ruleset") == "pittsburgh":
+            g = state_from_c_position(position if text is None else text, "pittsburgh")
+        else:
+            g = state_from_position(position)
         rs = _ruleset_of(g)
         # the record keeps the engine's own rewrite of the position, never the caller's object
         record = {"rules_edition": g.header.rules_edition, "ruleset": rs.name,

@@ -8,6 +8,7 @@ writer derives (`income_level`, `hand_size`) must agree with what they derive fr
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from brass._core import ffi, lib
@@ -107,16 +108,36 @@ class _Reader:
         return table[v]
 
 
+def state_from_c_position(position: dict[str, Any] | str | bytes, ruleset: str) -> Any:
+    """A state from a position of a ruleset whose reader is in the core (Pittsburgh:
+    core_c/src/pittsburgh/pgh_position.c), given as the dict or the JSON text itself. The core
+    checks every value and names the bad one by its JSON path."""
+    if isinstance(position, dict):
+        text = json.dumps(position, separators=(",", ":"), allow_nan=False).encode()
+    else:
+        text = position.encode() if isinstance(position, str) else bytes(position)
+    rs = get_ruleset(ruleset)
+    handle = ffi.new("BrassGame *")
+    field, message = ffi.new("char[128]"), ffi.new("char[256]")
+    err = lib.brass_position_read(handle, rs.id, text, len(text), field, 128, message, 256)
+    if err:
+        path = ffi.string(field).decode("utf-8", "replace") or "$"
+        what = ffi.string(message).decode("utf-8", "replace") or "invalid"
+        raise EngineError("BAD_POSITION", f"position field {path}: {what}", None, path)
+    return handle
+
+
 def state_from_position(data: Any) -> Any:
     r = _Reader(data)
     d = r.data
+    # the ruleset first: another ruleset's position has other keys
+    if r.get(d, "ruleset", "ruleset", str, "birmingham") != "birmingham":
+        raise r.fail("ruleset", "must be 'birmingham' or 'pittsburgh'")
     r.only(d, "$", "$")
     fmt = r.get(d, "format", "format", str, POSITION_FORMAT)
     if fmt != POSITION_FORMAT:
         raise r.fail("format", f"must be {POSITION_FORMAT!r}")
     edition = r.int_in(d, "rules_edition", "rules_edition", 1, RULES_EDITION, RULES_EDITION)
-    if r.get(d, "ruleset", "ruleset", str, "birmingham") != "birmingham":
-        raise r.fail("ruleset", "only 'birmingham' is available")
     n = r.int_in(d, "players", "players", 2, 4)
     opts = r.get(d, "options", "options", dict, {})
     r.only(opts, "options", "options")

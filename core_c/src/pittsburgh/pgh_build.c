@@ -36,6 +36,35 @@ static int has_own_tile_in(const PittsburghGame *g, int p, int loc) {
     return 0;
 }
 
+/* Option birmingham_overbuild (P36, off by default): Birmingham's overbuilding. A tile may
+   replace one of the same industry and a lower level: any of your own, or an opponent's coal
+   or iron & steel tile when no cube it produces is left on any unflipped tile or in any
+   market. The old tile leaves the game (it scores nothing, its cubes go back to the supply). */
+static int overbuild_allowed(const PittsburghGame *g, int p, int s, const PghTile *t) {
+    const PghTables *T = pgh_T(g);
+    const PghSpace *sp = &g->spaces[s];
+    const PghTile *old = &T->tiles[sp->tile];
+    if (opt(g, OPT_birmingham_overbuild) != 1 || t->build != BK_SPACE || old->build != BK_SPACE) return 0;
+    if (old->industry != t->industry || t->level <= old->level) return 0;
+    if (sp->owner == p) return 1;
+    if (t->industry != PI_COAL && t->industry != PI_IRON_STEEL) return 0;
+    for (int k = 0; k < 2; k++) {
+        int cube = old->prod_cube[k];
+        if (cube >= CUBE_OIL) continue;
+        for (int o = 0; o < T->num_spaces; o++) {
+            const PghSpace *x = &g->spaces[o];
+            if (x->owner < 0 || x->flipped) continue;
+            for (int j = 0; j < 2; j++)
+                if (T->tiles[x->tile].prod_cube[j] == cube && x->cubes[j]) return 0;
+        }
+        for (int m = 0; m < T->num_markets; m++) {
+            int col;
+            if (pgh_market_sells(T, m, cube, &col) && g->market_fill[m][col]) return 0;
+        }
+    }
+    return 1;
+}
+
 /* Everything about placing tile `pos` at `action` (a space or an oilfield) except the card;
    check_card adds it (whiskey makes any card do). */
 int pgh_build_place_reason(const PittsburghGame *g, const PBoard *b, int card, int pos, int action,
@@ -44,7 +73,7 @@ int pgh_build_place_reason(const PittsburghGame *g, const PBoard *b, int card, i
     int p = g->h.current, tile = T->positions[pos].tile;
     const PghTile *t = &T->tiles[tile];
     const PghPlayer *pl = &g->players[p];
-    int loc = PGH_NONE;
+    int loc = PGH_NONE, overbuild = 0;
     if (t->build == BK_OILFIELD) {
         if (action < PGA_OILFIELD || action >= PGA_OILFIELD + T->num_fields) return PR_WRONG_DECISION;
         int f = action - PGA_OILFIELD;
@@ -72,16 +101,17 @@ int pgh_build_place_reason(const PittsburghGame *g, const PBoard *b, int card, i
                 (t->industry >= PGH_NUM_BOARD_ICONS || !(T->spaces[s].icons & (1u << t->industry))))
                 return PR_SPACE_WRONG_ICON;
         } else {
-            if (sp->owner >= 0) return PR_SLOT_OCCUPIED;
+            overbuild = sp->owner >= 0;
+            if (overbuild && !overbuild_allowed(g, p, s, t)) return PR_SLOT_OCCUPIED;
             if (t->industry >= PGH_NUM_BOARD_ICONS) return PR_SPACE_WRONG_ICON;
             unsigned icon = 1u << t->industry;
             if (!(T->spaces[s].icons & icon)) return PR_SPACE_WRONG_ICON;
-            if (T->spaces[s].icons != icon) { /* P33: a free single-icon space comes first */
+            if (!overbuild && T->spaces[s].icons != icon) { /* P33: a free single-icon space comes first */
                 const PghLocation *L = &T->locs[loc];
                 for (int o = L->first_space; o < L->first_space + L->num_spaces; o++)
                     if (g->spaces[o].owner < 0 && T->spaces[o].icons == icon) return PR_SINGLE_ICON_SPACE_FIRST;
             }
-            if (g->h.era == 0 && has_own_tile_in(g, p, loc)) return PR_ONE_TILE_PER_LOCATION;
+            if (g->h.era == 0 && sp->owner != p && has_own_tile_in(g, p, loc)) return PR_ONE_TILE_PER_LOCATION;
         }
     }
     if (check_card && pl->whiskey == 0 && !pgh_card_allows(g, b, card, tile, action))
@@ -98,6 +128,16 @@ int pgh_build_place_reason(const PittsburghGame *g, const PBoard *b, int card, i
     if (t->flip_money_x_income && lv < 0 && opt(g, OPT_polyphase_negative_income) == 1)
         cost += -t->flip_money_x_income * lv; /* paid when it enters flipped */
     if (cost > pl->money) return PR_NOT_ENOUGH_MONEY;
+    if (overbuild) { /* the old tile (and its cubes) leaves before the cubes are sourced */
+        PittsburghGame after = *g;
+        memset(&after.spaces[action - PGA_SPACE], 0, sizeof after.spaces[0]);
+        after.spaces[action - PGA_SPACE].owner = -1;
+        PBoard ab;
+        pgh_pboard(&after, p, &ab);
+        int c = pgh_need_cost(&after, &ab, t->cost, 1u << ab.comp[loc]);
+        if (c < 0) return PR_NO_OIL;
+        return cost + c > pl->money ? PR_NOT_ENOUGH_MONEY : PR_LEGAL;
+    }
     if (loc != PGH_NONE) {
         int c = pgh_need_cost(g, b, t->cost, 1u << b->comp[loc]);
         if (c < 0) return PR_NO_OIL;
@@ -192,11 +232,15 @@ void pgh_build_choose_place(PCtx *cx, int action) {
     } else {
         int s = action - PGA_SPACE;
         pd->target_loc = T->spaces[s].loc;
+        PghSpace *sp = &g->spaces[s];
         if (t->build == BK_UPGRADE) {
-            PghSpace *sp = &g->spaces[s];
             int vp = pgh_tile_vp(g, p, sp->tile);
             pl->vp = (int16_t)(pl->vp + vp);
             pgh_pemit(cx, PE_UPGRADE_SCORE, p, s, sp->tile, vp);
+            memset(sp, 0, sizeof *sp);
+            sp->owner = -1;
+        } else if (sp->owner >= 0) { /* option birmingham_overbuild: the old tile leaves the game */
+            pgh_pemit(cx, PE_TILE_REMOVED, sp->owner, s, sp->tile, 0);
             memset(sp, 0, sizeof *sp);
             sp->owner = -1;
         }

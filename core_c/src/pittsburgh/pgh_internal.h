@@ -9,6 +9,8 @@
 #define PGH_FORMAT_VERSION 1
 /* 2: shuffles, reveals and playouts draw from the shared generator (common/rng.c) */
 #define PGH_RULES_EDITION 2
+#define PGH_POSITION_FORMAT "brass-position/1"
+#define PGH_POSITION_MAX_CHARS 65536
 #define PGH_RULESET_ID 1
 
 _Static_assert(sizeof(PghHeader) == 20, "common header layout");
@@ -145,6 +147,14 @@ void pgh_start_seat(PittsburghGame *g);
 
 /* pgh_setup.c */
 int pgh_setup(PittsburghGame *g, int players, int set, const uint8_t *options, uint64_t seed);
+
+/* pgh_position.c: the names of the position format (writer and reader) and its reader */
+enum PghNameKind {
+    PN_CARD, PN_POSITION, PN_SPACE, PN_RAIL, PN_PIPE, PN_LINK_TYPE, PN_LOC, PN_FIELD, PN_MTILE, PN_FTILE,
+    PN_QTILE, PN_TILE, PN_MSPACE, PN_MARKET, PN_PHASE, PN_STAGE, PN_ACTION_TYPE, PN_CUBE, PN_FIELD_STATE, PN_NUM
+};
+int pgh_name_count(const PghTables *T, int kind);
+const char *pgh_name(const PghTables *T, int kind, int i); /* NULL out of range */
 
 /* pgh_decision.c */
 int pgh_phase_reason(const PittsburghGame *g, const PBoard *b, int action);

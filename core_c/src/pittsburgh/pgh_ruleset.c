@@ -56,6 +56,13 @@ static int observation(const BrassGame *g, int seat, float *out, int cap) {
 static int position_json(const BrassGame *g, int seat, int hidden, char *out, int cap) {
     return pgh_position_json(CPG(g), seat, hidden, out, cap);
 }
+static int position_read(BrassGame *g, const char *json, size_t len, char *field, size_t field_len,
+                         char *message, size_t message_len) {
+    PittsburghGame tmp;
+    int r = pgh_position_read(&tmp, json, len, field, field_len, message, message_len);
+    if (r == BRASS_OK) memcpy(g, &tmp, sizeof tmp);
+    return r;
+}
 static int result(const BrassGame *g, BrassResult *out) { return pgh_result(CPG(g), out); }
 static int sane_options(const BrassGame *g, const uint16_t *opts, int n, uint16_t *keep) {
     return pgh_sane_options(CPG(g), opts, n, keep);
@@ -102,6 +109,7 @@ const BrassRuleset BRASS_PITTSBURGH = {
     .determinize = determinize,
     .observation = observation,
     .position_json = position_json,
+    .position_read = position_read,
     .result = result,
     .sane_options = sane_options,
     .decision_kind = decision_kind,

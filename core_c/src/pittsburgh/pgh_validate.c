@@ -166,6 +166,9 @@ int pgh_validate(const PittsburghGame *g, char *field, size_t field_len) {
         pd->acc_before >> T->num_positions || pd->last_position >= PGH_MAX_POSITIONS)
         FAIL("pending");
     if (pd->route != PGH_NONE && pd->route >= (pd->route_is_pipe ? T->num_pipes : T->num_rails)) FAIL("pending.route");
+    if (pd->place != PGH_NONE && !(pd->place >= PGA_SPACE && pd->place < PGA_SPACE + T->num_spaces) &&
+        !(pd->place >= PGA_OILFIELD && pd->place < PGA_OILFIELD + T->num_fields))
+        FAIL("pending.place");
     for (int s = 0; s < PGH_MAX_SPACES; s++)
         if (pd->sold_merchant[s] >= (s < T->num_spaces ? PGH_MAX_MSPACES : 1)) FAIL("pending.sold_merchant");
     int paying = h->phase >= PP_COAL && h->phase <= PP_OIL;

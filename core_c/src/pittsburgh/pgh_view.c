@@ -163,21 +163,115 @@ static int writable(const PittsburghGame *g) {
     return 1;
 }
 
+/* A name or null (names are plain ASCII ids: no escaping needed). */
+static void put_name(Buf *b, const PghTables *T, int kind, int i) {
+    const char *n = i == PGH_NONE ? NULL : pgh_name(T, kind, i);
+    if (n) put(b, "\"%s\"", n);
+    else put(b, "null");
+}
+
+/* A bit set as the list of the names of its members. */
+static void put_name_set(Buf *b, const PghTables *T, int kind, uint64_t bits) {
+    put(b, "[");
+    for (int i = 0, first = 1; i < pgh_name_count(T, kind); i++)
+        if (bits >> i & 1u) {
+            put(b, "%s\"%s\"", first ? "" : ",", pgh_name(T, kind, i));
+            first = 0;
+        }
+    put(b, "]");
+}
+
+/* What only a full position holds of a player: face-down card, last discard, link slots
+   moved to the supply. */
+static void put_hidden_player(Buf *b, const PghTables *T, const PghPlayer *pl) {
+    put(b, ",\"facedown\":");
+    put_name(b, T, PN_CARD, pl->facedown_card);
+    put(b, ",\"last_discard\":");
+    put_name(b, T, PN_CARD, pl->last_discard);
+    put(b, ",\"links_released\":[");
+    for (int s = 0, first = 1; s < T->num_link_slots; s++)
+        if (pl->slots_released >> s & 1u) {
+            put(b, "%s%d", first ? "" : ",", s);
+            first = 0;
+        }
+    put(b, "]");
+}
+
+/* What only a full position holds of the game: the deck, the action in progress (every
+   field of PghPending, so that reading it back gives the same state bytes), the route
+   bonuses given, the random state and the decision count. */
+static void put_hidden_state(Buf *b, const PittsburghGame *g) {
+    const PghTables *T = pgh_T(g);
+    const PghPending *pd = &g->pend;
+    put(b, ",\"deck\":[");
+    for (int i = 0; i < g->deck_size; i++) {
+        put(b, "%s", i ? "," : "");
+        put_name(b, T, PN_CARD, g->deck[i]);
+    }
+    put(b, "],\"rail_bonus_taken\":");
+    put_name_set(b, T, PN_RAIL, g->rail_bonus_taken);
+    put(b, ",\"pending\":{\"action\":");
+    put_name(b, T, PN_ACTION_TYPE, pd->action);
+    put(b, ",\"card\":");
+    put_name(b, T, PN_CARD, pd->card);
+    put(b, ",\"position\":");
+    put_name(b, T, PN_POSITION, pd->position);
+    put(b, ",\"place\":");
+    if (pd->place == PGH_NONE) put(b, "null");
+    else put(b, "\"%s\"", T->action_names[pd->place]);
+    put(b, ",\"stage\":");
+    put_name(b, T, PN_STAGE, pd->stage);
+    put(b, ",\"target\":");
+    put_name(b, T, PN_LOC, pd->target_loc);
+    put(b, ",\"need\":{");
+    for (int c = 0; c < PGH_NUM_CUBES; c++) put(b, "%s\"%s\":%d", c ? "," : "", pgh_name(T, PN_CUBE, c), pd->need[c]);
+    put(b, "},\"link_tile\":");
+    put_name(b, T, PN_LINK_TYPE, pd->link_type);
+    put(b, ",\"route\":");
+    put_name(b, T, pd->route_is_pipe ? PN_PIPE : PN_RAIL, pd->route);
+    put(b, ",\"route_is_pipeline\":%s,\"links_placed\":%d,\"free_develops\":%d,\"count\":%d,"
+           "\"last_position\":%d,\"bonus_sell\":%d,\"merchants_used\":",
+        pd->route_is_pipe ? "true" : "false", pd->links_placed, pd->free_develops, pd->count,
+        pd->last_position, pd->bonus_sell);
+    put_name_set(b, T, PN_MSPACE, pd->merchants_used);
+    put(b, ",\"sale_cube\":%d,\"sale_last_market\":%d,\"stars\":%d,\"sell_space\":", pd->sale_cube,
+        pd->sale_last_market, pd->stars);
+    put_name(b, T, PN_SPACE, pd->sell_space);
+    put(b, ",\"whiskey_build\":%s,\"swapped\":%s,\"free_batch\":%d,\"accessible_before\":",
+        pd->whiskey_build ? "true" : "false", pd->swapped ? "true" : "false", pd->free_batch);
+    put_name_set(b, T, PN_POSITION, pd->acc_before);
+    put(b, ",\"sold\":");
+    put_name_set(b, T, PN_SPACE, pd->sold);
+    put(b, ",\"sold_merchant\":{");
+    for (int s = 0, first = 1; s < T->num_spaces; s++)
+        if (pd->sold_merchant[s]) {
+            put(b, "%s\"%s\":%d", first ? "" : ",", pgh_name(T, PN_SPACE, s), pd->sold_merchant[s]);
+            first = 0;
+        }
+    put(b, "}},\"seed\":%llu,\"rng\":%llu,\"decisions_applied\":%lu", (unsigned long long)g->seed,
+        (unsigned long long)g->rng_state, (unsigned long)g->decisions);
+}
+
 /* The whole position (hidden = 1) or what `seat` sees (hidden = 0; seat -1 spectator). */
 int pgh_position_json(const PittsburghGame *g0, int seat, int hidden, char *out, int cap) {
-    if (!writable(g0)) return -BRASS_E_BAD_POSITION;
+    /* a full position names everything (deck, action in progress): only valid states */
+    if (!writable(g0) || (hidden && pgh_validate(g0, NULL, 0) != BRASS_OK)) return -BRASS_E_BAD_POSITION;
     PittsburghGame g;
     if (hidden) g = *g0;
     else pgh_redact(g0, seat, &g);
     const PghTables *T = pgh_T(&g);
     Buf b = {out, cap, 0};
-    put(&b, "{\"ruleset\":\"pittsburgh\",\"data\":\"%s\",\"draft_version\":\"%s\",\"num_players\":%d,"
+    put(&b, "{\"ruleset\":\"pittsburgh\",");
+    if (hidden) put(&b, "\"format\":\"%s\",\"rules_edition\":%d,", PGH_POSITION_FORMAT, g.h.rules_edition);
+    put(&b, "\"data\":\"%s\",\"draft_version\":\"%s\",\"num_players\":%d,"
             "\"era\":%d,\"round\":%d,\"phase\":\"%s\",\"current\":%d,\"actions_left\":%d,\"game_over\":%s,"
             "\"deck_size\":%d,\"turn_order\":[",
         T->name, T->draft_version, g.h.num_players, g.h.era + 1, g.h.round, pgh_phase_name(g.h.phase),
         g.h.current, g.h.actions_left, g.h.game_over ? "true" : "false", g.deck_size);
     for (int i = 0; i < g.h.num_players; i++) put(&b, "%s%d", i ? "," : "", g.turn_order[i]);
-    put(&b, "],\"options\":{");
+    put(&b, "]");
+    if (hidden) put(&b, ",\"turn_index\":%d,\"auto_resolve\":%s", g.h.turn_idx, g.h.auto_resolve ? "true" : "false");
+    put(&b, ",\"options\":{");
     for (int o = 0; o < PGH_NUM_ALL_OPTIONS; o++)
         put(&b, "%s\"%s\":\"%s\"", o ? "," : "", pgh_option_name(o), pgh_option_value_name(o, g.options[o]));
     put(&b, "},\"players\":[");
@@ -200,7 +294,9 @@ int pgh_position_json(const PittsburghGame *g0, int seat, int hidden, char *out,
         put(&b, "},\"supply\":{");
         for (int lt = 0; lt < T->num_link_types; lt++)
             put(&b, "%s\"%s\":%d", lt ? "," : "", T->link_types[lt].id, pl->supply[lt]);
-        put(&b, "}}");
+        put(&b, "}");
+        if (hidden) put_hidden_player(&b, T, pl);
+        put(&b, "}");
     }
     put(&b, "],\"spaces\":[");
     int first = 1;
@@ -267,7 +363,9 @@ int pgh_position_json(const PittsburghGame *g0, int seat, int hidden, char *out,
             put(&b, "%s\"%s\":%d", first ? "" : ",", T->action_names[PGA_CARD + c] + 5, g.discards[c]);
             first = 0;
         }
-    put(&b, "}}");
+    put(&b, "}");
+    if (hidden) put_hidden_state(&b, &g);
+    put(&b, "}");
     if (b.len >= cap) return -BRASS_E_BUFFER;
     return b.len;
 }

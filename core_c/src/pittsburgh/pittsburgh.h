@@ -370,6 +370,10 @@ int pgh_observation(const PittsburghGame *g, int seat, float *out, int cap);
 int pgh_score_order(const PittsburghGame *g, uint8_t *ranking);
 int pgh_sane_options(const PittsburghGame *g, const uint16_t *opts, int n, uint16_t *keep);
 int pgh_position_json(const PittsburghGame *g, int seat, int hidden, char *out, int cap);
+/* The full position's JSON text (hidden = 1 above) back into a state, validated; on error
+   BRASS_E_BAD_POSITION with the JSON path of the bad value in field and what is wrong in msg */
+int pgh_position_read(PittsburghGame *g, const char *json, size_t len, char *field, size_t field_len, char *msg,
+                      size_t msg_len);
 const char *pgh_action_name(int action);
 const char *pgh_action_name_in(int set, int action);
 const char *pgh_phase_name(int phase);
