@@ -90,6 +90,17 @@ static int round_trip(const PittsburghGame *g) {
     return 1;
 }
 
+/* Replayed from its seed and decisions, a game reaches the identical state (bytes, hash). */
+static uint16_t played[20000];
+static int replay_matches(const PghOptions *o, uint64_t seed, int n, const PittsburghGame *end) {
+    PittsburghGame g;
+    CHECK(pgh_new(&g, o, seed, NULL, 0) == BRASS_OK, "replay: new");
+    for (int i = 0; i < n; i++)
+        CHECK(pgh_apply(&g, g.h.current, played[i], NULL, NULL) == BRASS_OK, "replay: decision %d refused", i);
+    CHECK(!memcmp(&g, end, sizeof g) && pgh_hash(&g) == pgh_hash(end), "replay reached another state");
+    return 1;
+}
+
 static int play_one(int set, int players, uint64_t seed, int full_checks, int alternatives) {
     PghOptions o = {.players = (uint8_t)players, .auto_resolve = 1};
     for (int i = 0; i < PGH_NUM_ALL_OPTIONS; i++) o.values[i] = -1;
@@ -150,6 +161,7 @@ static int play_one(int set, int players, uint64_t seed, int full_checks, int al
             CHECK(!memcmp(&seen_before, &seen_after, sizeof seen_before), "determinize changed what the seat sees");
         }
         int a = opts[rng_below(&rng, (uint32_t)n)];
+        played[decisions] = (uint16_t)a;
         prev = g;
         int rr;
         r = pgh_apply(&g, g.h.current, a, NULL, &rr);
@@ -169,6 +181,7 @@ static int play_one(int set, int players, uint64_t seed, int full_checks, int al
     char field[64] = "";
     CHECK(pgh_validate(&g, field, sizeof field) == BRASS_OK, "a finished game is refused: %s", field);
     CHECK(round_trip(&g), "finished game's position round trip");
+    CHECK(replay_matches(&o, seed, decisions, &g), "replay of a finished game");
     uint8_t rank[4];
     CHECK(pgh_score_order(&g, rank) == players, "ranking");
     return 1;
@@ -214,6 +227,15 @@ int main(int argc, char **argv) {
         if (pgh_position_json(&g, -1, 1, json, sizeof json) < 0) return 1;
         puts(json);
         return 0;
+    }
+    if (argc > 2 && !strcmp(argv[1], "props")) { /* the property run: N games per player count */
+        int games = atoi(argv[2]);
+        for (int players = 2; players <= 4; players++)
+            for (int i = 0; i < games; i++)
+                play_one(i % 5 == 4 ? PGH_SET_TINY : PGH_SET_PITTSBURGH, players, (uint64_t)i * 7717 + players,
+                         i % 25 == 0, i % 10 == 3);
+        printf("pgh_props: %d games per player count, %d failures\n", games, failures);
+        return failures != 0;
     }
     int games = argc > 1 ? atoi(argv[1]) : 100;
     for (int set = 0; set < PGH_NUM_SETS; set++)
