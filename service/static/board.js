@@ -62,8 +62,8 @@ function drawRoutes(layer, board, view, ctx, byId) {
       }));
     }
     const label = owner >= 0
-      ? `Route ${nameText('link:' + route.id)}, ${SEAT_COLOUR_NAMES[owner]}'s ${view.era === 'rail' ? 'link' : 'link'}`
-      : `Route ${nameText('link:' + route.id)} (${route.kind.replace(/_/g, ' ')})`;
+      ? `Route ${nameText('link:' + route.id)}, ${SEAT_COLOUR_NAMES[owner]}'s link`
+      : `Route ${nameText('link:' + route.id)} (${String(route.kind).replace(/_/g, ' ')})`;
     if (owner >= 0) {
       g.append(svg('circle', { cx: mx, cy: my, r: 7, class: 'link-tile', fill: SEAT_COLOURS[owner] }));
     }
@@ -83,7 +83,7 @@ function slotIcon(g, slot) {
     }));
   });
   g.append(svg('text', { x: slot.x, y: slot.y + 4, class: 'slot-letters' },
-    slot.industries.map((i) => INDUSTRY_LETTERS[i] || i[0]).join('/')));
+    slot.industries.map((i) => INDUSTRY_LETTERS[i] || i.slice(0, 2)).join('/')));
 }
 
 function drawSlots(layer, board, view, ctx) {
@@ -190,7 +190,39 @@ function drawMerchants(layer, board, view, ctx, byId) {
   }
 }
 
-function drawMarkets(layer, board, view, ctx) {
+// Markets placed at a location (Pittsburgh): a box beside it, an option when offered.
+function drawPlacedMarkets(layer, board, ctx, byId) {
+  for (const market of board.markets || []) {
+    const loc = byId.get(market.location);
+    if (!loc || market.action_id === undefined) continue;
+    const g = svg('g', { class: 'placed-market' });
+    const label = `${title(market.location)} market (${(market.columns || []).map((c) => c.resource).join(', ')})`;
+    g.append(svg('rect', { x: loc.x - 30, y: loc.y + 34, width: 60, height: 20, rx: 4, class: 'market-box' }));
+    g.append(svg('text', { x: loc.x, y: loc.y + 48, class: 'market-price' }, `market £${market.price ?? ''}`));
+    g.append(svg('title', {}, label));
+    pickable(g, market.action_id, ctx, label);
+    layer.append(g);
+  }
+}
+
+function drawOilfields(layer, board, ctx) {
+  for (const field of board.oilfields || []) {
+    const g = svg('g', { class: 'oilfield' });
+    g.append(svg('circle', { cx: field.x, cy: field.y, r: 14, class: 'oilfield-mark' }));
+    g.append(svg('text', { x: field.x, y: field.y + 28, class: 'location-name farm-name' }, field.name));
+    const label = `Oilfield ${field.name}`;
+    g.append(svg('title', {}, label));
+    pickable(g, field.action_id, ctx, label);
+    layer.append(g);
+  }
+}
+
+function drawMarkets(layer, board, view, ctx, byId) {
+  if ((board.markets || []).some((m) => m.action_id !== undefined)) {
+    drawPlacedMarkets(layer, board, ctx, byId);
+    drawOilfields(layer, board, ctx);
+    return;
+  }
   const markets = board.markets || [];
   const x0 = 610;
   let y = 40;
@@ -243,7 +275,7 @@ export function drawBoard(container, board, view, ctx) {
   drawLocations(layers[1], board);
   drawMerchants(layers[2], board, view, full, byId);
   drawSlots(layers[3], board, view, full);
-  drawMarkets(layers[4], board, view, full);
+  drawMarkets(layers[4], board, view, full, byId);
   container.replaceChildren(root);
   return root;
 }

@@ -84,8 +84,8 @@ export function readView(rawView) {
     owner: typeof owner === 'object' ? num(pick(owner, 'owner'), -1) : num(owner, -1),
   }));
   const merchants = entries(pick(v, 'merchants', {}), 'space').map(([name, m]) => ({
-    space: name,
-    location: name.split('.')[0],
+    space: String(name ?? ''),
+    location: String(name ?? '').split('.')[0],
     goods: pick(m, 'goods', null),
     beer: num(pick(m, 'beer')),
   }));
@@ -93,7 +93,7 @@ export function readView(rawView) {
   const seat = pick(v, 'seat', null);
   return {
     ruleset: pick(v, 'ruleset', 'birmingham'),
-    players: num(pick(v, 'players')),
+    players: Array.isArray(v.players) ? v.players.length : num(pick(v, 'players', pick(v, 'num_players'))),
     era: pick(v, 'era', ''),
     round: num(pick(v, 'round')),
     turnOrder: (pick(v, 'turn_order', []) || []).map((x) => num(x)),
@@ -109,7 +109,8 @@ export function readView(rawView) {
     slots,
     links,
     merchants,
-    playerStates: (pick(v, 'player_state', []) || []).map(player),
+    // Birmingham: player_state (players is the count); Pittsburgh: players
+    playerStates: (pick(v, 'player_state', null) || (Array.isArray(v.players) ? v.players : [])).map(player),
     seat: seat == null ? null : num(seat),
   };
 }

@@ -294,3 +294,28 @@ def test_the_replay_viewer_steps_through_a_game(
     assert page.locator("ol.scores li").count() == 2
     shot(page, artifacts, "08-final-scores")
     assert not page.errors
+
+
+def test_a_pittsburgh_game_plays_on_its_board(
+    browser: Any, site: tuple[str, Rest], artifacts: Path
+) -> None:
+    """Brass: Pittsburgh through the page: its board drawn from its own board data, and a
+    few decisions made on it (keyboard) or from the decision's list."""
+    base, rest = site
+    created = rest.call("POST", "/v1/games", body={"ruleset": "RULESET_PITTSBURGH",
+                                                   "players": 2, "seed": "4"})
+    game_id = created["gameId"]
+    tokens = {s.get("seat", 0): s["token"] for s in created["seats"]}
+    seat = current_seat(rest.game(game_id))
+    page = new_page(browser)
+    page.goto(f"{base}/#/play/{game_id}/{seat}/{tokens[seat]}")
+    page.wait_for_selector("svg.board .oilfield")
+    rng = random.Random(3)
+    for step in range(3):
+        if current_seat(rest.game(game_id)) != seat:
+            break
+        play_step(page, rng, on_board=step % 2 == 1)
+    shot(page, artifacts, "09-pittsburgh")
+    assert int(page.get_attribute(".game", "data-version")) >= 1
+    assert page.locator(".player-table tbody tr").count() == 2
+    assert not page.errors
