@@ -106,9 +106,12 @@ def game_options(
     manufacturer_iv_cost: int | None = None,
     auto_resolve: bool | None = None,
     ruleset_options: dict[str, Any] | None = None,
+    undo: bool | None = None,
 ) -> pb.GameOptions:
     """GameOptions: the typed fields that are given, and a ruleset's own options by name."""
     options = pb.GameOptions()
+    if undo is not None:
+        options.undo = undo
     if beginner is not None:
         options.beginner = beginner
     if manufacturer_iv_cost is not None:
@@ -241,13 +244,16 @@ class GameClient:
         on_resign: int = 0,
         on_timeout: int = 0,
         stand_in_bot: str = "",
+        undo: bool | None = None,
     ) -> pb.CreateGameResponse:
         """A new game; with `open_seats` it waits for JoinGame and StartGame (the response's
         host_token). `ruleset` "birmingham" or "pittsburgh", `ruleset_options` the
         ruleset's own options by name (Pittsburgh's rule choices). `bot_seats`: seat ->
         bot spec of the seats the server's bots play; `clock`, `on_resign`, `on_timeout`,
-        `stand_in_bot`: GameOptions' hosted-play settings."""
-        options = game_options(beginner, manufacturer_iv_cost, auto_resolve, ruleset_options)
+        `stand_in_bot`: GameOptions' hosted-play settings; `undo=False` turns UndoAction off
+        (tournaments)."""
+        options = game_options(beginner, manufacturer_iv_cost, auto_resolve, ruleset_options,
+                               undo)
         if clock is not None:
             options.clock.CopyFrom(clock)
         options.on_resign = on_resign  # type: ignore[assignment]
@@ -321,6 +327,24 @@ class GameClient:
         if expected_version is not None:
             request.expected_version = expected_version
         return self._call("SubmitAction", request, token)
+
+    def undo_action(
+        self,
+        game_id: str,
+        token: str,
+        *,
+        expected_version: int | None = None,
+        include_legal_actions: bool = False,
+    ) -> pb.UndoActionResponse:
+        """Takes back the caller's action in progress, else its previous action of this
+        turn. Retried after a transient failure only with `expected_version` (a blind retry
+        of an undo whose answer was lost would take back one more action)."""
+        request = pb.UndoActionRequest(
+            game_id=game_id, include_legal_actions=include_legal_actions
+        )
+        if expected_version is not None:
+            request.expected_version = expected_version
+        return self._call("UndoAction", request, token, retry=expected_version is not None)
 
     def preview_action(
         self,

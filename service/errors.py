@@ -51,6 +51,10 @@ _REASONS: dict[str, tuple[grpc.StatusCode, int]] = {
     "SEAT_RESIGNED": (grpc.StatusCode.FAILED_PRECONDITION, 400),
     "BOT_SEAT": (grpc.StatusCode.FAILED_PRECONDITION, 400),
     "TURN_TIMED_OUT": (grpc.StatusCode.FAILED_PRECONDITION, 400),
+    # UndoAction's refusals (the engine's reasons, docs/UNDO.md)
+    "NOTHING_TO_UNDO": (grpc.StatusCode.FAILED_PRECONDITION, 400),
+    "UNDO_DISABLED": (grpc.StatusCode.FAILED_PRECONDITION, 400),
+    "UNDO_BARRIER": (grpc.StatusCode.FAILED_PRECONDITION, 400),
 }
 
 # Engine error codes (brass.EngineError.code) -> service reasons.
@@ -63,6 +67,9 @@ _ENGINE_CODES = {
     "INVALID_ARGUMENT": "INVALID_ARGUMENT",
     "BAD_SNAPSHOT": "CORRUPT_GAME",
 }
+
+
+_UNDO_REASONS = frozenset({"NOTHING_TO_UNDO", "UNDO_DISABLED", "UNDO_BARRIER"})
 
 
 class ServiceError(Exception):
@@ -148,6 +155,9 @@ def from_engine_error(exc: Exception, **metadata: Any) -> ServiceError:
     """Maps a brass.EngineError (code, reason, message, field) to a ServiceError."""
     code = getattr(exc, "code", None) or "INTERNAL"
     reason = _ENGINE_CODES.get(code, "INTERNAL")
+    if code == "CANNOT_UNDO":  # the engine's reason is the service's
+        engine_reason = getattr(exc, "reason", None)
+        reason = engine_reason if engine_reason in _UNDO_REASONS else "INTERNAL"
     message = getattr(exc, "message", None) or str(exc) or code
     return ServiceError(
         reason,

@@ -87,7 +87,10 @@ _SWEEP_BATCH = 64
 _MAX_COMPOUND_KEY_CHARS = 256
 # Refusals that a copy of the game behind the store could cause wrongly.
 _MAYBE_STALE = frozenset({"STALE_VERSION", "NOT_YOUR_TURN", "GAME_OVER", "ILLEGAL_ACTION",
-                          "SEAT_RESIGNED", "BOT_SEAT", "TURN_TIMED_OUT"})
+                          "SEAT_RESIGNED", "BOT_SEAT", "TURN_TIMED_OUT",
+                          "NOTHING_TO_UNDO", "UNDO_BARRIER"})
+# A stored decision row that is an undo (UndoAction), and its entry in a replay record.
+_UNDO_ACTION = {"ids": [], "compound": False, "undo": True}
 # SubmitActionResponse.replayed = true, as bytes (field 3, varint 1).
 _REPLAYED_FIELD = b"\x18\x01"
 # Public fields of a replay record; everything else (seed, starting position) waits for
@@ -402,7 +405,7 @@ def _ruleset_name(ruleset: int) -> str:
 
 
 # GameOptions' typed fields (Birmingham's, and auto_resolve for every ruleset)
-_TYPED_OPTIONS = ("beginner", "manufacturer_iv_cost", "auto_resolve")
+_TYPED_OPTIONS = ("beginner", "manufacturer_iv_cost", "auto_resolve", "undo")
 _MAX_RULESET_OPTIONS = 64
 
 
@@ -1025,21 +1028,31 @@ class GameService:
     def _entry(self, game_id: str) -> _Entry | None:
         return self._cache.get(game_id)
 
+    async def _snapshot_game(self, row: GameRow, version: int | None) -> tuple[Any, int]:
+        """The game of the newest snapshot at or before `version` (None: any) taken at an
+        undo barrier (docs/UNDO.md): one taken within a turn lacks the turn's start, which
+        an undo replays from, so an earlier snapshot is used (the first is at version 0)."""
+        at_most = version
+        while True:
+            snapshot = await self.store.latest_snapshot(row.game_id, at_most=at_most)
+            if snapshot is None:
+                raise ServiceError("CORRUPT_GAME", f"game {row.game_id} has no snapshot")
+            try:
+                game = brass.Game.restore(snapshot.data)
+            except brass.EngineError as exc:
+                log.error("snapshot_rejected", game_id=row.game_id, error=str(exc))
+                raise ServiceError(
+                    "CORRUPT_GAME",
+                    f"the stored snapshot of game {row.game_id} cannot be restored",
+                ) from exc
+            if snapshot.version == 0 or game.undo_depth == 0:
+                return game, snapshot.version
+            at_most = snapshot.version - 1
+
     async def _restore(self, row: GameRow) -> LiveGame:
-        snapshot = await self.store.latest_snapshot(row.game_id)
-        if snapshot is None:
-            raise ServiceError("CORRUPT_GAME", f"game {row.game_id} has no snapshot")
-        try:
-            game = brass.Game.restore(snapshot.data)
-        except brass.EngineError as exc:
-            log.error("snapshot_rejected", game_id=row.game_id, error=str(exc))
-            raise ServiceError(
-                "CORRUPT_GAME", f"the stored snapshot of game {row.game_id} cannot be restored"
-            ) from exc
-        rows = await self.store.decisions_after(row.game_id, snapshot.version, up_to=row.version)
-        live = self._apply_stored(
-            LiveGame(game, snapshot.version, row.created_at), rows, in_place=True
-        )
+        game, base = await self._snapshot_game(row, None)
+        rows = await self.store.decisions_after(row.game_id, base, up_to=row.version)
+        live = self._apply_stored(LiveGame(game, base, row.created_at), rows, in_place=True)
         if live.version != row.version:
             raise ServiceError(
                 "CORRUPT_GAME",
@@ -1063,7 +1076,9 @@ class GameService:
                     f"{stored.from_version}",
                 )
             try:
-                if stored.action["compound"]:
+                if stored.action.get("undo"):
+                    game.undo(seat=stored.seat)
+                elif stored.action["compound"]:
                     game.apply_compound(list(stored.action["ids"]), seat=stored.seat)
                 else:
                     game.apply(stored.action["ids"][0], seat=stored.seat)
@@ -1702,7 +1717,9 @@ class GameService:
             ) from exc
         return LiveGame(game, version, spanning.created_at)
 
-    async def _replay_decisions(self, row: GameRow, ids: list[int]) -> list[pb.ReplayDecision]:
+    async def _replay_decisions(
+        self, row: GameRow, ids: list[int | str]
+    ) -> list[pb.ReplayDecision]:
         """Each decision with the seat that made it and the kind of decision it answered,
         from the game's first snapshot and its log (the engine says what each id meant)."""
         game = (await self._game_at(row, 0, row.created_at)).game.clone()
@@ -1710,6 +1727,13 @@ class GameService:
         try:
             for version, option_id in enumerate(ids, start=1):
                 seat = game.current_seat
+                if option_id == brass.UNDO:
+                    decision = game.decision
+                    undone = game.undo(seat=seat)[0]["decisions"]
+                    typed.append(pb.ReplayDecision(
+                        version=version, seat=seat, decision=decision, undo=True,
+                        undone=undone))
+                    continue
                 typed.append(pb.ReplayDecision(
                     version=version, seat=seat, decision=game.decision, option_id=option_id,
                     name=brass.action_name(option_id, game.ruleset)))
@@ -1727,7 +1751,12 @@ class GameService:
         row, live = await self._live(request.game_id)
         record.seat, record.version = self._seat_of(row, caller), live.version
         rows = await self.store.decisions_after(row.game_id, 0, up_to=live.version)
-        decisions = [int(i) for stored in rows for i in stored.action["ids"]]
+        decisions: list[int | str] = []
+        for stored in rows:
+            if stored.action.get("undo"):
+                decisions.append(brass.UNDO)
+            else:
+                decisions.extend(int(i) for i in stored.action["ids"])
         if len(decisions) != live.version:
             raise ServiceError("CORRUPT_GAME", f"game {row.game_id}: decision log is incomplete")
         typed = await self._replay_decisions(row, decisions)
@@ -1888,9 +1917,11 @@ class GameService:
         seat: int,
         fingerprint: str,
         by: str | None = None,
+        undo: bool = False,
     ) -> Reply | None:
         """`by`: None for a person with the seat's token, else the server's move (a bot's,
-        hosting.BY_BOT, or a stand-in's for a timed-out turn, hosting.BY_TIMEOUT)."""
+        hosting.BY_BOT, or a stand-in's for a timed-out turn, hosting.BY_TIMEOUT). `undo`:
+        the request is an UndoActionRequest (one version: the engine's undo)."""
         game, version = live.game, live.version
         record.version = version
         hosting = hosted.hosting_of(row)
@@ -1904,15 +1935,19 @@ class GameService:
                 f"the game is at version {version}, not {request.expected_version}",
                 version=version,
             )
-        ids, compound = self._resolve_action(request.action, game, seat)
+        ids, compound = ([], False) if undo else self._resolve_action(request.action, game, seat)
         work = game.clone()
         try:
-            events = work.apply_compound(ids, seat=seat) if compound else work.apply(ids[0], seat)
+            if undo:
+                events = work.undo(seat)
+            else:
+                events = (work.apply_compound(ids, seat=seat) if compound
+                          else work.apply(ids[0], seat))
         except brass.EngineError as exc:
             raise from_engine_error(exc, version=version) from exc
         now = time.time()
         clock_after = hosted.clock_after(hosting, clock, work.current_seat, now)
-        action: dict[str, Any] = {"ids": ids, "compound": compound}
+        action: dict[str, Any] = dict(_UNDO_ACTION) if undo else {"ids": ids, "compound": compound}
         if by is not None:
             action["by"] = by
         if by == hosted.BY_TIMEOUT and clock is not None and not clock.get("timed_out"):
@@ -1921,7 +1956,7 @@ class GameService:
                 clock_after = {**clock, "timed_out": True}
         if clock_after is not None:
             action["clock"] = clock_after
-        after = LiveGame(work, version + len(ids), now, clock_after)
+        after = LiveGame(work, version + (1 if undo else len(ids)), now, clock_after)
         every = self.settings.snapshot_every
         take_snapshot = work.is_over or after.version // every > version // every
         decision = DecisionRow(
@@ -1972,8 +2007,37 @@ class GameService:
         self._wake_timer(head.next_due)
         return self._submit_reply(
             row, after, seat, events, request.include_legal_actions,
-            request.include_compound_actions,
+            request.include_compound_actions, undo=undo,
         )
+
+    async def undo_action(
+        self, request: pb.UndoActionRequest, caller: Caller, record: RequestRecord
+    ) -> Reply:
+        """Takes back the caller's action in progress or its turn's previous one (the engine
+        says how far and whether at all); stored as a new version, like a submission, and
+        retried as submit_action is (first on the copy in memory)."""
+        record.game_id = request.game_id
+        _check_game_id(request.game_id)
+        async with self._lock_for(request.game_id):
+            verify = False
+            for _attempt in range(5):
+                row, live = await self._live(request.game_id, verify=verify)
+                seat = self._require_seat(row, caller, "UndoAction")
+                record.seat = seat
+                fingerprint = hashlib.sha256(b"%d|undo|%d" % (seat, live.version)).hexdigest()
+                try:
+                    reply = await self._apply_and_store(
+                        request, record, None, row, live, seat, fingerprint,  # type: ignore[arg-type]
+                        undo=True)
+                except ServiceError as error:
+                    if (verify or error.reason not in _MAYBE_STALE
+                            or await self._is_current(request.game_id, live)):
+                        raise
+                    reply = None
+                if reply is not None:
+                    return reply
+                verify = True
+            raise ServiceError("UNAVAILABLE", "the game is too busy right now; retry")
 
     def _check_person_may_act(
         self, row: GameRow, hosting: dict[str, Any], clock: dict[str, Any] | None, game: Any,
@@ -2004,6 +2068,7 @@ class GameService:
         include_legal_actions: bool,
         include_compound_actions: bool = False,
         replayed: bool = False,
+        undo: bool = False,
     ) -> Reply:
         """SubmitAction's answer for the game `after` the caller's action: its bytes (sent
         as they are over gRPC) and the JSON text REST renders from the same parts."""
@@ -2025,12 +2090,13 @@ class GameService:
             )
 
         return Reply(
-            pb.SubmitActionResponse,
+            pb.UndoActionResponse if undo else pb.SubmitActionResponse,
             make_data=as_bytes,
             json_text=lambda: (
                 '{"state":' + state.to_json_text()
                 + ',"events":' + _compact(_events_json(after.version, events))
-                + ',"replayed":' + ("true" if replayed else "false") + next_json + "}"
+                + ("" if undo else ',"replayed":' + ("true" if replayed else "false"))
+                + next_json + "}"
             ),
         )
 
@@ -2068,19 +2134,9 @@ class GameService:
         entry = self._entry(row.game_id)
         if entry is not None and entry.live.version == version:
             return entry.live
-        snapshot = await self.store.latest_snapshot(row.game_id, at_most=version)
-        if snapshot is None:
-            raise ServiceError("CORRUPT_GAME", f"game {row.game_id} has no snapshot")
-        try:
-            game = brass.Game.restore(snapshot.data)
-        except brass.EngineError as exc:
-            raise ServiceError(
-                "CORRUPT_GAME", f"the stored snapshot of game {row.game_id} cannot be restored"
-            ) from exc
-        rows = await self.store.decisions_after(row.game_id, snapshot.version, up_to=version)
-        live = self._apply_stored(
-            LiveGame(game, snapshot.version, row.created_at), rows, in_place=True
-        )
+        game, base = await self._snapshot_game(row, version)
+        rows = await self.store.decisions_after(row.game_id, base, up_to=version)
+        live = self._apply_stored(LiveGame(game, base, row.created_at), rows, in_place=True)
         if live.version != version:
             raise ServiceError(
                 "CORRUPT_GAME", f"game {row.game_id} restores to version {live.version}"

@@ -179,6 +179,13 @@ class GameServicer(pb_grpc.GameServiceServicer):
             lambda c, r: self.service.submit_action(request, c, r),
         )
 
+    async def UndoAction(
+        self, request: pb.UndoActionRequest, context: grpc.aio.ServicerContext
+    ) -> pb.UndoActionResponse:
+        return await self._call(
+            "UndoAction", context, request, lambda c, r: self.service.undo_action(request, c, r)
+        )
+
     async def PreviewAction(
         self, request: pb.PreviewActionRequest, context: grpc.aio.ServicerContext
     ) -> pb.PreviewActionResponse:

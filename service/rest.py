@@ -77,6 +77,11 @@ ROUTES: list[Route] = [
     Route("POST", "/v1/games/{gameId}/actions", "SubmitAction",
           "Apply a decision or a whole compound action.", request="SubmitActionRequest",
           response="SubmitActionResponse", authorization="required"),
+    Route("POST", "/v1/games/{gameId}:undo", "UndoAction",
+          "Take back the caller's action in progress, else its previous action of this turn "
+          "(the seat to act; never across the turn's start or a reveal).",
+          request="UndoActionRequest", response="UndoActionResponse",
+          authorization="required"),
     Route("POST", "/v1/games/{gameId}/actions:preview", "PreviewAction",
           "What SubmitAction would do; nothing is committed.", request="PreviewActionRequest",
           response="PreviewActionResponse", authorization="required"),
@@ -145,6 +150,7 @@ PLAIN_OPERATIONS = (
     "CreateGame", "CreateGameFromPosition", "ListGames", "GetGame", "ListLegalActions",
     "SubmitAction", "PreviewAction", "GetReplay", "GetRuleset", "JoinGame", "LeaveGame",
     "StartGame", "ReissueSeatToken", "ResignGame", "RevokeSeatToken", "SetSeatBot",
+    "UndoAction",
 )
 
 
@@ -601,6 +607,8 @@ class RestGateway:
                 self._lobby, pb.RevokeSeatTokenRequest, self.service.revoke_seat_token),
             "SetSeatBot": functools.partial(
                 self._lobby, pb.SetSeatBotRequest, self.service.set_seat_bot),
+            "UndoAction": functools.partial(
+                self._lobby, pb.UndoActionRequest, self.service.undo_action),
         }
 
     async def _lobby(
@@ -611,7 +619,8 @@ class RestGateway:
         caller: Caller,
         record: RequestRecord,
     ) -> Message | Reply:
-        """JoinGame, LeaveGame, StartGame: the body (optional) and the path's game id."""
+        """JoinGame, LeaveGame, StartGame, UndoAction…: the body (optional) and the path's
+        game id."""
         message = await self._body(request, message_class())
         self._path_game_id(request, message)
         return await call(message, caller, record)

@@ -207,10 +207,77 @@ static void check_compounds(const BrassGame *g, const uint8_t *choices, size_t n
     }
 }
 
+/* The turn as a caller of brass_undo keeps it (docs/UNDO.md): the state at the barrier, the
+   ids since and the states after each (known = 0 once it cannot follow, until a barrier). */
+typedef struct {
+    BrassGame barrier;
+    BrassGame after[256];
+    uint16_t ids[256];
+    int n, known;
+} FuzzTurn;
+
+static void turn_note(FuzzTurn *t, const BrassGame *g, const uint16_t *ids, int n) {
+    int depth = brass_undo_depth(g);
+    FUZZ_CHECK(depth >= 0 && depth < 256, "undo depth %d", depth);
+    if (depth == 0) {
+        t->barrier = *g;
+        t->n = 0, t->known = 1;
+    } else if (t->known && depth == t->n + n) {
+        for (int k = 0; k < n; k++) t->ids[t->n + k] = ids[k];
+        t->n = depth;
+        t->after[depth - 1] = *g;
+    } else {
+        t->known = 0;
+    }
+}
+
+/* An undo: refused with the state unchanged, or it lands exactly on a state of the turn;
+   a wrong list or barrier is refused (BRASS_E_BAD_ARGUMENT) and changes nothing. */
+static void undo_checked(BrassGame *g, FuzzTurn *t, int seat) {
+    BrassGame before = *g;
+    int steps = 0, reason = 0;
+    int allowed = brass_undo_steps(g, seat, &steps, &reason);
+    if (!t->known) {
+        FUZZ_CHECK(brass_undo(g, seat, &t->barrier, t->ids, 0, &steps, &reason) != BRASS_OK,
+                   "undo with no decisions accepted");
+        FUZZ_CHECK(memcmp(&before, g, STATE_SIZE) == 0, "a refused undo changed the state");
+        return;
+    }
+    if (allowed == BRASS_OK && t->n > 0) {
+        uint16_t wrong[256];
+        memcpy(wrong, t->ids, sizeof wrong);
+        wrong[t->n - 1] = (uint16_t)((wrong[t->n - 1] + 1) % BHAM_NUM_ACTIONS);
+        FUZZ_CHECK(brass_undo(g, seat, &t->barrier, wrong, t->n, &steps, &reason) ==
+                       BRASS_E_BAD_ARGUMENT, "undo with a wrong decision list");
+        FUZZ_CHECK(brass_undo(g, seat, &t->barrier, t->ids, t->n - 1, &steps, &reason) ==
+                       BRASS_E_BAD_ARGUMENT, "undo with a short decision list");
+        FUZZ_CHECK(brass_undo(g, seat, g, t->ids, t->n, &steps, &reason) == BRASS_E_BAD_ARGUMENT,
+                   "undo from a state that is not at the barrier");
+        FUZZ_CHECK(memcmp(&before, g, STATE_SIZE) == 0, "a refused undo changed the state");
+    }
+    int err = brass_undo(g, seat, &t->barrier, t->ids, t->n, &steps, &reason);
+    FUZZ_CHECK(err == allowed, "undo: %d, undo_steps: %d", err, allowed);
+    if (err) {
+        FUZZ_CHECK(memcmp(&before, g, STATE_SIZE) == 0, "a refused undo changed the state");
+        FUZZ_CHECK(err != BRASS_E_CANNOT_UNDO || reason == BRASS_R_NOTHING_TO_UNDO ||
+                       reason == BRASS_R_UNDO_BARRIER || reason == BRASS_R_UNDO_DISABLED,
+                   "undo reason %d", reason);
+        return;
+    }
+    FUZZ_CHECK(steps >= 1 && steps <= t->n, "undo steps %d of %d", steps, t->n);
+    t->n -= steps;
+    const BrassGame *expected = t->n ? &t->after[t->n - 1] : &t->barrier;
+    FUZZ_CHECK(memcmp(expected, g, STATE_SIZE) == 0, "an undo landed on a state not of the turn");
+    check_valid(g, "an undo");
+}
+
 /* Drive decisions from `choices` (one byte each) on g, checking everything on the way. */
 static void drive(BrassGame *g, const uint8_t *choices, size_t nchoices, int max_steps) {
     uint16_t opts[BHAM_NUM_ACTIONS];
     uint8_t legal[BHAM_NUM_ACTIONS];
+    static FuzzTurn turn;
+    turn.known = 0;
+    turn_note(&turn, g, NULL, 0);
     for (size_t i = 0; i < nchoices && (int)i < max_steps; i++) {
         int n = legal_set(g, opts, legal);
         if (BH(g)->game_over) {
@@ -221,15 +288,19 @@ static void drive(BrassGame *g, const uint8_t *choices, size_t nchoices, int max
             return;
         }
         uint8_t c = choices[i];
-        if (c < 200) {                               /* a legal option */
-            int a = opts[c % n];
+        if (c < 184) {                               /* a legal option */
+            uint16_t a = opts[c % n];
             FUZZ_CHECK(brass_reason(g, a) == 0, "listed id %d has a reason", a);
             FUZZ_CHECK(apply_checked(g, (c & 1) ? -1 : BH(g)->current, a, legal) == BRASS_OK, "legal %d", a);
+            turn_note(&turn, g, &a, 1);
+        } else if (c < 200) {                        /* an undo, by the seat to act or another */
+            undo_checked(g, &turn, c < 196 ? BH(g)->current : c < 198 ? -1
+                                   : (BH(g)->current + 1) % BH(g)->num_players);
         } else if (c < 240) {                        /* any id of the action space */
-            int a = (int)((c - 200u) * 37u + i * 11u) % BHAM_NUM_ACTIONS;
+            uint16_t a = (uint16_t)((int)((c - 200u) * 37u + i * 11u) % BHAM_NUM_ACTIONS);
             int r = brass_reason(g, a);
             FUZZ_CHECK((r == 0) == legal[a], "reason %d for id %d listed %d", r, a, legal[a]);
-            apply_checked(g, BH(g)->current, a, legal);
+            if (apply_checked(g, BH(g)->current, a, legal) == BRASS_OK) turn_note(&turn, g, &a, 1);
         } else if (c < 248) {                        /* out of the action space */
             static const int bad[] = {-1, BHAM_NUM_ACTIONS, 65535, -32768, 1 << 20, BHAM_NUM_ACTIONS + 1,
                                       -2, 100000};
@@ -256,6 +327,7 @@ static void drive(BrassGame *g, const uint8_t *choices, size_t nchoices, int max
                 FUZZ_CHECK(err == BRASS_OK, "compound refused at %d: %d/%d", at, err, reason);
                 FUZZ_CHECK(memcmp(&before, g, STATE_SIZE) != 0, "compound changed nothing");
                 check_valid(g, "a compound action");
+                turn_note(&turn, g, ids + offs[pick], (int)(offs[pick + 1] - offs[pick]));
             }
         }
     }

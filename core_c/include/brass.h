@@ -85,6 +85,9 @@ enum BrassSharedReason {
     BRASS_R_MUST_CHOOSE,        /* 'done' is not allowed before the first choice */
     BRASS_R_INCOMPLETE_ACTION,  /* a compound action must end where the action ends */
     BRASS_R_TOO_MANY_DECISIONS, /* a compound action holds exactly one action */
+    BRASS_R_NOTHING_TO_UNDO,    /* undo: no decision of this turn to take back */
+    BRASS_R_UNDO_DISABLED,      /* undo: the game's option turns it off */
+    BRASS_R_UNDO_BARRIER,       /* undo: hidden information was revealed since (it stands) */
     BRASS_NUM_SHARED_REASONS,
     BRASS_R_RULESET_FIRST = 64
 };
@@ -127,7 +130,21 @@ enum BrassError {
     BRASS_E_BUFFER = 8,         /* output buffer too small */
     BRASS_E_WRONG_RULESET = 9,  /* a snapshot or state of another ruleset than expected */
     BRASS_E_WRONG_EDITION = 10, /* a snapshot or state of a rules edition this core lacks */
+    BRASS_E_CANNOT_UNDO = 11,   /* nothing may be undone now (see reason) */
 };
+
+/* Undo within a turn (docs/UNDO.md). Every ruleset's state holds one of these: how many
+   decisions were applied (brass_apply, each id of brass_apply_sequence) since the undo
+   barrier, the start of the seat's turn or the last point where hidden information became
+   visible. Bookkeeping, not position: brass_hash leaves it out, snapshots keep it. */
+enum { BRASS_UNDO_TURN_START = 0, BRASS_UNDO_REVEAL = 1, BRASS_UNDO_LIMIT = 2 };
+typedef struct {
+    uint8_t depth;        /* decisions since the barrier (0: at the barrier) */
+    uint8_t action_start; /* depth where the action in progress began */
+    uint8_t prev_start;   /* depth where the turn's previous action began (when below
+                             action_start; all zero at the barrier) */
+    uint8_t barrier;      /* BRASS_UNDO_*: why the barrier is there */
+} BrassUndoMark;
 
 
 /* Events one call caused (for frontends, previews and logs); `type` is the ruleset's
@@ -201,6 +218,21 @@ int brass_preview(const BrassGame *g, int seat, const uint16_t *ids, int n, Bras
    Returns the number of actions (or -error); *truncated set when caps were hit. */
 int brass_compound_actions(const BrassGame *g, uint16_t *ids, int ids_cap, uint32_t *offsets,
                            int max_actions, int *truncated);
+
+/* ---- undo within a turn ---- */
+/* How many decisions an undo by `seat` (-1: the seat to act) takes back: those of the action
+   in progress (back to its start), else the turn's previous action. BRASS_OK and *steps >= 1,
+   or BRASS_E_GAME_OVER, BRASS_E_NOT_YOUR_TURN, BRASS_E_BAD_ARGUMENT, BRASS_E_CANNOT_UNDO with
+   *reason BRASS_R_NOTHING_TO_UNDO, BRASS_R_UNDO_DISABLED or BRASS_R_UNDO_BARRIER. */
+int brass_undo_steps(const BrassGame *g, int seat, int *steps, int *reason);
+/* Decisions applied since the undo barrier (0: g is at it), or -error. */
+int brass_undo_depth(const BrassGame *g);
+/* Undo: g becomes `barrier` (the state at the barrier: depth 0) with ids[0..n-steps) applied
+   again, where ids are the n = brass_undo_depth(g) decisions applied since it. Checked: the
+   barrier must be a valid state of g's ruleset at depth 0 from which ids lead exactly to g,
+   else BRASS_E_BAD_ARGUMENT and g is unchanged; other errors as brass_undo_steps. */
+int brass_undo(BrassGame *g, int seat, const BrassGame *barrier, const uint16_t *ids, int n,
+               int *steps, int *reason);
 
 /* ---- information ---- */
 int brass_decision_kind(const BrassGame *g);        /* the ruleset's kind, or -error */

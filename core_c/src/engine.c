@@ -99,6 +99,9 @@ static const char *const SHARED_REASONS[BRASS_NUM_SHARED_REASONS][2] = {
     [BRASS_R_MUST_CHOOSE] = {"MUST_CHOOSE", "make at least one choice first"},
     [BRASS_R_INCOMPLETE_ACTION] = {"INCOMPLETE_ACTION", "a compound action must end where the action ends"},
     [BRASS_R_TOO_MANY_DECISIONS] = {"TOO_MANY_DECISIONS", "a compound action holds exactly one action"},
+    [BRASS_R_NOTHING_TO_UNDO] = {"NOTHING_TO_UNDO", "no decision of this turn is left to take back"},
+    [BRASS_R_UNDO_DISABLED] = {"UNDO_DISABLED", "this game's options turn undo off"},
+    [BRASS_R_UNDO_BARRIER] = {"UNDO_BARRIER", "hidden information was revealed since: the decisions before it stand"},
 };
 
 const char *brass_reason_name(int ruleset, int reason) {
@@ -184,10 +187,31 @@ static int validate_header(const BrassGame *g, const BrassRuleset **out, char *f
     return BRASS_OK;
 }
 
+static const BrassUndoMark *mark_of(const BrassRuleset *rs, const BrassGame *g) {
+    return (const BrassUndoMark *)(const void *)(g->bytes + rs->undo_mark_offset);
+}
+
+/* The undo bookkeeping every ruleset keeps the same way. */
+static int validate_undo(const BrassRuleset *rs, const BrassGame *g, char *field, size_t field_len) {
+    const BrassUndoMark *m = mark_of(rs, g);
+    const char *bad = NULL;
+    if (g->bytes[rs->undo_off_offset] > 1) bad = "undo_off";
+    else if (m->action_start > m->depth || m->prev_start > m->action_start ||
+             m->barrier > BRASS_UNDO_LIMIT)
+        bad = "undo";
+    if (!bad) return BRASS_OK;
+    if (field && field_len) {
+        strncpy(field, bad, field_len - 1);
+        field[field_len - 1] = 0;
+    }
+    return BRASS_E_BAD_POSITION;
+}
+
 int brass_validate(const BrassGame *g, char *field, size_t field_len) {
     if (!g) return BRASS_E_BAD_ARGUMENT;
     const BrassRuleset *rs;
     int err = validate_header(g, &rs, field, field_len);
+    if (!err) err = validate_undo(rs, g, field, field_len);
     return err ? err : rs->validate(g, field, field_len);
 }
 
@@ -221,12 +245,34 @@ static int check(const BrassRuleset *rs, const BrassGame *g, int seat, int actio
     return BRASS_OK;
 }
 
+/* A legal decision, applied with its undo bookkeeping (docs/UNDO.md): a new turn or a
+   reveal is the barrier (nothing before it can be undone); else one more decision since it,
+   and when it began a new action of the same turn, the action starts move on. */
+static void apply_counted(const BrassRuleset *rs, BrassGame *g, int action, BrassEventLog *log) {
+    uint64_t before[2], after[2];
+    rs->undo_keys(g, before);
+    rs->apply_legal(g, action, log, 1);
+    rs->undo_keys(g, after);
+    BrassUndoMark *m = (BrassUndoMark *)(void *)(g->bytes + rs->undo_mark_offset);
+    if (after[0] != before[0] || after[1] != before[1] || m->depth == UINT8_MAX) {
+        uint8_t why = after[0] != before[0] ? BRASS_UNDO_TURN_START
+                      : after[1] != before[1] ? BRASS_UNDO_REVEAL : BRASS_UNDO_LIMIT;
+        *m = (BrassUndoMark){0, 0, 0, why};
+        return;
+    }
+    m->depth++;
+    if (rs->at_action_start(g)) {
+        m->prev_start = m->action_start;
+        m->action_start = m->depth;
+    }
+}
+
 int brass_apply(BrassGame *g, int seat, int action, BrassEventLog *log, int *reason) {
     const BrassRuleset *rs = ruleset_of(g);
     if (!rs) return BRASS_E_BAD_ARGUMENT;
     int err = check(rs, g, seat, action, reason);
     if (err) return err;
-    rs->apply_legal(g, action, log, 1);
+    apply_counted(rs, g, action, log);
     return BRASS_OK;
 }
 
@@ -242,7 +288,7 @@ int brass_apply_sequence(BrassGame *g, int seat, const uint16_t *ids, int n, Bra
     for (int i = 0; i < n; i++) {
         memcpy(&before, &work, rs->state_size);
         int err = check(rs, &work, seat, ids[i], reason);
-        if (!err) rs->apply_legal(&work, ids[i], log, 1);
+        if (!err) apply_counted(rs, &work, ids[i], log);
         int ended = err == BRASS_OK && rs->action_ended(&work, &before);
         if (err == BRASS_OK && ended != (i == n - 1)) {
             err = BRASS_E_ILLEGAL;
@@ -327,6 +373,65 @@ int brass_compound_actions(const BrassGame *g, uint16_t *ids, int ids_cap, uint3
     return o.count;
 }
 
+/* ---- undo within a turn ---- */
+
+int brass_undo_depth(const BrassGame *g) {
+    const BrassRuleset *rs = ruleset_of(g);
+    return rs ? mark_of(rs, g)->depth : -BRASS_E_BAD_ARGUMENT;
+}
+
+static int undo_steps(const BrassRuleset *rs, const BrassGame *g, int seat, int *steps,
+                      int *reason) {
+    const BrassHeader *h = &g->header;
+    if (h->game_over) return BRASS_E_GAME_OVER;
+    if (seat < -1 || seat >= h->num_players) return BRASS_E_BAD_ARGUMENT;
+    if (seat >= 0 && seat != h->current) return BRASS_E_NOT_YOUR_TURN;
+    const BrassUndoMark *m = mark_of(rs, g);
+    int r = BRASS_R_LEGAL, n = 0;
+    if (g->bytes[rs->undo_off_offset]) r = BRASS_R_UNDO_DISABLED;
+    else if (m->depth > m->action_start) n = m->depth - m->action_start; /* cancel this action */
+    else if (m->prev_start < m->action_start) n = m->depth - m->prev_start; /* the one before */
+    else r = m->barrier == BRASS_UNDO_TURN_START ? BRASS_R_NOTHING_TO_UNDO : BRASS_R_UNDO_BARRIER;
+    if (reason) *reason = r;
+    if (r) return BRASS_E_CANNOT_UNDO;
+    *steps = n;
+    return BRASS_OK;
+}
+
+int brass_undo_steps(const BrassGame *g, int seat, int *steps, int *reason) {
+    const BrassRuleset *rs = ruleset_of(g);
+    if (reason) *reason = BRASS_R_LEGAL;
+    if (!rs || !steps) return BRASS_E_BAD_ARGUMENT;
+    return undo_steps(rs, g, seat, steps, reason);
+}
+
+/* The state at the barrier, the decisions since, applied again but for the last `steps`:
+   those are applied too, on a second copy, which must end exactly at g (so a wrong barrier
+   or list is refused rather than producing some other game). */
+int brass_undo(BrassGame *g, int seat, const BrassGame *barrier, const uint16_t *ids, int n,
+               int *steps, int *reason) {
+    const BrassRuleset *rs = ruleset_of(g);
+    if (reason) *reason = BRASS_R_LEGAL;
+    if (!rs || !steps || !barrier || n < 0 || (n && !ids)) return BRASS_E_BAD_ARGUMENT;
+    int k = 0;
+    int err = undo_steps(rs, g, seat, &k, reason);
+    if (err) return err;
+    if (n != mark_of(rs, g)->depth || ruleset_of(barrier) != rs ||
+        brass_validate(barrier, NULL, 0) || mark_of(rs, barrier)->depth != 0)
+        return BRASS_E_BAD_ARGUMENT;
+    BrassGame kept, work;
+    memcpy(&work, barrier, rs->state_size);
+    for (int i = 0; i < n; i++) {
+        if (i == n - k) memcpy(&kept, &work, rs->state_size);
+        if (check(rs, &work, -1, ids[i], NULL)) return BRASS_E_BAD_ARGUMENT;
+        apply_counted(rs, &work, ids[i], NULL);
+    }
+    if (memcmp(work.bytes, g->bytes, rs->state_size)) return BRASS_E_BAD_ARGUMENT;
+    memcpy(g, &kept, rs->state_size);
+    *steps = k;
+    return BRASS_OK;
+}
+
 /* ---- information ---- */
 
 int brass_decision_kind(const BrassGame *g) {
@@ -402,14 +507,23 @@ void brass_set_seed(BrassGame *g, uint64_t seed) {
 
 /* Over the ruleset's state bytes (header included, so ruleset and edition are part of it):
    a Birmingham state hashes as it always did. */
+/* The undo bookkeeping is left out (read as zeros): it says how the game got here, not
+   where it is, and states stored before it existed keep their hashes. */
 uint64_t brass_hash(const BrassGame *g) {
     const BrassRuleset *rs = ruleset_of(g);
     size_t n = rs ? rs->state_size : sizeof(BrassHeader);
+    size_t mark = rs ? rs->undo_mark_offset : n;
     uint64_t h = 0x243f6a8885a308d3ull;
     const uint8_t *p = g->bytes;
     for (size_t i = 0; i + 8 <= n; i += 8) {
         uint64_t w;
         memcpy(&w, p + i, 8);
+        if (mark >= i && mark < i + 8) {
+            uint8_t bytes[8];
+            memcpy(bytes, &w, 8);
+            memset(bytes + (mark - i), 0, sizeof(BrassUndoMark));
+            memcpy(&w, bytes, 8);
+        }
         h ^= w;
         h *= 0x9e3779b97f4a7c15ull;
         h ^= h >> 29;
@@ -510,6 +624,9 @@ int brass_playout(BrassGame *g, int policy, uint64_t seed, int max_decisions) {
         made++;
         rs->apply_legal(g, pick(rs, g, opts, n, policy, &rng), NULL, 0);
     }
+    /* decisions nobody recorded cannot be replayed: nothing before here can be undone */
+    if (made) *(BrassUndoMark *)(void *)(g->bytes + rs->undo_mark_offset) =
+        (BrassUndoMark){0, 0, 0, BRASS_UNDO_TURN_START};
     return made;
 }
 

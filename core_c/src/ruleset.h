@@ -48,6 +48,13 @@ typedef struct BrassRuleset {
     int (*sane_options)(const BrassGame *g, const uint16_t *opts, int n, uint16_t *keep);
     int (*decision_kind)(const BrassGame *g);
     uint32_t (*decisions)(const BrassGame *g); /* decisions applied so far */
+    /* undo (docs/UNDO.md): where the state keeps its BrassUndoMark and its undo-off byte (1 =
+       the game's option turns undo off); keys[0] identifies the turn (a change is a new
+       turn: the barrier), keys[1] what hidden information the seat to act has seen (a change
+       within the turn is a reveal: the barrier too); at an action's first decision? */
+    uint16_t undo_mark_offset, undo_off_offset;
+    void (*undo_keys)(const BrassGame *g, uint64_t keys[2]);
+    int (*at_action_start)(const BrassGame *g);
     void (*set_seed)(BrassGame *g, uint64_t seed);
     /* names (NULL out of range); reason_* are asked for the ruleset's own codes
        (>= BRASS_R_RULESET_FIRST) and may phrase a shared one (else the engine's text) */

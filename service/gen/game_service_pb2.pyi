@@ -62,6 +62,9 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     ERROR_REASON_SEAT_RESIGNED: _ClassVar[ErrorReason]
     ERROR_REASON_BOT_SEAT: _ClassVar[ErrorReason]
     ERROR_REASON_TURN_TIMED_OUT: _ClassVar[ErrorReason]
+    ERROR_REASON_NOTHING_TO_UNDO: _ClassVar[ErrorReason]
+    ERROR_REASON_UNDO_DISABLED: _ClassVar[ErrorReason]
+    ERROR_REASON_UNDO_BARRIER: _ClassVar[ErrorReason]
 
 class ResignPolicy(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -121,6 +124,9 @@ ERROR_REASON_NOT_HOST: ErrorReason
 ERROR_REASON_SEAT_RESIGNED: ErrorReason
 ERROR_REASON_BOT_SEAT: ErrorReason
 ERROR_REASON_TURN_TIMED_OUT: ErrorReason
+ERROR_REASON_NOTHING_TO_UNDO: ErrorReason
+ERROR_REASON_UNDO_DISABLED: ErrorReason
+ERROR_REASON_UNDO_BARRIER: ErrorReason
 RESIGN_POLICY_UNSPECIFIED: ResignPolicy
 RESIGN_POLICY_BOT_TAKES_OVER: ResignPolicy
 RESIGN_POLICY_GAME_ENDS: ResignPolicy
@@ -179,7 +185,7 @@ class LobbyEvent(_message.Message):
     def __init__(self, kind: _Optional[str] = ..., seat: _Optional[int] = ..., name: _Optional[str] = ..., bot: _Optional[str] = ..., time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
 
 class GameOptions(_message.Message):
-    __slots__ = ("beginner", "manufacturer_iv_cost", "auto_resolve", "ruleset_options", "clock", "on_resign", "on_timeout", "stand_in_bot")
+    __slots__ = ("beginner", "manufacturer_iv_cost", "auto_resolve", "ruleset_options", "clock", "on_resign", "on_timeout", "stand_in_bot", "undo")
     class RulesetOptionsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -195,6 +201,7 @@ class GameOptions(_message.Message):
     ON_RESIGN_FIELD_NUMBER: _ClassVar[int]
     ON_TIMEOUT_FIELD_NUMBER: _ClassVar[int]
     STAND_IN_BOT_FIELD_NUMBER: _ClassVar[int]
+    UNDO_FIELD_NUMBER: _ClassVar[int]
     beginner: bool
     manufacturer_iv_cost: int
     auto_resolve: bool
@@ -203,7 +210,8 @@ class GameOptions(_message.Message):
     on_resign: ResignPolicy
     on_timeout: TimeoutPolicy
     stand_in_bot: str
-    def __init__(self, beginner: _Optional[bool] = ..., manufacturer_iv_cost: _Optional[int] = ..., auto_resolve: _Optional[bool] = ..., ruleset_options: _Optional[_Mapping[str, _struct_pb2.Value]] = ..., clock: _Optional[_Union[ClockOptions, _Mapping]] = ..., on_resign: _Optional[_Union[ResignPolicy, str]] = ..., on_timeout: _Optional[_Union[TimeoutPolicy, str]] = ..., stand_in_bot: _Optional[str] = ...) -> None: ...
+    undo: bool
+    def __init__(self, beginner: _Optional[bool] = ..., manufacturer_iv_cost: _Optional[int] = ..., auto_resolve: _Optional[bool] = ..., ruleset_options: _Optional[_Mapping[str, _struct_pb2.Value]] = ..., clock: _Optional[_Union[ClockOptions, _Mapping]] = ..., on_resign: _Optional[_Union[ResignPolicy, str]] = ..., on_timeout: _Optional[_Union[TimeoutPolicy, str]] = ..., stand_in_bot: _Optional[str] = ..., undo: _Optional[bool] = ...) -> None: ...
 
 class SeatToken(_message.Message):
     __slots__ = ("seat", "name", "token")
@@ -435,6 +443,28 @@ class SubmitActionRequest(_message.Message):
     include_compound_actions: bool
     def __init__(self, game_id: _Optional[str] = ..., action: _Optional[_Union[Action, _Mapping]] = ..., expected_version: _Optional[int] = ..., idempotency_key: _Optional[str] = ..., include_legal_actions: _Optional[bool] = ..., include_compound_actions: _Optional[bool] = ...) -> None: ...
 
+class UndoActionRequest(_message.Message):
+    __slots__ = ("game_id", "expected_version", "include_legal_actions", "include_compound_actions")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    EXPECTED_VERSION_FIELD_NUMBER: _ClassVar[int]
+    INCLUDE_LEGAL_ACTIONS_FIELD_NUMBER: _ClassVar[int]
+    INCLUDE_COMPOUND_ACTIONS_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    expected_version: int
+    include_legal_actions: bool
+    include_compound_actions: bool
+    def __init__(self, game_id: _Optional[str] = ..., expected_version: _Optional[int] = ..., include_legal_actions: _Optional[bool] = ..., include_compound_actions: _Optional[bool] = ...) -> None: ...
+
+class UndoActionResponse(_message.Message):
+    __slots__ = ("state", "events", "next_actions")
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    NEXT_ACTIONS_FIELD_NUMBER: _ClassVar[int]
+    state: GameState
+    events: _containers.RepeatedCompositeFieldContainer[GameEvent]
+    next_actions: ListLegalActionsResponse
+    def __init__(self, state: _Optional[_Union[GameState, _Mapping]] = ..., events: _Optional[_Iterable[_Union[GameEvent, _Mapping]]] = ..., next_actions: _Optional[_Union[ListLegalActionsResponse, _Mapping]] = ...) -> None: ...
+
 class SubmitActionResponse(_message.Message):
     __slots__ = ("state", "events", "replayed", "next_actions")
     STATE_FIELD_NUMBER: _ClassVar[int]
@@ -506,18 +536,22 @@ class GetReplayResponse(_message.Message):
     def __init__(self, complete: _Optional[bool] = ..., record_json: _Optional[str] = ..., version: _Optional[int] = ..., decisions: _Optional[_Iterable[_Union[ReplayDecision, _Mapping]]] = ...) -> None: ...
 
 class ReplayDecision(_message.Message):
-    __slots__ = ("version", "seat", "decision", "option_id", "name")
+    __slots__ = ("version", "seat", "decision", "option_id", "name", "undo", "undone")
     VERSION_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     DECISION_FIELD_NUMBER: _ClassVar[int]
     OPTION_ID_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
+    UNDO_FIELD_NUMBER: _ClassVar[int]
+    UNDONE_FIELD_NUMBER: _ClassVar[int]
     version: int
     seat: int
     decision: str
     option_id: int
     name: str
-    def __init__(self, version: _Optional[int] = ..., seat: _Optional[int] = ..., decision: _Optional[str] = ..., option_id: _Optional[int] = ..., name: _Optional[str] = ...) -> None: ...
+    undo: bool
+    undone: int
+    def __init__(self, version: _Optional[int] = ..., seat: _Optional[int] = ..., decision: _Optional[str] = ..., option_id: _Optional[int] = ..., name: _Optional[str] = ..., undo: _Optional[bool] = ..., undone: _Optional[int] = ...) -> None: ...
 
 class GetRulesetRequest(_message.Message):
     __slots__ = ("ruleset",)

@@ -126,6 +126,11 @@ class GameServiceStub:
                 request_serializer=brass_dot_v1_dot_game__service__pb2.SetSeatBotRequest.SerializeToString,
                 response_deserializer=brass_dot_v1_dot_game__service__pb2.SetSeatBotResponse.FromString,
                 _registered_method=True)
+        self.UndoAction = channel.unary_unary(
+                '/brass.v1.GameService/UndoAction',
+                request_serializer=brass_dot_v1_dot_game__service__pb2.UndoActionRequest.SerializeToString,
+                response_deserializer=brass_dot_v1_dot_game__service__pb2.UndoActionResponse.FromString,
+                _registered_method=True)
 
 
 class GameServiceServicer:
@@ -283,6 +288,18 @@ class GameServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def UndoAction(self, request, context):
+        """Takes back the caller's decisions of this turn (the seat to act only): the action in
+        progress back to its first decision, else the turn's previous action. Never across the
+        start of the turn nor a point where hidden information was revealed; refused with
+        FAILED_PRECONDITION (reason NOTHING_TO_UNDO, UNDO_BARRIER, or UNDO_DISABLED when the
+        game's option turns undo off). An undo is a new version of the game (one step in its
+        replay record, an "undo" event for watchers).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_GameServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -375,6 +392,11 @@ def add_GameServiceServicer_to_server(servicer, server):
                     servicer.SetSeatBot,
                     request_deserializer=brass_dot_v1_dot_game__service__pb2.SetSeatBotRequest.FromString,
                     response_serializer=brass_dot_v1_dot_game__service__pb2.SetSeatBotResponse.SerializeToString,
+            ),
+            'UndoAction': grpc.unary_unary_rpc_method_handler(
+                    servicer.UndoAction,
+                    request_deserializer=brass_dot_v1_dot_game__service__pb2.UndoActionRequest.FromString,
+                    response_serializer=brass_dot_v1_dot_game__service__pb2.UndoActionResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -865,6 +887,33 @@ class GameService:
             '/brass.v1.GameService/SetSeatBot',
             brass_dot_v1_dot_game__service__pb2.SetSeatBotRequest.SerializeToString,
             brass_dot_v1_dot_game__service__pb2.SetSeatBotResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def UndoAction(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/brass.v1.GameService/UndoAction',
+            brass_dot_v1_dot_game__service__pb2.UndoActionRequest.SerializeToString,
+            brass_dot_v1_dot_game__service__pb2.UndoActionResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -163,7 +163,8 @@ class DecisionRow:
     from_version: int
     to_version: int
     seat: int
-    # {"ids": [...], "compound": bool}: what was applied, enough to re-apply it.
+    # {"ids": [...], "compound": bool}: what was applied, enough to re-apply it; an undo
+    # (UndoAction) is {"ids": [], "compound": false, "undo": true}.
     action: dict[str, Any]
     idempotency_key: str | None
     # Digest of the request (seat, action, expected version) for idempotent retries.
@@ -499,6 +500,13 @@ def game_row_from_columns(columns: dict[str, Any]) -> GameRow:
 def _action_of(text: Any) -> dict[str, Any]:
     action = _json_of(text, dict)
     ids = action["ids"]
+    undo = action.get("undo", False)
+    if not isinstance(undo, bool):
+        raise TypeError("action undo: a boolean expected")
+    if undo:  # an UndoAction: no ids
+        if ids != [] or action["compound"] is not False:
+            raise TypeError("an undo has no ids and is not compound")
+        return action  # type: ignore[no-any-return]
     if not isinstance(ids, list) or not ids or not all(type(i) is int for i in ids):
         raise TypeError("action ids: a non-empty list of integers expected")
     if not isinstance(action["compound"], bool):

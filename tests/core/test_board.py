@@ -72,7 +72,9 @@ def test_the_action_space_reasons_and_options_are_the_engines() -> None:
         {"key": "beginner", "type": "bool", "default": False, "allowed": [], "min": None,
          "max": None, "description": RS.options[0].description},
         {"key": "manufacturer_iv_cost", "type": "int", "default": 8, "allowed": [8, 14],
-         "min": None, "max": None, "description": RS.options[1].description}]
+         "min": None, "max": None, "description": RS.options[1].description},
+        {"key": "undo", "type": "bool", "default": True, "allowed": [], "min": None,
+         "max": None, "description": RS.options[2].description}]
     made = brass.Game.new(2, seed=1).replay_record()["options"]
     assert {o["key"]: o["default"] for o in d["options"]} == {
         k: v for k, v in made.items() if k != "auto_resolve"}

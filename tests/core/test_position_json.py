@@ -84,7 +84,7 @@ def reference_dict(g: Any, seat: int, hidden: bool) -> dict[str, Any]:
         "players": n,
         "options": {"beginner": bool(g.beginner),
                     "manufacturer_iv_cost": g.manufacturer_iv_cost,
-                    "auto_resolve": bool(g.auto_resolve)},
+                    "auto_resolve": bool(g.auto_resolve), "undo": not g.undo_off},
         "era": ERAS[g.era],
         "round": g.round,
         "turn_order": [g.turn_order[i] for i in range(n)],

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from brass.engine import (
     DEFAULT_RULESET,
+    UNDO,
     Compound,
     EngineError,
     Game,
@@ -24,6 +25,7 @@ from brass.engine import (
 
 __all__ = [
     "DEFAULT_RULESET",
+    "UNDO",
     "Compound",
     "EngineError",
     "Game",

@@ -271,7 +271,10 @@ _ERRORS = {
     # the message say which
     lib.BRASS_E_WRONG_RULESET: "BAD_SNAPSHOT",
     lib.BRASS_E_WRONG_EDITION: "BAD_SNAPSHOT",
+    lib.BRASS_E_CANNOT_UNDO: "CANNOT_UNDO",
 }
+# The entry of a replay record's decision list that stands for an undo (Game.undo).
+UNDO = "undo"
 
 
 # The JSON writers fill at most BRASS_JSON_CAP bytes; no need to zero them first.
@@ -310,6 +313,9 @@ def _raise(err: int, reason: int = 0, what: str = "", field: str | None = None,
     if err == lib.BRASS_E_ILLEGAL:
         msg = f"{what} is not legal now: {rs.reason_message(reason)}"
         raise EngineError(code, msg, rs.reason_name(reason), field)
+    if err == lib.BRASS_E_CANNOT_UNDO:
+        raise EngineError(code, f"nothing can be undone: {rs.reason_message(reason)}",
+                          rs.reason_name(reason), field)
     messages = {
         "NOT_YOUR_TURN": f"it is not this seat's turn ({what})",
         "GAME_OVER": "the game is over",
@@ -465,7 +471,7 @@ def _deal_seed(seed: Any) -> int:
 class Game:
     """One game of Brass in the C core. Methods never leave the state half-changed."""
 
-    __slots__ = ("_g", "_record", "_rs", "_owner")
+    __slots__ = ("_barrier", "_g", "_owner", "_record", "_rs", "_turn")
 
     def __init__(self, _state: Any, _record: dict[str, Any], _owner: Any = None) -> None:
         self._g = _state
@@ -474,6 +480,40 @@ class Game:
         # A game viewing a GameBatch slot keeps the batch's C array alive (a pointer into
         # it does not).
         self._owner = _owner
+        # Undo (docs/UNDO.md): the core counts the decisions since its undo barrier; the
+        # game keeps the state at the barrier and those decisions, to replay all but the
+        # undone ones. None: not known (restored or re-dealt away from a barrier).
+        self._barrier: Any = None
+        self._turn: list[int] | None = None
+        if lib.brass_undo_depth(_state) == 0:
+            self._at_barrier()
+
+    def _at_barrier(self) -> None:
+        barrier = ffi.new("BrassGame *")
+        lib.brass_clone(barrier, self._g)
+        self._barrier, self._turn = barrier, []
+
+    def _note_applied(self, ids: list[int]) -> None:
+        """Keeps the barrier and the decisions since it after `ids` were applied."""
+        depth = lib.brass_undo_depth(self._g)
+        turn = self._turn
+        if depth == 0:
+            self._at_barrier()
+        elif turn is not None and depth == len(turn) + len(ids):
+            turn.extend(ids)
+        elif turn is not None and depth < len(ids):
+            # the barrier moved inside a compound action (a reveal): find its state
+            state = ffi.new("BrassGame *")
+            lib.brass_clone(state, self._barrier)
+            path = turn + ids
+            for k, option in enumerate(path):
+                lib.brass_apply(state, -1, option, ffi.NULL, ffi.NULL)
+                if lib.brass_undo_depth(state) == 0 and len(path) - k - 1 == depth:
+                    self._barrier, self._turn = state, path[k + 1:]
+                    return
+            self._barrier = self._turn = None
+        else:
+            self._barrier = self._turn = None
 
     # ---- creation ----
     @classmethod
@@ -573,12 +613,15 @@ class Game:
             else:
                 game = cls.new(int(record["players"]), int(record["seed"]), ruleset=rs.name,
                                options=dict(record.get("options") or {}))
-            decisions = [int(d) for d in record.get("decisions", [])]
+            decisions = [UNDO if d == UNDO else int(d) for d in record.get("decisions", [])]
         except (KeyError, TypeError, ValueError) as exc:
             raise EngineError("INVALID_ARGUMENT", f"malformed replay record: {exc}") from exc
         for i, d in enumerate(decisions):
             try:
-                game.apply(d)
+                if d == UNDO:
+                    game.undo()
+                else:
+                    game.apply(d)
             except EngineError as exc:
                 raise EngineError(exc.code, f"decision {i}: {exc.message}", exc.reason,
                                   f"decisions[{i}]") from exc
@@ -590,7 +633,11 @@ class Game:
         lib.brass_clone(g, self._g)
         rec = dict(self._record)
         rec["decisions"] = list(self._record["decisions"])
-        return Game(g, rec)
+        copy = Game(g, rec)
+        # the barrier state is never changed once kept: the copy may share it
+        copy._barrier = self._barrier
+        copy._turn = None if self._turn is None else list(self._turn)
+        return copy
 
     # copy.copy and copy.deepcopy give independent games (a shallow copy sharing the C
     # state would let a move on the copy change the original); pickling goes through the
@@ -604,7 +651,10 @@ class Game:
         return copy
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return _unpickle_game, (self.snapshot(), self.replay_record())
+        barrier = None
+        if self._barrier is not None and self._turn:
+            barrier = (_snapshot_of(self._barrier, self._rs), list(self._turn))
+        return _unpickle_game, (self.snapshot(), self.replay_record(), barrier)
 
     # ---- state ----
     @property
@@ -651,6 +701,12 @@ class Game:
         return int(lib.brass_decisions_applied(self._g))
 
     @property
+    def undo_depth(self) -> int:
+        """Decisions applied since the core's undo barrier (0: at the start of the turn or
+        right after a reveal)."""
+        return int(lib.brass_undo_depth(self._g))
+
+    @property
     def version(self) -> int:
         """Number of decisions submitted to this game object (its replay length)."""
         return len(self._record["decisions"])
@@ -660,12 +716,7 @@ class Game:
         return int(lib.brass_hash(self._g))
 
     def snapshot(self) -> bytes:
-        n = lib.brass_snapshot_size(self._rs.id)
-        buf = ffi.new("uint8_t[]", n)
-        err = lib.brass_snapshot(self._g, buf, n)
-        if err:
-            _raise(err, rs=self._rs)
-        return bytes(ffi.buffer(buf, n))
+        return _snapshot_of(self._g, self._rs)
 
     def replay_record(self) -> dict[str, Any]:
         rec = dict(self._record)
@@ -726,6 +777,7 @@ class Game:
                    else f"seat {seat} tried to act; seat {self._g.header.current} is to act",
                    rs=rs)
         self._record["decisions"].append(action)
+        self._note_applied([action])
         return self._events(log)
 
     def apply_compound(self, ids: Iterable[int], seat: int | None = None) -> list[dict[str, Any]]:
@@ -742,7 +794,45 @@ class Game:
             k = at[0]
             _raise(err, reason[0], f"ids[{k}]={ids[k]} ({rs.action_names[ids[k]]})", rs=rs)
         self._record["decisions"].extend(ids)
+        self._note_applied(ids)
         return self._events(log)
+
+    def undo_steps(self, seat: int | None = None) -> int:
+        """How many decisions undo() would take back now (0 when it would be refused)."""
+        s = self._check_seat(seat)
+        steps = ffi.new("int *")
+        return steps[0] if lib.brass_undo_steps(self._g, s, steps, ffi.NULL) == 0 else 0
+
+    def undo(self, seat: int | None = None) -> list[dict[str, Any]]:
+        """Take back the action in progress (back to its first decision) or, at an action's
+        start, the turn's previous action; the core says how far (never across the start of
+        the turn nor a reveal of hidden information) and whether the game's `undo` option
+        allows it. Recorded in the replay record as "undo"; returns the undo event.
+        EngineError CANNOT_UNDO (reason NOTHING_TO_UNDO, UNDO_DISABLED, UNDO_BARRIER),
+        NOT_YOUR_TURN, GAME_OVER."""
+        s = self._check_seat(seat)
+        rs = self._rs
+        steps = ffi.new("int *")
+        reason = ffi.new("int *")
+        acting = self._g.header.current
+        err = lib.brass_undo_steps(self._g, s, steps, reason)
+        if not err and (self._barrier is None or self._turn is None):
+            raise EngineError("CANNOT_UNDO", "nothing can be undone: this game was restored "
+                              "away from the start of the turn, which it does not hold",
+                              "TURN_START_UNKNOWN")
+        if not err:
+            turn = self._turn
+            assert turn is not None
+            ids = ffi.new("uint16_t[]", turn)
+            err = lib.brass_undo(self._g, s, self._barrier, ids, len(turn), steps, reason)
+        if err:
+            _raise(err, reason[0], f"seat {seat} tried to undo; seat {acting} is to act"
+                   if err == lib.BRASS_E_NOT_YOUR_TURN else "undo", rs=rs)
+        undone = turn[len(turn) - steps[0]:]
+        del turn[len(turn) - steps[0]:]
+        self._record["decisions"].append(UNDO)
+        return [{"type": "undo", "seat": acting, "decisions": len(undone),
+                 "ids": undone}]
 
     def compound_actions(self, limit: int = 20000) -> tuple[list[Compound], bool]:
         """Every complete compound action from here (canonical), and whether the list was cut
@@ -895,6 +985,8 @@ class Game:
         if n < 0:
             _raise(-n, rs=self._rs)
         self._record["playout"] = True
+        if n:
+            self._at_barrier()  # the core's barrier: those decisions are nobody's record
         return n
 
     def batch_playouts(self, n: int, seed: int, policy: str = "random") -> np.ndarray:
@@ -993,13 +1085,28 @@ class GameBatch:
         if refused < 0:
             _raise(-refused, what="batch", rs=self.ruleset)
         for i in np.flatnonzero((errors == 0) & (acts >= 0)):
-            self.games[i]._record["decisions"].append(int(acts[i]))
+            game, action = self.games[i], int(acts[i])
+            game._record["decisions"].append(action)
+            game._note_applied([action])
         return errors, done
 
 
-def _unpickle_game(snapshot: bytes, record: dict[str, Any]) -> Game:
+def _snapshot_of(state: Any, rs: Ruleset) -> bytes:
+    n = lib.brass_snapshot_size(rs.id)
+    buf = ffi.new("uint8_t[]", n)
+    err = lib.brass_snapshot(state, buf, n)
+    if err:
+        _raise(err, rs=rs)
+    return bytes(ffi.buffer(buf, n))
+
+
+def _unpickle_game(snapshot: bytes, record: dict[str, Any],
+                   barrier: tuple[bytes, list[int]] | None = None) -> Game:
     game = Game.restore(snapshot, record.get("ruleset"))
     game._record = record
+    if barrier is not None:  # the turn so far, so that undo still works
+        game._barrier = Game.restore(barrier[0], record.get("ruleset"))._g
+        game._turn = [int(i) for i in barrier[1]]
     return game
 
 

@@ -41,7 +41,7 @@ _KEYS = {
           "turn_order", "turn_index", "actions_left", "current", "decision", "game_over",
           "pending", "markets", "wild_piles", "deck", "discards", "merchants", "links", "slots",
           "player_state", "seed", "decisions_applied"),
-    "options": ("beginner", "manufacturer_iv_cost", "auto_resolve"),
+    "options": ("beginner", "manufacturer_iv_cost", "auto_resolve", "undo"),
     "pending": ("action", "card", "industry", "slot", "link", "merchant", "coal_left",
                 "iron_left", "beer_left", "count", "last_choice", "scout_picked",
                 "merchant_beer_used", "income_index"),
@@ -144,10 +144,11 @@ def state_from_position(data: Any) -> Any:
     beginner = r.get(opts, "beginner", "options.beginner", bool, False)
     mfr = r.get(opts, "manufacturer_iv_cost", "options.manufacturer_iv_cost", int, 8)
     auto = r.get(opts, "auto_resolve", "options.auto_resolve", bool, True)
+    undo = r.get(opts, "undo", "options.undo", bool, True)
     handle = ffi.new("BrassGame *")
     opt = ffi.new("BrassOptions *", {
         "ruleset": lib.BRASS_RULESET_BIRMINGHAM, "players": n, "auto_resolve": int(auto),
-        "values": [int(beginner), mfr if mfr in (8, 14) else 8]})
+        "values": [int(beginner), mfr if mfr in (8, 14) else 8, int(undo)]})
     lib.brass_new(handle, opt, 0)  # a blank, valid frame; every field is set below
     g = ffi.cast("BirminghamGame *", handle)
     g.manufacturer_iv_cost = mfr if 0 <= mfr <= 255 else 0

@@ -25,7 +25,7 @@
 #define BHAM_NO_CARD 255
 
 /* Birmingham's options (BrassOptions.values[]) */
-enum { BHAM_OPT_BEGINNER = 0, BHAM_OPT_MANUFACTURER_IV_COST = 1, BHAM_NUM_OPTIONS = 2 };
+enum { BHAM_OPT_BEGINNER = 0, BHAM_OPT_MANUFACTURER_IV_COST = 1, BHAM_OPT_UNDO = 2, BHAM_NUM_OPTIONS = 3 };
 
 enum BirminghamIndustry { IND_COTTON, IND_MANUFACTURER, IND_POTTERY, IND_COAL, IND_IRON, IND_BREWERY };
 enum BirminghamEra { ERA_CANAL = 0, ERA_RAIL = 1 };
@@ -191,14 +191,15 @@ typedef struct BirminghamGame {
     uint8_t merchant_tile[BHAM_NUM_MERCHANT_SPACES]; /* accepted goods mask; 0 blank; 255 none */
     uint8_t merchant_beer[BHAM_NUM_MERCHANT_SPACES];
     int8_t link_owner[BHAM_NUM_LINKS];
-    uint8_t pad_[2];
+    uint8_t undo_off;        /* 1: the game's option turns undo off (0, the default: on) */
+    uint8_t pad_;
     BirminghamSlot slots[BHAM_NUM_SLOTS];
     BirminghamPlayer players[BRASS_MAX_PLAYERS];
     BirminghamPending pend;
     uint64_t rng_state;
     uint64_t seed;           /* never part of a seat's view */
     uint32_t decisions;      /* decisions applied so far */
-    uint32_t pad2_;
+    BrassUndoMark undo;      /* undo bookkeeping (brass.h; not part of the hash) */
 } BirminghamGame;
 
 /* Birmingham's event types (BrassEvent.type). */

@@ -173,7 +173,8 @@ int bham_position_json(const BirminghamGame *g, int seat, int hidden, char *out,
     put_key(&j, "options"), put_raw(&j, "{");
     put_key(&j, "beginner"), put_bool(&j, g->beginner), put_raw(&j, ",");
     put_key(&j, "manufacturer_iv_cost"), put_int(&j, g->manufacturer_iv_cost), put_raw(&j, ",");
-    put_key(&j, "auto_resolve"), put_bool(&j, g->auto_resolve), put_raw(&j, "},");
+    put_key(&j, "auto_resolve"), put_bool(&j, g->auto_resolve), put_raw(&j, ",");
+    put_key(&j, "undo"), put_bool(&j, !g->undo_off), put_raw(&j, "},");
     put_key(&j, "era"), put_str(&j, eras[g->era & 1]), put_raw(&j, ",");
     put_key(&j, "round"), put_int(&j, g->round), put_raw(&j, ",");
     put_key(&j, "turn_order"), put_raw(&j, "[");

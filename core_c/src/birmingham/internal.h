@@ -15,6 +15,7 @@ _Static_assert(BT_NUM_MERCHANT_SPACES == BHAM_NUM_MERCHANT_SPACES, "merchant spa
 _Static_assert(BT_NUM_CARD_TYPES == BHAM_NUM_CARD_TYPES, "card types");
 _Static_assert(BT_NUM_ACTION_NAMES == BHAM_NUM_ACTIONS, "action names");
 _Static_assert(sizeof(BirminghamGame) == 648, "BirminghamGame must have no hidden padding");
+_Static_assert(offsetof(BirminghamGame, undo) % 4 == 0, "brass_hash masks the undo mark in one word");
 _Static_assert(sizeof(BirminghamGame) % 8 == 0 && sizeof(BirminghamGame) <= BRASS_MAX_STATE_SIZE,
                "fits a BrassGame handle");
 _Static_assert(BHAM_NUM_ACTIONS <= BRASS_MAX_ACTIONS && BHAM_OBS_SIZE <= BRASS_MAX_OBS_SIZE, "sizes");

@@ -12,6 +12,8 @@ static const BrassOptionInfo BHAM_OPTIONS[BHAM_NUM_OPTIONS] = {
     [BHAM_OPT_MANUFACTURER_IV_COST] = {"manufacturer_iv_cost",
                                        "money cost of the level IV manufacturer tile (8 or 14)", 0,
                                        2, 8, 14, 8, {8, 14}, NULL, 0},
+    [BHAM_OPT_UNDO] = {"undo", "the seat to act may take back its decisions of this turn "
+                       "(false for tournaments)", 1, 0, 0, 1, 1, {0}, NULL, 0},
 };
 
 static int new_game(BrassGame *g, const BrassOptions *opt, uint64_t seed) {
@@ -48,6 +50,17 @@ static int sane_options(const BrassGame *g, const uint16_t *opts, int n, uint16_
     return bham_sane_options(CBG(g), opts, n, keep);
 }
 static int decision_kind(const BrassGame *g) { return CBG(g)->phase; }
+/* Undo barriers (docs/UNDO.md): a new turn (another turn index, round, era or seat, an
+   income shortfall, the game's end). Nothing hidden becomes visible to the seat to act
+   within a Birmingham turn (cards are drawn as it ends), so keys[1] never moves. */
+static void undo_keys(const BrassGame *g, uint64_t keys[2]) {
+    const BirminghamGame *b = CBG(g);
+    keys[0] = (uint64_t)b->era | (uint64_t)b->round << 8 | (uint64_t)b->turn_idx << 16 |
+              (uint64_t)b->current << 24 | (uint64_t)b->game_over << 32 |
+              (uint64_t)(b->phase == PH_SHORTFALL) << 33;
+    keys[1] = 0;
+}
+static int at_action_start(const BrassGame *g) { return CBG(g)->phase == PH_ACTION; }
 static uint32_t decisions(const BrassGame *g) { return CBG(g)->decisions; }
 static void set_seed(BrassGame *g, uint64_t seed) {
     BG(g)->seed = seed;
@@ -84,6 +97,10 @@ const BrassRuleset BRASS_BIRMINGHAM = {
     .sane_options = sane_options,
     .decision_kind = decision_kind,
     .decisions = decisions,
+    .undo_mark_offset = offsetof(BirminghamGame, undo),
+    .undo_off_offset = offsetof(BirminghamGame, undo_off),
+    .undo_keys = undo_keys,
+    .at_action_start = at_action_start,
     .set_seed = set_seed,
     .action_name = bham_action_name,
     .decision_name = bham_phase_name,

@@ -273,6 +273,7 @@ int bham_new(BirminghamGame *g, const BrassOptions *opt, uint64_t seed) {
     g->beginner = beginner ? 1 : 0;
     g->manufacturer_iv_cost = (uint8_t)manufacturer_iv_cost;
     g->auto_resolve = opt->auto_resolve ? 1 : 0;
+    g->undo_off = opt->values[BHAM_OPT_UNDO] ? 0 : 1;
     g->seed = seed;
     rng_seed(&g->rng_state, seed);
     int n = g->num_players;

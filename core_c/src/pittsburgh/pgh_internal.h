@@ -17,6 +17,7 @@ _Static_assert(sizeof(PghHeader) == 20, "common header layout");
 _Static_assert(sizeof(PghPlayer) == 84, "PghPlayer has no hidden padding");
 _Static_assert(sizeof(PghPending) == 88, "PghPending has no hidden padding");
 _Static_assert(sizeof(PittsburghGame) == 1072, "PittsburghGame has no hidden padding");
+_Static_assert(offsetof(PittsburghGame, undo) % 4 == 0, "brass_hash masks the undo mark in one word");
 _Static_assert(sizeof(PittsburghGame) % 8 == 0 && sizeof(PittsburghGame) <= 2048, "state size");
 _Static_assert(PGH_MAX_LOCS <= 32 && PGH_MAX_SPACES <= 64 && PGH_MAX_POSITIONS <= 32, "masks");
 

@@ -16,7 +16,7 @@ static const char *const VALUES_data[] = {"pittsburgh", "tiny"};
 
 /* implemented values are always the first ones (0, 0-1, 0-2 ...: checked below) */
 #define IMPLEMENTED(mask) (uint8_t)(((mask) & 8) ? 4 : ((mask) & 4) ? 3 : ((mask) & 2) ? 2 : 1)
-static const BrassOptionInfo PGH_OPTIONS[PGH_NUM_ALL_OPTIONS] = {
+static const BrassOptionInfo PGH_OPTIONS[PGH_NUM_ALL_OPTIONS + 1] = {
 #define PGH_OPTION(key, kind, impl, ...)                                                        \
     [OPT_##key] = {#key, "PITTSBURGH_RULINGS.md " PGH_PITTSBURGH_RULING_##key, kind == 0, IMPLEMENTED(impl), \
                    0, IMPLEMENTED(impl) - 1, PGH_PITTSBURGH_DEFAULT_##key, {0}, VALUES_##key},
@@ -24,6 +24,8 @@ static const BrassOptionInfo PGH_OPTIONS[PGH_NUM_ALL_OPTIONS] = {
 #undef PGH_OPTION
     [PGH_OPT_DATA] = {"data", "table set: the draft data file or the tiny synthetic test map", 0, 2, 0, 1, 0,
                       {0}, VALUES_data},
+    [PGH_OPT_UNDO] = {"undo", "the seat to act may take back its decisions of this turn up to "
+                      "a reveal (false for tournaments)", 1, 0, 0, 1, 1, {0}, NULL, 0},
 };
 #define PGH_OPTION(key, kind, impl, ...) \
     _Static_assert(((impl) & ((impl) + 1)) == 0, "implemented values of " #key " come first");
@@ -33,7 +35,9 @@ static const BrassOptionInfo PGH_OPTIONS[PGH_NUM_ALL_OPTIONS] = {
 static int new_game(BrassGame *g, const BrassOptions *opt, uint64_t seed) {
     PghOptions o = {.players = opt->players, .auto_resolve = opt->auto_resolve};
     for (int i = 0; i < PGH_NUM_ALL_OPTIONS; i++) o.values[i] = opt->values[i];
-    return pgh_new(PG(g), &o, seed, NULL, 0);
+    int err = pgh_new(PG(g), &o, seed, NULL, 0);
+    if (!err) PG(g)->h.undo_off = opt->values[PGH_OPT_UNDO] ? 0 : 1;
+    return err;
 }
 static int validate(const BrassGame *g, char *f, size_t n) { return pgh_validate(CPG(g), f, n); }
 static int legal(const BrassGame *g, uint16_t *out, int cap) { return pgh_legal(CPG(g), out, cap); }
@@ -75,8 +79,22 @@ static void set_seed(BrassGame *g, uint64_t seed) {
 }
 static const char *reason_message(int r) { return pgh_reason_message(r); }
 
+/* Undo barriers (docs/UNDO.md): keys[0] a new turn (turn index, round, era, seat, the game's
+   end); keys[1] what hidden information the seat to act has seen: the oilfield tiles turned
+   face up (a pipeline's reveal, P25) and the cards left in the deck (anything drawn). */
+static void undo_keys(const BrassGame *g, uint64_t keys[2]) {
+    const PittsburghGame *p = CPG(g);
+    keys[0] = (uint64_t)p->h.era | (uint64_t)p->h.round << 8 | (uint64_t)p->h.turn_idx << 16 |
+              (uint64_t)p->h.current << 24 | (uint64_t)p->h.game_over << 32;
+    uint64_t shown = 0;
+    for (int f = 0; f < PGH_MAX_FIELDS; f++)
+        if (p->fields[f].tile_state != FT_FACE_DOWN) shown |= 1ull << f;
+    keys[1] = shown | (uint64_t)p->deck_size << 8;
+}
+static int at_action_start(const BrassGame *g) { return CPG(g)->h.phase == PP_ACTION; }
+
 _Static_assert(sizeof(PittsburghGame) <= BRASS_MAX_STATE_SIZE, "state fits the handle");
-_Static_assert(PGH_NUM_ALL_OPTIONS <= BRASS_MAX_OPTIONS, "options fit BrassOptions");
+_Static_assert(PGH_NUM_ALL_OPTIONS + 1 <= BRASS_MAX_OPTIONS, "options fit BrassOptions");
 _Static_assert(PGH_RULESET_ID == BRASS_RULESET_PITTSBURGH, "ruleset id");
 _Static_assert(PGH_NUM_ACTIONS <= BRASS_MAX_ACTIONS && PGH_OBS_SIZE <= BRASS_MAX_OBS_SIZE, "sizes");
 _Static_assert(sizeof(PghHeader) == sizeof(BrassHeader) && offsetof(PghHeader, current) == offsetof(BrassHeader, current) &&
@@ -98,7 +116,7 @@ const BrassRuleset BRASS_PITTSBURGH = {
     .provisional = 1,
     .placeholders = "PH1,PH2,PH3,PH4,PH5,PH6",
     .options = PGH_OPTIONS,
-    .num_options = PGH_NUM_ALL_OPTIONS,
+    .num_options = PGH_NUM_ALL_OPTIONS + 1,
     .new_game = new_game,
     .validate = validate,
     .legal = legal,
@@ -114,6 +132,10 @@ const BrassRuleset BRASS_PITTSBURGH = {
     .sane_options = sane_options,
     .decision_kind = decision_kind,
     .decisions = decisions,
+    .undo_mark_offset = offsetof(PittsburghGame, undo),
+    .undo_off_offset = offsetof(PittsburghGame, h.undo_off),
+    .undo_keys = undo_keys,
+    .at_action_start = at_action_start,
     .set_seed = set_seed,
     .action_name = pgh_action_name,
     .decision_name = pgh_phase_name,

@@ -26,7 +26,8 @@ int pgh_validate(const PittsburghGame *g, char *field, size_t field_len) {
     if (h->round < 1 || h->round > T->rounds_per_era) FAIL("round");
     if (h->phase >= PGH_NUM_PHASES || h->game_over > 1 || (h->phase == PP_GAME_OVER) != h->game_over)
         FAIL("phase");
-    if (h->auto_resolve > 1 || h->pad_hdr_) FAIL("auto_resolve");
+    if (h->auto_resolve > 1) FAIL("auto_resolve");
+    if (h->undo_off > 1) FAIL("undo_off");
     if (h->current >= n) FAIL("current");
     if (h->turn_idx > n || (h->turn_idx == n && !h->game_over)) FAIL("turn_index");
     if (!h->game_over && (h->actions_left < 1 || h->actions_left > T->actions_per_turn)) FAIL("actions_left");
@@ -260,7 +261,6 @@ int pgh_validate(const PittsburghGame *g, char *field, size_t field_len) {
         uint16_t opts[PGH_NUM_ACTIONS];
         if (pgh_legal_list(g, opts, PGH_NUM_ACTIONS) <= 0) FAIL("phase (no legal option)");
     }
-    if (g->pad_end_) FAIL("padding");
     if (T->num_rails < 64 && g->rail_bonus_taken >> T->num_rails) FAIL("rail_bonus_taken");
     return BRASS_OK;
 }

@@ -175,6 +175,7 @@ enum PghOption {
 };
 #define PGH_OPT_DATA PGH_NUM_OPTIONS     /* extra option: the table set */
 #define PGH_NUM_ALL_OPTIONS (PGH_NUM_OPTIONS + 1)
+#define PGH_OPT_UNDO PGH_NUM_ALL_OPTIONS /* engine option (not in the data file): undo on/off */
 
 /* ---- action space (fixed ids, the same for every table set) ---- */
 enum PghActionType { PA_BUILD, PA_NETWORK, PA_DEVELOP, PA_SELL, PA_LOAN, PA_PASS, PGH_NUM_ACT_TYPES };
@@ -252,7 +253,7 @@ typedef struct {
     uint8_t actions_left;
     uint8_t phase;          /* PghPhase */
     uint8_t auto_resolve;
-    uint8_t pad_hdr_;
+    uint8_t undo_off;       /* 1: the game's option turns undo off (0, the default: on) */
     uint8_t current;
     uint8_t game_over;
 } PghHeader; /* the layout of the common BrassHeader (20 bytes) */
@@ -342,7 +343,7 @@ typedef struct PittsburghGame {
     uint64_t rng_state;
     uint64_t seed;
     uint32_t decisions;
-    uint32_t pad_end_;
+    BrassUndoMark undo;     /* undo bookkeeping (brass.h; not part of the hash) */
 } PittsburghGame;
 
 /* ---- the API the adapter (pgh_api.c) exposes ---- */
