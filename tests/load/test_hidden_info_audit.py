@@ -27,7 +27,7 @@ import pytest
 from google.protobuf import json_format
 
 import brass
-from brass_clients.sdk import BrassError, GameClient, struct_to_dict
+from brass_clients.sdk import BrassError, GameClient, pb, struct_to_dict
 
 from .conftest import Backend, ServerProcess
 
@@ -245,10 +245,24 @@ def service_check_game(client: GameClient, server: ServerProcess, rng: random.Ra
     assert str(seed) not in message_text(created)
     full = brass.Game.new(players=players, seed=seed)  # the same game, everything visible
     local_events: list[str] = []
+    past = [full.clone()]  # the game at each version, for the views at past versions
     for _ in range(rng.randrange(0, 25)):
         if full.is_over:
             break
         actor = full.current_seat
+        if rng.random() < 0.25 and full.undo_steps(actor):
+            # an undo: the engine's event and view, as for a submission
+            response = client.undo_action(game_id, tokens[actor],
+                                          expected_version=full.version)
+            expected_events = full.undo(seat=actor)
+            assert str(seed) not in message_text(response)
+            got = [struct_to_dict(e.data) for e in response.events]
+            assert canonical(got) == canonical(json.loads(json.dumps(expected_events)))
+            assert canonical(struct_to_dict(response.state.view)) == canonical(full.view(actor))
+            local_events += [canonical(e) for e in json.loads(json.dumps(expected_events))]
+            past.append(full.clone())
+            figures["undos"] += 1
+            continue
         legal = client.list_legal_actions(game_id, tokens[actor])
         assert str(seed) not in message_text(legal)
         option = rng.choice(legal.options).id
@@ -260,7 +274,18 @@ def service_check_game(client: GameClient, server: ServerProcess, rng: random.Ra
         assert canonical(got) == canonical(json.loads(json.dumps(expected_events)))
         assert canonical(struct_to_dict(response.state.view)) == canonical(full.view(actor))
         local_events += [canonical(e) for e in json.loads(json.dumps(expected_events))]
+        past.append(full.clone())
         figures["submissions"] += 1
+    # Views at past versions (GetGame at_version), before and after undos: each viewer's
+    # view then, nothing more (the same engine views the strong check covers).
+    for version in rng.sample(range(len(past)), min(3, len(past))):
+        for viewer, token in [(None, None), *enumerate(tokens)]:
+            then = client._call("GetGame", pb.GetGameRequest(game_id=game_id,
+                                                             at_version=version), token).state
+            assert then.summary.version == version
+            assert canonical(struct_to_dict(then.view)) == canonical(
+                json.loads(json.dumps(past[version].view(viewer))))
+            figures["past_views"] += 1
     # Every viewer's view is the engine's, which the strong check covers.
     for viewer, token in [(None, None), *enumerate(tokens)]:
         state = client.get_game(game_id, token)
@@ -338,6 +363,59 @@ def test_service_messages_hide_hands_deck_and_seed(backend: Backend,
     print(f"\nhidden-information audit (service): {dict(figures)}")
     assert figures["games"] == SERVICE_GAMES
     assert figures["errors"] > 0 and figures["submissions"] > 0 and figures["previews"] > 0
+    assert figures["undos"] > 0 and figures["past_views"] > 0
+
+
+def test_undos_reveal_nothing() -> None:
+    """An undo (docs/UNDO.md) restores a state of the same turn byte for byte, so every
+    seat's view after it is one that seat saw before; its event names only decisions of the
+    public record; whether it is refused, and why, is the same in every deal a seat cannot
+    tell apart (the twins); and the public replay prefix stays public."""
+    rng = random.Random(77)
+    figures: Counter[str] = Counter()
+    for index in range(40):
+        players = 2 + index % 3
+        seed = rng.randrange(2**40, 2**63)
+        game = brass.Game.new(players=players, seed=seed, auto_resolve=index % 4 != 0)
+        seen: dict[bytes, list[str]] = {}
+        while not game.is_over:
+            views = [canonical(game.view(v)) for v in [None, *range(players)]]
+            seen[game.snapshot()] = views
+            for seat in rng.sample(range(players), 2):
+                twin = game.determinize(seat, rng.getrandbits(64))
+                assert twin.undo_steps(game.current_seat) == game.undo_steps(game.current_seat)
+                assert undo_outcome(twin, seat) == undo_outcome(game, seat)
+                figures["refusals_compared"] += 1
+            if rng.random() < 0.3 and game.undo_steps() > 0:
+                decisions = game.replay_record()["decisions"]
+                [event] = game.undo()
+                check_plain_events([event], seed)
+                # it names decisions of the public record only
+                assert set(event) == {"type", "seat", "decisions", "ids"}
+                assert all(i in decisions for i in event["ids"])
+                # every seat (and a spectator) sees again what it saw then, nothing else
+                assert [canonical(game.view(v)) for v in [None, *range(players)]] == \
+                    seen[game.snapshot()]
+                check_replay_prefix(game, seed)
+                figures["undos"] += 1
+                continue
+            game.apply(rng.choice(game.legal_ids()))
+        figures["games"] += 1
+    print(f"\nhidden-information audit (undo): {dict(figures)}")
+    assert figures["undos"] > 200 and figures["refusals_compared"] > 1000
+
+
+def undo_outcome(game: brass.Game, seat: int) -> str:
+    """The refusal (or the size) of an undo by `seat` on a copy of `game`: from what is
+    public (whose turn, how many decisions since the barrier, the option) only."""
+    steps = game.undo_steps(seat)
+    if steps:
+        return canonical({"steps": steps})
+    try:
+        game.clone().undo(seat)
+    except brass.EngineError as error:
+        return canonical(error.to_dict())
+    raise AssertionError("an undo with no steps was accepted")
 
 
 def test_forced_steps_do_not_reveal_hidden_cards() -> None:

@@ -110,7 +110,7 @@ def test_position_json_follows_the_data(tmp_path: Path, table_set: int, data_fil
     assert [m["id"] for m in pos["markets"]] == [m["id"] for m in data["markets"]]
     mat = {p["id"] for p in data["player_mat"]["positions"]}
     assert all(set(p["mat"]) == mat for p in pos["players"])
-    assert set(pos["options"]) == set(data["options"]) | {"data"}
+    assert set(pos["options"]) == set(data["options"]) | {"data", "undo"}
 
 
 def test_fuzz_harness_runs_clean(tmp_path: Path) -> None:

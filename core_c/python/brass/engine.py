@@ -962,6 +962,10 @@ class Game:
         err = lib.brass_determinize(copy._g, s, seed)
         if err:
             _raise(err, what="seat", rs=self._rs)
+        # the turn's start was dealt otherwise: the re-dealt copy cannot replay from it
+        copy._barrier = copy._turn = None
+        if copy.undo_depth == 0:
+            copy._at_barrier()
         return copy
 
     # ---- results ----
