@@ -30,7 +30,7 @@ from .observability import ACTIVE_BATCHES, BATCH_GAMES, RequestRecord
 
 log = structlog.get_logger("brass_service.batches")
 
-_MAX_SPEC_CHARS = 200
+MAX_SPEC_CHARS = 200
 # Bot options that budget by wall-clock time: refused (results would not be reproducible
 # and the cost would not be bounded by the request).
 _TIME_BUDGET_OPTIONS = ("seconds",)
@@ -151,8 +151,8 @@ def check_bot_spec(spec: str, limits: BatchLimits) -> str:
 
     if not spec.strip():
         raise _invalid("a bot spec is empty", "bots")
-    if len(spec) > _MAX_SPEC_CHARS:
-        raise _invalid(f"bot specs are at most {_MAX_SPEC_CHARS} characters", "bots")
+    if len(spec) > MAX_SPEC_CHARS:
+        raise _invalid(f"bot specs are at most {MAX_SPEC_CHARS} characters", "bots")
     try:
         name, params = parse_bot_spec(spec)
     except ValueError as exc:

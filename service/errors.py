@@ -36,6 +36,7 @@ _REASONS: dict[str, tuple[grpc.StatusCode, int]] = {
     "MESSAGE_TOO_LARGE": (grpc.StatusCode.RESOURCE_EXHAUSTED, 413),
     "UNSUPPORTED_ENCODING": (grpc.StatusCode.INVALID_ARGUMENT, 415),
     "REQUEST_TIMEOUT": (grpc.StatusCode.DEADLINE_EXCEEDED, 408),
+    "HEADERS_TOO_LARGE": (grpc.StatusCode.INVALID_ARGUMENT, 431),
     "BAD_PAGE_TOKEN": (grpc.StatusCode.INVALID_ARGUMENT, 400),
     "CORRUPT_GAME": (grpc.StatusCode.DATA_LOSS, 500),
     "INTERNAL": (grpc.StatusCode.INTERNAL, 500),
@@ -175,6 +176,16 @@ def http_status_of_grpc(code: grpc.StatusCode) -> int:
         if grpc_code == code:
             return http
     return 500
+
+
+# The REST-only reasons that ErrorReason (the gRPC catalogue) does not list.
+REST_ONLY_REASONS = {
+    "UNSUPPORTED_ENCODING": "A Content-Encoding was sent: bodies are read as they are sent "
+    "(HTTP 415).",
+    "REQUEST_TIMEOUT": "The request did not arrive whole in time (HTTP 408).",
+    "HEADERS_TOO_LARGE": "The request line or a header is longer than the server reads "
+    "(HTTP 431).",
+}
 
 
 def all_reasons() -> list[str]:

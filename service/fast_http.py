@@ -50,6 +50,7 @@ import httptools
 from .errors import ServiceError
 from .rest import (
     BODY_UNREAD_STATUSES,
+    GAME_ID_CHARS,
     PLAIN_OPERATIONS,
     ROUTES,
     _error_text,
@@ -84,10 +85,11 @@ _PARSER_REFUSALS = (httptools.HttpParserError, httptools.HttpParserUpgrade)
 
 
 def _route_pattern(path: str) -> re.Pattern[str]:
-    """A route path with `{name}` parameters as a regex matching what aiohttp would match."""
+    """A route path with `{name}` parameters as a regex matching what aiohttp would match
+    (a parameter holds no '/' and, as the game id's route says, no ':')."""
     parts = re.split(r"\{(\w+)\}", path)
     regex = "".join(
-        re.escape(part) if index % 2 == 0 else f"(?P<{part}>[^{{}}/]+)"
+        re.escape(part) if index % 2 == 0 else f"(?P<{part}>{GAME_ID_CHARS})"
         for index, part in enumerate(parts)
     )
     return re.compile(regex)

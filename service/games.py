@@ -70,10 +70,10 @@ from .store.sqlite import DEFAULT_COMMIT_WAIT_MS
 
 log = structlog.get_logger("brass_service.games")
 
-_MAX_GAME_ID_CHARS = 64
-_MAX_IDEMPOTENCY_KEY_CHARS = 128
-_MAX_PAGE_TOKEN_CHARS = 512
-_MAX_SEAT_NAME_CHARS = 64
+MAX_GAME_ID_CHARS = 64
+MAX_IDEMPOTENCY_KEY_CHARS = 128
+MAX_PAGE_TOKEN_CHARS = 512
+MAX_SEAT_NAME_CHARS = 64
 # JoinGame, LeaveGame, StartGame: how often a change of seats is retried when another
 # process changed the seats between its read and its write.
 _SEATS_ATTEMPTS = 8
@@ -84,7 +84,7 @@ MAX_COMPOUND_IDS = 64
 # Games the expiry sweep deletes at once (one write each, sharing group commits).
 _SWEEP_BATCH = 64
 # Keys are the engine's short texts; a longer one cannot match and is not echoed back.
-_MAX_COMPOUND_KEY_CHARS = 256
+MAX_COMPOUND_KEY_CHARS = 256
 # Refusals that a copy of the game behind the store could cause wrongly.
 _MAYBE_STALE = frozenset({"STALE_VERSION", "NOT_YOUR_TURN", "GAME_OVER", "ILLEGAL_ACTION",
                           "SEAT_RESIGNED", "BOT_SEAT", "TURN_TIMED_OUT",
@@ -406,7 +406,7 @@ def _ruleset_name(ruleset: int) -> str:
 
 # GameOptions' typed fields (Birmingham's, and auto_resolve for every ruleset)
 _TYPED_OPTIONS = ("beginner", "manufacturer_iv_cost", "auto_resolve", "undo")
-_MAX_RULESET_OPTIONS = 64
+MAX_RULESET_OPTIONS = 64
 
 
 def _request_options(message: pb.GameOptions) -> dict[str, Any]:
@@ -415,8 +415,8 @@ def _request_options(message: pb.GameOptions) -> dict[str, Any]:
     options: dict[str, Any] = {
         name: getattr(message, name) for name in _TYPED_OPTIONS if message.HasField(name)
     }
-    _require(len(message.ruleset_options) <= _MAX_RULESET_OPTIONS,
-             f"at most {_MAX_RULESET_OPTIONS} ruleset options", "options.ruleset_options")
+    _require(len(message.ruleset_options) <= MAX_RULESET_OPTIONS,
+             f"at most {MAX_RULESET_OPTIONS} ruleset options", "options.ruleset_options")
     for name, value in message.ruleset_options.items():
         _require(name not in options, f"option {name} is given twice", f"options.{name}")
         kind = value.WhichOneof("kind")
@@ -575,8 +575,8 @@ def _check_action_size(action: pb.Action) -> None:
     """The cheap bounds of an action, checked before any other work on the request."""
     check_compound_length(len(action.compound.ids))
     _require(
-        len(action.compound_key) <= _MAX_COMPOUND_KEY_CHARS,
-        f"compound_key is at most {_MAX_COMPOUND_KEY_CHARS} characters",
+        len(action.compound_key) <= MAX_COMPOUND_KEY_CHARS,
+        f"compound_key is at most {MAX_COMPOUND_KEY_CHARS} characters",
         "action.compound_key",
     )
 
@@ -589,8 +589,8 @@ def _check_seat_names(seat_names: list[str], players: int) -> None:
     )
     for name in seat_names:
         _require(
-            len(name) <= _MAX_SEAT_NAME_CHARS,
-            f"seat names are at most {_MAX_SEAT_NAME_CHARS} characters",
+            len(name) <= MAX_SEAT_NAME_CHARS,
+            f"seat names are at most {MAX_SEAT_NAME_CHARS} characters",
             "seat_names",
         )
 
@@ -640,15 +640,15 @@ def _seat_set(row: GameRow, seat: int, name: str, digest: str, event: str,
 def _check_join_name(name: str) -> None:
     _require(name.strip() != "", "name is required", "name")
     _require(
-        len(name) <= _MAX_SEAT_NAME_CHARS,
-        f"name is at most {_MAX_SEAT_NAME_CHARS} characters",
+        len(name) <= MAX_SEAT_NAME_CHARS,
+        f"name is at most {MAX_SEAT_NAME_CHARS} characters",
         "name",
     )
 
 
 def _check_game_id(game_id: str) -> None:
     _require(game_id != "", "game_id is required", "game_id")
-    _require(len(game_id) <= _MAX_GAME_ID_CHARS, "game_id is too long", "game_id")
+    _require(len(game_id) <= MAX_GAME_ID_CHARS, "game_id is too long", "game_id")
 
 
 def _encode_cursor(cursor: tuple[float, str]) -> str:
@@ -660,7 +660,7 @@ def _decode_cursor(token: str) -> tuple[float, str]:
     try:
         # The tokens made here are under 100 characters: a longer one (say deeply nested
         # JSON) is refused before it is parsed.
-        if len(token) > _MAX_PAGE_TOKEN_CHARS:
+        if len(token) > MAX_PAGE_TOKEN_CHARS:
             raise ValueError("page token too long")
         raw = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
         created_at, game_id = json.loads(raw)
@@ -1114,12 +1114,27 @@ class GameService:
             )
         return seat
 
+    async def authenticate(self, game_id: str, caller: Caller) -> None:
+        """Refuses (UNAUTHENTICATED) a token that is neither a seat token nor the host token
+        of the game, read from the store; an unknown game, or no token, passes."""
+        try:
+            row = await self._row(game_id)
+        except ServiceError:
+            return
+        self._seat_of(row, caller)
+
     def is_operator(self, caller: Caller) -> bool:
         return auth.is_operator(caller.token, self._operator_digest)
 
     def require_operator(self, caller: Caller, what: str) -> None:
-        """Refuses (OPERATOR_ONLY) a caller without the operator token; checked before
-        anything else of the request is looked at."""
+        """Refuses a caller without the operator token, before anything else of the request
+        is looked at: UNAUTHENTICATED without a token (the server has one), OPERATOR_ONLY
+        with another token or when the server has none."""
+        if caller.token is None and self._operator_digest is not None:
+            raise ServiceError(
+                "UNAUTHENTICATED", f"{what} needs the server's operator token "
+                "(Authorization: Bearer …)",
+            )
         if not self.is_operator(caller):
             raise ServiceError(
                 "OPERATOR_ONLY",
@@ -1850,8 +1865,8 @@ class GameService:
         _check_game_id(request.game_id)
         key = request.idempotency_key or None
         _require(
-            key is None or len(key) <= _MAX_IDEMPOTENCY_KEY_CHARS,
-            f"idempotency_key is at most {_MAX_IDEMPOTENCY_KEY_CHARS} characters",
+            key is None or len(key) <= MAX_IDEMPOTENCY_KEY_CHARS,
+            f"idempotency_key is at most {MAX_IDEMPOTENCY_KEY_CHARS} characters",
             "idempotency_key",
         )
         async with self._lock_for(request.game_id):

@@ -26,15 +26,19 @@ _ABSOLUTE_IMPORT = re.compile(r"^from brass\.v1 import (\w+)", re.MULTILINE)
 def generate(out_dir: Path) -> list[Path]:
     """Runs protoc (from grpcio-tools) and writes flat, relatively-importing modules."""
     import grpc_tools
+    from google.api import field_behavior_pb2
     from grpc_tools import protoc
 
     include = Path(grpc_tools.__file__).parent / "_proto"
+    # google/api/field_behavior.proto, shipped with googleapis-common-protos
+    googleapis = Path(field_behavior_pb2.__file__).parent.parent.parent
     out_dir.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         args = [
             "protoc",
             f"-I{PROTO_ROOT}",
             f"-I{include}",
+            f"-I{googleapis}",
             f"--python_out={tmp}",
             f"--pyi_out={tmp}",
             f"--grpc_python_out={tmp}",

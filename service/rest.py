@@ -17,16 +17,25 @@ from typing import Any, Protocol
 import aiohttp_cors
 import structlog
 from aiohttp import ClientPayloadError, web
+from aiohttp.http_exceptions import LineTooLong
+from aiohttp.web_protocol import RequestHandler
 from google.protobuf import json_format
 from google.protobuf.message import Message
 
 from .auth import bearer_token
 from .convert import message_to_json_dict, parse_json_into
 from .errors import ServiceError
-from .games import MAX_COMPOUND_IDS, Caller, GameService, check_compound_length
+from .games import (
+    MAX_COMPOUND_IDS,
+    MAX_PAGE_TOKEN_CHARS,
+    Caller,
+    GameService,
+    ServiceSettings,
+    check_compound_length,
+)
 from .gen import game_service_pb2 as pb
 from .observability import RequestRecord, metrics_text, new_request_id, observe_request
-from .openapi import Route, build_openapi
+from .openapi import INT64_PATTERN, BodyValidator, Route, build_openapi
 from .reply import Reply
 from .rulesets import get_ruleset, parse_ruleset
 from .store import StoreHealth
@@ -43,8 +52,7 @@ SSE_RECONNECT_MS = 1000
 STREAM_LIVENESS_SECONDS = 0.5
 
 _BOOL = {"type": "boolean"}
-_INT = {"type": "integer"}
-_STR = {"type": "string"}
+_VERSION = {"type": "integer", "format": "int64", "minimum": 0, "maximum": 2**63 - 1}
 
 ROUTES: list[Route] = [
     Route("POST", "/v1/games", "CreateGame", "Create a game; returns one token per seat.",
@@ -55,8 +63,11 @@ ROUTES: list[Route] = [
           authorization="operator"),
     Route("GET", "/v1/games", "ListGames", "List games, newest first, a page at a time.",
           response="ListGamesResponse", authorization="none",
-          query=(("pageSize", _INT, "Games per page, 1 to 100 (default 20)."),
-                 ("pageToken", _STR, "nextPageToken of the previous page."),
+          query=(("pageSize", {"type": "integer", "format": "int32", "minimum": 1,
+                               "maximum": ServiceSettings.max_page_size},
+                  "Games per page, 1 to 100 (default 20)."),
+                 ("pageToken", {"type": "string", "maxLength": MAX_PAGE_TOKEN_CHARS},
+                  "nextPageToken of the previous page (empty or absent: the first page)."),
                  ("status", {"$ref": "#/components/schemas/GameStatus"},
                   "Only games of this status."),
                  ("ruleset", {"$ref": "#/components/schemas/Ruleset"},
@@ -66,8 +77,9 @@ ROUTES: list[Route] = [
     Route("GET", "/v1/games/{gameId}", "GetGame",
           "The caller's view: a seat's with its token, a spectator's without.",
           response="GetGameResponse",
-          query=(("atVersion", {"type": "string", "format": "int64"},
-                  "The game as it was at this version (default: now)."),)),
+          query=(("atVersion", _VERSION,
+                  "The game as it was at this version, 0 to the current one (default: now)."),
+                 )),
     Route("GET", "/v1/games/{gameId}/actions", "ListLegalActions",
           "The current decision's options, for the seat to act.",
           response="ListLegalActionsResponse", authorization="required",
@@ -88,9 +100,9 @@ ROUTES: list[Route] = [
     Route("GET", "/v1/games/{gameId}/events", "WatchGame",
           "Server-Sent Events: updates after a version, then live ones.",
           content_type="text/event-stream",
-          query=(("fromVersion", {"type": "string", "format": "int64"},
-                  "Send updates after this version (default 0)."),
-                 ("Last-Event-ID", _STR,
+          query=(("fromVersion", _VERSION,
+                  "Send updates after this version, at most the current one (default 0)."),
+                 ("Last-Event-ID", _VERSION,
                   "Set by EventSource on reconnection; wins over fromVersion."))),
     Route("GET", "/v1/games/{gameId}/replay", "GetReplay",
           "Seed and decisions: complete after the end, the public part before.",
@@ -152,6 +164,16 @@ PLAIN_OPERATIONS = (
     "StartGame", "ReissueSeatToken", "ResignGame", "RevokeSeatToken", "SetSeatBot",
     "UndoAction",
 )
+
+
+# The plain operations a request without a token is refused at once (before its body).
+_TOKEN_REQUIRED = frozenset(
+    route.operation_id for route in ROUTES if route.authorization == "required"
+)
+# Refusals of a request's arguments, which a bad token takes precedence over.
+_ARGUMENT_REASONS = frozenset({
+    "INVALID_ARGUMENT", "UNKNOWN_ACTION", "BAD_PAGE_TOKEN", "BAD_POSITION",
+})
 
 
 class ClientGone(Exception):
@@ -248,6 +270,13 @@ def _json_response(
     return response
 
 
+# What a game id in a path may hold: no ':' (the custom methods, /v1/games/{id}:join, are
+# routes of their own) and no '/'.
+GAME_ID_CHARS = "[^/:]+"
+
+# aiohttp's limit on a request line and on each header line (its default).
+MAX_LINE_BYTES = 8190
+
 # What a browser on an allowed origin may send and read (the preflight's answer is cached
 # for CORS_MAX_AGE_SECONDS).
 CORS_REQUEST_HEADERS = ("Authorization", "Content-Type", "Last-Event-ID", "X-Request-Id")
@@ -282,6 +311,34 @@ async def _preflight_no_content(
     return response
 
 
+class JsonErrorsRequestHandler(RequestHandler):  # type: ignore[misc]
+    """aiohttp's handler of one connection, whose own refusals (a request it cannot parse,
+    a request line or header longer than it reads) are JSON error bodies like every other
+    answer, not aiohttp's text/plain."""
+
+    def handle_error(self, request: Any, status: int = 500, exc: BaseException | None = None,
+                     message: str | None = None) -> web.StreamResponse:
+        super().handle_error(request, status, exc, message)  # logs; raises if already answered
+        if isinstance(exc, LineTooLong):
+            error = ServiceError("HEADERS_TOO_LARGE", "the request line or a header is longer "
+                                 f"than the {MAX_LINE_BYTES} bytes read", limit=MAX_LINE_BYTES)
+        elif 400 <= status < 500:
+            error = ServiceError(
+                "INVALID_ARGUMENT", f"the request is not valid HTTP: {(message or '')[:200]}")
+        else:
+            error = ServiceError("INTERNAL", "internal error")
+        response = _json_response(error.http_status, _error_text(error), error.http_headers())
+        response.force_close()
+        return response
+
+
+def with_json_errors(server: web.Server) -> JsonErrorsRequestHandler:
+    """A new connection handler of `server` (what `server()` makes), with JSON refusals."""
+    return JsonErrorsRequestHandler(
+        server, loop=server._loop, **server._kwargs  # what web.Server.__call__ passes
+    )
+
+
 def _sse_stream_end(event: str, reason: str, version: int) -> bytes:
     """The last message of a watch stream: `end` (the game is over: stop watching) or
     `shutdown` (this server is stopping: reconnect after `retry` ms with Last-Event-ID)."""
@@ -308,14 +365,17 @@ def _error_text(error: ServiceError) -> str:
 
 
 _INTEGER_TEXT = re.compile(r"-?[0-9]{1,19}")
+# The texts the document's int64 pattern admits (no leading zeros, in range).
+_INT64_TEXT = re.compile(INT64_PATTERN)
 _SIMPLE_SUBMIT_KEYS = frozenset(
-    {"action", "expectedVersion", "idempotencyKey", "gameId", "includeLegalActions"}
+    {"action", "expectedVersion", "idempotencyKey", "includeLegalActions"}
 )
 
 
 def _int64(value: object) -> int | None:
-    """A proto3 JSON int64 (a number or a decimal string), or None to leave it to ParseDict."""
-    if type(value) is str and _INTEGER_TEXT.fullmatch(value):
+    """A proto3 JSON int64 (a number or a decimal string), or None to leave it to the
+    schema check and ParseDict."""
+    if type(value) is str and _INT64_TEXT.fullmatch(value):
         value = int(value)
     if type(value) is int and -(2**63) <= value < 2**63:
         return value
@@ -350,11 +410,11 @@ def _simple_submit(document: dict[str, Any]) -> pb.SubmitActionRequest | None:
         if version is None:
             return None
         message.expected_version = version
-    for key, field_name in (("idempotencyKey", "idempotency_key"), ("gameId", "game_id")):
-        if key in document:
-            if type(document[key]) is not str or not _is_utf8_text(document[key]):
-                return None
-            setattr(message, field_name, document[key])
+    if "idempotencyKey" in document:
+        key = document["idempotencyKey"]
+        if type(key) is not str or not _is_utf8_text(key):
+            return None
+        message.idempotency_key = key
     if "includeLegalActions" in document:
         if type(document["includeLegalActions"]) is not bool:
             return None
@@ -388,21 +448,22 @@ def _check_compound_before_parsing(document: dict[str, Any]) -> None:
 
 
 def _bool_param(value: str | None, name: str) -> bool:
-    if value is None or value == "":
+    """A boolean query parameter: `true` or `false` (absent: false), as the document says."""
+    if value is None or value == "false":
         return False
-    if value.lower() in ("true", "1"):
+    if value == "true":
         return True
-    if value.lower() in ("false", "0"):
-        return False
     raise ServiceError("INVALID_ARGUMENT", f"{name} must be true or false", field=name)
 
 
-def _int_param(value: str | None, name: str, bits: int) -> int:
+def _int_param(value: str | None, name: str, bits: int, low: int | None = None) -> int:
     """A query parameter or header holding a signed integer of the message field's width
-    (0 when absent): anything else is INVALID_ARGUMENT, not a fault when the field is set."""
-    if value is None or value == "":
+    (0 when absent), in ASCII digits, at least `low` when given: anything else (an empty
+    value too) is INVALID_ARGUMENT, not a fault when the field is set."""
+    if value is None:
         return 0
-    low, high = -(2 ** (bits - 1)), 2 ** (bits - 1) - 1
+    high = 2 ** (bits - 1) - 1
+    low = -(2 ** (bits - 1)) if low is None else low
     number = int(value) if _INTEGER_TEXT.fullmatch(value) else None
     if number is None or not low <= number <= high:
         raise ServiceError(
@@ -423,7 +484,8 @@ class RestGateway:
         self.service = service
         self.health_check = health_check
         # Relative: the document is the same whatever Host a client sends.
-        self._openapi = build_openapi(ROUTES, server_url="/")
+        self._openapi = build_openapi(ROUTES, server_url="/", settings=service.settings)
+        self._bodies = BodyValidator(self._openapi)
         self._closing = asyncio.Event()
         self._web = WebApp()
 
@@ -446,7 +508,9 @@ class RestGateway:
         for operation_id in PLAIN_OPERATIONS:
             handlers[operation_id] = functools.partial(self._serve_plain, operation_id)
         for route in ROUTES:
-            app.router.add_route(route.method, route.path, handlers[route.operation_id])
+            app.router.add_route(
+                route.method, route.path.replace("{gameId}", "{gameId:" + GAME_ID_CHARS + "}"),
+                handlers[route.operation_id])
         if cors_origins:
             _allow_cross_origin(app, cors_origins)
         app.on_shutdown.append(self._on_shutdown)
@@ -481,12 +545,16 @@ class RestGateway:
             return _error_response(
                 ServiceError("MESSAGE_TOO_LARGE", f"the request body is too large ({exc.text})")
             )
-        except web.HTTPMethodNotAllowed:
-            return _error_response(
+        except web.HTTPMethodNotAllowed as exc:
+            allowed = ", ".join(sorted(exc.allowed_methods))
+            response = _error_response(
                 ServiceError(
-                    "METHOD_NOT_ALLOWED", f"{request.method} is not allowed on {request.path}"
+                    "METHOD_NOT_ALLOWED",
+                    f"{request.method} is not allowed on {request.path} (only {allowed})",
                 )
             )
+            response.headers["Allow"] = allowed  # RFC 9110: a 405 lists what is allowed
+            return response
         except web.HTTPNotFound:
             return _error_response(ServiceError("UNKNOWN_ROUTE", f"no route {request.path}"))
 
@@ -507,7 +575,16 @@ class RestGateway:
         with observe_request(record):
             try:
                 caller = self._caller(request)
-                answer = await self._plain[operation_id](request, caller, record)
+                if caller.token is None and operation_id in _TOKEN_REQUIRED:
+                    raise ServiceError(  # before anything of the request is read
+                        "UNAUTHENTICATED",
+                        f"{operation_id} needs a token (Authorization: Bearer …)",
+                    )
+                try:
+                    answer = await self._plain[operation_id](request, caller, record)
+                except ServiceError as error:
+                    await self._authenticate_first(error, request, caller)
+                    raise
                 return 200, _ok_text(answer), NO_HEADERS
             except ServiceError as error:
                 record.outcome = error.reason
@@ -523,18 +600,40 @@ class RestGateway:
                 error = ServiceError("INTERNAL", f"internal error (request id {record.request_id})")
                 return error.http_status, _error_text(error), NO_HEADERS
 
+    async def _authenticate_first(
+        self, error: ServiceError, request: RestRequest, caller: Caller
+    ) -> None:
+        """A request refused for its arguments whose token is no token of its game is
+        refused as UNAUTHENTICATED instead: authentication comes before the body. Checked
+        only when the request is refused anyway, so accepted requests pay nothing."""
+        if error.reason not in _ARGUMENT_REASONS or caller.token is None:
+            return
+        try:
+            game_id = request.path_param("gameId")
+        except KeyError:
+            return  # no game in the path: the operator token is checked before the body
+        await self.service.authenticate(game_id, caller)
+
     def _caller(self, request: RestRequest) -> Caller:
         return Caller(
             token=bearer_token(request.header("authorization")),
             peer=self.service.client_address(request.remote, request.header),
         )
 
-    @staticmethod
-    async def _body(request: RestRequest, message: Message) -> Message:
+    async def _body(self, request: RestRequest, message: Message) -> Message:
         raw = await request.body()
         if isinstance(message, (pb.SubmitActionRequest, pb.PreviewActionRequest)):
             _check_action_body_size(raw)
-        return RestGateway._parse_body(RestGateway._json_document(raw), message)
+        document = RestGateway._json_document(raw)
+        if document is not None and isinstance(
+                message, (pb.SubmitActionRequest, pb.PreviewActionRequest)):
+            _check_compound_before_parsing(document)
+        if isinstance(message, pb.SubmitActionRequest) and document is not None:
+            simple = _simple_submit(document)
+            if simple is not None:  # already as strict as the schema
+                return simple
+        self._bodies.check(message.DESCRIPTOR.name, {} if document is None else document)
+        return RestGateway._parse_body(document, message)
 
     @staticmethod
     def _json_document(raw: bytes) -> dict[str, Any] | None:
@@ -554,12 +653,6 @@ class RestGateway:
     def _parse_body(document: dict[str, Any] | None, message: Message) -> Message:
         if document is None:
             return message
-        if isinstance(message, (pb.SubmitActionRequest, pb.PreviewActionRequest)):
-            _check_compound_before_parsing(document)
-        if isinstance(message, pb.SubmitActionRequest):
-            simple = _simple_submit(document)
-            if simple is not None:
-                return simple
         try:
             return parse_json_into(document, message)
         except json_format.ParseError as exc:
@@ -569,13 +662,8 @@ class RestGateway:
 
     @staticmethod
     def _path_game_id(request: RestRequest, message: Message) -> None:
-        game_id = request.path_param("gameId")
-        body_id = getattr(message, "game_id", "")
-        if body_id and body_id != game_id:
-            raise ServiceError(
-                "INVALID_ARGUMENT", "gameId in the body differs from the path", field="game_id"
-            )
-        message.game_id = game_id  # type: ignore[attr-defined]
+        """The path names the game (the body schema has no gameId)."""
+        message.game_id = request.path_param("gameId")  # type: ignore[attr-defined]
 
     # ------------------------------------------------------------------ plain operations
 
@@ -644,21 +732,23 @@ class RestGateway:
         self, request: RestRequest, caller: Caller, record: RequestRecord
     ) -> Message | Reply:
         message = pb.ListGamesRequest(
-            page_size=_int_param(_query(request, "pageSize", "page_size"), "pageSize", 32),
+            page_size=_int_param(_query(request, "pageSize", "page_size"), "pageSize", 32,
+                                 low=1),
             page_token=_query(request, "pageToken", "page_token") or "",
         )
         for name, enum in (("status", pb.GameStatus), ("ruleset", pb.Ruleset)):
             value = request.query_param(name)
-            if value:
-                try:
-                    setattr(message, name, int(value) if value.isdigit() else enum.Value(value))
-                except ValueError:
+            if value is not None:
+                # by name only, as the document says (not by number)
+                if value not in enum.keys():
                     raise ServiceError(
-                        "INVALID_ARGUMENT", f"{name} {value!r} is not a {enum.DESCRIPTOR.name}",
+                        "INVALID_ARGUMENT",
+                        f"{name} {value[:64]!r} is not a {enum.DESCRIPTOR.name} name",
                         field=name,
-                    ) from None
+                    )
+                setattr(message, name, enum.Value(value))
         open_seats = _query(request, "hasOpenSeats", "has_open_seats")
-        if open_seats is not None and open_seats != "":
+        if open_seats is not None:
             message.has_open_seats = _bool_param(open_seats, "hasOpenSeats")
         return await self.service.list_games(message, record)
 
@@ -667,8 +757,8 @@ class RestGateway:
     ) -> Message | Reply:
         message = pb.GetGameRequest(game_id=request.path_param("gameId"))
         at_version = _query(request, "atVersion", "at_version")
-        if at_version is not None and at_version != "":
-            message.at_version = _int_param(at_version, "atVersion", 64)
+        if at_version is not None:
+            message.at_version = _int_param(at_version, "atVersion", 64, low=0)
         return await self.service.get_game(message, caller, record)
 
     async def _list_legal_actions(
@@ -726,14 +816,14 @@ class RestGateway:
         with observe_request(record):
             try:
                 caller = self._caller(AiohttpRequest(request))
+                # both are checked; EventSource's header, when sent, says where to resume
+                from_version = _int_param(
+                    _query(AiohttpRequest(request), "fromVersion", "from_version"),
+                    "fromVersion", 64, low=0,
+                )
                 last_event_id = request.headers.get("Last-Event-ID")
-                if last_event_id:
-                    from_version = _int_param(last_event_id, "Last-Event-ID", 64)
-                else:
-                    from_version = _int_param(
-                        _query(AiohttpRequest(request), "fromVersion", "from_version"),
-                        "fromVersion", 64,
-                    )
+                if last_event_id is not None:
+                    from_version = _int_param(last_event_id, "Last-Event-ID", 64, low=0)
                 message = pb.WatchGameRequest(
                     game_id=request.match_info["gameId"], from_version=from_version
                 )

@@ -30,7 +30,7 @@ from .gen import game_service_pb2 as pb
 from .grpc_api import GameServicer, add_to_server
 from .limits import parse_networks
 from .observability import configure_logging, request_lines
-from .rest import RestGateway
+from .rest import RestGateway, with_json_errors
 from .store import BadDatabaseUrl, StoreUnavailable, open_store
 
 log = structlog.get_logger("brass_service.server")
@@ -213,7 +213,8 @@ async def serve_async(
     await runner.setup()
     assert runner.server is not None
     front = FastHttpFront(
-        gateway, runner.server, limits.max_message_bytes,
+        gateway, lambda: with_json_errors(runner.server),  # type: ignore[arg-type]
+        limits.max_message_bytes,
         keepalive_seconds=limits.http_keepalive_seconds, enabled=limits.http_fast_front,
         request_read_seconds=limits.http_request_read_seconds,
         max_connections_per_address=limits.http_max_connections_per_address,

@@ -359,10 +359,10 @@ def test_games_created_per_client_are_limited_but_not_the_operators(tmp_path: Pa
 
 
 def test_batches_and_positions_need_the_operator_token(tmp_path: Path) -> None:
-    """RunBatch and CreateGameFromPosition are refused (OPERATOR_ONLY, gRPC
-    PERMISSION_DENIED, HTTP 403) without the operator token or with a wrong one, before
-    the request is looked at, and served with it; a server without an operator token
-    refuses them to everyone."""
+    """RunBatch and CreateGameFromPosition are refused with a wrong token (OPERATOR_ONLY,
+    gRPC PERMISSION_DENIED, HTTP 403) or none (UNAUTHENTICATED, HTTP 401: no credentials,
+    RFC 9110), before the request is looked at, and served with it; a server without an
+    operator token refuses them to everyone (OPERATOR_ONLY)."""
     position = brass.Game.new(players=2, seed=4).position()
     served = ServerProcess(tmp_path / "op", env={
         "BRASS_OPERATOR_TOKEN": "op-secret", "BRASS_BATCH_WORKERS": "1",
@@ -380,16 +380,22 @@ def test_batches_and_positions_need_the_operator_token(tmp_path: Path) -> None:
                         (client.create_game_from_position, (position,)),
                         (lambda: list(client.run_batch(2, ["random"], 1)), ()),
                     ):
-                        error = expect_error("OPERATOR_ONLY", call, *args)
-                        assert error.code == grpc.StatusCode.PERMISSION_DENIED
+                        if token is None and server is served:
+                            error = expect_error("UNAUTHENTICATED", call, *args)
+                            assert error.code == grpc.StatusCode.UNAUTHENTICATED
+                        else:
+                            error = expect_error("OPERATOR_ONLY", call, *args)
+                            assert error.code == grpc.StatusCode.PERMISSION_DENIED
                 headers = {"Authorization": f"Bearer {token}"} if token else {}
                 for path, body in (
                     ("/v1/games:fromPosition", {"positionJson": "not even json"}),
                     ("/v1/batches", {"players": 2, "bots": ["random"], "games": 1}),
                 ):
                     status, _, answer = _rest_call(server, "POST", path, body, headers)
-                    assert status == 403, (path, status, answer)
-                    assert json.loads(answer)["error"]["reason"] == "OPERATOR_ONLY"
+                    expected = ((401, "UNAUTHENTICATED") if token is None and server is served
+                                else (403, "OPERATOR_ONLY"))
+                    assert (status, json.loads(answer)["error"]["reason"]) == expected, (
+                        path, answer)
         assert "no operator token" in expect_error(
             "OPERATOR_ONLY", GameClient(closed.grpc_target).create_game_from_position, position
         ).message
