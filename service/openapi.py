@@ -549,10 +549,11 @@ def build_openapi(routes: list[Route], server_url: str | None = None,
                     }
                 },
             }
-        else:
+        else:  # one or more media types, comma separated (a file server's)
             ok = {
                 "description": "OK",
-                "content": {route.content_type: {"schema": {"type": "string"}}},
+                "content": {media.strip(): {"schema": {"type": "string"}}
+                            for media in route.content_type.split(",")},
             }
         operation["responses"]["200"] = ok
         for status, description in _ERROR_RESPONSES.items():

@@ -151,7 +151,8 @@ ROUTES: list[Route] = [
     Route("GET", "/", "WebApp", "The reference web frontend (docs/WEB.md).",
           authorization="none", content_type="text/html"),
     Route("GET", "/web/{name}", "WebAsset", "A file of the web frontend (scripts, styles).",
-          authorization="none", content_type="text/javascript"),
+          authorization="none",
+          content_type="text/javascript, text/css, image/svg+xml, application/json"),
 ]
 
 

@@ -14,7 +14,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
 from service.helpers import ServerProcess, rest_once, skip_loudly
 
 TS_DIR = Path(__file__).resolve().parent / "ts"

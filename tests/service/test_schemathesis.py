@@ -70,7 +70,9 @@ def _config(port: int, fixture: dict[str, object]) -> str:
         lines += ["[[operations]]", f"include-operation-id = {_toml(operation)}",
                   f"parameters = {{ gameId = {_toml(game)} }}"]
     lines += ["[[operations]]", 'include-operation-id = "GetRuleset"',
-              'parameters = { ruleset = "birmingham" }']
+              'parameters = { ruleset = "birmingham" }',
+              "[[operations]]", 'include-operation-id = "WebAsset"',
+              'parameters = { name = "main.js" }']
     return "\n".join(lines) + "\n"
 
 
