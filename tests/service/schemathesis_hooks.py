@@ -67,8 +67,10 @@ class GameTokens:
             return FIXTURE["live_tokens"][seat if seat is not None else 0]
         if operation == "StartGame":
             return str(FIXTURE["host_token"])
-        if operation == "ReissueSeatToken":  # another game: its new tokens void no other's
-            return str(FIXTURE["reissue_host_token"])
+        if operation in ("ReissueSeatToken", "RevokeSeatToken", "SetSeatBot"):
+            return str(FIXTURE["reissue_host_token"])  # another game: voids no other's token
+        if operation == "ResignGame":  # a game of its own: the live one goes on
+            return str(FIXTURE["resign_token"])
         if operation == "LeaveGame":
             return str(FIXTURE["waiting_seat_token"])
         if operation in _OPERATOR:

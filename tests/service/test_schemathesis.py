@@ -53,6 +53,8 @@ def _config(port: int, fixture: dict[str, object]) -> str:
         "GetReplay": fixture["finished"], "WatchGame": fixture["finished"],
         "JoinGame": fixture["waiting"], "LeaveGame": fixture["waiting"],
         "StartGame": fixture["waiting"], "ReissueSeatToken": fixture["reissue"],
+        "RevokeSeatToken": fixture["reissue"], "SetSeatBot": fixture["reissue"],
+        "ResignGame": fixture["resign"],
     }
     lines = [
         f"base-url = {_toml(f'http://127.0.0.1:{port}')}",
@@ -104,6 +106,8 @@ def _games(server: ServerProcess) -> dict[str, object]:
     status, reissued = rest_once(port, "POST", "/v1/games",
                                  {"players": 4, "openSeats": [3], "seed": "14"})
     assert status == 200, reissued
+    status, resign = rest_once(port, "POST", "/v1/games", {"players": 2, "seed": "15"})
+    assert status == 200, resign
     position = brass.Game.new(players=2, seed=4).position()
     return {
         "port": port, "seed": SEED, "operator_token": server.operator_token,
@@ -112,6 +116,7 @@ def _games(server: ServerProcess) -> dict[str, object]:
         "waiting": waiting["gameId"], "host_token": waiting["hostToken"],
         "waiting_seat_token": waiting["seats"][0]["token"],
         "reissue": reissued["gameId"], "reissue_host_token": reissued["hostToken"],
+        "resign": resign["gameId"], "resign_token": resign["seats"][0]["token"],
         "position_json": position if isinstance(position, str) else json.dumps(position),
     }
 
