@@ -27,7 +27,7 @@ FIXTURE: dict[str, Any] = json.loads(os.environ.get("BRASS_ST_FIXTURE", "{}"))
 _rng = random.Random(FIXTURE.get("seed", 0))
 
 # Operations whose token is the live game's seat to act, and the waiting game's tokens.
-_SEAT_TO_ACT = {"SubmitAction", "PreviewAction", "ListLegalActions", "GetGame"}
+_SEAT_TO_ACT = {"SubmitAction", "PreviewAction", "ListLegalActions", "GetGame", "UndoAction"}
 _OPERATOR = {"RunBatch", "CreateGameFromPosition", "CreateGame"}
 
 # The server's checks of a request's shape (rest.py, openapi.BodyValidator) word their

@@ -50,6 +50,7 @@ def _config(port: int, fixture: dict[str, object]) -> str:
     per_game = {
         "GetGame": fixture["live"], "ListLegalActions": fixture["live"],
         "SubmitAction": fixture["live"], "PreviewAction": fixture["live"],
+        "UndoAction": fixture["live"],
         "GetReplay": fixture["finished"], "WatchGame": fixture["finished"],
         "JoinGame": fixture["waiting"], "LeaveGame": fixture["waiting"],
         "StartGame": fixture["waiting"], "ReissueSeatToken": fixture["reissue"],
