@@ -30,11 +30,13 @@ from .sdk import (
     game_options,
     list_games_request,
     struct_to_dict,
+    view_dict,
 )
 
 _TRANSIENT = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED)
 
-__all__ = ["AsyncGameClient", "AsyncSeatClient", "BrassError", "pb", "struct_to_dict"]
+__all__ = ["AsyncGameClient", "AsyncSeatClient", "BrassError", "pb", "struct_to_dict",
+           "view_dict"]
 
 
 class AsyncGameClient:
@@ -287,7 +289,7 @@ class AsyncSeatClient:
         return await self.client.get_game(self.game_id, self.token)
 
     async def view(self) -> dict[str, Any]:
-        return struct_to_dict((await self.state()).view)
+        return view_dict(await self.state())
 
     async def legal_actions(
         self, *, include_compound_actions: bool = False

@@ -184,7 +184,7 @@ def _play_with_server_bots(target: str, seats: Sequence[str], seed: int | None, 
 
 def _play_joined(target: str, game_id: str, tokens: Sequence[str], seats: Sequence[str],
                  read: Read, out: TextIO) -> PlayResult:
-    from .sdk import BrassError, GameClient, pb, struct_to_dict
+    from .sdk import BrassError, GameClient, event_dict, pb, view_dict
 
     if not tokens:
         raise ValueError("joining a game needs at least one seat token")
@@ -204,7 +204,7 @@ def _play_joined(target: str, game_id: str, tokens: Sequence[str], seats: Sequen
         last = 0
         for update in client.watch_game(game_id, from_version=0):
             last = update.version
-            _show([struct_to_dict(e.data) for e in update.events], out)
+            _show([event_dict(e) for e in update.events], out)
             if not update.HasField("state"):
                 continue
             summary = update.state.summary
@@ -220,7 +220,7 @@ def _play_joined(target: str, game_id: str, tokens: Sequence[str], seats: Sequen
             token = seat_tokens[seat]
             legal = client.list_legal_actions(game_id, token)
             if kinds[seat] == HUMAN:
-                view = struct_to_dict(client.get_game(game_id, token).view)
+                view = view_dict(client.get_game(game_id, token))
                 choice = ask(seat, legal.decision, view,
                              [(o.id, o.name) for o in legal.options], read, out)
             else:

@@ -37,8 +37,12 @@ __all__ = [
     "SeatClient",
     "build_action",
     "build_batch_request",
+    "cost_dict",
+    "event_dict",
+    "meaning_dict",
     "pb",
     "struct_to_dict",
+    "view_dict",
 ]
 
 
@@ -72,7 +76,7 @@ class BrassError(Exception):
 
 
 def struct_to_dict(struct: struct_pb2.Struct) -> dict[str, Any]:
-    """A Struct (view, event, meaning) as plain Python, whole numbers as ints."""
+    """A Struct (GameOptions.ruleset_options' values) as plain Python, whole numbers as ints."""
 
     def ints(value: Any) -> Any:
         if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
@@ -84,6 +88,62 @@ def struct_to_dict(struct: struct_pb2.Struct) -> dict[str, Any]:
         return value
 
     return ints(json_format.MessageToDict(struct))
+
+
+def _arm(message: Any, oneof: str) -> tuple[str, Any] | None:
+    """The set field of a `oneof` (named by the ruleset) and its message."""
+    name = message.WhichOneof(oneof)
+    return None if name is None else (name, getattr(message, name))
+
+
+def _fields(message: Any) -> dict[str, Any]:
+    """A typed message as the engine API's dict: snake_case names, every field written."""
+    return json_format.MessageToDict(
+        message, preserving_proto_field_name=True, always_print_fields_with_no_presence=True
+    )
+
+
+def view_dict(holder: Any) -> dict[str, Any]:
+    """The view of a GameState or PreviewActionResponse in the engine API's names
+    (snake_case, as brass.Game.view; absent optional fields are left out, not None)."""
+    arm = _arm(holder, "view")
+    return {} if arm is None else _fields(arm[1])
+
+
+def _kind_dict(holder: Any, oneof: str, label: str) -> dict[str, Any] | None:
+    """A ruleset arm as the engine's dict: {label: kind, its fields} for a message with a
+    `kind` oneof, its fields for a flat one; None when unset."""
+    arm = _arm(holder, oneof)
+    if arm is None:
+        return None
+    if "kind" not in arm[1].DESCRIPTOR.oneofs_by_name:
+        return _fields(arm[1])
+    kind = _arm(arm[1], "kind")
+    if kind is None:
+        return None
+    rest = {k: v for k, v in _fields(arm[1]).items() if k != kind[0]}
+    return {label: kind[0], **rest, **_fields(kind[1])}
+
+
+def event_dict(event: pb.GameEvent) -> dict[str, Any]:
+    """A GameEvent as brass.Game.apply gives it: {"type", "seat", its fields}."""
+    document = _kind_dict(event, "event", "type")
+    if document is None or "type" not in document:
+        return document or {}
+    seat = event.seat if event.HasField("seat") else None
+    document.pop("seat", None)
+    return {"type": document.pop("type"), "seat": seat, **document}
+
+
+def meaning_dict(option: pb.LegalOption) -> dict[str, Any]:
+    """A LegalOption's meaning as brass.Option.meaning: {"kind", its fields}."""
+    return _kind_dict(option, "meaning", "kind") or {}
+
+
+def cost_dict(preview: pb.PreviewActionResponse) -> dict[str, Any]:
+    """A preview's cost breakdown in the engine API's names."""
+    arm = _arm(preview, "cost")
+    return {} if arm is None else _fields(arm[1])
 
 
 def build_action(
@@ -511,7 +571,7 @@ class SeatClient:
         return self.client.get_game(self.game_id, self.token)
 
     def view(self) -> dict[str, Any]:
-        return struct_to_dict(self.state().view)
+        return view_dict(self.state())
 
     def legal_actions(
         self, *, include_compound_actions: bool = False

@@ -521,8 +521,8 @@ class GrpcWatcher(User):
                     invariant(self.environment, "watch event versions",
                               f"{summary.game_id}: events outside ({last}, {update.version}]")
                 if update.HasField("state"):
-                    for player in update.state.view.fields["player_state"].list_value.values:
-                        if "hand" in player.struct_value.fields:
+                    for player in update.state.birmingham.player_state:
+                        if player.hand:
                             invariant(self.environment, "spectator sees no hand",
                                       f"{summary.game_id} at {update.version}")
                 last = update.version
@@ -669,9 +669,9 @@ class SseWatcher(HttpUser):
                     if version <= last and not (version == last == 0):
                         invariant(self.environment, "SSE moves forward",
                                   f"{game_id}: {last} then {version}")
-                    for player in update.get("state", {}).get("view", {}).get(
-                            "player_state", []):
-                        if "hand" in player:
+                    for player in update.get("state", {}).get("birmingham", {}).get(
+                            "playerState", []):
+                        if player.get("hand"):
                             invariant(self.environment, "spectator sees no hand",
                                       f"{game_id} at {version}")
                     last = version

@@ -8,8 +8,6 @@ from typing import Any
 from google.protobuf import json_format, struct_pb2
 from google.protobuf.message import Message
 
-from . import wire
-
 
 def _plain(value: Any) -> Any:
     """json.dumps fallback for the odd non-JSON value (numpy scalars, sets, dataclasses)."""
@@ -25,20 +23,6 @@ def _plain(value: Any) -> Any:
 def jsonable(value: Any) -> Any:
     """A deep copy of value made only of JSON types (dict keys become strings)."""
     return json.loads(json.dumps(value, default=_plain))
-
-
-def struct_bytes(document: dict[str, Any] | None) -> bytes:
-    """The google.protobuf.Struct wire bytes of a document (see wire.py)."""
-    if not document:
-        return b""
-    try:
-        return wire.struct_bytes(document)  # the engine's documents are plain JSON already
-    except (TypeError, ValueError, OverflowError):
-        return wire.struct_bytes(jsonable(document))
-
-
-def to_struct(document: dict[str, Any] | None) -> struct_pb2.Struct:
-    return struct_pb2.Struct.FromString(struct_bytes(document))
 
 
 def integral_floats_to_ints(value: Any) -> Any:

@@ -29,11 +29,11 @@ from google.protobuf import timestamp_pb2
 import brass
 from brass.position import MAX_POSITION_CHARS
 
-from . import auth, wire
+from . import auth, typed
 from . import hosting as hosted
 from .batches import BatchLimits, BatchRunner, BatchStream
 from .bot_seats import BotPool, check_seat_bot, decision_seed
-from .convert import message_to_json_dict, struct_bytes, to_struct
+from .convert import message_to_json_dict
 from .errors import ServiceError, from_engine_error
 from .gen import game_service_pb2 as pb
 from .limits import (
@@ -53,7 +53,7 @@ from .observability import (
     RequestRecord,
     new_request_id,
 )
-from .reply import Reply, plain_json
+from .reply import Reply
 from .store import (
     DecisionRow,
     GameRow,
@@ -92,7 +92,7 @@ _MAYBE_STALE = frozenset({"STALE_VERSION", "NOT_YOUR_TURN", "GAME_OVER", "ILLEGA
 # A stored decision row that is an undo (UndoAction), and its entry in a replay record.
 _UNDO_ACTION = {"ids": [], "compound": False, "undo": True}
 # SubmitActionResponse.replayed = true, as bytes (field 3, varint 1).
-_REPLAYED_FIELD = b"\x18\x01"
+_REPLAYED_FIELD = pb.SubmitActionResponse(replayed=True).SerializeToString()
 # Public fields of a replay record; everything else (seed, starting position) waits for
 # the end of the game.
 _PUBLIC_REPLAY_FIELDS = ("rules_edition", "ruleset", "players", "options", "decisions")
@@ -367,7 +367,7 @@ def _summary(row: GameRow, live: LiveGame | None = None) -> pb.GameSummary:
 
 def game_state(row: GameRow, live: LiveGame, seat: int | None) -> pb.GameState:
     game = live.game
-    state = pb.GameState(summary=_summary(row, live), view=to_struct(game.view(seat)))
+    state = pb.GameState(summary=_summary(row, live), **typed.view_arm(game, seat))
     if seat is not None:
         state.viewer_seat = seat
     if game.is_over:
@@ -376,14 +376,14 @@ def game_state(row: GameRow, live: LiveGame, seat: int | None) -> pb.GameState:
     return state
 
 
-def _events(version: int, events: list[dict[str, Any]]) -> list[pb.GameEvent]:
-    return [pb.GameEvent(version=version, data=to_struct(e)) for e in events]
+def _events(ruleset: str, version: int, events: list[dict[str, Any]]) -> list[pb.GameEvent]:
+    return [typed.event_message(ruleset, version, e) for e in events]
 
 
-def _stored_events(stored: DecisionRow) -> list[pb.GameEvent]:
+def _stored_events(ruleset: str, stored: DecisionRow) -> list[pb.GameEvent]:
     """A stored decision's events for watchers: the server's own first (a turn that timed
     out), then the engine's."""
-    events = _events(stored.to_version, stored.events)
+    events = _events(ruleset, stored.to_version, stored.events)
     kind = stored.action.get("event")
     if kind:
         events.insert(0, hosted.lobby_event(kind, stored.to_version, stored.created_at,
@@ -464,30 +464,17 @@ def _summary_json(row: GameRow, live: LiveGame) -> dict[str, Any]:
 class _StateParts:
     """A GameState made of its parts, to be written as protobuf bytes or as JSON.
 
-    The view, the bulk of it, comes from the core as JSON text, which REST sends as it is.
-    For gRPC the core also turns that text into the bytes of a Struct
-    (brass.json_to_struct_bytes), appended to the rest of the message: a message's
-    serialized fields may come in any order, and parsing concatenated bytes merges them.
+    The view, the bulk of it, comes from the core as JSON text in proto3 JSON's key style,
+    which REST sends as it is; gRPC gets the typed message (service/typed.py).
     """
 
-    __slots__ = ("live", "row", "seat", "view_text")
+    __slots__ = ("live", "row", "seat")
 
     def __init__(self, row: GameRow, live: LiveGame, seat: int | None) -> None:
         self.row, self.live, self.seat = row, live, seat
-        self.view_text = live.game.view_json(seat)
 
-    def to_bytes(self) -> bytes:
-        game = self.live.game
-        state = pb.GameState(summary=_summary(self.row, self.live))
-        if self.seat is not None:
-            state.viewer_seat = self.seat
-        if game.is_over:
-            state.scores.extend(int(s) for s in game.scores())
-            state.winners.extend(int(w) for w in game.winners())
-        view_bytes = brass.json_to_struct_bytes(self.view_text)
-        if view_bytes is None:  # text the core leaves to the general converter
-            view_bytes = struct_bytes(orjson.loads(self.view_text))
-        return state.SerializeToString() + wire.field(3, view_bytes)
+    def message(self) -> pb.GameState:
+        return game_state(self.row, self.live, self.seat)
 
     def to_json(self) -> dict[str, Any]:
         return json.loads(self.to_json_text())
@@ -504,7 +491,7 @@ class _StateParts:
             rest["viewerSeat"] = self.seat
         return (
             '{"summary":' + _compact(_summary_json(self.row, self.live))
-            + ',"view":' + self.view_text
+            + ',"' + game.ruleset + '":' + typed.view_json_text(game, self.seat)
             + "," + _compact(rest)[1:]
         )
 
@@ -514,16 +501,9 @@ def _compact(value: Any) -> str:
     documents; non-ASCII text is written as UTF-8 rather than escaped, the same JSON)."""
     return orjson.dumps(value).decode()
 
-def _event_bytes(version: int, events: list[dict[str, Any]]) -> bytes:
-    """The repeated GameEvent field (number 2) of SubmitActionResponse, as bytes."""
-    head = pb.GameEvent(version=version).SerializeToString()
-    return b"".join(
-        wire.field(2, head + wire.field(2, struct_bytes(event))) for event in events
-    )
-
-
-def _events_json(version: int, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [{"version": str(version), "data": plain_json(event)} for event in events]
+def _events_json(ruleset: str, version: int,
+                 events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [typed.event_json(ruleset, version, event) for event in events]
 
 
 def _option_kind(option: Any) -> str:
@@ -1616,7 +1596,7 @@ class GameService:
         parts = _StateParts(row, live, seat)
         return Reply(
             pb.GetGameResponse,
-            make_data=lambda: wire.field(1, parts.to_bytes()),
+            make_data=lambda: pb.GetGameResponse(state=parts.message()).SerializeToString(),
             json_text=lambda: '{"state":' + parts.to_json_text() + "}",
         )
 
@@ -1634,15 +1614,19 @@ class GameService:
             for option in game.legal_actions():
                 key = (ruleset, decision, option.id)
                 if key not in cache:
+                    arm, meaning, meaning_json = typed.meaning_parts(ruleset, option.meaning)
                     message = pb.LegalOption(
                         id=option.id, kind=_option_kind(option), name=option.name,
-                        meaning=to_struct(option.meaning),
+                        **{arm: meaning},
                     )
                     json_option = _compact({
                         "id": option.id, "kind": message.kind, "name": option.name,
-                        "meaning": plain_json(option.meaning),
+                        arm: meaning_json,
                     })
-                    cache[key] = (wire.field(5, message.SerializeToString()), json_option)
+                    # a response holding only this option is the option's field bytes:
+                    # responses' bytes concatenate into one with all their options
+                    alone = pb.ListLegalActionsResponse(options=[message])
+                    cache[key] = (alone.SerializeToString(), json_option)
             encoded = [cache[(ruleset, decision, i)] for i in ids]
         return b"".join(e[0] for e in encoded), [e[1] for e in encoded]
 
@@ -1696,7 +1680,8 @@ class GameService:
         head, options_bytes, options_json = self._legal_parts(row, live, seat)
         if request.include_unavailable:
             for option_id, reason, message in game.unavailable():
-                head.unavailable.add(id=option_id, reason=reason, message=message)
+                head.unavailable.add(id=option_id, reason=reason, message=message,
+                                     **{typed.reason_code_field(game.ruleset): reason})
         if request.include_compound_actions:
             _add_compound_actions(head, game)
         plain = not (request.include_unavailable or request.include_compound_actions)
@@ -2094,13 +2079,17 @@ class GameService:
             head, options_bytes, options_json = self._legal_parts(row, after, seat)
             if include_compound_actions:
                 _add_compound_actions(head, game)
-            next_bytes = wire.field(4, head.SerializeToString() + options_bytes)
+            listing = pb.ListLegalActionsResponse.FromString(
+                head.SerializeToString() + options_bytes)
+            next_bytes = pb.SubmitActionResponse(next_actions=listing).SerializeToString()
             next_json = ',"nextActions":' + self._legal_json_text(
                 head, options_json, not include_compound_actions)
 
         def as_bytes() -> bytes:
+            head = pb.SubmitActionResponse(
+                state=state.message(), events=_events(game.ruleset, after.version, events))
             return (
-                wire.field(1, state.to_bytes()) + _event_bytes(after.version, events)
+                head.SerializeToString()
                 + (next_bytes or b"") + (_REPLAYED_FIELD if replayed else b"")
             )
 
@@ -2109,7 +2098,7 @@ class GameService:
             make_data=as_bytes,
             json_text=lambda: (
                 '{"state":' + state.to_json_text()
-                + ',"events":' + _compact(_events_json(after.version, events))
+                + ',"events":' + _compact(_events_json(game.ruleset, after.version, events))
                 + ("" if undo else ',"replayed":' + ("true" if replayed else "false"))
                 + next_json + "}"
             ),
@@ -2178,11 +2167,12 @@ class GameService:
             preview = game.preview(ids, seat=seat)
         except brass.EngineError as exc:
             raise from_engine_error(exc, version=version) from exc
+        cost_arm, cost, _ = typed.cost_parts(game.ruleset, preview.get("cost") or {})
         return pb.PreviewActionResponse(
-            events=_events(version, preview.get("events", [])),
-            cost=to_struct(preview.get("cost") or {}),
-            view=to_struct(preview.get("view") or {}),
+            events=_events(game.ruleset, version, preview.get("events", [])),
             version=version,
+            **{cost_arm: cost,
+               game.ruleset: typed.view_from_document(game.ruleset, preview.get("view") or {})},
         )
 
     # -------------------------------------------------------------------------- watch
@@ -2253,7 +2243,8 @@ class GameService:
                     update = pb.WatchGameResponse(version=batch_end)
                     timed: list[tuple[float, pb.GameEvent]] = []
                     for stored in rows:
-                        timed.extend((stored.created_at, e) for e in _stored_events(stored))
+                        timed.extend((stored.created_at, e)
+                                     for e in _stored_events(game.ruleset, stored))
                     if batch_end == head:
                         timed.extend(hosted.lobby_events_after(row, revision))
                         revision = row.seats_revision

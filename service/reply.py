@@ -6,10 +6,10 @@ the engine's documents; each form is made on first use only. Building the JSON f
 protobuf message (`json_format.MessageToDict`) walks every value of a view in Python and
 costs more than the rest of the request, hence the direct route.
 
-The JSON produced is the one `convert.message_to_json_dict` gives for the same message
-(lowerCamelCase names, 64-bit integers as strings, enums by name, every field without
-presence written, whole numbers inside documents as integers); tests/service/test_reply.py
-checks that on whole games.
+The JSON produced is the message's canonical proto3 JSON (lowerCamelCase names, 64-bit
+integers as strings, enums by name); the views' default values may be left out, as proto3
+JSON allows. tests/service/test_reply.py and test_typed_contract.py check that on whole
+games.
 """
 
 from __future__ import annotations
@@ -21,9 +21,8 @@ from typing import Any
 from google.protobuf.message import Message
 
 from .convert import message_to_json_dict
-from .wire import plain_json
 
-__all__ = ["Reply", "plain_json", "serialize"]
+__all__ = ["Reply", "serialize"]
 
 _JsonMaker = Callable[[], Any]
 

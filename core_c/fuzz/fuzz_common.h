@@ -127,6 +127,14 @@ static void check_view_json(const BrassGame *g, const BrassGame *twin, int s) {
     int m = brass_view_json(twin, s, b, BRASS_JSON_CAP);
     FUZZ_CHECK(m == n && memcmp(a, b, (size_t)n) == 0, "determinize changed the json of %d", s);
     FUZZ_CHECK(brass_view_json(g, s, small, sizeof small) == -BRASS_E_BUFFER, "short buffer");
+    /* the service's key style: written whole, no longer than the snake_case text (its keys
+       are shorter and its null members dropped), the same for the twin */
+    int c = brass_view_json_keys(g, s, BRASS_KEYS_CAMEL, a, BRASS_JSON_CAP);
+    FUZZ_CHECK(c > 0 && c <= n && a[c] == 0 && strlen(a) == (size_t)c, "camel view of %d", s);
+    FUZZ_CHECK(brass_view_json_keys(twin, s, BRASS_KEYS_CAMEL, b, BRASS_JSON_CAP) == c &&
+                   memcmp(a, b, (size_t)c) == 0, "determinize changed the camel json of %d", s);
+    FUZZ_CHECK(brass_view_json_keys(g, s, BRASS_KEYS_CAMEL, small, sizeof small) ==
+                   -BRASS_E_BUFFER, "camel short buffer");
     n = brass_position_json(g, a, BRASS_JSON_CAP);
     FUZZ_CHECK(n > 0 && n < BRASS_JSON_CAP && a[n] == 0, "position json: %d", n);
 }

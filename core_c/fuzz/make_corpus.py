@@ -5,7 +5,6 @@
 fuzz_restore:   snapshots of seeded random games at varied decisions and eras;
 fuzz_state:     the same states as raw BirminghamGame bytes, then decision bytes;
 fuzz_decisions: seed (8 bytes), options, prefix length, salt, then decision bytes;
-fuzz_struct:    seat views and positions as JSON text, and small hand-written documents;
 fuzz_pgh_json:  Pittsburgh positions as JSON text (both table sets, every player count, mid
                 action and finished), and game parameters whose position is mutated.
 Deterministic: the same engine writes the same files.
@@ -55,31 +54,6 @@ def states() -> list[tuple[str, bytes]]:
     return out
 
 
-# JSON corners for fuzz_struct beside the engine's own texts.
-STRUCT_DOCUMENTS = (
-    b"{}", b' { "a" : [ 1 , -2.5e3 , true , false , null , "" , { } , [ ] ] } ',
-    b'{"esc":"\\"\\\\\\/\\b\\f\\n\\r\\t\\u00e9\\ud83d\\ude00"}',
-    "{\"utf8\":\"\u00fcn\u00efc\u00f6d\u00e9 \u4e2d\"}".encode(),
-    b'{"n":[0,-0,0.1,1e308,5e-324,123456789012345678901234567890]}',
-    b'{"d":{"d":{"d":{"d":[[[[1]]]]}}}}', b'{"dup":1,"dup":2}',
-)
-
-
-def struct_texts() -> list[tuple[str, bytes]]:
-    out = [(f"doc{k}", text) for k, text in enumerate(STRUCT_DOCUMENTS)]
-    for players in (2, 3, 4):
-        g = brass.Game.new(players, seed=players)
-        rng = random.Random(players)
-        for step in range(400):
-            if step % 100 == 0:
-                out.append((f"p{players}-v{step}", g.view_json(step % players).encode()))
-                out.append((f"p{players}-s{step}", g.view_json(None).encode()))
-            if g.is_over:
-                break
-            g.apply(rng.choice(g.legal_ids()))
-    return out
-
-
 def write_pgh_json_corpus() -> None:
     out = CORPUS / "fuzz_pgh_json"
     shutil.rmtree(out, ignore_errors=True)
@@ -102,7 +76,6 @@ def write_pgh_json_corpus() -> None:
 
 def main() -> None:
     write_pgh_json_corpus()
-    write_struct_corpus()
     for sub in ("fuzz_restore", "fuzz_state", "fuzz_decisions"):
         shutil.rmtree(CORPUS / sub, ignore_errors=True)
         (CORPUS / sub).mkdir(parents=True)
@@ -116,13 +89,6 @@ def main() -> None:
         (CORPUS / "fuzz_decisions" / f"seed{k}").write_bytes(head + rng.randbytes(96 + 8 * k))
     counts = {d.name: len(list(d.iterdir())) for d in sorted(CORPUS.iterdir())}
     print(counts)
-
-
-def write_struct_corpus() -> None:
-    shutil.rmtree(CORPUS / "fuzz_struct", ignore_errors=True)
-    (CORPUS / "fuzz_struct").mkdir(parents=True)
-    for name, text in struct_texts():
-        (CORPUS / "fuzz_struct" / name).write_bytes(text)
 
 
 if __name__ == "__main__":

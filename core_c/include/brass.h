@@ -257,14 +257,16 @@ int brass_position_json(const BrassGame *g, char *out, int cap);
    "$" for the text itself) and `message` what is wrong. g is written only on success. */
 int brass_position_read(BrassGame *g, int ruleset, const char *json, int len, char *field,
                         size_t field_len, char *message, size_t message_len);
-/* The JSON text of an object (e.g. a view from brass_view_json) as the wire bytes of a
-   google.protobuf.Struct: map entries in the text's order (a key given twice is written
-   twice; readers keep the last), numbers as doubles. Returns the length, or
-   -BRASS_E_BUFFER when `cap` is too small (BRASS_STRUCT_CAP(len) always suffices),
-   -BRASS_E_BAD_ARGUMENT when the text is not a JSON object, holds a string that is not
-   UTF-8, a number longer than 39 characters or nests deeper than 32. */
-#define BRASS_STRUCT_CAP(len) (8 * (len) + 64)
-int brass_json_to_struct(const char *json, int len, uint8_t *out, int cap);
+/* Key styles of a view's JSON text: snake_case field names with nulls written (the Python
+   engine API, the position format); canonical proto3 JSON for the service (lowerCamelCase
+   field names, null members left out: it parses strictly into the ruleset's typed view
+   message of proto/brass/v1); or that message's own field names (snake_case) with null
+   members left out, as a protobuf runtime's message constructor takes them. Map keys
+   (slot, link, card names) are the same in all. */
+enum { BRASS_KEYS_SNAKE = 0, BRASS_KEYS_CAMEL = 1, BRASS_KEYS_PROTO = 2 };
+/* brass_view_json in a key style (brass_view_json is BRASS_KEYS_SNAKE); a Pittsburgh view
+   is snake_case in both for now. */
+int brass_view_json_keys(const BrassGame *g, int seat, int keys, char *out, int cap);
 /* Seed the random state used for future shuffles (positions built from JSON). */
 void brass_set_seed(BrassGame *g, uint64_t seed);
 /* Scores and standing (seats best first, the ruleset's tie rules applied). */

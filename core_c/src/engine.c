@@ -456,19 +456,24 @@ int brass_determinize(BrassGame *g, int seat, uint64_t seed) {
     return rs->determinize(g, seat, seed);
 }
 
-int brass_view_json(const BrassGame *g, int seat, char *out, int cap) {
+int brass_view_json_keys(const BrassGame *g, int seat, int keys, char *out, int cap) {
     const BrassRuleset *rs = ruleset_of(g);
-    if (!rs || !out || cap <= 0 || seat < -1 || seat >= g->header.num_players)
+    if (!rs || !out || cap <= 0 || seat < -1 || seat >= g->header.num_players ||
+        (keys != BRASS_KEYS_SNAKE && keys != BRASS_KEYS_CAMEL && keys != BRASS_KEYS_PROTO))
         return -BRASS_E_BAD_ARGUMENT;
     BrassGame red;
     rs->redact(g, seat, &red);
-    return rs->position_json(&red, seat, 0, out, cap);
+    return rs->position_json(&red, seat, 0, keys, out, cap);
+}
+
+int brass_view_json(const BrassGame *g, int seat, char *out, int cap) {
+    return brass_view_json_keys(g, seat, BRASS_KEYS_SNAKE, out, cap);
 }
 
 int brass_position_json(const BrassGame *g, char *out, int cap) {
     const BrassRuleset *rs = ruleset_of(g);
     if (!rs || !out || cap <= 0) return -BRASS_E_BAD_ARGUMENT;
-    return rs->position_json(g, -1, 1, out, cap);
+    return rs->position_json(g, -1, 1, BRASS_KEYS_SNAKE, out, cap);
 }
 
 int brass_position_read(BrassGame *g, int ruleset, const char *json, int len, char *field,

@@ -52,10 +52,11 @@ static void check_state(const BrassGame *g) {
         brass_redact(g, s, &view);
         int n = brass_view_json(g, s, json, BRASS_JSON_CAP);
         CHECK(n > 0 && json[n] == 0 && strlen(json) == (size_t)n, "view json");
-        static uint8_t pb[BRASS_STRUCT_CAP(BRASS_JSON_CAP)];
-        int m = brass_json_to_struct(json, n, pb, (int)sizeof pb);
-        CHECK(m > n / 2, "view as a Struct");
-        CHECK(brass_json_to_struct(json, n, pb, m - 1) == -BRASS_E_BUFFER, "Struct short buffer");
+        static char camel[BRASS_JSON_CAP];
+        int m = brass_view_json_keys(g, s, BRASS_KEYS_CAMEL, camel, BRASS_JSON_CAP);
+        CHECK(m > n / 2 && m <= n && strlen(camel) == (size_t)m, "camel view json");
+        CHECK(brass_view_json_keys(g, s, BRASS_KEYS_CAMEL, camel, m) == -BRASS_E_BUFFER,
+              "camel view json short buffer");
         CHECK(brass_view_json(g, s, json, 100) == -BRASS_E_BUFFER, "view json short buffer");
     }
     int n = brass_position_json(g, json, BRASS_JSON_CAP);

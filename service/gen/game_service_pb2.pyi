@@ -1,5 +1,7 @@
 import datetime
 
+from . import birmingham_pb2 as _birmingham_pb2
+from . import pittsburgh_pb2 as _pittsburgh_pb2
 from google.api import field_behavior_pb2 as _field_behavior_pb2
 from google.protobuf import struct_pb2 as _struct_pb2
 from google.protobuf import timestamp_pb2 as _timestamp_pb2
@@ -273,50 +275,62 @@ class GameSummary(_message.Message):
     def __init__(self, game_id: _Optional[str] = ..., ruleset: _Optional[_Union[Ruleset, str]] = ..., seats: _Optional[_Iterable[_Union[SeatInfo, _Mapping]]] = ..., version: _Optional[int] = ..., status: _Optional[_Union[GameStatus, str]] = ..., current_seat: _Optional[int] = ..., decision: _Optional[str] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., update_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., from_position: _Optional[bool] = ..., visibility: _Optional[_Union[Visibility, str]] = ..., open_seats: _Optional[int] = ..., clock: _Optional[_Union[ClockState, _Mapping]] = ..., end_reason: _Optional[_Union[EndReason, str]] = ...) -> None: ...
 
 class GameState(_message.Message):
-    __slots__ = ("summary", "viewer_seat", "view", "scores", "winners")
+    __slots__ = ("summary", "viewer_seat", "scores", "winners", "birmingham", "pittsburgh")
     SUMMARY_FIELD_NUMBER: _ClassVar[int]
     VIEWER_SEAT_FIELD_NUMBER: _ClassVar[int]
-    VIEW_FIELD_NUMBER: _ClassVar[int]
     SCORES_FIELD_NUMBER: _ClassVar[int]
     WINNERS_FIELD_NUMBER: _ClassVar[int]
+    BIRMINGHAM_FIELD_NUMBER: _ClassVar[int]
+    PITTSBURGH_FIELD_NUMBER: _ClassVar[int]
     summary: GameSummary
     viewer_seat: int
-    view: _struct_pb2.Struct
     scores: _containers.RepeatedScalarFieldContainer[int]
     winners: _containers.RepeatedScalarFieldContainer[int]
-    def __init__(self, summary: _Optional[_Union[GameSummary, _Mapping]] = ..., viewer_seat: _Optional[int] = ..., view: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., scores: _Optional[_Iterable[int]] = ..., winners: _Optional[_Iterable[int]] = ...) -> None: ...
+    birmingham: _birmingham_pb2.BirminghamView
+    pittsburgh: _pittsburgh_pb2.PittsburghView
+    def __init__(self, summary: _Optional[_Union[GameSummary, _Mapping]] = ..., viewer_seat: _Optional[int] = ..., scores: _Optional[_Iterable[int]] = ..., winners: _Optional[_Iterable[int]] = ..., birmingham: _Optional[_Union[_birmingham_pb2.BirminghamView, _Mapping]] = ..., pittsburgh: _Optional[_Union[_pittsburgh_pb2.PittsburghView, _Mapping]] = ...) -> None: ...
 
 class GameEvent(_message.Message):
-    __slots__ = ("version", "data", "lobby")
+    __slots__ = ("version", "seat", "lobby", "birmingham", "pittsburgh")
     VERSION_FIELD_NUMBER: _ClassVar[int]
-    DATA_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
     LOBBY_FIELD_NUMBER: _ClassVar[int]
+    BIRMINGHAM_FIELD_NUMBER: _ClassVar[int]
+    PITTSBURGH_FIELD_NUMBER: _ClassVar[int]
     version: int
-    data: _struct_pb2.Struct
+    seat: int
     lobby: LobbyEvent
-    def __init__(self, version: _Optional[int] = ..., data: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., lobby: _Optional[_Union[LobbyEvent, _Mapping]] = ...) -> None: ...
+    birmingham: _birmingham_pb2.BirminghamEvent
+    pittsburgh: _pittsburgh_pb2.PittsburghEvent
+    def __init__(self, version: _Optional[int] = ..., seat: _Optional[int] = ..., lobby: _Optional[_Union[LobbyEvent, _Mapping]] = ..., birmingham: _Optional[_Union[_birmingham_pb2.BirminghamEvent, _Mapping]] = ..., pittsburgh: _Optional[_Union[_pittsburgh_pb2.PittsburghEvent, _Mapping]] = ...) -> None: ...
 
 class LegalOption(_message.Message):
-    __slots__ = ("id", "kind", "name", "meaning")
+    __slots__ = ("id", "kind", "name", "birmingham", "pittsburgh")
     ID_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
-    MEANING_FIELD_NUMBER: _ClassVar[int]
+    BIRMINGHAM_FIELD_NUMBER: _ClassVar[int]
+    PITTSBURGH_FIELD_NUMBER: _ClassVar[int]
     id: int
     kind: str
     name: str
-    meaning: _struct_pb2.Struct
-    def __init__(self, id: _Optional[int] = ..., kind: _Optional[str] = ..., name: _Optional[str] = ..., meaning: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ...) -> None: ...
+    birmingham: _birmingham_pb2.BirminghamMeaning
+    pittsburgh: _pittsburgh_pb2.PittsburghOptionMeaning
+    def __init__(self, id: _Optional[int] = ..., kind: _Optional[str] = ..., name: _Optional[str] = ..., birmingham: _Optional[_Union[_birmingham_pb2.BirminghamMeaning, _Mapping]] = ..., pittsburgh: _Optional[_Union[_pittsburgh_pb2.PittsburghOptionMeaning, _Mapping]] = ...) -> None: ...
 
 class UnavailableOption(_message.Message):
-    __slots__ = ("id", "reason", "message")
+    __slots__ = ("id", "reason", "message", "birmingham_reason", "pittsburgh_reason")
     ID_FIELD_NUMBER: _ClassVar[int]
     REASON_FIELD_NUMBER: _ClassVar[int]
     MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    BIRMINGHAM_REASON_FIELD_NUMBER: _ClassVar[int]
+    PITTSBURGH_REASON_FIELD_NUMBER: _ClassVar[int]
     id: int
     reason: str
     message: str
-    def __init__(self, id: _Optional[int] = ..., reason: _Optional[str] = ..., message: _Optional[str] = ...) -> None: ...
+    birmingham_reason: _birmingham_pb2.BirminghamReason.Code
+    pittsburgh_reason: _pittsburgh_pb2.PittsburghReason.Code
+    def __init__(self, id: _Optional[int] = ..., reason: _Optional[str] = ..., message: _Optional[str] = ..., birmingham_reason: _Optional[_Union[_birmingham_pb2.BirminghamReason.Code, str]] = ..., pittsburgh_reason: _Optional[_Union[_pittsburgh_pb2.PittsburghReason.Code, str]] = ...) -> None: ...
 
 class CompoundAction(_message.Message):
     __slots__ = ("key", "ids")
@@ -489,16 +503,20 @@ class PreviewActionRequest(_message.Message):
     def __init__(self, game_id: _Optional[str] = ..., action: _Optional[_Union[Action, _Mapping]] = ..., expected_version: _Optional[int] = ...) -> None: ...
 
 class PreviewActionResponse(_message.Message):
-    __slots__ = ("events", "cost", "view", "version")
+    __slots__ = ("events", "version", "birmingham_cost", "pittsburgh_cost", "birmingham", "pittsburgh")
     EVENTS_FIELD_NUMBER: _ClassVar[int]
-    COST_FIELD_NUMBER: _ClassVar[int]
-    VIEW_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
+    BIRMINGHAM_COST_FIELD_NUMBER: _ClassVar[int]
+    PITTSBURGH_COST_FIELD_NUMBER: _ClassVar[int]
+    BIRMINGHAM_FIELD_NUMBER: _ClassVar[int]
+    PITTSBURGH_FIELD_NUMBER: _ClassVar[int]
     events: _containers.RepeatedCompositeFieldContainer[GameEvent]
-    cost: _struct_pb2.Struct
-    view: _struct_pb2.Struct
     version: int
-    def __init__(self, events: _Optional[_Iterable[_Union[GameEvent, _Mapping]]] = ..., cost: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., view: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., version: _Optional[int] = ...) -> None: ...
+    birmingham_cost: _birmingham_pb2.BirminghamCost
+    pittsburgh_cost: _pittsburgh_pb2.PittsburghPreviewCost
+    birmingham: _birmingham_pb2.BirminghamView
+    pittsburgh: _pittsburgh_pb2.PittsburghView
+    def __init__(self, events: _Optional[_Iterable[_Union[GameEvent, _Mapping]]] = ..., version: _Optional[int] = ..., birmingham_cost: _Optional[_Union[_birmingham_pb2.BirminghamCost, _Mapping]] = ..., pittsburgh_cost: _Optional[_Union[_pittsburgh_pb2.PittsburghPreviewCost, _Mapping]] = ..., birmingham: _Optional[_Union[_birmingham_pb2.BirminghamView, _Mapping]] = ..., pittsburgh: _Optional[_Union[_pittsburgh_pb2.PittsburghView, _Mapping]] = ...) -> None: ...
 
 class WatchGameRequest(_message.Message):
     __slots__ = ("game_id", "from_version")

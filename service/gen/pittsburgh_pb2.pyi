@@ -1,4 +1,5 @@
 from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from collections.abc import Iterable as _Iterable, Mapping as _Mapping
@@ -204,7 +205,7 @@ class PittsburghQualityView(_message.Message):
     def __init__(self, stars: _Optional[int] = ..., tile: _Optional[str] = ..., available: _Optional[bool] = ...) -> None: ...
 
 class PittsburghEvent(_message.Message):
-    __slots__ = ("seat", "action", "build", "upgrade_score", "link", "replaced", "develop", "sell", "flip", "cube", "oil", "pipe_reward", "market_sale", "merchant_reward", "quality", "reveal", "route_bonus", "loan", "turn_end", "turn_order", "income", "bankrupt", "link_score", "tile_score", "tile_removed", "era_end", "game_end", "round_end", "whiskey")
+    __slots__ = ("seat", "action", "build", "upgrade_score", "link", "replaced", "develop", "sell", "flip", "cube", "oil", "pipe_reward", "market_sale", "merchant_reward", "quality", "reveal", "route_bonus", "loan", "turn_end", "turn_order", "income", "bankrupt", "link_score", "tile_score", "tile_removed", "era_end", "game_end", "round_end", "whiskey", "undo")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     ACTION_FIELD_NUMBER: _ClassVar[int]
     BUILD_FIELD_NUMBER: _ClassVar[int]
@@ -235,6 +236,7 @@ class PittsburghEvent(_message.Message):
     GAME_END_FIELD_NUMBER: _ClassVar[int]
     ROUND_END_FIELD_NUMBER: _ClassVar[int]
     WHISKEY_FIELD_NUMBER: _ClassVar[int]
+    UNDO_FIELD_NUMBER: _ClassVar[int]
     seat: int
     action: PittsburghActionEvent
     build: PittsburghBuildEvent
@@ -264,7 +266,8 @@ class PittsburghEvent(_message.Message):
     game_end: PittsburghGameEndEvent
     round_end: PittsburghRoundEndEvent
     whiskey: PittsburghWhiskeyEvent
-    def __init__(self, seat: _Optional[int] = ..., action: _Optional[_Union[PittsburghActionEvent, _Mapping]] = ..., build: _Optional[_Union[PittsburghBuildEvent, _Mapping]] = ..., upgrade_score: _Optional[_Union[PittsburghUpgradeScoreEvent, _Mapping]] = ..., link: _Optional[_Union[PittsburghLinkEvent, _Mapping]] = ..., replaced: _Optional[_Union[PittsburghReplacedEvent, _Mapping]] = ..., develop: _Optional[_Union[PittsburghDevelopEvent, _Mapping]] = ..., sell: _Optional[_Union[PittsburghSellEvent, _Mapping]] = ..., flip: _Optional[_Union[PittsburghFlipEvent, _Mapping]] = ..., cube: _Optional[_Union[PittsburghCubeEvent, _Mapping]] = ..., oil: _Optional[_Union[PittsburghOilEvent, _Mapping]] = ..., pipe_reward: _Optional[_Union[PittsburghPipeRewardEvent, _Mapping]] = ..., market_sale: _Optional[_Union[PittsburghMarketSaleEvent, _Mapping]] = ..., merchant_reward: _Optional[_Union[PittsburghMerchantRewardEvent, _Mapping]] = ..., quality: _Optional[_Union[PittsburghQualityEvent, _Mapping]] = ..., reveal: _Optional[_Union[PittsburghRevealEvent, _Mapping]] = ..., route_bonus: _Optional[_Union[PittsburghRouteBonusEvent, _Mapping]] = ..., loan: _Optional[_Union[PittsburghLoanEvent, _Mapping]] = ..., turn_end: _Optional[_Union[PittsburghTurnEndEvent, _Mapping]] = ..., turn_order: _Optional[_Union[PittsburghTurnOrderEvent, _Mapping]] = ..., income: _Optional[_Union[PittsburghIncomeEvent, _Mapping]] = ..., bankrupt: _Optional[_Union[PittsburghBankruptEvent, _Mapping]] = ..., link_score: _Optional[_Union[PittsburghLinkScoreEvent, _Mapping]] = ..., tile_score: _Optional[_Union[PittsburghTileScoreEvent, _Mapping]] = ..., tile_removed: _Optional[_Union[PittsburghTileRemovedEvent, _Mapping]] = ..., era_end: _Optional[_Union[PittsburghEraEndEvent, _Mapping]] = ..., game_end: _Optional[_Union[PittsburghGameEndEvent, _Mapping]] = ..., round_end: _Optional[_Union[PittsburghRoundEndEvent, _Mapping]] = ..., whiskey: _Optional[_Union[PittsburghWhiskeyEvent, _Mapping]] = ..., **kwargs) -> None: ...
+    undo: PittsburghUndoEvent
+    def __init__(self, seat: _Optional[int] = ..., action: _Optional[_Union[PittsburghActionEvent, _Mapping]] = ..., build: _Optional[_Union[PittsburghBuildEvent, _Mapping]] = ..., upgrade_score: _Optional[_Union[PittsburghUpgradeScoreEvent, _Mapping]] = ..., link: _Optional[_Union[PittsburghLinkEvent, _Mapping]] = ..., replaced: _Optional[_Union[PittsburghReplacedEvent, _Mapping]] = ..., develop: _Optional[_Union[PittsburghDevelopEvent, _Mapping]] = ..., sell: _Optional[_Union[PittsburghSellEvent, _Mapping]] = ..., flip: _Optional[_Union[PittsburghFlipEvent, _Mapping]] = ..., cube: _Optional[_Union[PittsburghCubeEvent, _Mapping]] = ..., oil: _Optional[_Union[PittsburghOilEvent, _Mapping]] = ..., pipe_reward: _Optional[_Union[PittsburghPipeRewardEvent, _Mapping]] = ..., market_sale: _Optional[_Union[PittsburghMarketSaleEvent, _Mapping]] = ..., merchant_reward: _Optional[_Union[PittsburghMerchantRewardEvent, _Mapping]] = ..., quality: _Optional[_Union[PittsburghQualityEvent, _Mapping]] = ..., reveal: _Optional[_Union[PittsburghRevealEvent, _Mapping]] = ..., route_bonus: _Optional[_Union[PittsburghRouteBonusEvent, _Mapping]] = ..., loan: _Optional[_Union[PittsburghLoanEvent, _Mapping]] = ..., turn_end: _Optional[_Union[PittsburghTurnEndEvent, _Mapping]] = ..., turn_order: _Optional[_Union[PittsburghTurnOrderEvent, _Mapping]] = ..., income: _Optional[_Union[PittsburghIncomeEvent, _Mapping]] = ..., bankrupt: _Optional[_Union[PittsburghBankruptEvent, _Mapping]] = ..., link_score: _Optional[_Union[PittsburghLinkScoreEvent, _Mapping]] = ..., tile_score: _Optional[_Union[PittsburghTileScoreEvent, _Mapping]] = ..., tile_removed: _Optional[_Union[PittsburghTileRemovedEvent, _Mapping]] = ..., era_end: _Optional[_Union[PittsburghEraEndEvent, _Mapping]] = ..., game_end: _Optional[_Union[PittsburghGameEndEvent, _Mapping]] = ..., round_end: _Optional[_Union[PittsburghRoundEndEvent, _Mapping]] = ..., whiskey: _Optional[_Union[PittsburghWhiskeyEvent, _Mapping]] = ..., undo: _Optional[_Union[PittsburghUndoEvent, _Mapping]] = ..., **kwargs) -> None: ...
 
 class PittsburghActionEvent(_message.Message):
     __slots__ = ("action", "card")
@@ -492,6 +495,14 @@ class PittsburghRoundEndEvent(_message.Message):
     round: int
     def __init__(self, round: _Optional[int] = ...) -> None: ...
 
+class PittsburghUndoEvent(_message.Message):
+    __slots__ = ("decisions", "ids")
+    DECISIONS_FIELD_NUMBER: _ClassVar[int]
+    IDS_FIELD_NUMBER: _ClassVar[int]
+    decisions: int
+    ids: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, decisions: _Optional[int] = ..., ids: _Optional[_Iterable[int]] = ...) -> None: ...
+
 class PittsburghWhiskeyEvent(_message.Message):
     __slots__ = ()
     def __init__(self) -> None: ...
@@ -567,3 +578,105 @@ class PittsburghResourceSource(_message.Message):
     source: str
     price: int
     def __init__(self, cube: _Optional[str] = ..., source_kind: _Optional[str] = ..., source: _Optional[str] = ..., price: _Optional[int] = ...) -> None: ...
+
+class PittsburghReason(_message.Message):
+    __slots__ = ()
+    class Code(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+        __slots__ = ()
+        LEGAL: _ClassVar[PittsburghReason.Code]
+        WRONG_DECISION: _ClassVar[PittsburghReason.Code]
+        CARD_NOT_IN_HAND: _ClassVar[PittsburghReason.Code]
+        NOT_ENOUGH_MONEY: _ClassVar[PittsburghReason.Code]
+        NOT_IN_NETWORK: _ClassVar[PittsburghReason.Code]
+        SLOT_OCCUPIED: _ClassVar[PittsburghReason.Code]
+        NO_TILES_LEFT: _ClassVar[PittsburghReason.Code]
+        LINK_TAKEN: _ClassVar[PittsburghReason.Code]
+        NO_LINK_TILES: _ClassVar[PittsburghReason.Code]
+        LOAN_LIMIT: _ClassVar[PittsburghReason.Code]
+        NOT_ENOUGH_CARDS: _ClassVar[PittsburghReason.Code]
+        NOT_YOUR_TILE: _ClassVar[PittsburghReason.Code]
+        NO_OPTION: _ClassVar[PittsburghReason.Code]
+        CANONICAL_ORDER: _ClassVar[PittsburghReason.Code]
+        MUST_CHOOSE: _ClassVar[PittsburghReason.Code]
+        INCOMPLETE_ACTION: _ClassVar[PittsburghReason.Code]
+        TOO_MANY_DECISIONS: _ClassVar[PittsburghReason.Code]
+        NOT_ACCESSIBLE: _ClassVar[PittsburghReason.Code]
+        WRONG_ERA: _ClassVar[PittsburghReason.Code]
+        CARD_DOES_NOT_ALLOW: _ClassVar[PittsburghReason.Code]
+        SPACE_WRONG_ICON: _ClassVar[PittsburghReason.Code]
+        SINGLE_ICON_SPACE_FIRST: _ClassVar[PittsburghReason.Code]
+        ONE_TILE_PER_LOCATION: _ClassVar[PittsburghReason.Code]
+        NOT_AN_UPGRADE_TARGET: _ClassVar[PittsburghReason.Code]
+        INCOME_TOO_LOW: _ClassVar[PittsburghReason.Code]
+        NO_OIL: _ClassVar[PittsburghReason.Code]
+        INDUSTRY_FIRST: _ClassVar[PittsburghReason.Code]
+        NOT_CONNECTED: _ClassVar[PittsburghReason.Code]
+        SOURCE_EMPTY: _ClassVar[PittsburghReason.Code]
+        NOT_YOUR_TRAIN: _ClassVar[PittsburghReason.Code]
+        RESERVE_CARRIES_NO_OIL: _ClassVar[PittsburghReason.Code]
+        MARKET_FULL: _ClassVar[PittsburghReason.Code]
+        ROUTE_CLOSED: _ClassVar[PittsburghReason.Code]
+        NOT_ADJACENT: _ClassVar[PittsburghReason.Code]
+        NO_MERCHANT: _ClassVar[PittsburghReason.Code]
+        MERCHANT_DOES_NOT_ACCEPT: _ClassVar[PittsburghReason.Code]
+        NOT_SELLABLE: _ClassVar[PittsburghReason.Code]
+        ALREADY_FLIPPED: _ClassVar[PittsburghReason.Code]
+        ALREADY_CHOSEN: _ClassVar[PittsburghReason.Code]
+        NOT_ENOUGH_STARS: _ClassVar[PittsburghReason.Code]
+        QUALITY_TAKEN: _ClassVar[PittsburghReason.Code]
+        OILFIELD_TAKEN: _ClassVar[PittsburghReason.Code]
+        NO_PIPELINE_TO_NETWORK: _ClassVar[PittsburghReason.Code]
+        WRONG_CUBE: _ClassVar[PittsburghReason.Code]
+        WRONG_LINK_KIND: _ClassVar[PittsburghReason.Code]
+        CANNOT_REPLACE: _ClassVar[PittsburghReason.Code]
+        NO_SPACE: _ClassVar[PittsburghReason.Code]
+        NOT_NEAREST: _ClassVar[PittsburghReason.Code]
+    LEGAL: PittsburghReason.Code
+    WRONG_DECISION: PittsburghReason.Code
+    CARD_NOT_IN_HAND: PittsburghReason.Code
+    NOT_ENOUGH_MONEY: PittsburghReason.Code
+    NOT_IN_NETWORK: PittsburghReason.Code
+    SLOT_OCCUPIED: PittsburghReason.Code
+    NO_TILES_LEFT: PittsburghReason.Code
+    LINK_TAKEN: PittsburghReason.Code
+    NO_LINK_TILES: PittsburghReason.Code
+    LOAN_LIMIT: PittsburghReason.Code
+    NOT_ENOUGH_CARDS: PittsburghReason.Code
+    NOT_YOUR_TILE: PittsburghReason.Code
+    NO_OPTION: PittsburghReason.Code
+    CANONICAL_ORDER: PittsburghReason.Code
+    MUST_CHOOSE: PittsburghReason.Code
+    INCOMPLETE_ACTION: PittsburghReason.Code
+    TOO_MANY_DECISIONS: PittsburghReason.Code
+    NOT_ACCESSIBLE: PittsburghReason.Code
+    WRONG_ERA: PittsburghReason.Code
+    CARD_DOES_NOT_ALLOW: PittsburghReason.Code
+    SPACE_WRONG_ICON: PittsburghReason.Code
+    SINGLE_ICON_SPACE_FIRST: PittsburghReason.Code
+    ONE_TILE_PER_LOCATION: PittsburghReason.Code
+    NOT_AN_UPGRADE_TARGET: PittsburghReason.Code
+    INCOME_TOO_LOW: PittsburghReason.Code
+    NO_OIL: PittsburghReason.Code
+    INDUSTRY_FIRST: PittsburghReason.Code
+    NOT_CONNECTED: PittsburghReason.Code
+    SOURCE_EMPTY: PittsburghReason.Code
+    NOT_YOUR_TRAIN: PittsburghReason.Code
+    RESERVE_CARRIES_NO_OIL: PittsburghReason.Code
+    MARKET_FULL: PittsburghReason.Code
+    ROUTE_CLOSED: PittsburghReason.Code
+    NOT_ADJACENT: PittsburghReason.Code
+    NO_MERCHANT: PittsburghReason.Code
+    MERCHANT_DOES_NOT_ACCEPT: PittsburghReason.Code
+    NOT_SELLABLE: PittsburghReason.Code
+    ALREADY_FLIPPED: PittsburghReason.Code
+    ALREADY_CHOSEN: PittsburghReason.Code
+    NOT_ENOUGH_STARS: PittsburghReason.Code
+    QUALITY_TAKEN: PittsburghReason.Code
+    OILFIELD_TAKEN: PittsburghReason.Code
+    NO_PIPELINE_TO_NETWORK: PittsburghReason.Code
+    WRONG_CUBE: PittsburghReason.Code
+    WRONG_LINK_KIND: PittsburghReason.Code
+    CANNOT_REPLACE: PittsburghReason.Code
+    NO_SPACE: PittsburghReason.Code
+    NOT_NEAREST: PittsburghReason.Code
+    def __init__(self) -> None: ...

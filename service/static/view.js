@@ -32,6 +32,31 @@ function unwrapView(view) {
   return view;
 }
 
+// The typed contract carries each ruleset's document in a field named by the ruleset
+// (GameState.birmingham, PreviewActionResponse.birminghamCost, GameEvent.pittsburgh, ...).
+function rulesetArm(raw, suffix = '') {
+  if (raw == null) return null;
+  for (const ruleset of ['birmingham', 'pittsburgh']) {
+    const inner = raw[ruleset + suffix];
+    if (inner && typeof inner === 'object' && !Array.isArray(inner)) return inner;
+  }
+  return null;
+}
+
+// A document whose kind is its one key ({"build": {...}}) as {[label]: kind, ...fields}.
+function byKind(doc, label) {
+  if (doc == null) return {};
+  if (label in doc) return doc;
+  const rest = { ...doc };
+  for (const [key, value] of Object.entries(doc)) {
+    if (value && typeof value === 'object' && !Array.isArray(value)) {
+      delete rest[key];
+      return { [label]: key.replace(/[A-Z]/g, (c) => '_' + c.toLowerCase()), ...rest, ...value };
+    }
+  }
+  return doc;
+}
+
 // A keyed collection: an object by name, or a list of objects carrying the name.
 function entries(collection, nameKey) {
   if (collection == null) return [];
@@ -188,7 +213,7 @@ export function readState(raw) {
   return {
     summary: readSummary(pick(raw, 'summary', null)),
     viewerSeat: viewer == null ? null : num(viewer),
-    view: readView(pick(raw, 'view', null)),
+    view: readView(pick(raw, 'view', null) ?? rulesetArm(raw)),
     scores: (pick(raw, 'scores', []) || []).map((x) => num(x)),
     winners: (pick(raw, 'winners', []) || []).map((x) => num(x)),
   };
@@ -210,7 +235,7 @@ export function readOption(raw) {
     id: num(pick(raw, 'id')),
     name: pick(raw, 'name', ''),
     kind: pick(raw, 'kind', ''),
-    meaning: pick(raw, 'meaning', {}) || {},
+    meaning: pick(raw, 'meaning', null) || byKind(rulesetArm(raw), 'kind'),
   };
 }
 
@@ -326,7 +351,9 @@ export function eventText(rawEvent, seatName) {
     if (lobby.seat == null) return what;
     return `${lobby.name || seatName(lobby.seat)} ${what}${lobby.bot ? ` (${lobby.bot})` : ''}`;
   }
-  const e = pick(rawEvent, 'data', rawEvent) || {};
+  const typed = rulesetArm(rawEvent);
+  const e = typed ? { seat: pick(rawEvent, 'seat', null), ...byKind(typed, 'type') }
+    : pick(rawEvent, 'data', rawEvent) || {};
   const type = pick(e, 'type', '');
   const who = pick(e, 'seat', null) == null ? '' : seatName(num(pick(e, 'seat')));
   const f = (k) => pick(e, k);
@@ -350,7 +377,7 @@ export function eventText(rawEvent, seatName) {
 
 // A PreviewActionResponse: the cost breakdown as label/value rows, and the view after.
 export function readPreview(raw) {
-  const cost = pick(raw, 'cost', {}) || {};
+  const cost = pick(raw, 'cost', null) || rulesetArm(raw, 'Cost') || {};
   const rows = [];
   const list = (v) => (Array.isArray(v) ? v : v == null ? [] : [v]);
   const sources = (v) => list(v).map((s) => (s === 'market' ? 'market' : nameText('slot:' + s)))
@@ -376,7 +403,7 @@ export function readPreview(raw) {
   return {
     rows,
     events: pick(raw, 'events', []) || [],
-    view: readView(pick(raw, 'view', null)),
+    view: readView(pick(raw, 'view', null) ?? rulesetArm(raw)),
   };
 }
 

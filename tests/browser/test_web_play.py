@@ -99,7 +99,7 @@ def test_a_person_plays_to_the_end_of_the_canal_era(
     t0 = time.monotonic()
     while True:
         state = rest.game(game_id)
-        if state["view"]["era"] != "canal" or current_seat(state) is None:
+        if state["birmingham"]["era"] != "canal" or current_seat(state) is None:
             break
         seat = current_seat(state)
         if seat == 0:
@@ -117,7 +117,7 @@ def test_a_person_plays_to_the_end_of_the_canal_era(
             wait_page_version(page, int(rest.game(game_id)["summary"]["version"]))
     seconds = time.monotonic() - t0
     state = rest.game(game_id)
-    assert state["view"]["era"] == "rail"
+    assert state["birmingham"]["era"] == "rail"
     wait_page_version(page, int(state["summary"]["version"]))
     page.wait_for_selector(".game[data-era=rail]")
     shot(page, artifacts, "03-rail-era-begins")
@@ -162,7 +162,7 @@ def test_two_people_play_by_invite_links_and_hidden_hands_stay_hidden(
     shot(guest, artifacts, "05-phone-width")
     assert int(rest.game(game_id)["summary"]["version"]) >= 14
     # the guest's own hand is on its page, as the server has it
-    guest_hand = rest.game(game_id, tokens[1])["view"]["player_state"][1]["hand"]
+    guest_hand = rest.game(game_id, tokens[1])["birmingham"]["playerState"][1]["hand"]
     assert guest_hand
     # what the host's page was sent: no view of any kind carries seat 1's hand
     documents = parsed_documents(received_texts(host))
@@ -175,7 +175,8 @@ def test_two_people_play_by_invite_links_and_hidden_hands_stay_hidden(
         seen_own_hand |= "hand" in player_states[0]
     assert seen_own_hand
     # what the host's page shows: its own hand and nobody else's
-    host_hand = rest.game(game_id, host_token(host, game_id))["view"]["player_state"][0]["hand"]
+    host_view = rest.game(game_id, host_token(host, game_id))["birmingham"]
+    host_hand = host_view["playerState"][0]["hand"]
     chips = host.locator(".hand .card-chip").evaluate_all(
         "els => els.map(e => e.dataset.card)")
     assert sorted(chips) == sorted(k for k, n in host_hand.items() if n > 0)

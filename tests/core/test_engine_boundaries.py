@@ -125,14 +125,3 @@ def test_action_names_outside_the_space_are_unknown() -> None:
     assert brass.action_name(2**40) == brass.action_name(-1) == "unknown"
     with pytest.raises(EngineError):
         brass.engine.meaning(-1)
-
-
-def test_json_to_struct_leaves_what_the_core_cannot_take_to_the_general_converter() -> None:
-    """Regression: a str with a lone surrogate raised UnicodeEncodeError (it is not UTF-8:
-    None, as documented); a text past MAX_STRUCT_TEXT is not handed to C, whose lengths
-    are ints (and whose output buffer is 8 times the text)."""
-    assert brass.json_to_struct_bytes('{"a":"\ud800"}') is None
-    limit = brass.engine.MAX_STRUCT_TEXT
-    past = '{"a":"' + "x" * (limit - 7) + '"}'
-    assert len(past) == limit + 1 and brass.json_to_struct_bytes(past) is None
-    assert brass.json_to_struct_bytes('{"a":"xx"}') is not None

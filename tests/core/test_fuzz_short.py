@@ -1,6 +1,6 @@
 """Short libFuzzer runs of the C core's fuzz harnesses (core_c/fuzz/, docs/FUZZING.md).
 
-`make -C core_c fuzz-short` builds fuzz_restore, fuzz_state, fuzz_decisions, fuzz_struct and
+`make -C core_c fuzz-short` builds fuzz_restore, fuzz_state, fuzz_decisions and
 fuzz_pgh_json (Pittsburgh's position reader) with
 clang -fsanitize=fuzzer,address,undefined and runs each for FUZZ_SECONDS (20 s by default;
 BRASS_FUZZ_SECONDS overrides) from the seed corpus in core_c/fuzz/corpus/. Any failed
@@ -23,7 +23,7 @@ import brass
 
 from ._support import CORE, SNAPSHOT_HEADER
 
-HARNESSES = ("fuzz_restore", "fuzz_state", "fuzz_decisions", "fuzz_struct", "fuzz_pgh_json")
+HARNESSES = ("fuzz_restore", "fuzz_state", "fuzz_decisions", "fuzz_pgh_json")
 CORPUS = CORE / "fuzz" / "corpus"
 SECONDS = int(os.environ.get("BRASS_FUZZ_SECONDS", "20"))
 # CI sets BRASS_FUZZ_RUNS: a fixed seed and number of runs make the session the same on every

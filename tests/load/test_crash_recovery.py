@@ -17,7 +17,6 @@ applied twice. After each restart and at the end:
 from __future__ import annotations
 
 import asyncio
-import json
 import random
 import threading
 import time
@@ -26,9 +25,10 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import pytest
+from service.helpers import engine_view
 
 import brass
-from brass_clients.sdk import BrassError, GameClient, pb, struct_to_dict
+from brass_clients.sdk import BrassError, GameClient, pb, view_dict
 from brass_service.store import open_store
 
 from .conftest import Backend, ServerProcess
@@ -164,7 +164,8 @@ def _stored_decisions(database_url: str, game_id: str, up_to: int) -> list[Any]:
 
 
 def _view(document: dict[str, Any]) -> dict[str, Any]:
-    return json.loads(json.dumps(document))
+    """The engine's view as the service's typed view reads back (sdk.view_dict)."""
+    return engine_view(document)
 
 
 def check_games(server: ServerProcess, database_url: str, players: list[Player],
@@ -203,10 +204,10 @@ def check_games(server: ServerProcess, database_url: str, players: list[Player],
                     assert replayed.is_over
                     state = client.get_game(game.game_id)
                     assert state.summary.version == len(decisions)
-                    assert struct_to_dict(state.view) == _view(replayed.view(None))
+                    assert view_dict(state) == _view(replayed.view(None))
                     for seat, token in enumerate(game.tokens):
-                        seat_view = client.get_game(game.game_id, token).view
-                        assert struct_to_dict(seat_view) == _view(replayed.view(seat))
+                        seat_state = client.get_game(game.game_id, token)
+                        assert view_dict(seat_state) == _view(replayed.view(seat))
                     assert list(state.scores) == replayed.scores()
                     assert list(state.winners) == replayed.winners()
                 figures["replays_checked"] += 1

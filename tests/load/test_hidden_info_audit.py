@@ -25,9 +25,10 @@ from typing import Any
 
 import pytest
 from google.protobuf import json_format
+from service.helpers import engine_cost, engine_view
 
 import brass
-from brass_clients.sdk import BrassError, GameClient, pb, struct_to_dict
+from brass_clients.sdk import BrassError, GameClient, cost_dict, event_dict, pb, view_dict
 
 from .conftest import Backend, ServerProcess
 
@@ -63,7 +64,7 @@ def check_plain_view(view: dict[str, Any], viewer: int | None, seed: int) -> Non
     assert not keys_of(view) & HIDDEN_KEYS, f"hidden field in the view of {viewer}"
     for seat, player in enumerate(view["player_state"]):
         if seat != viewer:
-            assert "hand" not in player, f"seat {seat}'s hand is in the view of {viewer}"
+            assert not player.get("hand"), f"seat {seat}'s hand is in the view of {viewer}"
     assert str(seed) not in canonical(view), "the seed is in a view"
 
 
@@ -256,9 +257,9 @@ def service_check_game(client: GameClient, server: ServerProcess, rng: random.Ra
                                           expected_version=full.version)
             expected_events = full.undo(seat=actor)
             assert str(seed) not in message_text(response)
-            got = [struct_to_dict(e.data) for e in response.events]
+            got = [event_dict(e) for e in response.events]
             assert canonical(got) == canonical(json.loads(json.dumps(expected_events)))
-            assert canonical(struct_to_dict(response.state.view)) == canonical(full.view(actor))
+            assert canonical(view_dict(response.state)) == canonical(engine_view(full.view(actor)))
             local_events += [canonical(e) for e in json.loads(json.dumps(expected_events))]
             past.append(full.clone())
             figures["undos"] += 1
@@ -270,9 +271,9 @@ def service_check_game(client: GameClient, server: ServerProcess, rng: random.Ra
                                          expected_version=legal.version)
         expected_events = full.apply(option, seat=actor)
         assert str(seed) not in message_text(response)
-        got = [struct_to_dict(e.data) for e in response.events]
+        got = [event_dict(e) for e in response.events]
         assert canonical(got) == canonical(json.loads(json.dumps(expected_events)))
-        assert canonical(struct_to_dict(response.state.view)) == canonical(full.view(actor))
+        assert canonical(view_dict(response.state)) == canonical(engine_view(full.view(actor)))
         local_events += [canonical(e) for e in json.loads(json.dumps(expected_events))]
         past.append(full.clone())
         figures["submissions"] += 1
@@ -283,14 +284,14 @@ def service_check_game(client: GameClient, server: ServerProcess, rng: random.Ra
             then = client._call("GetGame", pb.GetGameRequest(game_id=game_id,
                                                              at_version=version), token).state
             assert then.summary.version == version
-            assert canonical(struct_to_dict(then.view)) == canonical(
-                json.loads(json.dumps(past[version].view(viewer))))
+            assert canonical(view_dict(then)) == canonical(
+                engine_view(past[version].view(viewer)))
             figures["past_views"] += 1
     # Every viewer's view is the engine's, which the strong check covers.
     for viewer, token in [(None, None), *enumerate(tokens)]:
         state = client.get_game(game_id, token)
-        view = struct_to_dict(state.view)
-        assert canonical(view) == canonical(json.loads(json.dumps(full.view(viewer))))
+        view = view_dict(state)
+        assert canonical(view) == canonical(engine_view(full.view(viewer)))
         check_plain_view(view, viewer, seed)
         assert str(seed) not in message_text(state)
         if viewer is not None:
@@ -327,9 +328,9 @@ def service_check_game(client: GameClient, server: ServerProcess, rng: random.Ra
         option = rng.choice(sorted(legal_ids))
         preview = client.preview_action(game_id, tokens[actor], option)
         expected = json.loads(json.dumps(full.preview(option, seat=actor)))
-        assert struct_to_dict(preview.view) == expected["view"]
-        assert struct_to_dict(preview.cost) == expected["cost"]
-        assert [struct_to_dict(e.data) for e in preview.events] == expected["events"]
+        assert view_dict(preview) == engine_view(expected["view"])
+        assert cost_dict(preview) == engine_cost(expected["cost"])
+        assert [event_dict(e) for e in preview.events] == expected["events"]
         assert str(seed) not in message_text(preview)
         figures["previews"] += 1
     # The replay prefix before the end: public fields only.
@@ -341,7 +342,7 @@ def service_check_game(client: GameClient, server: ServerProcess, rng: random.Ra
     # A spectator watching from the start gets every event, exactly the engine's.
     watched: list[str] = []
     for update in client.watch_game(game_id, from_version=0):
-        watched += [canonical(struct_to_dict(e.data)) for e in update.events]
+        watched += [canonical(event_dict(e)) for e in update.events]
         assert str(seed) not in message_text(update)
         if update.version == full.version:
             break

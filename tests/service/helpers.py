@@ -556,3 +556,36 @@ class CuttableProxy:
 
     def thaw(self) -> None:
         self._flowing.set()
+
+
+def without_defaults(value: Any) -> Any:
+    """A proto3 JSON value with every member holding a default (null, 0, false, "", [], {}
+    or "0", a 64-bit zero) left out, recursively: proto3 JSON lets a writer leave those out
+    or write them, so two renderings of one message are compared through this."""
+    if isinstance(value, dict):
+        kept = {key: without_defaults(item) for key, item in value.items()}
+        return {key: item for key, item in kept.items()
+                if item is True or item not in (None, 0, "", "0", [], {})}
+    if isinstance(value, list):
+        return [without_defaults(item) for item in value]
+    return value
+
+
+def engine_view(document: dict[str, Any], ruleset: str = "birmingham") -> dict[str, Any]:
+    """The engine's view dict (brass.Game.view) as the service sends it, read back with
+    sdk.view_dict: the typed view's fields (absent optional fields left out, maps and lists
+    always written)."""
+    from brass_clients.sdk import view_dict
+    from brass_service import typed
+
+    return view_dict(pb.GameState(**{ruleset: typed.view_from_document(ruleset, document)}))
+
+
+def engine_cost(cost: dict[str, Any], ruleset: str = "birmingham") -> dict[str, Any]:
+    """A preview's cost dict (brass.Game.preview) as the service sends it, read back with
+    sdk.cost_dict."""
+    from brass_clients.sdk import cost_dict
+    from brass_service import typed
+
+    arm, message, _ = typed.cost_parts(ruleset, cost)
+    return cost_dict(pb.PreviewActionResponse(**{arm: message}))

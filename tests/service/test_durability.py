@@ -8,7 +8,7 @@ import threading
 
 import pytest
 
-from brass_clients.sdk import BrassError, pb, struct_to_dict
+from brass_clients.sdk import BrassError, pb, view_dict
 
 from .conftest import Backend
 from .helpers import play_random_grpc, play_random_rest
@@ -147,9 +147,7 @@ def test_replicas_share_one_postgres(backend: Backend) -> None:
             head = wins[0].state.summary.version
             assert client_a.get_game(game_id).summary.version == head
             assert client_b.get_game(game_id).summary.version == head
-            assert struct_to_dict(client_b.get_game(game_id).view) == struct_to_dict(
-                client_a.get_game(game_id).view
-            )
+            assert view_dict(client_b.get_game(game_id)) == view_dict(client_a.get_game(game_id))
         _, record = client_b.get_replay(game_id)
         assert len(record["decisions"]) == client_b.get_game(game_id).summary.version
     replica_a.stop()
@@ -216,9 +214,7 @@ def test_two_processes_on_one_sqlite_file_answer_from_the_stored_state(
             accepted = client_b.submit_action(game_id, tokens[summary.current_seat], options[0],
                                               expected_version=summary.version)
             assert accepted.state.summary.version > summary.version
-        assert struct_to_dict(client_b.get_game(game_id).view) == struct_to_dict(
-            client_a.get_game(game_id).view
-        )
+        assert view_dict(client_b.get_game(game_id)) == view_dict(client_a.get_game(game_id))
         _, record = client_b.get_replay(game_id)
         assert len(record["decisions"]) == client_a.get_game(game_id).summary.version
     process_a.stop()

@@ -11,10 +11,17 @@ from pathlib import Path
 
 import brass
 from brass_clients.aio_sdk import AsyncGameClient
-from brass_clients.sdk import BrassError, GameClient, pb, struct_to_dict
+from brass_clients.sdk import BrassError, GameClient, event_dict, pb, view_dict
 from brass_service.convert import message_to_json_dict
 
-from .helpers import ServerProcess, play_random_grpc, play_random_rest, sse_events
+from .helpers import (
+    ServerProcess,
+    engine_view,
+    play_random_grpc,
+    play_random_rest,
+    sse_events,
+    without_defaults,
+)
 
 
 def _tokens(created: pb.CreateGameResponse) -> list[str]:
@@ -91,12 +98,12 @@ def test_compound_action_and_preview(server: ServerProcess) -> None:
             game_id, tokens[seat], compound=list(compound.ids), expected_version=legal.version
         )
         assert response.state.summary.version >= legal.version + len(compound.ids)
-        assert [struct_to_dict(e.data) for e in response.events] == [
-            struct_to_dict(e.data) for e in preview.events
+        assert [event_dict(e) for e in response.events] == [
+            event_dict(e) for e in preview.events
         ]
         # The view is the real one but for the card drawn at the turn's end, which the
         # preview does not show (it counts it: hand_unseen).
-        previewed, after = struct_to_dict(preview.view), struct_to_dict(response.state.view)
+        previewed, after = view_dict(preview), view_dict(response.state)
         kept = previewed["player_state"][seat].pop("hand")
         drawn = previewed["player_state"][seat].pop("hand_unseen")
         held = after["player_state"][seat].pop("hand")
@@ -112,15 +119,11 @@ def test_spectator_and_seat_views(server: ServerProcess) -> None:
         spectator = client.get_game(game_id)
         assert not spectator.HasField("viewer_seat")
         engine_game = brass.Game.new(players=4, seed=77)
-        assert struct_to_dict(spectator.view) == brass_json(engine_game.view(None))
+        assert view_dict(spectator) == engine_view(engine_game.view(None))
         for seat, token_info in enumerate(created.seats):
             state = client.get_game(game_id, token_info.token)
             assert state.viewer_seat == seat
-            assert struct_to_dict(state.view) == brass_json(engine_game.view(seat))
-
-
-def brass_json(document: object) -> object:
-    return json.loads(json.dumps(document))
+            assert view_dict(state) == engine_view(engine_game.view(seat))
 
 
 def test_idempotent_retry_applies_once(server: ServerProcess) -> None:
@@ -224,7 +227,7 @@ def test_watch_resumes_without_missing_anything(server: ServerProcess) -> None:
         while seen_versions[-1] < client.get_game(game_id).summary.version:
             update = next(stream)
             seen_versions.append(update.version)
-            events.extend(struct_to_dict(e.data) for e in update.events)
+            events.extend(event_dict(e) for e in update.events)
         stream.close()  # the client goes away
         last = seen_versions[-1]
         play_random_grpc(client, game_id, tokens, rng, max_submissions=4)
@@ -234,7 +237,7 @@ def test_watch_resumes_without_missing_anything(server: ServerProcess) -> None:
             update = next(resumed)
             assert update.version > last
             last = update.version
-            events.extend(struct_to_dict(e.data) for e in update.events)
+            events.extend(event_dict(e) for e in update.events)
         assert update.HasField("state")
         assert update.state.summary.version == head
         resumed.close()
@@ -246,7 +249,7 @@ def test_watch_resumes_without_missing_anything(server: ServerProcess) -> None:
         while version < head:
             update = next(full)
             version = update.version
-            all_events.extend(struct_to_dict(e.data) for e in update.events)
+            all_events.extend(event_dict(e) for e in update.events)
         full.close()
         assert events == all_events
 
@@ -347,7 +350,7 @@ def test_game_from_position(server: ServerProcess) -> None:
         created = client.create_game_from_position(source.position())
         state = client.get_game(created.game_id)
         assert state.summary.from_position
-        assert struct_to_dict(state.view) == brass_json(source.view(None))
+        assert view_dict(state) == engine_view(source.view(None))
         seat = state.summary.current_seat
         legal = client.list_legal_actions(created.game_id, created.seats[seat].token)
         assert sorted(o.id for o in legal.options) == sorted(o.id for o in source.legal_actions())
@@ -434,7 +437,8 @@ def test_play_joins_a_game_by_token_as_a_human(server: ServerProcess) -> None:
 
 def test_rest_answers_are_the_json_of_the_grpc_answers(server: ServerProcess) -> None:
     """REST bodies are made without going through the protobuf messages; they must still be
-    the canonical JSON of what gRPC returns for the same state."""
+    the canonical JSON of what gRPC returns for the same state (up to the default values
+    proto3 JSON may leave out or write)."""
     rest = server.rest()
     with server.client() as client:
         created = client.create_game(players=3, seed=33)
@@ -442,8 +446,8 @@ def test_rest_answers_are_the_json_of_the_grpc_answers(server: ServerProcess) ->
         rng = random.Random(33)
         for step in range(8):
             state = client.get_game(game_id, tokens[step % 3])
-            assert rest.get(f"/v1/games/{game_id}", token=tokens[step % 3]) == (
-                message_to_json_dict(pb.GetGameResponse(state=state))
+            assert without_defaults(rest.get(f"/v1/games/{game_id}", token=tokens[step % 3])) == (
+                without_defaults(message_to_json_dict(pb.GetGameResponse(state=state)))
             )
             seat = state.summary.current_seat
             for query, kwargs in (
@@ -452,8 +456,9 @@ def test_rest_answers_are_the_json_of_the_grpc_answers(server: ServerProcess) ->
                  {"include_unavailable": True, "include_compound_actions": True}),
             ):
                 legal = client.list_legal_actions(game_id, tokens[seat], **kwargs)
-                assert rest.get(f"/v1/games/{game_id}/actions{query}", token=tokens[seat]) == (
-                    message_to_json_dict(legal)
+                assert without_defaults(rest.get(f"/v1/games/{game_id}/actions{query}",
+                                                 token=tokens[seat])) == (
+                    without_defaults(message_to_json_dict(legal))
                 )
             option = rng.choice(legal.options).id
             key = f"same-{step}"
@@ -469,7 +474,7 @@ def test_rest_answers_are_the_json_of_the_grpc_answers(server: ServerProcess) ->
                                             idempotency_key=key)
             assert replayed.replayed
             replayed.replayed = False
-            assert answer == message_to_json_dict(replayed)
+            assert without_defaults(answer) == without_defaults(message_to_json_dict(replayed))
 
 
 def test_sse_stream_says_why_it_ends(tmp_path: Path) -> None:

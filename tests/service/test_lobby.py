@@ -25,7 +25,7 @@ from brass_service.store import GameRow, ListFilter, SeatsUpdate, Snapshot, open
 from brass_service.store.sqlite import SCHEMA as SQLITE_SCHEMA
 
 from .conftest import Backend
-from .helpers import ServerProcess, expect_error, expect_rest_error
+from .helpers import ServerProcess, expect_error, expect_rest_error, without_defaults
 
 
 def _summary(client: GameClient, game_id: str) -> pb.GameSummary:
@@ -407,8 +407,8 @@ def test_rest_answers_of_a_waiting_game_are_the_json_of_the_grpc_answers(
             game_id, token = created.game_id, created.seats[0].token
             for caller in (None, token):
                 state = client.get_game(game_id, caller)
-                assert rest.get(f"/v1/games/{game_id}", token=caller) == (
-                    message_to_json_dict(pb.GetGameResponse(state=state))
+                assert without_defaults(rest.get(f"/v1/games/{game_id}", token=caller)) == (
+                    without_defaults(message_to_json_dict(pb.GetGameResponse(state=state)))
                 )
             summary = rest.get(f"/v1/games/{game_id}")["state"]["summary"]
             assert summary["status"] == "GAME_STATUS_WAITING" and "currentSeat" not in summary

@@ -23,6 +23,7 @@ from .helpers import (
     expect_rest_error,
     play_random_grpc,
     play_random_rest,
+    without_defaults,
 )
 
 IN_PROGRESS = pb.GAME_STATUS_IN_PROGRESS
@@ -575,7 +576,7 @@ def test_legacy_stored_responses_are_answered_from_their_bytes(backend: Backend)
     marked = pb.SubmitActionResponse()
     marked.CopyFrom(first_c)
     marker = marked.events.add(version=first_c.state.summary.version)
-    marker.data.update({"legacy_marker": "from stored bytes"})
+    marker.birmingham.round_end.round = 999  # no game has such a round
     legacy_b = json_format.ParseDict(first_b, pb.SubmitActionResponse())
     for key, blob in (
         (kwargs_a["idempotency_key"], first_a.SerializeToString()),
@@ -605,7 +606,9 @@ def test_legacy_stored_responses_are_answered_from_their_bytes(backend: Backend)
     try:
         again_b = rest.post(path, body_b, token=tokens[seat])
         assert again_b["replayed"] is True
-        assert _rest_without_replayed(again_b) == _rest_without_replayed(first_b)
+        # (a stored answer is rendered by json_format: with every default written)
+        assert without_defaults(_rest_without_replayed(again_b)) == without_defaults(
+            _rest_without_replayed(first_b))
     finally:
         rest.close()
     server.stop()

@@ -82,7 +82,7 @@ def test_a_loan_at_the_money_bound_survives_a_restart(backend: Any) -> None:
     (ruling 17: +£30). The money went past validation's bound (10029; the issue reports
     CORRUPT_GAME after a restart); now it stops at 9999, and after a restart the game is
     loaded with it and plays on."""
-    from brass_clients.sdk import struct_to_dict
+    from brass_clients.sdk import view_dict
 
     position = brass.Game.new(players=2, seed=21).position()
     seat = position["current"]
@@ -99,7 +99,7 @@ def test_a_loan_at_the_money_bound_survives_a_restart(backend: Any) -> None:
     server.stop(crash=True)
     server.start()
     with server.client() as client:
-        view = struct_to_dict(client.get_game(created.game_id).view)
+        view = view_dict(client.get_game(created.game_id))
         assert view["player_state"][seat]["money"] == 9999
         assert client.list_legal_actions(created.game_id, created.seats[view["current"]].token)
     server.stop()

@@ -1,10 +1,12 @@
 """The fast response paths give exactly what the plain protobuf route gives.
 
-SubmitAction, GetGame and ListLegalActions build their protobuf bytes from pre-encoded
-parts (views as Struct bytes written by the core, options from a per-process cache) and
-their REST JSON straight from the engine's documents. Over whole random games, for every
-seat and the spectator, both must equal the messages built field by field with
-Struct.update and their json_format rendering.
+SubmitAction, GetGame and ListLegalActions build their protobuf bytes from parts (typed
+views from the core's text, options from a per-process cache) and their REST JSON straight
+from the engine's documents (the view's text as the core writes it in proto3 JSON's key
+style). Over whole random games, for every seat and the spectator, the bytes must equal the
+messages built field by field from the engine's dicts, and the JSON must be their canonical
+proto3 JSON (up to the default values proto3 JSON may leave out), parsing strictly back
+into the same message.
 """
 
 from __future__ import annotations
@@ -15,15 +17,13 @@ import time
 from typing import Any
 
 import pytest
-from google.protobuf import struct_pb2
+from google.protobuf import json_format
 
 import brass
-from brass_service import wire
 from brass_service.convert import message_to_json_dict
 from brass_service.games import (
     GameService,
     LiveGame,
-    _event_bytes,
     _events_json,
     _option_kind,
     _StateParts,
@@ -32,19 +32,30 @@ from brass_service.games import (
     _timestamp,
     _timestamp_json,
 )
+from brass_service.gen import birmingham_pb2 as bham_pb
 from brass_service.gen import game_service_pb2 as pb
 from brass_service.store import GameRow
 
+from .helpers import without_defaults
 
-def _plain_struct(document: dict[str, Any]) -> struct_pb2.Struct:
-    struct = struct_pb2.Struct()
-    struct.update(document)
-    return struct
+
+def _reference_view(view: dict[str, Any]) -> bham_pb.BirminghamView:
+    """The engine's view dict as BirminghamView, through json_format (nulls are absent)."""
+    return json_format.ParseDict(view, bham_pb.BirminghamView(), ignore_unknown_fields=False)
+
+
+def _reference_event(version: int, event: dict[str, Any]) -> pb.GameEvent:
+    fields = {k: v for k, v in event.items() if k not in ("type", "seat")}
+    message = json_format.ParseDict({"version": version, "birmingham": {event["type"]: fields}},
+                                    pb.GameEvent(), ignore_unknown_fields=False)
+    if event["seat"] is not None:
+        message.seat = event["seat"]
+    return message
 
 
 def _reference_state(row: GameRow, live: LiveGame, seat: int | None) -> pb.GameState:
     game = live.game
-    state = pb.GameState(summary=_summary(row, live), view=_plain_struct(game.view(seat)))
+    state = pb.GameState(summary=_summary(row, live), birmingham=_reference_view(game.view(seat)))
     if seat is not None:
         state.viewer_seat = seat
     if game.is_over:
@@ -84,18 +95,31 @@ def test_submit_and_get_replies_match_the_plain_route(players: int) -> None:
         viewers = [seat, None] if rng.random() < 0.3 else [seat]
         for viewer in viewers:
             parts = _StateParts(row, live, viewer)
-            data = wire.field(1, parts.to_bytes()) + _event_bytes(version, events)
+            data = pb.SubmitActionResponse(
+                state=parts.message(),
+                events=[_typed_event(version, e) for e in events]).SerializeToString()
             reference = pb.SubmitActionResponse(
                 state=_reference_state(row, live, viewer),
-                events=[pb.GameEvent(version=version, data=_plain_struct(e)) for e in events],
+                events=[_reference_event(version, e) for e in events],
             )
             assert pb.SubmitActionResponse.FromString(data) == reference
             expected = message_to_json_dict(reference)
-            fast_json = {"state": parts.to_json(), "events": _events_json(version, events),
+            fast_json = {"state": parts.to_json(),
+                         "events": _events_json("birmingham", version, events),
                          "replayed": False}
-            assert fast_json == expected
-            # The JSON text (the view's as the core wrote it) says the same.
-            assert json.loads(parts.to_json_text()) == expected["state"]
+            assert without_defaults(fast_json) == without_defaults(expected)
+            # The JSON text (the view's as the core wrote it) parses strictly into the same
+            # message.
+            text = parts.to_json_text()
+            assert json_format.Parse(text, pb.GameState(),
+                                     ignore_unknown_fields=False) == reference.state
+            assert json.loads(text) == fast_json["state"]
+
+
+def _typed_event(version: int, event: dict[str, Any]) -> pb.GameEvent:
+    from brass_service import typed
+
+    return typed.event_message("birmingham", version, event)  # type: ignore[return-value]
 
 
 def test_legal_options_match_the_plain_route() -> None:
@@ -110,30 +134,17 @@ def test_legal_options_match_the_plain_route() -> None:
             reference = pb.ListLegalActionsResponse()
             reference.CopyFrom(head)
             for option in game.legal_actions():
+                kind = option.meaning["kind"]
+                fields = {k: v for k, v in option.meaning.items() if k != "kind"}
                 reference.options.add(id=option.id, kind=_option_kind(option), name=option.name,
-                                      meaning=_plain_struct(option.meaning))
+                                      birmingham=json_format.ParseDict(
+                                          {kind: fields}, bham_pb.BirminghamMeaning()))
             assert pb.ListLegalActionsResponse.FromString(
                 head.SerializeToString() + options_bytes
             ) == reference
-            assert [json.loads(text) for text in options_json] == message_to_json_dict(
-                reference
-            )["options"]
+            assert [without_defaults(json.loads(text)) for text in options_json] == [
+                without_defaults(o) for o in message_to_json_dict(reference)["options"]]
             game.apply(rng.choice(game.legal_ids()))
-
-
-def test_struct_encoding_matches_struct_update() -> None:
-    documents: list[dict[str, Any]] = [
-        {},
-        {"a": None, "b": [1, 2.5, "x", True, False, None, {}, [], [[]]], "c": {"d": {"e": -5}}},
-        {"big": 2**60, "neg": -1e300, "tiny": 1e-300, "u": "ünïcode ✓", "t": (1, "2")},
-        {"long": "x" * 20000, "many": list(range(5000)), "deep": {"a": {"b": {"c": [{}]}}}},
-    ]
-    for document in documents:
-        assert struct_pb2.Struct.FromString(wire.struct_bytes(document)) == _plain_struct(
-            document
-        )
-    with pytest.raises(TypeError):
-        wire.struct_bytes({"x": object()})
 
 
 def test_simple_submit_bodies_parse_as_json_format_does() -> None:

@@ -8,9 +8,9 @@ import random
 from typing import Any
 
 import brass
-from brass_clients.sdk import BrassError, pb, struct_to_dict
+from brass_clients.sdk import BrassError, pb, view_dict
 
-from .helpers import RestError, ServerProcess, play_random_grpc, play_random_rest
+from .helpers import RestError, ServerProcess, engine_view, play_random_grpc, play_random_rest
 
 
 def test_a_pittsburgh_game_through_grpc(server: ServerProcess) -> None:
@@ -106,7 +106,8 @@ def test_a_pittsburgh_game_from_a_position_on_both_transports(server: ServerProc
         seat = created.state.summary.current_seat
         legal = client.list_legal_actions(created.game_id, created.seats[seat].token)
         assert [o.id for o in legal.options] == source.legal_ids()
-        assert struct_to_dict(client.get_game(created.game_id).view) == source.view()
+        assert view_dict(client.get_game(created.game_id)) == engine_view(source.view(),
+                                                                           "pittsburgh")
         for request, field in [
             (pb.CreateGameFromPositionRequest(ruleset=pb.RULESET_BIRMINGHAM,
                                               position_json=json.dumps(position)), "ruleset"),

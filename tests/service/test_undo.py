@@ -8,12 +8,13 @@ from __future__ import annotations
 import random
 
 import brass
-from brass_clients.sdk import GameClient, pb, struct_to_dict
+from brass_clients.sdk import GameClient, event_dict, pb, view_dict
 
 from .conftest import Backend
 from .helpers import (
     RestClient,
     ServerProcess,
+    engine_view,
     expect_error,
     expect_rest_error,
     play_random_grpc,
@@ -59,7 +60,7 @@ def test_undo_over_grpc_refusals_versions_watch_and_replay(server: ServerProcess
         # a new version (never a rewrite), at the start of the action, with its event
         assert undone.state.summary.version == version + 1
         assert undone.state.summary.decision == "action"
-        [event] = [struct_to_dict(e.data) for e in undone.events]
+        [event] = [event_dict(e) for e in undone.events]
         assert event["type"] == "undo" and event["seat"] == seat and event["decisions"] >= 1
         assert undone.next_actions.options
         # GetReplay: the record holds the undo and replays to the same state
@@ -74,7 +75,7 @@ def test_undo_over_grpc_refusals_versions_watch_and_replay(server: ServerProcess
         first = next(updates)
         updates.close()
         assert first.version == version + 1
-        assert [struct_to_dict(e.data)["type"] for e in first.events] == ["undo"]
+        assert [event_dict(e)["type"] for e in first.events] == ["undo"]
         # seat `other` and spectators see the turn's start again
         assert client.get_game(game_id, tokens[other]) is not None
         assert before.summary.version == 0
@@ -112,8 +113,8 @@ def test_undo_over_rest_and_sse(server: ServerProcess) -> None:
     undone = rest.post(f"/v1/games/{game_id}:undo", {"expectedVersion": "1"},
                        token=tokens[seat])
     assert undone["state"]["summary"]["version"] == "2"
-    assert undone["state"]["view"] == start["view"]  # back where the turn began
-    assert undone["events"][0]["data"]["type"] == "undo"
+    assert undone["state"]["birmingham"] == start["birmingham"]  # where the turn began
+    assert "undo" in undone["events"][0]["birmingham"]
     stream = sse_events(server.http_port, f"/v1/games/{game_id}/events?fromVersion=1")
     _kind, event_id, update = next(stream)  # the first update: the undo, version 2
     stream.close()
@@ -170,7 +171,7 @@ def _random_game_with_undos_grpc(client: GameClient, rng: random.Random, seed: i
     replayed = brass.Game.replay(record)
     assert "undo" in record["decisions"]
     assert replayed.version == state.summary.version
-    assert replayed.view() == struct_to_dict(client.get_game(game_id).view)
+    assert engine_view(replayed.view()) == view_dict(client.get_game(game_id))
 
 
 def _random_game_with_undos_rest(rest: RestClient, rng: random.Random, seed: int) -> None:
@@ -199,7 +200,8 @@ def _random_game_with_undos_rest(rest: RestClient, rng: random.Random, seed: int
     replayed = brass.Game.replay(document)
     assert "undo" in document["decisions"]
     assert str(replayed.version) == state["summary"]["version"]
-    assert replayed.view() == rest.get(f"/v1/games/{game_id}")["state"]["view"]
+    assert json.loads(replayed.view_json(None, keys="camel")) == rest.get(
+        f"/v1/games/{game_id}")["state"]["birmingham"]
 
 
 def test_random_games_with_undos_replay_exactly_over_both_transports(

@@ -161,7 +161,8 @@ def test_workers_share_ports_and_store(workers_server: ServerProcess) -> None:
                 status, view = rest_once(server.http_port, "GET", f"/v1/games/{game_id}",
                                      token=tokens[0])
                 assert status == 200
-                assert view["state"]["view"] == rebuilt.view(0)
+                assert view["state"]["birmingham"] == json.loads(
+                    rebuilt.view_json(0, keys="camel"))
                 assert int(view["state"]["summary"]["version"]) == versions[game_id]
 
     # /metrics (answered by either worker) counts the decisions of both.

@@ -18,7 +18,6 @@ from brass.engine import (
     Ruleset,
     action_name,
     get_ruleset,
-    json_to_struct_bytes,
     random_playouts,
     rulesets,
 )
@@ -35,7 +34,6 @@ __all__ = [
     "Ruleset",
     "action_name",
     "get_ruleset",
-    "json_to_struct_bytes",
     "random_playouts",
     "rulesets",
 ]

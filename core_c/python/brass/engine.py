@@ -285,28 +285,6 @@ def _json_buffer() -> Any:
     return _new_uncleared("char[]", lib.BRASS_JSON_CAP)
 
 
-MAX_STRUCT_TEXT = 1 << 24  # bytes of JSON text the core converts (8x that for the output)
-
-
-def json_to_struct_bytes(text: str | bytes) -> bytes | None:
-    """The wire bytes of the google.protobuf.Struct holding the JSON object `text` (a view
-    from Game.view_json, say), written by the core; None when the core leaves the text to
-    a general converter (not an object, not UTF-8, a number over 39 characters, nesting
-    deeper than 32, or longer than MAX_STRUCT_TEXT: the core's lengths are C ints)."""
-    try:
-        data = text.encode() if isinstance(text, str) else bytes(text)
-    except UnicodeEncodeError:  # a lone surrogate: not UTF-8
-        return None
-    if len(data) > MAX_STRUCT_TEXT:
-        return None
-    cap = 8 * len(data) + 64  # BRASS_STRUCT_CAP
-    out = _new_uncleared("uint8_t[]", cap)
-    n = lib.brass_json_to_struct(data, len(data), out, cap)
-    if n < 0:
-        return None
-    return ffi.buffer(out, n)[:]
-
-
 def _raise(err: int, reason: int = 0, what: str = "", field: str | None = None,
            rs: Ruleset = _BHAM) -> None:
     code = _ERRORS.get(err, "INTERNAL")
@@ -384,10 +362,21 @@ def _position_of(g: Any) -> dict[str, Any]:
     return json.loads(ffi.unpack(out, n))
 
 
-def _view_json(state: Any, seat: int) -> str:
-    """The core's JSON text of what `seat` (-1: a spectator) sees of a state."""
+# Key styles of the core's view text (brass.h BRASS_KEYS_*)
+KEY_STYLES = {"snake": lib.BRASS_KEYS_SNAKE, "camel": lib.BRASS_KEYS_CAMEL,
+              "proto": lib.BRASS_KEYS_PROTO}
+
+
+def _view_json(state: Any, seat: int, keys: str = "snake") -> str:
+    """The core's JSON text of what `seat` (-1: a spectator) sees of a state, with
+    snake_case keys (this API's), lowerCamelCase ones (proto3 JSON) or the proto field names
+    without null members (for a protobuf constructor): the service's key styles."""
+    style = KEY_STYLES.get(keys)
+    if style is None:
+        raise EngineError("INVALID_ARGUMENT", "keys must be 'snake', 'camel' or 'proto'", None,
+                          "keys")
     out = _json_buffer()
-    n = lib.brass_view_json(state, seat, out, lib.BRASS_JSON_CAP)
+    n = lib.brass_view_json_keys(state, seat, style, out, lib.BRASS_JSON_CAP)
     if n < 0:
         _raise(-n, what="seat")
     return ffi.unpack(out, n).decode()
@@ -934,9 +923,12 @@ class Game:
         """What `seat` may see (spectator when None): never others' hands, deck order, seed."""
         return json.loads(self.view_json(seat))
 
-    def view_json(self, seat: int | None = None) -> str:
-        """view() as compact JSON text, written by the core (no dict in between)."""
-        return _view_json(self._g, self._check_seat(seat))
+    def view_json(self, seat: int | None = None, keys: str = "snake") -> str:
+        """view() as compact JSON text, written by the core (no dict in between). With
+        ``keys="camel"``: canonical proto3 JSON (lowerCamelCase field names, null members
+        left out), the service's REST form; ``keys="proto"``: snake_case without null members
+        (the typed message's field names). Map keys and values are the same."""
+        return _view_json(self._g, self._check_seat(seat), keys)
 
     def position(self) -> dict[str, Any]:
         """The full position (hidden information included), in the documented JSON format."""

@@ -156,7 +156,8 @@ void bham_conceal(BirminghamGame *g, int seat);
 void bham_redact_preview(const BirminghamGame *before, const BirminghamGame *after, int viewer,
                          BirminghamGame *out);
 int bham_observation(const BirminghamGame *g, int seat, float *out, int cap);
-int bham_position_json(const BirminghamGame *g, int seat, int hidden, char *out, int cap);
+int bham_position_json(const BirminghamGame *g, int seat, int hidden, int keys, char *out,
+                       int cap);
 int bham_score_order(const BirminghamGame *g, uint8_t *ranking);
 const char *bham_action_name(int action);
 const char *bham_phase_name(int phase);

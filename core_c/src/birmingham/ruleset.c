@@ -42,8 +42,9 @@ static void redact_preview(const BrassGame *before, const BrassGame *after, int 
 static int observation(const BrassGame *g, int seat, float *out, int cap) {
     return bham_observation(CBG(g), seat, out, cap);
 }
-static int position_json(const BrassGame *g, int seat, int hidden, char *out, int cap) {
-    return bham_position_json(CBG(g), seat, hidden, out, cap);
+static int position_json(const BrassGame *g, int seat, int hidden, int keys, char *out,
+                         int cap) {
+    return bham_position_json(CBG(g), seat, hidden, keys, out, cap);
 }
 static int result(const BrassGame *g, BrassResult *out) { return bham_result(CBG(g), out); }
 static int sane_options(const BrassGame *g, const uint16_t *opts, int n, uint16_t *keep) {

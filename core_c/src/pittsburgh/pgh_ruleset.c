@@ -57,7 +57,11 @@ static void redact_preview(const BrassGame *before, const BrassGame *after, int 
 static int observation(const BrassGame *g, int seat, float *out, int cap) {
     return pgh_observation(CPG(g), seat, out, cap);
 }
-static int position_json(const BrassGame *g, int seat, int hidden, char *out, int cap) {
+/* (keys: Pittsburgh's writer has snake_case keys only for now; its view travels as a
+   placeholder document until its typed view lands) */
+static int position_json(const BrassGame *g, int seat, int hidden, int keys, char *out,
+                         int cap) {
+    (void)keys;
     return pgh_position_json(CPG(g), seat, hidden, out, cap);
 }
 static int position_read(BrassGame *g, const char *json, size_t len, char *field, size_t field_len,

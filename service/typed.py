@@ -1,0 +1,190 @@
+"""The engine's documents as brass.v1's typed messages, and as their proto3 JSON.
+
+The engine API speaks snake_case dicts (its view, events, option meanings, preview costs);
+the service speaks brass.v1: each document becomes the typed message of the game's ruleset,
+in the `oneof` arm named by the ruleset (`birmingham`, `pittsburgh`), and its REST JSON is
+that message's canonical proto3 JSON (lowerCamelCase field names).
+
+- Views: the core writes the JSON text in either key style (Game.view_json(keys=...)):
+  REST sends the lowerCamelCase text as it is; gRPC builds the message from the snake_case
+  text without nulls (the message's own field names, keys="proto") with the protobuf
+  runtime's constructor, in C (json_format.Parse, pure Python, takes ten times longer).
+- Events, meanings and costs are small dicts made by the engine's Python layer: their
+  messages come from the same constructor, their JSON from a key rename (names cached).
+
+Pittsburgh's view is written by its core in snake_case only: its message is built from the
+dict the same way, and its REST JSON rendered by json_format (Pittsburgh is not on the
+throughput path; Birmingham's text is).
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import orjson
+from google.protobuf import json_format
+from google.protobuf.message import Message
+
+from brass.pittsburgh import event_by_kind
+
+from .gen import birmingham_pb2 as bham_pb
+from .gen import pittsburgh_pb2 as pgh_pb
+
+# The engine's ruleset names are the `oneof` arms' field names.
+BIRMINGHAM, PITTSBURGH = "birmingham", "pittsburgh"
+
+
+@functools.lru_cache(maxsize=4096)
+def camel(name: str) -> str:
+    """A snake_case field name as proto3 JSON writes it ("income_space" -> "incomeSpace")."""
+    head, *rest = name.split("_")
+    return head + "".join(part[:1].upper() + part[1:] for part in rest)
+
+
+def camel_keys(value: Any) -> Any:
+    """`value` with every dict key renamed by `camel` (for documents without maps)."""
+    if type(value) is dict:
+        return {camel(key): camel_keys(item) for key, item in value.items()}
+    if type(value) is list:
+        return [camel_keys(item) for item in value]
+    return value
+
+
+def _json(message: Message) -> dict[str, Any]:
+    """A message's canonical proto3 JSON (for Pittsburgh's documents)."""
+    return json_format.MessageToDict(message)
+
+
+def _without_nulls(value: Any) -> Any:
+    """A snake_case document with its null members left out (proto3: an absent field)."""
+    if type(value) is dict:
+        return {key: _without_nulls(item) for key, item in value.items() if item is not None}
+    if type(value) is list:
+        return [_without_nulls(item) for item in value]
+    return value
+
+
+# ------------------------------------------------------------------------------ views
+
+def view_arm(game: Any, seat: int | None) -> dict[str, Any]:
+    """`seat`'s view (None: a spectator's) as the keyword argument of its `oneof` arm, for
+    a message constructor (GameState(**view_arm(game, seat)))."""
+    if game.ruleset == BIRMINGHAM:
+        return {BIRMINGHAM: orjson.loads(game.view_json(seat, keys="proto"))}
+    return {PITTSBURGH: _without_nulls(orjson.loads(game.view_json(seat)))}
+
+
+def view_json_text(game: Any, seat: int | None) -> str:
+    """The REST JSON text of a view (the value of its `oneof` arm)."""
+    if game.ruleset == BIRMINGHAM:
+        return str(game.view_json(seat, keys="camel"))
+    return orjson.dumps(_json(view_from_document(PITTSBURGH, game.view(seat)))).decode()
+
+
+def view_json(ruleset: str, document: dict[str, Any]) -> dict[str, Any]:
+    """The REST JSON of a view given as the engine's dict (a preview's outcome)."""
+    if ruleset == BIRMINGHAM:
+        return _view_camel(document)
+    return _json(view_from_document(PITTSBURGH, document))
+
+
+# Views hold maps whose keys are engine names (slots, links, cards, industries): only the
+# keys of these messages' fields are renamed.
+_VIEW_MAPS = frozenset({"mat_taken", "hand", "discards", "merchants", "links", "slots"})
+
+
+def _view_camel(document: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, item in document.items():
+        if item is None:
+            continue
+        if key in _VIEW_MAPS:
+            out[camel(key)] = {name: _view_camel(v) if type(v) is dict else v
+                               for name, v in item.items()}
+        elif type(item) is dict:
+            out[camel(key)] = _view_camel(item)
+        elif type(item) is list:
+            out[camel(key)] = [_view_camel(v) if type(v) is dict else v for v in item]
+        else:
+            out[camel(key)] = item
+    return out
+
+
+def view_from_document(ruleset: str, document: dict[str, Any]) -> Message:
+    """The typed view message of the engine's view dict (Game.view, a preview's view)."""
+    if ruleset == BIRMINGHAM:
+        return bham_pb.BirminghamView(**_without_nulls(document))
+    return pgh_pb.PittsburghView(**_without_nulls(document))
+
+
+# ----------------------------------------------------------------------------- events
+
+def _event_parts(event: dict[str, Any]) -> tuple[int | None, str, dict[str, Any]]:
+    fields = {k: v for k, v in event.items() if k != "type" and k != "seat"}
+    return event.get("seat"), str(event["type"]), fields
+
+
+def event_message(ruleset: str, version: int, event: dict[str, Any]) -> Message:
+    """A GameEvent of the engine's event dict ({"type", "seat", its fields})."""
+    from .gen import game_service_pb2 as pb
+
+    seat, kind, fields = _event_parts(event)
+    arm: dict[str, Any] = (
+        {BIRMINGHAM: {kind: fields}} if ruleset == BIRMINGHAM
+        else {PITTSBURGH: _without_nulls(event_by_kind(event))})
+    if seat is None:
+        return pb.GameEvent(version=version, **arm)
+    return pb.GameEvent(version=version, seat=seat, **arm)
+
+
+def event_json(ruleset: str, version: int, event: dict[str, Any]) -> dict[str, Any]:
+    """The proto3 JSON of event_message(ruleset, version, event)."""
+    seat, kind, fields = _event_parts(event)
+    out: dict[str, Any] = {"version": str(version)}
+    if seat is not None:
+        out["seat"] = seat
+    if ruleset == BIRMINGHAM:
+        out[BIRMINGHAM] = {camel(kind): {camel(k): v for k, v in fields.items()}}
+    else:
+        out[PITTSBURGH] = _json(pgh_pb.PittsburghEvent(**_without_nulls(event_by_kind(event))))
+    return out
+
+
+# --------------------------------------------------------------------------- meanings
+
+def meaning_parts(ruleset: str, meaning: dict[str, Any]) -> tuple[str, Message, dict[str, Any]]:
+    """A LegalOption's meaning arm: its field name, message and proto3 JSON."""
+    if ruleset == BIRMINGHAM:
+        kind = str(meaning["kind"])
+        fields = {k: v for k, v in meaning.items() if k != "kind"}
+        message = bham_pb.BirminghamMeaning(**{kind: fields})
+        return BIRMINGHAM, message, {camel(kind): {camel(k): v for k, v in fields.items()}}
+    message = pgh_pb.PittsburghOptionMeaning(**_without_nulls(meaning))
+    return PITTSBURGH, message, _json(message)
+
+
+# ------------------------------------------------------------------------------ costs
+
+def _cost_document(cost: dict[str, Any]) -> dict[str, Any]:
+    """Birmingham's cost dict with its event lists as BirminghamCost's entries."""
+    document = dict(cost)
+    for key in ("flips", "merchant_bonus"):
+        document[key] = [{k: v for k, v in e.items() if k != "type"}
+                         for e in cost.get(key, [])]
+    return document
+
+
+def cost_parts(ruleset: str, cost: dict[str, Any]) -> tuple[str, Message, dict[str, Any]]:
+    """A preview's cost arm: its field name, message and proto3 JSON."""
+    if ruleset == BIRMINGHAM:
+        document = _cost_document(cost)
+        return ("birmingham_cost", bham_pb.BirminghamCost(**document),
+                camel_keys(document))
+    message = pgh_pb.PittsburghPreviewCost(**_without_nulls(cost))
+    return "pittsburgh_cost", message, _json(message)
+
+
+def reason_code_field(ruleset: str) -> str:
+    """UnavailableOption's typed reason field for a ruleset."""
+    return "birmingham_reason" if ruleset == BIRMINGHAM else "pittsburgh_reason"
