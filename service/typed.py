@@ -29,6 +29,7 @@ from google.protobuf.message import Message
 from brass.pittsburgh import event_by_kind
 
 from .gen import birmingham_pb2 as bham_pb
+from .gen import game_service_pb2 as pb
 from .gen import pittsburgh_pb2 as pgh_pb
 
 # The engine's ruleset names are the `oneof` arms' field names.
@@ -127,8 +128,6 @@ def _event_parts(event: dict[str, Any]) -> tuple[int | None, str, dict[str, Any]
 
 def event_message(ruleset: str, version: int, event: dict[str, Any]) -> Message:
     """A GameEvent of the engine's event dict ({"type", "seat", its fields})."""
-    from .gen import game_service_pb2 as pb
-
     seat, kind, fields = _event_parts(event)
     arm: dict[str, Any] = (
         {BIRMINGHAM: {kind: fields}} if ruleset == BIRMINGHAM
