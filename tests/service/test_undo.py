@@ -119,7 +119,7 @@ def test_undo_over_rest_and_sse(server: ServerProcess) -> None:
     _kind, event_id, update = next(stream)  # the first update: the undo, version 2
     stream.close()
     assert event_id == "2"
-    assert [e["data"]["type"] for e in update["events"]] == ["undo"]
+    assert [list(e["birmingham"]) for e in update["events"]] == [["undo"]]
     rest.close()
 
 
