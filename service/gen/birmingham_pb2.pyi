@@ -572,6 +572,9 @@ class BirminghamReason(_message.Message):
         MUST_CHOOSE: _ClassVar[BirminghamReason.Code]
         INCOMPLETE_ACTION: _ClassVar[BirminghamReason.Code]
         TOO_MANY_DECISIONS: _ClassVar[BirminghamReason.Code]
+        NOTHING_TO_UNDO: _ClassVar[BirminghamReason.Code]
+        UNDO_DISABLED: _ClassVar[BirminghamReason.Code]
+        UNDO_BARRIER: _ClassVar[BirminghamReason.Code]
         NO_CONNECTED_COAL: _ClassVar[BirminghamReason.Code]
         CANAL_ONE_TILE_PER_TOWN: _ClassVar[BirminghamReason.Code]
         SLOT_WRONG_INDUSTRY: _ClassVar[BirminghamReason.Code]
@@ -615,6 +618,9 @@ class BirminghamReason(_message.Message):
     MUST_CHOOSE: BirminghamReason.Code
     INCOMPLETE_ACTION: BirminghamReason.Code
     TOO_MANY_DECISIONS: BirminghamReason.Code
+    NOTHING_TO_UNDO: BirminghamReason.Code
+    UNDO_DISABLED: BirminghamReason.Code
+    UNDO_BARRIER: BirminghamReason.Code
     NO_CONNECTED_COAL: BirminghamReason.Code
     CANAL_ONE_TILE_PER_TOWN: BirminghamReason.Code
     SLOT_WRONG_INDUSTRY: BirminghamReason.Code

@@ -600,6 +600,9 @@ class PittsburghReason(_message.Message):
         MUST_CHOOSE: _ClassVar[PittsburghReason.Code]
         INCOMPLETE_ACTION: _ClassVar[PittsburghReason.Code]
         TOO_MANY_DECISIONS: _ClassVar[PittsburghReason.Code]
+        NOTHING_TO_UNDO: _ClassVar[PittsburghReason.Code]
+        UNDO_DISABLED: _ClassVar[PittsburghReason.Code]
+        UNDO_BARRIER: _ClassVar[PittsburghReason.Code]
         NOT_ACCESSIBLE: _ClassVar[PittsburghReason.Code]
         WRONG_ERA: _ClassVar[PittsburghReason.Code]
         CARD_DOES_NOT_ALLOW: _ClassVar[PittsburghReason.Code]
@@ -648,6 +651,9 @@ class PittsburghReason(_message.Message):
     MUST_CHOOSE: PittsburghReason.Code
     INCOMPLETE_ACTION: PittsburghReason.Code
     TOO_MANY_DECISIONS: PittsburghReason.Code
+    NOTHING_TO_UNDO: PittsburghReason.Code
+    UNDO_DISABLED: PittsburghReason.Code
+    UNDO_BARRIER: PittsburghReason.Code
     NOT_ACCESSIBLE: PittsburghReason.Code
     WRONG_ERA: PittsburghReason.Code
     CARD_DOES_NOT_ALLOW: PittsburghReason.Code

@@ -136,7 +136,8 @@ def _view_part(position: dict[str, Any]) -> dict[str, Any]:
 
 def test_the_catalogue_is_the_engines_event_kinds() -> None:
     catalogue = {f.name for f in ppb.PittsburghEvent.DESCRIPTOR.oneofs_by_name["kind"].fields}
-    assert catalogue == {name for name, _ in RULESET.event_names}
+    # "undo" is Game.undo's event (made by the Python API, not in the core's event table)
+    assert catalogue == {name for name, _ in RULESET.event_names} | {"undo"}
 
 
 def test_every_option_meaning_parses() -> None:

@@ -125,6 +125,18 @@ class _Pair:
         assert len(response["events"]) == len(grpc_response.events)
         return kinds
 
+    def undo(self, seat: int) -> set[str]:
+        """UndoAction over both transports: the same view and undo event."""
+        version = self.mirror.version
+        response = self.rest.post(f"/v1/games/{self.rest_id}:undo",
+                                  {"expectedVersion": str(version)}, self.rest_tokens[seat])
+        grpc_response = self.client.undo_action(self.grpc_id, self.grpc_tokens[seat],
+                                                expected_version=version)
+        _same(response["state"]["birmingham"], grpc_response.state.birmingham, "undone view")
+        for event, grpc_event in zip(response["events"], grpc_response.events, strict=True):
+            _same(event, grpc_event, f"event {event}")
+        return {e.birmingham.WhichOneof("kind") for e in grpc_response.events}
+
     def replay_and_watch(self) -> None:
         replay = self.rest.get(f"/v1/games/{self.rest_id}/replay")
         grpc_replay = self.client._call("GetReplay", pb.GetReplayRequest(game_id=self.grpc_id))
@@ -169,6 +181,10 @@ def test_every_document_is_the_same_typed_message_over_rest_and_grpc(
                 seen |= pair.submit(seat, option_id)
                 pair.mirror.apply(option_id, seat=seat)
                 step += 1
+                after = pair.mirror.current_seat
+                if step % 40 == 0 and after is not None and pair.mirror.undo_steps(after):
+                    seen |= pair.undo(after)
+                    pair.mirror.undo(seat=after)
             pair.get(None)
             pair.get(0)
             pair.replay_and_watch()
@@ -177,7 +193,7 @@ def test_every_document_is_the_same_typed_message_over_rest_and_grpc(
 
 
 def test_reason_enums_are_the_cores_reason_tables() -> None:
-    """Every reason code of each ruleset (shared 0-16, the ruleset's own from 64) has the
+    """Every reason code of each ruleset (shared 0-19, the ruleset's own from 64) has the
     core's name and number in the ruleset's enum, and the enum has nothing else."""
     enums = {"birmingham": bham_pb.BirminghamReason.Code,
              "pittsburgh": pgh_pb.PittsburghReason.Code}
