@@ -40,7 +40,10 @@ def test_written_positions_read_back_to_the_identical_state(players: int, data: 
             back = brass.Game.from_position(position)
             assert back.state_hash() == game.state_hash()
             assert back.position() == position
-            assert back.snapshot() == game.snapshot()
+            # a position does not carry the turn's undo record (docs/UNDO.md; the hash leaves
+            # it out): the bytes are the same wherever there is nothing to undo
+            if game.undo_depth == 0:
+                assert back.snapshot() == game.snapshot()
             # the text itself, as the service passes it, reads the same
             assert brass.Game.from_position(json.dumps(position)).state_hash() == game.state_hash()
             if not game.is_over:  # and plays on identically

@@ -724,6 +724,15 @@ static int read_position(RC *c, PittsburghGame *g) {
         for (uint32_t i = 0; i < node(c, v)->count; i++, m = jt_next(&c->p, m + 1)) {
             char at[96], val[48];
             join_key(c, at, sizeof at, "options", m);
+            if (jt_eq(&c->p, m, "undo")) { /* the engine's own option, not the data file's */
+                if (seen >> PGH_OPT_UNDO & 1u) return bad(c, at, "key given twice");
+                seen |= 1ull << PGH_OPT_UNDO;
+                key_text(c, m + 1, val, sizeof val);
+                if (jt_eq(&c->p, m + 1, "true")) g->h.undo_off = 0;
+                else if (jt_eq(&c->p, m + 1, "false")) g->h.undo_off = 1;
+                else return bad(c, at, "unknown value '%s' (values are \"true\" or \"false\")", val);
+                continue;
+            }
             int o = -1;
             for (int k = 0; k < PGH_NUM_ALL_OPTIONS && o < 0; k++)
                 if (jt_eq(&c->p, m, pgh_option_name(k))) o = k;

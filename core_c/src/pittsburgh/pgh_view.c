@@ -274,7 +274,8 @@ int pgh_position_json(const PittsburghGame *g0, int seat, int hidden, char *out,
     put(&b, ",\"options\":{");
     for (int o = 0; o < PGH_NUM_ALL_OPTIONS; o++)
         put(&b, "%s\"%s\":\"%s\"", o ? "," : "", pgh_option_name(o), pgh_option_value_name(o, g.options[o]));
-    put(&b, ",\"undo\":%s},\"players\":[", g.h.undo_off ? "false" : "true");
+    /* a string like every other option value: the options map holds strings */
+    put(&b, ",\"undo\":\"%s\"},\"players\":[", g.h.undo_off ? "false" : "true");
     for (int p = 0; p < g.h.num_players; p++) {
         const PghPlayer *pl = &g.players[p];
         put(&b, "%s{\"money\":%d,\"vp\":%d,\"spent\":%d,\"income_space\":%d,\"income_level\":%d,"
