@@ -40,9 +40,12 @@ def artifacts() -> Path:
     return ARTIFACTS
 
 
-@pytest.fixture(scope="session")
+# Module scope, not session: while Playwright's sync API is open it keeps an asyncio loop
+# running in the test process's thread, and every later test on that xdist worker that calls
+# asyncio.run() would fail ("cannot be called from a running event loop").
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    """One headless Chromium per test process, each test with its own contexts."""
+    """One headless Chromium per browser test module, each test with its own contexts."""
     if not (os.path.exists(CHROMIUM) and os.access(CHROMIUM, os.X_OK)):
         _skip(f"CHROMIUM MISSING at {CHROMIUM} (apt-get install chromium chromium-driver): "
               "the browser tests of the web frontend did NOT run")
