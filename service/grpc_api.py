@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import grpc
 import structlog
@@ -78,6 +78,9 @@ def add_to_server(servicer: GameServicer, server: grpc.aio.Server) -> None:
             if method.server_streaming
             else grpc.unary_unary_rpc_method_handler
         )
+        answer = getattr(type(servicer), method.name)
+        if answer is getattr(pb_grpc.GameServiceServicer, method.name):
+            raise TypeError(f"GameServicer does not answer {method.name}")
         handlers[method.name] = make(
             getattr(servicer, method.name),
             request_deserializer=_tolerant_parser(request_class),
@@ -88,6 +91,26 @@ def add_to_server(servicer: GameServicer, server: grpc.aio.Server) -> None:
         (grpc.method_handlers_generic_handler(service.full_name, handlers),)
     )
     server.add_registered_method_handlers(service.full_name, handlers)
+
+
+# How a unary RPC is answered: (service, request, caller, request record) -> response.
+Answer = Callable[[GameService, Any, Caller, RequestRecord], Awaitable[Any]]
+
+
+def _unary(rpc: str, answer: Answer) -> Callable[..., Awaitable[Any]]:
+    """The servicer method for one unary RPC: _call (logging, authentication's caller,
+    errors as status details) around `answer`."""
+
+    async def handler(
+        self: GameServicer, request: Message, context: grpc.aio.ServicerContext
+    ) -> Message:
+        return await self._call(
+            rpc, context, request, lambda caller, record: answer(
+                self.service, request, caller, record)
+        )
+
+    handler.__name__ = handler.__qualname__ = rpc
+    return handler
 
 
 class GameServicer(pb_grpc.GameServiceServicer):
@@ -135,138 +158,28 @@ class GameServicer(pb_grpc.GameServiceServicer):
                 )
         raise AssertionError("unreachable: abort raises")
 
-    async def CreateGame(
-        self, request: pb.CreateGameRequest, context: grpc.aio.ServicerContext
-    ) -> pb.CreateGameResponse:
-        return await self._call(
-            "CreateGame", context, request, lambda c, r: self.service.create_game(request, c, r)
-        )
-
-    async def CreateGameFromPosition(
-        self, request: pb.CreateGameFromPositionRequest, context: grpc.aio.ServicerContext
-    ) -> pb.CreateGameResponse:
-        return await self._call(
-            "CreateGameFromPosition",
-            context,
-            request,
-            lambda c, r: self.service.create_game_from_position(request, c, r),
-        )
-
-    async def GetGame(
-        self, request: pb.GetGameRequest, context: grpc.aio.ServicerContext
-    ) -> pb.GetGameResponse:
-        return await self._call(
-            "GetGame", context, request, lambda c, r: self.service.get_game(request, c, r)
-        )
-
-    async def ListLegalActions(
-        self, request: pb.ListLegalActionsRequest, context: grpc.aio.ServicerContext
-    ) -> pb.ListLegalActionsResponse:
-        return await self._call(
-            "ListLegalActions",
-            context,
-            request,
-            lambda c, r: self.service.list_legal_actions(request, c, r),
-        )
-
-    async def SubmitAction(
-        self, request: pb.SubmitActionRequest, context: grpc.aio.ServicerContext
-    ) -> pb.SubmitActionResponse:
-        return await self._call(
-            "SubmitAction",
-            context,
-            request,
-            lambda c, r: self.service.submit_action(request, c, r),
-        )
-
-    async def UndoAction(
-        self, request: pb.UndoActionRequest, context: grpc.aio.ServicerContext
-    ) -> pb.UndoActionResponse:
-        return await self._call(
-            "UndoAction", context, request, lambda c, r: self.service.undo_action(request, c, r)
-        )
-
-    async def PreviewAction(
-        self, request: pb.PreviewActionRequest, context: grpc.aio.ServicerContext
-    ) -> pb.PreviewActionResponse:
-        return await self._call(
-            "PreviewAction",
-            context,
-            request,
-            lambda c, r: self.service.preview_action(request, c, r),
-        )
-
-    async def GetReplay(
-        self, request: pb.GetReplayRequest, context: grpc.aio.ServicerContext
-    ) -> pb.GetReplayResponse:
-        return await self._call(
-            "GetReplay", context, request, lambda c, r: self.service.get_replay(request, c, r)
-        )
-
-    async def ListGames(
-        self, request: pb.ListGamesRequest, context: grpc.aio.ServicerContext
-    ) -> pb.ListGamesResponse:
-        return await self._call(
-            "ListGames", context, request, lambda c, r: self.service.list_games(request, r)
-        )
-
-    async def GetRuleset(
-        self, request: pb.GetRulesetRequest, context: grpc.aio.ServicerContext
-    ) -> pb.GetRulesetResponse:
-        return await self._call(
-            "GetRuleset", context, request, lambda c, r: get_ruleset(request)
-        )
-
-    async def JoinGame(
-        self, request: pb.JoinGameRequest, context: grpc.aio.ServicerContext
-    ) -> pb.JoinGameResponse:
-        return await self._call(
-            "JoinGame", context, request, lambda c, r: self.service.join_game(request, c, r)
-        )
-
-    async def LeaveGame(
-        self, request: pb.LeaveGameRequest, context: grpc.aio.ServicerContext
-    ) -> pb.LeaveGameResponse:
-        return await self._call(
-            "LeaveGame", context, request, lambda c, r: self.service.leave_game(request, c, r)
-        )
-
-    async def StartGame(
-        self, request: pb.StartGameRequest, context: grpc.aio.ServicerContext
-    ) -> pb.StartGameResponse:
-        return await self._call(
-            "StartGame", context, request, lambda c, r: self.service.start_game(request, c, r)
-        )
-
-    async def ReissueSeatToken(
-        self, request: pb.ReissueSeatTokenRequest, context: grpc.aio.ServicerContext
-    ) -> pb.ReissueSeatTokenResponse:
-        return await self._call(
-            "ReissueSeatToken", context, request,
-            lambda c, r: self.service.reissue_seat_token(request, c, r),
-        )
-
-    async def ResignGame(
-        self, request: pb.ResignGameRequest, context: grpc.aio.ServicerContext
-    ) -> pb.ResignGameResponse:
-        return await self._call(
-            "ResignGame", context, request, lambda c, r: self.service.resign_game(request, c, r)
-        )
-
-    async def RevokeSeatToken(
-        self, request: pb.RevokeSeatTokenRequest, context: grpc.aio.ServicerContext
-    ) -> pb.RevokeSeatTokenResponse:
-        return await self._call(
-            "RevokeSeatToken", context, request,
-            lambda c, r: self.service.revoke_seat_token(request, c, r),
-        )
-
-    async def SetSeatBot(
-        self, request: pb.SetSeatBotRequest, context: grpc.aio.ServicerContext
-    ) -> pb.SetSeatBotResponse:
-        return await self._call(
-            "SetSeatBot", context, request, lambda c, r: self.service.set_seat_bot(request, c, r)
-        )
+    # The unary RPCs: each answers through _call with the GameService method of its name.
+    CreateGame = _unary("CreateGame", GameService.create_game)
+    CreateGameFromPosition = _unary(
+        "CreateGameFromPosition", GameService.create_game_from_position
+    )
+    GetGame = _unary("GetGame", GameService.get_game)
+    ListLegalActions = _unary("ListLegalActions", GameService.list_legal_actions)
+    SubmitAction = _unary("SubmitAction", GameService.submit_action)
+    UndoAction = _unary("UndoAction", GameService.undo_action)
+    PreviewAction = _unary("PreviewAction", GameService.preview_action)
+    GetReplay = _unary("GetReplay", GameService.get_replay)
+    ListGames = _unary("ListGames", lambda service, request, _caller, record:
+                       service.list_games(request, record))
+    GetRuleset = _unary("GetRuleset", lambda _service, request, _caller, _record:
+                        get_ruleset(request))
+    JoinGame = _unary("JoinGame", GameService.join_game)
+    LeaveGame = _unary("LeaveGame", GameService.leave_game)
+    StartGame = _unary("StartGame", GameService.start_game)
+    ReissueSeatToken = _unary("ReissueSeatToken", GameService.reissue_seat_token)
+    ResignGame = _unary("ResignGame", GameService.resign_game)
+    RevokeSeatToken = _unary("RevokeSeatToken", GameService.revoke_seat_token)
+    SetSeatBot = _unary("SetSeatBot", GameService.set_seat_bot)
 
     async def WatchGame(
         self, request: pb.WatchGameRequest, context: grpc.aio.ServicerContext

@@ -73,7 +73,7 @@ def view_arm(game: Any, seat: int | None) -> dict[str, Any]:
     a message constructor (GameState(**view_arm(game, seat)))."""
     if game.ruleset == BIRMINGHAM:
         return {BIRMINGHAM: orjson.loads(game.view_json(seat, keys="proto"))}
-    return {PITTSBURGH: _pittsburgh_view(orjson.loads(game.view_json(seat)))}
+    return {PITTSBURGH: _without_nulls(orjson.loads(game.view_json(seat)))}
 
 
 def view_json_text(game: Any, seat: int | None) -> str:
@@ -112,22 +112,11 @@ def _view_camel(document: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _pittsburgh_view(document: dict[str, Any]) -> dict[str, Any]:
-    """Pittsburgh's view for PittsburghView: its options map holds strings, and the core
-    writes the undo option as a JSON bool ("true"/"false" here)."""
-    view = _without_nulls(document)
-    options = view.get("options")
-    if isinstance(options, dict):
-        view["options"] = {k: (("true" if v else "false") if isinstance(v, bool) else v)
-                           for k, v in options.items()}
-    return view
-
-
 def view_from_document(ruleset: str, document: dict[str, Any]) -> Message:
     """The typed view message of the engine's view dict (Game.view, a preview's view)."""
     if ruleset == BIRMINGHAM:
         return bham_pb.BirminghamView(**_without_nulls(document))
-    return pgh_pb.PittsburghView(**_pittsburgh_view(document))
+    return pgh_pb.PittsburghView(**_without_nulls(document))
 
 
 # ----------------------------------------------------------------------------- events

@@ -125,12 +125,27 @@ class ServerProcess:
             command += ["--database-url", self.database_url]
         env = {**os.environ, "BRASS_HOST": LOOPBACK, **self.env}
         log = self.log_path.open("ab")
+        # Its own process group, so that a server that never became ready is killed with
+        # every worker it started instead of outliving the test run.
         self.process = subprocess.Popen(
-            command, cwd=self.workdir, env=env, stdout=log, stderr=subprocess.STDOUT
+            command, cwd=self.workdir, env=env, stdout=log, stderr=subprocess.STDOUT,
+            start_new_session=True,
         )
         log.close()
-        self._wait_ready()
+        try:
+            self._wait_ready()
+        except BaseException:
+            self._kill_group()
+            raise
         return self
+
+    def _kill_group(self) -> None:
+        assert self.process is not None
+        try:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        self.process.wait()
 
     def _wait_ready(self) -> None:
         deadline = time.monotonic() + STARTUP_SECONDS
