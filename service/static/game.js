@@ -68,7 +68,9 @@ export async function gamePage(root, go, gameId, seat) {
 
   function myTurn() {
     const s = st.state && st.state.summary;
-    return st.token && s && !isWaiting(s) && !isFinished(s) && s.currentSeat === st.seat;
+    const me = s && s.seats.find((x) => x.seat === st.seat);
+    return st.token && s && !isWaiting(s) && !isFinished(s) && s.currentSeat === st.seat
+      && !(me && me.resigned);
   }
 
   // ------------------------------------------------------------------ loading
@@ -318,6 +320,12 @@ export async function gamePage(root, go, gameId, seat) {
     if (st.seat === null) {
       parts[0] = h('h2', { id: 'decision-heading' }, 'Spectating');
       parts.push(h('p', {}, isWaiting(s) ? 'The game has not started.' : `${seatName(s, s.currentSeat)} is deciding: ${decisionPrompt(s.decision).toLowerCase()}.`));
+      replace(el.decision, parts);
+      return;
+    }
+    const me = s.seats.find((x) => x.seat === st.seat);
+    if (me && me.resigned) {
+      parts.push(h('p', { class: 'resigned-note' }, me.bot ? `You resigned: a bot (${me.bot}) plays your seat.` : 'You resigned.'));
       replace(el.decision, parts);
       return;
     }

@@ -365,6 +365,10 @@ export function eventText(rawEvent, seatName) {
     case 'coal': case 'iron': case 'beer':
       return `${who} uses ${type} from ${f('source') === 'market' ? 'the market' : title(f('source') || f('slot') || '')}${f('price') ? ` (£${f('price')})` : ''}`;
     case 'turn_end': return `${who} ends the turn`;
+    case 'undo': {
+      const n = num(f('decisions'), 1);
+      return `${who} takes back ${n} decision${n === 1 ? '' : 's'}`;
+    }
     default: {
       const rest = Object.entries(e)
         .filter(([k]) => k !== 'type' && k !== 'seat')

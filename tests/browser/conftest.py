@@ -16,6 +16,8 @@ from typing import Any
 import pytest
 from service.helpers import ServerProcess  # tests/ is on the path, as for tests/load
 
+from .helpers import Rest
+
 CHROMIUM = os.environ.get("BRASS_CHROMIUM", "/usr/bin/chromium")
 # Flags that work on the CI machine (a container without a GPU or a sandbox, and no
 # network beyond loopback: background services would only wait for timeouts).
@@ -70,6 +72,12 @@ def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProce
     server.start()
     yield server
     server.stop()
+
+
+@pytest.fixture
+def site(web_server: ServerProcess) -> tuple[str, Rest]:
+    """The module's server: its page address and a REST client of it."""
+    return f"http://127.0.0.1:{web_server.http_port}", Rest(web_server.http_port)
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:

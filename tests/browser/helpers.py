@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import urllib.error
 import urllib.request
+from pathlib import Path
 from typing import Any
 
 # Wraps the page's fetch so that every byte of every answer it reads (JSON bodies and the
@@ -163,3 +165,57 @@ def received_texts(page: Any) -> list[tuple[int, str, str]]:
             for r in page.evaluate("window.__received || []")]
 
 
+def new_page(browser: Any, width: int = 1400, height: int = 1000) -> Any:
+    context = browser.new_context(viewport={"width": width, "height": height})
+    context.add_init_script(RECORD_NETWORK)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors  # type: ignore[attr-defined]
+    return page
+
+
+def create_in_page(page: Any, base: str, players: int, roles: list[str],
+                   names: list[str] | None = None, seed: int | None = None,
+                   fields: dict[str, str] | None = None, ruleset: str | None = None) -> str:
+    """Fills the lobby's form (`fields`: more of its inputs and selects by CSS selector,
+    in order) and creates the game; returns its id."""
+    page.goto(base + "/")
+    page.wait_for_selector("form.create-form")
+    if ruleset is not None:
+        page.select_option("#create-ruleset", ruleset)
+    page.select_option("#create-players", str(players))
+    for seat, role in enumerate(roles):
+        page.select_option(f"#seat-{seat}-role", role)
+        if names:
+            page.fill(f"#seat-{seat}-name", names[seat])
+    if seed is not None:
+        page.fill("#create-seed", str(seed))
+    for selector, value in (fields or {}).items():
+        if page.locator(selector).evaluate("e => e.tagName") == "SELECT":
+            page.select_option(selector, value)
+        else:
+            page.fill(selector, value)
+    page.click("form.create-form button[type=submit]")
+    page.wait_for_selector(".game[data-version]")
+    match = re.search(r"#/game/([^/]+)", page.url)
+    assert match, page.url
+    return match.group(1)
+
+
+def invite_tokens(page: Any) -> dict[int, str]:
+    """The tokens in the host's invite links (#/play/ID/SEAT/TOKEN)."""
+    tokens = {}
+    for link in page.locator("input.invite-link").all():
+        seat = int(link.get_attribute("data-seat"))
+        tokens[seat] = link.input_value().rsplit("/", 1)[1]
+    return tokens
+
+
+def shot(page: Any, artifacts: Path, name: str) -> None:
+    page.screenshot(path=str(artifacts / f"{name}.png"), full_page=True)
+
+
+def server_has_bot_seats(rest: Rest) -> bool:
+    schemas = rest.call("GET", "/openapi.json")["components"]["schemas"]
+    return "botSeats" in schemas["CreateGameRequest"]["properties"]

@@ -15,8 +15,16 @@ import pytest
 from service.helpers import ServerProcess
 
 from . import test_web_static
-from .helpers import Rest, current_seat, play_whole_action, wait_page_version
-from .test_web_play import create_in_page, invite_tokens, new_page, server_has_bot_seats
+from .helpers import (
+    Rest,
+    create_in_page,
+    current_seat,
+    invite_tokens,
+    new_page,
+    play_whole_action,
+    server_has_bot_seats,
+    wait_page_version,
+)
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("browser"), pytest.mark.timeout(1800)]
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import random
-import re
 import time
 from pathlib import Path
 from typing import Any
@@ -16,65 +15,21 @@ import pytest
 from service.helpers import ServerProcess
 
 from .helpers import (
-    RECORD_NETWORK,
     Rest,
+    create_in_page,
     current_seat,
+    invite_tokens,
+    new_page,
     play_step,
     play_whole_action,
     received_texts,
+    server_has_bot_seats,
+    shot,
     wait_my_options,
     wait_page_version,
 )
 
 pytestmark = [pytest.mark.xdist_group("browser"), pytest.mark.timeout(300)]
-
-
-def new_page(browser: Any, width: int = 1400, height: int = 1000) -> Any:
-    context = browser.new_context(viewport={"width": width, "height": height})
-    context.add_init_script(RECORD_NETWORK)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.errors = errors  # type: ignore[attr-defined]
-    return page
-
-
-def create_in_page(page: Any, base: str, players: int, roles: list[str],
-                   names: list[str] | None = None, seed: int | None = None) -> str:
-    """Fills the lobby's form and creates the game; returns its id."""
-    page.goto(base + "/")
-    page.wait_for_selector("form.create-form")
-    page.select_option("#create-players", str(players))
-    for seat, role in enumerate(roles):
-        page.select_option(f"#seat-{seat}-role", role)
-        if names:
-            page.fill(f"#seat-{seat}-name", names[seat])
-    if seed is not None:
-        page.fill("#create-seed", str(seed))
-    page.click("form.create-form button[type=submit]")
-    page.wait_for_selector(".game[data-version]")
-    match = re.search(r"#/game/([^/]+)", page.url)
-    assert match, page.url
-    return match.group(1)
-
-
-def invite_tokens(page: Any) -> dict[int, str]:
-    """The tokens in the host's invite links (#/play/ID/SEAT/TOKEN)."""
-    tokens = {}
-    for link in page.locator("input.invite-link").all():
-        seat = int(link.get_attribute("data-seat"))
-        tokens[seat] = link.input_value().rsplit("/", 1)[1]
-    return tokens
-
-
-def shot(page: Any, artifacts: Path, name: str) -> None:
-    page.screenshot(path=str(artifacts / f"{name}.png"), full_page=True)
-
-
-@pytest.fixture
-def site(web_server: ServerProcess) -> tuple[str, Rest]:
-    """The shared server's page address and a REST client of it."""
-    return f"http://127.0.0.1:{web_server.http_port}", Rest(web_server.http_port)
 
 
 def test_a_person_plays_to_the_end_of_the_canal_era(
@@ -128,9 +83,6 @@ def test_a_person_plays_to_the_end_of_the_canal_era(
           f"in {seconds:.1f} s")
 
 
-def server_has_bot_seats(rest: Rest) -> bool:
-    schemas = rest.call("GET", "/openapi.json")["components"]["schemas"]
-    return "botSeats" in schemas["CreateGameRequest"]["properties"]
 
 
 def test_two_people_play_by_invite_links_and_hidden_hands_stay_hidden(

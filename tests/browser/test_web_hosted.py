@@ -1,0 +1,248 @@
+"""Hosted play through the page in a real browser (Debian's Chromium): undo, the clock and
+its timeout policies, resigning, and a bot seated by the host. Each test acts in the page
+and checks the outcome both on the page and in the server's state (GetGame over REST)."""
+
+from __future__ import annotations
+
+import random
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .helpers import (
+    PAGE_TIMEOUT_MS,
+    Rest,
+    confirm_preview,
+    create_in_page,
+    current_seat,
+    invite_tokens,
+    new_page,
+    page_state,
+    shot,
+    wait_my_options,
+    wait_page_version,
+)
+
+pytestmark = [pytest.mark.xdist_group("browser"), pytest.mark.timeout(300)]
+
+
+def version_of(state: dict[str, Any]) -> int:
+    return int(state["summary"]["version"])
+
+
+def wait_for_seat(rest: Rest, game_id: str, seat: int, seconds: float = 20) -> dict[str, Any]:
+    """Until `seat` is to act (the server's bots play the other seats)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        state = rest.game(game_id)
+        if current_seat(state) == seat:
+            return state
+        time.sleep(0.05)
+    raise AssertionError(f"seat {seat} never came to act: {state['summary']}")
+
+
+def wait_log_line(page: Any, words: str) -> str:
+    """Until the page's event log has a line with `words`; returns that line."""
+    try:
+        page.wait_for_function(
+            "w => [...document.querySelectorAll('.event-log li')]"
+            ".some(li => li.textContent.includes(w))", arg=words, timeout=PAGE_TIMEOUT_MS)
+    except Exception as exc:
+        raise AssertionError(f"no {words!r} in the event log: {log_lines(page)}") from exc
+    return next(line for line in log_lines(page) if words in line)
+
+
+def log_lines(page: Any) -> list[str]:
+    return page.locator(".event-log li").all_inner_texts()
+
+
+def test_a_player_undoes_the_action_in_progress(
+    browser: Any, site: tuple[str, Rest], artifacts: Path
+) -> None:
+    """docs/UNDO.md: the seat to act takes back the action in progress (back to its first
+    decision); the undo is a new version, and the game is exactly as before the action."""
+    base, rest = site
+    page = new_page(browser)
+    game_id = create_in_page(page, base, 2, ["me", "bot:random"], ["Ada", "Bot"], 21)
+    before = wait_for_seat(rest, game_id, 0)
+    token = page.evaluate(
+        "id => JSON.parse(localStorage.getItem('brass.web.v1')).games[id].seats[0]", game_id)
+    seat_view = rest.game(game_id, token)
+    assert seat_view["summary"]["decision"] == "action"
+    wait_page_version(page, version_of(before))
+    wait_my_options(page)
+    # the action's first decision (its type), from the decision's list
+    first = page.locator(".decision button.option:not([disabled])").first
+    label = first.inner_text()
+    first.click()
+    confirm_preview(page)
+    mid = rest.game(game_id, token)
+    assert version_of(mid) == version_of(before) + 1
+    assert mid["summary"]["decision"] != "action", label
+    wait_my_options(page)
+    page.click("button.undo")
+    wait_page_version(page, version_of(before) + 2)
+    after = rest.game(game_id, token)
+    assert version_of(after) == version_of(before) + 2  # an undo is a version of its own
+    assert after["summary"]["decision"] == "action"
+    assert current_seat(after) == 0
+    assert after["birmingham"] == seat_view["birmingham"]  # the same game as before
+    assert wait_log_line(page, "takes back") == "Ada takes back 1 decision"
+    wait_my_options(page)
+    assert page.get_attribute(".game", "data-version") == str(version_of(after))
+    # the page offers the action types again, and the undo left no error behind
+    assert page.locator(".decision .prompt").inner_text().startswith("Choose an action")
+    assert not page.locator(".decision .error").count(), page_state(page)
+    shot(page, artifacts, "10-undo")
+    assert not page.errors
+
+
+def test_the_clock_counts_down_and_a_timeout_applies_its_policy(
+    browser: Any, site: tuple[str, Rest], artifacts: Path
+) -> None:
+    """docs/SERVICE.md, Clocks: a fixed time per turn; past its deadline the stand-in bot
+    plays the rest of the turn (TIMEOUT_POLICY_BOT_PLAYS_TURN), with a turn_timed_out
+    event; TIMEOUT_POLICY_FORFEIT with on_resign ending the game ends it, unscored."""
+    base, rest = site
+    page = new_page(browser)
+    game_id = create_in_page(page, base, 2, ["me", "bot:random"], ["Ada", "Bot"], 22, fields={
+        "#create-clock": "turn", "#clock-turn": "4",
+        "#create-on-timeout": "TIMEOUT_POLICY_BOT_PLAYS_TURN"})
+    state = wait_for_seat(rest, game_id, 0)
+    clock = state["summary"]["clock"]
+    assert clock["options"]["turnMs"] == 4000 and clock["turnSeat"] == 0
+    wait_page_version(page, version_of(state))
+    timer = page.locator(".status-bar .clock[role=timer]")
+    first = seconds_shown(timer.inner_text())
+    assert 0 < first <= 4
+    page.wait_for_function(
+        "s => { const t = document.querySelector('.status-bar .clock');"
+        " return t && Number(t.textContent.split(':').pop()) < s; }",
+        arg=first, timeout=PAGE_TIMEOUT_MS)
+    shot(page, artifacts, "11-clock-running")
+    # nothing played in the page: the server's timer plays the turn for the seat
+    line = wait_log_line(page, "runs out of time")
+    assert line.startswith("Ada") and "a bot plays the turn" in line
+    later = rest.game(game_id)
+    assert version_of(later) > version_of(state)
+    assert later["summary"]["status"] == "GAME_STATUS_IN_PROGRESS"
+    assert not any(s["resigned"] for s in later["summary"]["seats"])
+    assert not page.errors
+
+    forfeit = create_in_page(page, base, 2, ["me", "bot:random"], ["Ada", "Bot"], 23, fields={
+        "#create-clock": "turn", "#clock-turn": "2",
+        "#create-on-timeout": "TIMEOUT_POLICY_FORFEIT",
+        "#create-on-resign": "RESIGN_POLICY_GAME_ENDS"})
+    page.wait_for_selector(".decision h2:text('Final scores')", timeout=PAGE_TIMEOUT_MS)
+    assert "ended early (Forfeited)" in page.locator(".decision").inner_text()
+    ended = rest.game(forfeit)["summary"]
+    assert ended["status"] == "GAME_STATUS_FINISHED"
+    assert ended["endReason"] == "END_REASON_FORFEITED"
+    assert ended["seats"][0]["resigned"]
+    wait_log_line(page, "forfeits on time")
+    shot(page, artifacts, "12-forfeit-on-time")
+    assert not page.errors
+
+
+def seconds_shown(text: str) -> int:
+    """'⏱ 1:05' -> 65."""
+    minutes, seconds = text.replace("⏱", "").strip().split(":")[-2:]
+    return int(minutes) * 60 + int(seconds)
+
+
+def test_fischer_clocks_show_every_seats_time(
+    browser: Any, site: tuple[str, Rest], artifacts: Path
+) -> None:
+    """Fischer: each seat's time left is in the players' table, the seat to act's running
+    down between updates, the other's still."""
+    base, rest = site
+    page = new_page(browser)
+    game_id = create_in_page(page, base, 2, ["me", "invite"], ["Ada", "Bea"], 24, fields={
+        "#create-clock": "fischer", "#clock-minutes": "2", "#clock-increment": "5"})
+    state = rest.game(game_id)
+    to_act = current_seat(state)
+    other = 1 - to_act
+    cells = {s: page.locator(f".seat-clock[data-seat='{s}']") for s in (0, 1)}
+    first = {s: seconds_shown(cells[s].inner_text()) for s in (0, 1)}
+    assert first[other] == 120
+    page.wait_for_function(
+        "([s, v]) => { const [m, sec] = document.querySelector(`.seat-clock[data-seat='${s}']`)"
+        ".textContent.split(':').map(Number); return m * 60 + sec < v; }",
+        arg=[to_act, first[to_act]], timeout=PAGE_TIMEOUT_MS)
+    assert seconds_shown(cells[other].inner_text()) == 120
+    # the server agrees: the seat to act's clock runs, the other's does not
+    remaining = [int(ms) for ms in rest.game(game_id)["summary"]["clock"]["remainingMs"]]
+    assert remaining[other] == 120_000 and remaining[to_act] < 120_000
+    shot(page, artifacts, "13-fischer-clocks")
+    assert not page.errors
+
+
+def test_resigning_in_the_page_hands_the_seat_to_a_bot(
+    browser: Any, site: tuple[str, Rest], artifacts: Path
+) -> None:
+    """docs/SERVICE.md, Resigning: RESIGN_POLICY_BOT_TAKES_OVER (the default): the stand-in
+    bot plays the seat on; the seat shows resigned and bot; the token can no longer act."""
+    base, rest = site
+    page = new_page(browser)
+    game_id = create_in_page(page, base, 2, ["me", "invite"], ["Ada", "Bea"], 25, fields={
+        "#create-on-resign": "RESIGN_POLICY_BOT_TAKES_OVER"})
+    tokens = invite_tokens(page)
+    rng = random.Random(25)
+    if current_seat(rest.game(game_id)) == 1:
+        rest.play_one_action(game_id, tokens[1], rng)
+    wait_my_options(page)
+    page.click(".decision .resign button:text('Resign…')")
+    page.wait_for_selector(".resign[role=group]")
+    page.click(".resign[role=group] button.primary")
+    row = page.locator(".player-table tbody tr").nth(0)
+    row.locator(".badge:text('resigned')").wait_for(timeout=PAGE_TIMEOUT_MS)
+    assert "bot: greedy" in row.inner_text()
+    seat = rest.game(game_id)["summary"]["seats"][0]
+    assert seat["resigned"] and seat["bot"] == "greedy"
+    wait_log_line(page, "resigns")
+    # the stand-in plays seat 0's turns: each REST move of seat 1 gets a reply
+    for _ in range(2):
+        state = wait_for_seat(rest, game_id, 1)
+        rest.play_one_action(game_id, tokens[1], rng)
+        wait_for_seat(rest, game_id, 1)
+        wait_page_version(page, version_of(state) + 2)
+    assert page.locator(".decision .resigned-note").inner_text() == (
+        "You resigned: a bot (greedy) plays your seat.")
+    assert not page.locator(".decision button.option").count()  # no options for a resigned seat
+    assert not page.locator(".decision .resign button").count()
+    shot(page, artifacts, "14-resigned-bot-plays")
+    assert not page.errors
+
+
+def test_the_host_seats_a_bot_in_an_open_seat(
+    browser: Any, site: tuple[str, Rest], artifacts: Path
+) -> None:
+    """SetSeatBot before the start: the open seat is taken by the server's bot, the host
+    starts the game, and the bot plays its seat."""
+    base, rest = site
+    page = new_page(browser)
+    game_id = create_in_page(page, base, 2, ["me", "open"], ["Ada", ""], 26)
+    waiting = rest.game(game_id)["summary"]
+    assert waiting["status"] == "GAME_STATUS_WAITING" and waiting["openSeats"] == 1
+    page.wait_for_selector(".lobby-panel button.start[disabled]")
+    panel = page.locator(".lobby-panel .seat-links li").nth(1)
+    panel.locator("select").select_option("greedy")
+    shot(page, artifacts, "15-waiting-seat-a-bot")
+    panel.locator("button:text('Seat a bot')").click()
+    page.wait_for_selector(".lobby-panel button.start:not([disabled])", timeout=PAGE_TIMEOUT_MS)
+    seat = rest.game(game_id)["summary"]["seats"][1]
+    assert seat["bot"] == "greedy" and not seat["open"]
+    page.click(".lobby-panel button.start")
+    page.wait_for_selector(".game[data-status=GAME_STATUS_IN_PROGRESS]",
+                           timeout=PAGE_TIMEOUT_MS)
+    page.locator(".player-table tbody tr").nth(1).locator(".badge:text('bot: greedy')").wait_for(
+        timeout=PAGE_TIMEOUT_MS)
+    # the bot plays: its turn passes without anyone acting for it
+    state = wait_for_seat(rest, game_id, 0)
+    wait_page_version(page, version_of(state))
+    wait_my_options(page)
+    assert state["summary"]["status"] == "GAME_STATUS_IN_PROGRESS"
+    shot(page, artifacts, "16-bot-seated-game-started")
+    assert not page.errors
