@@ -4,6 +4,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/json_writer.h"
 #include "common/rng.h"
 #include "ruleset.h"
 
@@ -456,6 +457,25 @@ int brass_determinize(BrassGame *g, int seat, uint64_t seed) {
     return rs->determinize(g, seat, seed);
 }
 
+/* Every ruleset's view ends with the seat to act's undo now, as UndoAction would find it:
+   undo_steps (0 when refused or the game is over) and undo_refused (the reason's name, null
+   when not refused). Public, so the same in every seat's view: it follows from the turn and
+   the decisions made in it, which every seat sees. Written over the text's closing brace. */
+static int put_view_undo(const BrassRuleset *rs, const BrassGame *g, int keys, char *out,
+                         int cap, int n) {
+    int steps = 0, refused = BRASS_R_LEGAL;
+    undo_steps(rs, g, -1, &steps, &refused);
+    JsonWriter j = json_writer(out, cap, keys);
+    j.len = n - 1;
+    json_raw(&j, ",");
+    json_field(&j, "undo_steps"), json_int(&j, steps), json_raw(&j, ",");
+    json_field(&j, "undo_refused");
+    if (refused == BRASS_R_LEGAL) json_null(&j);
+    else json_str(&j, SHARED_REASONS[refused][0]);
+    json_raw(&j, "}");
+    return json_finish(&j);
+}
+
 int brass_view_json_keys(const BrassGame *g, int seat, int keys, char *out, int cap) {
     const BrassRuleset *rs = ruleset_of(g);
     if (!rs || !out || cap <= 0 || seat < -1 || seat >= g->header.num_players ||
@@ -463,7 +483,9 @@ int brass_view_json_keys(const BrassGame *g, int seat, int keys, char *out, int 
         return -BRASS_E_BAD_ARGUMENT;
     BrassGame red;
     rs->redact(g, seat, &red);
-    return rs->position_json(&red, seat, 0, keys, out, cap);
+    int n = rs->position_json(&red, seat, 0, keys, out, cap);
+    return n < 0 ? n : put_view_undo(rs, g, rs->snake_keys_only ? BRASS_KEYS_SNAKE : keys, out,
+                                     cap, n);
 }
 
 int brass_view_json(const BrassGame *g, int seat, char *out, int cap) {

@@ -37,8 +37,9 @@ typedef struct BrassRuleset {
     int (*observation)(const BrassGame *g, int seat, float *out, int cap);
     /* the position format as JSON text: a redacted state seen by `seat` (hidden = 0), or
        everything (hidden = 1); returns the length, or -BRASS_E_BUFFER */
-    /* keys: BRASS_KEYS_* (common/json_writer.h applies it) */
+    /* keys: BRASS_KEYS_* (common/json_writer.h applies it); the text ends with '}' */
     int (*position_json)(const BrassGame *g, int seat, int hidden, int keys, char *out, int cap);
+    uint8_t snake_keys_only; /* position_json writes snake_case keys whatever `keys` says */
     /* the full position's JSON text back into a validated state (NULL: the ruleset's
        positions are read in Python, brass/position.py); BRASS_E_BAD_POSITION with the bad
        value's JSON path in field and what is wrong in message */

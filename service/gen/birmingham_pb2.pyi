@@ -8,7 +8,7 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class BirminghamView(_message.Message):
-    __slots__ = ("format", "rules_edition", "ruleset", "players", "options", "era", "round", "turn_order", "turn_index", "actions_left", "current", "decision", "game_over", "pending", "markets", "wild_piles", "discards", "merchants", "links", "slots", "player_state", "deck_size", "seat")
+    __slots__ = ("format", "rules_edition", "ruleset", "players", "options", "era", "round", "turn_order", "turn_index", "actions_left", "current", "decision", "game_over", "pending", "markets", "wild_piles", "discards", "merchants", "links", "slots", "player_state", "deck_size", "seat", "undo_steps", "undo_refused")
     class Options(_message.Message):
         __slots__ = ("beginner", "manufacturer_iv_cost", "auto_resolve", "undo")
         BEGINNER_FIELD_NUMBER: _ClassVar[int]
@@ -184,6 +184,8 @@ class BirminghamView(_message.Message):
     PLAYER_STATE_FIELD_NUMBER: _ClassVar[int]
     DECK_SIZE_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
+    UNDO_STEPS_FIELD_NUMBER: _ClassVar[int]
+    UNDO_REFUSED_FIELD_NUMBER: _ClassVar[int]
     format: str
     rules_edition: int
     ruleset: str
@@ -207,7 +209,9 @@ class BirminghamView(_message.Message):
     player_state: _containers.RepeatedCompositeFieldContainer[BirminghamView.Player]
     deck_size: int
     seat: int
-    def __init__(self, format: _Optional[str] = ..., rules_edition: _Optional[int] = ..., ruleset: _Optional[str] = ..., players: _Optional[int] = ..., options: _Optional[_Union[BirminghamView.Options, _Mapping]] = ..., era: _Optional[str] = ..., round: _Optional[int] = ..., turn_order: _Optional[_Iterable[int]] = ..., turn_index: _Optional[int] = ..., actions_left: _Optional[int] = ..., current: _Optional[int] = ..., decision: _Optional[str] = ..., game_over: _Optional[bool] = ..., pending: _Optional[_Union[BirminghamView.Pending, _Mapping]] = ..., markets: _Optional[_Union[BirminghamView.Markets, _Mapping]] = ..., wild_piles: _Optional[_Union[BirminghamView.WildPiles, _Mapping]] = ..., discards: _Optional[_Mapping[str, int]] = ..., merchants: _Optional[_Mapping[str, BirminghamView.MerchantSpace]] = ..., links: _Optional[_Mapping[str, int]] = ..., slots: _Optional[_Mapping[str, BirminghamView.Slot]] = ..., player_state: _Optional[_Iterable[_Union[BirminghamView.Player, _Mapping]]] = ..., deck_size: _Optional[int] = ..., seat: _Optional[int] = ...) -> None: ...
+    undo_steps: int
+    undo_refused: BirminghamReason.Code
+    def __init__(self, format: _Optional[str] = ..., rules_edition: _Optional[int] = ..., ruleset: _Optional[str] = ..., players: _Optional[int] = ..., options: _Optional[_Union[BirminghamView.Options, _Mapping]] = ..., era: _Optional[str] = ..., round: _Optional[int] = ..., turn_order: _Optional[_Iterable[int]] = ..., turn_index: _Optional[int] = ..., actions_left: _Optional[int] = ..., current: _Optional[int] = ..., decision: _Optional[str] = ..., game_over: _Optional[bool] = ..., pending: _Optional[_Union[BirminghamView.Pending, _Mapping]] = ..., markets: _Optional[_Union[BirminghamView.Markets, _Mapping]] = ..., wild_piles: _Optional[_Union[BirminghamView.WildPiles, _Mapping]] = ..., discards: _Optional[_Mapping[str, int]] = ..., merchants: _Optional[_Mapping[str, BirminghamView.MerchantSpace]] = ..., links: _Optional[_Mapping[str, int]] = ..., slots: _Optional[_Mapping[str, BirminghamView.Slot]] = ..., player_state: _Optional[_Iterable[_Union[BirminghamView.Player, _Mapping]]] = ..., deck_size: _Optional[int] = ..., seat: _Optional[int] = ..., undo_steps: _Optional[int] = ..., undo_refused: _Optional[_Union[BirminghamReason.Code, str]] = ...) -> None: ...
 
 class BirminghamEvent(_message.Message):
     __slots__ = ("action", "pay", "coal", "iron", "beer", "build", "overbuild", "link", "develop", "sell", "flip", "market_sale", "merchant_bonus", "loan", "scout", "turn_end", "turn_order", "income", "shortfall_remove", "vp_loss", "link_score", "tile_score", "tile_removed", "era_end", "bonus_score", "game_end", "round_end", "undo")

@@ -8,7 +8,7 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class PittsburghView(_message.Message):
-    __slots__ = ("ruleset", "data", "draft_version", "num_players", "era", "round", "phase", "current", "actions_left", "game_over", "deck_size", "turn_order", "options", "players", "spaces", "links", "oilfields", "markets", "merchants", "quality", "discards")
+    __slots__ = ("ruleset", "data", "draft_version", "num_players", "era", "round", "phase", "current", "actions_left", "game_over", "deck_size", "turn_order", "options", "players", "spaces", "links", "oilfields", "markets", "merchants", "quality", "discards", "undo_steps", "undo_refused")
     class OptionsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -44,6 +44,8 @@ class PittsburghView(_message.Message):
     MERCHANTS_FIELD_NUMBER: _ClassVar[int]
     QUALITY_FIELD_NUMBER: _ClassVar[int]
     DISCARDS_FIELD_NUMBER: _ClassVar[int]
+    UNDO_STEPS_FIELD_NUMBER: _ClassVar[int]
+    UNDO_REFUSED_FIELD_NUMBER: _ClassVar[int]
     ruleset: str
     data: str
     draft_version: str
@@ -65,7 +67,9 @@ class PittsburghView(_message.Message):
     merchants: _containers.RepeatedCompositeFieldContainer[PittsburghMerchantView]
     quality: _containers.RepeatedCompositeFieldContainer[PittsburghQualityView]
     discards: _containers.ScalarMap[str, int]
-    def __init__(self, ruleset: _Optional[str] = ..., data: _Optional[str] = ..., draft_version: _Optional[str] = ..., num_players: _Optional[int] = ..., era: _Optional[int] = ..., round: _Optional[int] = ..., phase: _Optional[str] = ..., current: _Optional[int] = ..., actions_left: _Optional[int] = ..., game_over: _Optional[bool] = ..., deck_size: _Optional[int] = ..., turn_order: _Optional[_Iterable[int]] = ..., options: _Optional[_Mapping[str, str]] = ..., players: _Optional[_Iterable[_Union[PittsburghPlayerView, _Mapping]]] = ..., spaces: _Optional[_Iterable[_Union[PittsburghSpaceView, _Mapping]]] = ..., links: _Optional[_Iterable[_Union[PittsburghLinkView, _Mapping]]] = ..., oilfields: _Optional[_Iterable[_Union[PittsburghOilfieldView, _Mapping]]] = ..., markets: _Optional[_Iterable[_Union[PittsburghMarketView, _Mapping]]] = ..., merchants: _Optional[_Iterable[_Union[PittsburghMerchantView, _Mapping]]] = ..., quality: _Optional[_Iterable[_Union[PittsburghQualityView, _Mapping]]] = ..., discards: _Optional[_Mapping[str, int]] = ...) -> None: ...
+    undo_steps: int
+    undo_refused: PittsburghReason.Code
+    def __init__(self, ruleset: _Optional[str] = ..., data: _Optional[str] = ..., draft_version: _Optional[str] = ..., num_players: _Optional[int] = ..., era: _Optional[int] = ..., round: _Optional[int] = ..., phase: _Optional[str] = ..., current: _Optional[int] = ..., actions_left: _Optional[int] = ..., game_over: _Optional[bool] = ..., deck_size: _Optional[int] = ..., turn_order: _Optional[_Iterable[int]] = ..., options: _Optional[_Mapping[str, str]] = ..., players: _Optional[_Iterable[_Union[PittsburghPlayerView, _Mapping]]] = ..., spaces: _Optional[_Iterable[_Union[PittsburghSpaceView, _Mapping]]] = ..., links: _Optional[_Iterable[_Union[PittsburghLinkView, _Mapping]]] = ..., oilfields: _Optional[_Iterable[_Union[PittsburghOilfieldView, _Mapping]]] = ..., markets: _Optional[_Iterable[_Union[PittsburghMarketView, _Mapping]]] = ..., merchants: _Optional[_Iterable[_Union[PittsburghMerchantView, _Mapping]]] = ..., quality: _Optional[_Iterable[_Union[PittsburghQualityView, _Mapping]]] = ..., discards: _Optional[_Mapping[str, int]] = ..., undo_steps: _Optional[int] = ..., undo_refused: _Optional[_Union[PittsburghReason.Code, str]] = ...) -> None: ...
 
 class PittsburghPlayerView(_message.Message):
     __slots__ = ("money", "vp", "spent", "income_space", "income_level", "whiskey", "hand_size", "heavy_built", "hand", "mat", "supply")

@@ -21,6 +21,16 @@ REPO = Path(__file__).resolve().parents[2]
 CORE = REPO / "core_c"
 DATA: dict[str, Any] = json.loads((CORE / "data" / "birmingham.json").read_text())
 
+# A view's undo now (docs/UNDO.md): the seat to act's; a position does not carry the
+# turn's undo record, so a game read from one starts at a barrier with nothing to undo.
+UNDO_NOW = ("undo_steps", "undo_refused")
+
+
+def without_undo_now(view: dict[str, Any]) -> dict[str, Any]:
+    """A view less its undo now, for comparing a game with one read from its position."""
+    return {k: v for k, v in view.items() if k not in UNDO_NOW}
+
+
 INDUSTRIES = ("cotton", "manufacturer", "pottery", "coal", "iron", "brewery")
 WILD = ("wild_location", "wild_industry")
 WILD_EACH: int = DATA["cards"]["wild_cards"]["wild_location"]

@@ -5,6 +5,7 @@ their record, and survive clone, pickling and GameBatch stepping."""
 
 from __future__ import annotations
 
+import json
 import pickle
 import random
 
@@ -20,6 +21,19 @@ def _views(g: Game) -> list[str]:
     return [g.view_json(s) for s in [None, *range(g.num_players)]]
 
 
+def _check_undo_now(g: Game) -> None:
+    """Every view (spectator and each seat) says what an undo by the seat to act does now:
+    how many decisions it takes back, or why it is refused."""
+    steps, refused = g.undo_steps(), None
+    if steps == 0 and not g.is_over:
+        with pytest.raises(EngineError) as exc:
+            g.clone().undo()
+        refused = exc.value.reason
+    for text in _views(g):
+        view = json.loads(text)
+        assert (view["undo_steps"], view["undo_refused"]) == (steps, refused)
+
+
 def _play_with_undos(g: Game, rng: random.Random, limit: int) -> tuple[int, int]:
     """Random decisions and compound actions with an undo one time in four, checked against
     an independent model of the turn: the states since the last turn end, seat change or
@@ -28,6 +42,7 @@ def _play_with_undos(g: Game, rng: random.Random, limit: int) -> tuple[int, int]
     turn: list[tuple[bytes | None, list[str] | None, int]] = [(g.snapshot(), _views(g), 0)]
     undos = cancels = 0
     for _ in range(limit):
+        _check_undo_now(g)
         if g.is_over:
             break
         if rng.random() < 0.25:

@@ -406,6 +406,46 @@ def test_undos_reveal_nothing() -> None:
     assert figures["undos"] > 200 and figures["refusals_compared"] > 1000
 
 
+@pytest.mark.parametrize("ruleset", ["birmingham", "pittsburgh"])
+def test_the_views_undo_now_is_public(ruleset: str) -> None:
+    """Every view says how far the seat to act's undo reaches now, or why it is refused
+    (undo_steps, undo_refused: docs/UNDO.md). It is the same in every viewer's view, and in
+    every deal a seat cannot tell apart (twins re-dealing its hidden cards and, in
+    Pittsburgh, the face-down oilfield tiles), and it is what an undo then does: so it
+    follows from public facts only. Random games with undos one time in four."""
+    rng = random.Random(5)
+    figures: Counter[str] = Counter()
+    for index in range(6):
+        players = 2 + index % 3
+        game = brass.Game.new(players=players, seed=rng.randrange(2**40), ruleset=ruleset)
+        while not game.is_over:
+            views = [game.view(v) for v in [None, *range(players)]]
+            now = {(v["undo_steps"], v["undo_refused"]) for v in views}
+            assert len(now) == 1, "the viewers see different undo states"
+            [(steps, refused)] = now
+            assert steps == game.undo_steps()
+            for seat in rng.sample(range(players), 1):
+                twin = game.determinize(seat, rng.getrandbits(64))
+                for viewer in (seat, None):
+                    seen = twin.view(viewer)
+                    assert (seen["undo_steps"], seen["undo_refused"]) == (steps, refused)
+                figures["twins"] += 1
+            if rng.random() < 0.25:
+                if steps:
+                    game.undo()
+                    figures["undos"] += 1
+                else:
+                    with pytest.raises(brass.EngineError) as exc:
+                        game.undo()
+                    assert exc.value.reason == refused
+                    figures["refusals"] += 1
+                continue
+            game.apply(rng.choice(game.legal_ids()))
+        assert game.view(None)["undo_steps"] == 0 and game.view(None)["undo_refused"] is None
+    print(f"\nhidden-information audit (undo now, {ruleset}): {dict(figures)}")
+    assert figures["undos"] > 100 and figures["refusals"] > 50
+
+
 def undo_outcome(game: brass.Game, seat: int) -> str:
     """The refusal (or the size) of an undo by `seat` on a copy of `game`: from what is
     public (whose turn, how many decisions since the barrier, the option) only."""

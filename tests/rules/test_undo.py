@@ -9,6 +9,8 @@ anything before the start of its turn; the game option `undo: false` turns it of
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 import brass
@@ -124,3 +126,38 @@ def test_a_record_with_undos_replays_exactly() -> None:
     again = brass.Game.replay(record)
     _same_state(again, g)
     assert again.snapshot() == g.snapshot()
+
+
+def _undo_now(g: brass.Game) -> set[tuple[int, str | None]]:
+    """The undo now of every view (the spectator's and each seat's): one pair if all agree."""
+    views = [g.view(v) for v in (None, *range(g.num_players))]
+    return {(v["undo_steps"], v["undo_refused"]) for v in views}
+
+
+def test_every_view_says_what_the_seat_to_acts_undo_would_do() -> None:
+    """The views' undo_steps / undo_refused (docs/UNDO.md) are what UndoAction would find:
+    the same for the seat to act, the other seat and a spectator (it is public)."""
+    g = _two_actions_left()
+    assert _undo_now(g) == {(0, "NOTHING_TO_UNDO")}  # the turn's start
+    do(g, "type:build", "card:birmingham", "industry:cotton")
+    assert _undo_now(g) == {(3, None)}  # cancel the build in progress: 3 decisions
+    do(g, "slot:birmingham.0")
+    assert _undo_now(g) == {(4, None)}  # at the second action: the whole first one
+    [event] = g.undo()
+    assert event["decisions"] == 4 and _undo_now(g) == {(0, "NOTHING_TO_UNDO")}
+    # the typed message takes the view's fields by their names (the service's REST text)
+    camel = json.loads(g.view_json(0, keys="camel"))
+    assert camel["undoSteps"] == 0 and camel["undoRefused"] == "NOTHING_TO_UNDO"
+
+
+def test_the_views_say_undo_is_off_and_nothing_at_the_end() -> None:
+    pos = blank(2)
+    pos["options"]["undo"] = False
+    player(pos, 0, hand={"birmingham": 1}, money=17)
+    g = game(pos)
+    do(g, "type:build", "card:birmingham")
+    assert _undo_now(g) == {(0, "UNDO_DISABLED")}
+    end = brass.Game.new(2, seed=3)
+    while not end.is_over:
+        end.apply(end.legal_ids()[0])
+    assert _undo_now(end) == {(0, None)}  # the game is over: nothing to refuse either

@@ -37,6 +37,7 @@ def test_undo_after_the_first_action_restores_the_turn_start_exactly() -> None:
     _play_until(g, rng, second_action_start)
     seat = g.current_seat
     steps = g.undo_steps()
+    assert steps > 0 and {g.view(s)["undo_steps"] for s in (None, *range(3))} == {steps}
     [event] = g.undo(seat=seat)
     assert event["decisions"] == steps and g.undo_depth == 0
     assert g.snapshot() == starts[seat]  # money, tiles, cards, markets: all as they were
@@ -58,8 +59,10 @@ def test_an_oilfield_reveal_is_a_barrier() -> None:
             _play_until(g, rng, revealed)
         except AssertionError:
             continue
-        # the tile is face up now: nothing before it can be taken back
+        # the tile is face up now: nothing before it can be taken back, as every view says
         assert g.undo_depth == 0 and g.undo_steps() == 0
+        assert {(v["undo_steps"], v["undo_refused"]) for v in
+                (g.view(s) for s in (None, *range(2)))} == {(0, "UNDO_BARRIER")}
         with pytest.raises(EngineError) as exc:
             g.undo()
         assert (exc.value.code, exc.value.reason) == ("CANNOT_UNDO", "UNDO_BARRIER")
@@ -80,3 +83,4 @@ def test_the_option_off_refuses_undo() -> None:
     with pytest.raises(EngineError) as exc:
         g.undo()
     assert exc.value.reason == "UNDO_DISABLED"
+    assert (g.view(None)["undo_steps"], g.view(None)["undo_refused"]) == (0, "UNDO_DISABLED")

@@ -6,6 +6,9 @@ and SSE), in GetReplay, and random games with random undos that replay exactly."
 from __future__ import annotations
 
 import random
+from typing import Any
+
+import pytest
 
 import brass
 from brass_clients.sdk import GameClient, event_dict, pb, view_dict
@@ -214,4 +217,66 @@ def test_random_games_with_undos_replay_exactly_over_both_transports(
     rest = server.rest()
     for seed in (3, 4):
         _random_game_with_undos_rest(rest, rng, seed)
+    rest.close()
+
+
+def _reason_name(view: Any) -> str | None:
+    """A typed view's undo_refused by name (None when unset)."""
+    if not view.HasField("undo_refused"):
+        return None
+    enum = view.DESCRIPTOR.fields_by_name["undo_refused"].enum_type
+    return str(enum.values_by_number[view.undo_refused].name)
+
+
+def _undo_now(client: GameClient, rest: RestClient, ids: tuple[str, str],
+              tokens: tuple[list[str], list[str]], arm: str) -> set[tuple[int, str | None]]:
+    """The undo now of every view (a spectator's and each seat's) of the same game over
+    gRPC (ids[0]) and REST (ids[1]): one pair when they all agree."""
+    seen = set()
+    for token in (None, *tokens[0]):
+        view = getattr(client.get_game(ids[0], token), arm)
+        seen.add((view.undo_steps, _reason_name(view)))
+    for token in (None, *tokens[1]):
+        document = rest.get(f"/v1/games/{ids[1]}", token=token)["state"][arm]
+        seen.add((document.get("undoSteps", 0), document.get("undoRefused")))
+    return seen
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+@pytest.mark.parametrize("ruleset", ["birmingham", "pittsburgh"])
+def test_every_view_says_whether_the_seat_to_act_may_undo(
+    backend: Backend, server: ServerProcess, ruleset: str
+) -> None:
+    """The views' undo now (docs/UNDO.md): what UndoAction would do, the same for every
+    viewer, on both transports; back at the action's start after the undo; UNDO_DISABLED in
+    a game with the option off."""
+    rest = server.rest()
+    rest_ruleset = "RULESET_" + ruleset.upper()
+    with server.client() as client:
+        for undo in (True, False):
+            created = client.create_game(players=2, seed=8, ruleset=ruleset, undo=undo)
+            made = rest.post("/v1/games", {"players": 2, "seed": "8", "ruleset": rest_ruleset,
+                                           "options": {"undo": undo}})
+            ids = (created.game_id, made["gameId"])
+            tokens = ([s.token for s in created.seats], [s["token"] for s in made["seats"]])
+            mirror = brass.Game.new(2, seed=8, ruleset=ruleset, undo=undo)
+            assert _undo_now(client, rest, ids, tokens, ruleset) == {
+                (0, "NOTHING_TO_UNDO" if undo else "UNDO_DISABLED")}
+            while mirror.undo_depth == 0:  # the first decision of the turn's action
+                seat, option = mirror.current_seat, mirror.legal_ids()[0]
+                mirror.apply(option, seat=seat)
+                answer = client.submit_action(ids[0], tokens[0][seat], option)
+                rest.post(f"/v1/games/{ids[1]}/actions", {"action": {"optionId": option}},
+                          token=tokens[1][seat])
+            if not undo:
+                assert _undo_now(client, rest, ids, tokens, ruleset) == {(0, "UNDO_DISABLED")}
+                continue
+            steps = mirror.undo_steps()
+            assert steps > 0 and getattr(answer.state, ruleset).undo_steps == steps
+            assert _undo_now(client, rest, ids, tokens, ruleset) == {(steps, None)}
+            undone = client.undo_action(ids[0], tokens[0][seat])
+            assert _reason_name(getattr(undone.state, ruleset)) == "NOTHING_TO_UNDO"
+            rest.post(f"/v1/games/{ids[1]}:undo", {}, token=tokens[1][seat])
+            assert mirror.undo(seat=seat)[0]["decisions"] == steps
+            assert _undo_now(client, rest, ids, tokens, ruleset) == {(0, "NOTHING_TO_UNDO")}
     rest.close()

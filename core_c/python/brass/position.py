@@ -54,7 +54,8 @@ _KEYS = {
 }
 
 
-_VIEW_KEYS = ("deck_size", "seat", "wild_cards", "hand_unseen")
+_VIEW_KEYS = ("deck_size", "seat", "wild_cards", "hand_unseen", "undo_steps",
+              "undo_refused")
 
 
 class _Reader:

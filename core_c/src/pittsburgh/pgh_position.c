@@ -651,8 +651,8 @@ static int read_pending(RC *c, PittsburghGame *g, int pd_node) {
 
 static int read_position(RC *c, PittsburghGame *g) {
     int root = 0, v;
+    TRY(view_hint(c, root)); /* first: a view's own keys (undo_steps) are not TOP_KEYS */
     TRY(only(c, root, "", TOP_KEYS));
-    TRY(view_hint(c, root));
     TRY(required(c, root, "ruleset", "", &v));
     if (!jt_eq(&c->p, v, "pittsburgh")) return bad(c, "ruleset", "must be 'pittsburgh' (this is Pittsburgh's position reader)");
     TRY(required(c, root, "format", "", &v));

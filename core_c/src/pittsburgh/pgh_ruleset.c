@@ -131,6 +131,7 @@ const BrassRuleset BRASS_PITTSBURGH = {
     .determinize = determinize,
     .observation = observation,
     .position_json = position_json,
+    .snake_keys_only = 1,
     .position_read = position_read,
     .result = result,
     .sane_options = sane_options,
