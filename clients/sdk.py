@@ -394,17 +394,19 @@ class GameClient:
         token: str,
         *,
         expected_version: int | None = None,
+        idempotency_key: str | None = None,
         include_legal_actions: bool = False,
     ) -> pb.UndoActionResponse:
         """Takes back the caller's action in progress, else its previous action of this
-        turn. Retried after a transient failure only with `expected_version` (a blind retry
-        of an undo whose answer was lost would take back one more action)."""
+        turn. A fresh idempotency key is made when none is given, as for submit_action, so
+        the SDK's own retries after a lost answer never take back a second action."""
         request = pb.UndoActionRequest(
-            game_id=game_id, include_legal_actions=include_legal_actions
+            game_id=game_id, include_legal_actions=include_legal_actions,
+            idempotency_key=idempotency_key or uuid.uuid4().hex,
         )
         if expected_version is not None:
             request.expected_version = expected_version
-        return self._call("UndoAction", request, token, retry=expected_version is not None)
+        return self._call("UndoAction", request, token)
 
     def preview_action(
         self,

@@ -93,6 +93,8 @@ _MAYBE_STALE = frozenset({"STALE_VERSION", "NOT_YOUR_TURN", "GAME_OVER", "ILLEGA
 _UNDO_ACTION = {"ids": [], "compound": False, "undo": True}
 # SubmitActionResponse.replayed = true, as bytes (field 3, varint 1).
 _REPLAYED_FIELD = pb.SubmitActionResponse(replayed=True).SerializeToString()
+# The requests that store a version: a decision (SubmitAction) or an undo (UndoAction).
+_ActRequest = pb.SubmitActionRequest | pb.UndoActionRequest
 # Public fields of a replay record; everything else (seed, starting position) waits for
 # the end of the game.
 _PUBLIC_REPLAY_FIELDS = ("rules_edition", "ruleset", "players", "options", "decisions")
@@ -1846,6 +1848,20 @@ class GameService:
         self, request: pb.SubmitActionRequest, caller: Caller, record: RequestRecord
     ) -> Reply:
         _check_action_size(request.action)
+        return await self._act(request, caller, record, undo=False)
+
+    async def undo_action(
+        self, request: pb.UndoActionRequest, caller: Caller, record: RequestRecord
+    ) -> Reply:
+        """Takes back the caller's action in progress or its turn's previous one (the engine
+        says how far and whether at all); stored as a new version, like a submission, with
+        the same retries and idempotency key."""
+        return await self._act(request, caller, record, undo=True)
+
+    async def _act(
+        self, request: _ActRequest, caller: Caller, record: RequestRecord, undo: bool
+    ) -> Reply:
+        """SubmitAction and UndoAction: a decision (or an undo) stored as the next version."""
         record.game_id = request.game_id
         _check_game_id(request.game_id)
         key = request.idempotency_key or None
@@ -1862,7 +1878,7 @@ class GameService:
             # stored state (and fails with STALE_VERSION if it expected the old version).
             verify = False
             for _attempt in range(5):
-                result = await self._try_submit(request, caller, record, key, verify)
+                result = await self._try_submit(request, caller, record, key, verify, undo)
                 if result is not None:
                     return result
                 verify = True
@@ -1870,26 +1886,32 @@ class GameService:
 
     async def _try_submit(
         self,
-        request: pb.SubmitActionRequest,
+        request: _ActRequest,
         caller: Caller,
         record: RequestRecord,
         key: str | None,
         verify: bool,
+        undo: bool,
     ) -> Reply | None:
         row, live = await self._live(request.game_id, verify=verify)
-        seat = self._require_seat(row, caller, "SubmitAction")
+        seat = self._require_seat(row, caller, "UndoAction" if undo else "SubmitAction")
         record.seat = seat
+        # What makes a retry the same request: the seat, the action (or the undo) and the
+        # expected version.
+        what = (request.action.SerializeToString(deterministic=True).hex().encode()
+                if isinstance(request, pb.SubmitActionRequest) else b"undo")
         fingerprint = hashlib.sha256(
             b"%d|%s|%s"
             % (
                 seat,
-                request.action.SerializeToString(deterministic=True).hex().encode(),
+                what,
                 str(request.expected_version if request.HasField("expected_version") else "")
                 .encode(),
             )
         ).hexdigest()
         try:
-            return await self._apply_and_store(request, record, key, row, live, seat, fingerprint)
+            return await self._apply_and_store(request, record, key, row, live, seat, fingerprint,
+                                               undo=undo)
         except ServiceError as error:
             if (
                 not verify
@@ -1904,12 +1926,12 @@ class GameService:
             if key is not None and error.reason != "UNAVAILABLE":
                 prior = await self.store.find_decision_by_key(request.game_id, key)
                 if prior is not None:
-                    return await self._replayed(request, prior, fingerprint, row, record)
+                    return await self._replayed(request, prior, fingerprint, row, record, undo)
             raise
 
     async def _apply_and_store(
         self,
-        request: pb.SubmitActionRequest,
+        request: _ActRequest,
         record: RequestRecord,
         key: str | None,
         row: GameRow,
@@ -1935,7 +1957,8 @@ class GameService:
                 f"the game is at version {version}, not {request.expected_version}",
                 version=version,
             )
-        ids, compound = ([], False) if undo else self._resolve_action(request.action, game, seat)
+        ids, compound = (self._resolve_action(request.action, game, seat)
+                         if isinstance(request, pb.SubmitActionRequest) else ([], False))
         work = game.clone()
         try:
             if undo:
@@ -1994,7 +2017,7 @@ class GameService:
             prior = await self.store.find_decision_by_key(request.game_id, key)
             if prior is None:
                 return None
-            return await self._replayed(request, prior, fingerprint, row, record)
+            return await self._replayed(request, prior, fingerprint, row, record, undo)
         except StoreUnavailable as exc:
             raise ServiceError("UNAVAILABLE", "the game store is unavailable; retry") from exc
         entry = self._entry(row.game_id)
@@ -2009,35 +2032,6 @@ class GameService:
             row, after, seat, events, request.include_legal_actions,
             request.include_compound_actions, undo=undo,
         )
-
-    async def undo_action(
-        self, request: pb.UndoActionRequest, caller: Caller, record: RequestRecord
-    ) -> Reply:
-        """Takes back the caller's action in progress or its turn's previous one (the engine
-        says how far and whether at all); stored as a new version, like a submission, and
-        retried as submit_action is (first on the copy in memory)."""
-        record.game_id = request.game_id
-        _check_game_id(request.game_id)
-        async with self._lock_for(request.game_id):
-            verify = False
-            for _attempt in range(5):
-                row, live = await self._live(request.game_id, verify=verify)
-                seat = self._require_seat(row, caller, "UndoAction")
-                record.seat = seat
-                fingerprint = hashlib.sha256(b"%d|undo|%d" % (seat, live.version)).hexdigest()
-                try:
-                    reply = await self._apply_and_store(
-                        request, record, None, row, live, seat, fingerprint,  # type: ignore[arg-type]
-                        undo=True)
-                except ServiceError as error:
-                    if (verify or error.reason not in _MAYBE_STALE
-                            or await self._is_current(request.game_id, live)):
-                        raise
-                    reply = None
-                if reply is not None:
-                    return reply
-                verify = True
-            raise ServiceError("UNAVAILABLE", "the game is too busy right now; retry")
 
     def _check_person_may_act(
         self, row: GameRow, hosting: dict[str, Any], clock: dict[str, Any] | None, game: Any,
@@ -2099,22 +2093,23 @@ class GameService:
             json_text=lambda: (
                 '{"state":' + state.to_json_text()
                 + ',"events":' + _compact(_events_json(game.ruleset, after.version, events))
-                + ("" if undo else ',"replayed":' + ("true" if replayed else "false"))
+                + ',"replayed":' + ("true" if replayed else "false")
                 + next_json + "}"
             ),
         )
 
     async def _replayed(
         self,
-        request: pb.SubmitActionRequest,
+        request: _ActRequest,
         prior: DecisionRow,
         fingerprint: str,
         row: GameRow,
         record: RequestRecord,
+        undo: bool,
     ) -> Reply:
-        """The answer to a retry of the accepted submission `prior` (same idempotency key):
-        the same request gets the original answer, rebuilt from the game as it was right
-        after that submission; another request with the key is refused."""
+        """The answer to a retry of the accepted submission or undo `prior` (same
+        idempotency key): the same request gets the original answer, rebuilt from the game
+        as it was right after it; another request with the key is refused."""
         if prior.fingerprint != fingerprint:
             raise ServiceError(
                 "IDEMPOTENCY_KEY_REUSED",
@@ -2130,7 +2125,7 @@ class GameService:
         then = await self._game_at(row, prior.to_version, prior.created_at)
         return self._submit_reply(
             row, then, prior.seat, prior.events, request.include_legal_actions,
-            request.include_compound_actions, replayed=True
+            request.include_compound_actions, replayed=True, undo=undo
         )
 
     async def _game_at(self, row: GameRow, version: int, updated_at: float) -> LiveGame:

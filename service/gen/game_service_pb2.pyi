@@ -459,26 +459,30 @@ class SubmitActionRequest(_message.Message):
     def __init__(self, game_id: _Optional[str] = ..., action: _Optional[_Union[Action, _Mapping]] = ..., expected_version: _Optional[int] = ..., idempotency_key: _Optional[str] = ..., include_legal_actions: _Optional[bool] = ..., include_compound_actions: _Optional[bool] = ...) -> None: ...
 
 class UndoActionRequest(_message.Message):
-    __slots__ = ("game_id", "expected_version", "include_legal_actions", "include_compound_actions")
+    __slots__ = ("game_id", "expected_version", "include_legal_actions", "include_compound_actions", "idempotency_key")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     EXPECTED_VERSION_FIELD_NUMBER: _ClassVar[int]
     INCLUDE_LEGAL_ACTIONS_FIELD_NUMBER: _ClassVar[int]
     INCLUDE_COMPOUND_ACTIONS_FIELD_NUMBER: _ClassVar[int]
+    IDEMPOTENCY_KEY_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     expected_version: int
     include_legal_actions: bool
     include_compound_actions: bool
-    def __init__(self, game_id: _Optional[str] = ..., expected_version: _Optional[int] = ..., include_legal_actions: _Optional[bool] = ..., include_compound_actions: _Optional[bool] = ...) -> None: ...
+    idempotency_key: str
+    def __init__(self, game_id: _Optional[str] = ..., expected_version: _Optional[int] = ..., include_legal_actions: _Optional[bool] = ..., include_compound_actions: _Optional[bool] = ..., idempotency_key: _Optional[str] = ...) -> None: ...
 
 class UndoActionResponse(_message.Message):
-    __slots__ = ("state", "events", "next_actions")
+    __slots__ = ("state", "events", "replayed", "next_actions")
     STATE_FIELD_NUMBER: _ClassVar[int]
     EVENTS_FIELD_NUMBER: _ClassVar[int]
+    REPLAYED_FIELD_NUMBER: _ClassVar[int]
     NEXT_ACTIONS_FIELD_NUMBER: _ClassVar[int]
     state: GameState
     events: _containers.RepeatedCompositeFieldContainer[GameEvent]
+    replayed: bool
     next_actions: ListLegalActionsResponse
-    def __init__(self, state: _Optional[_Union[GameState, _Mapping]] = ..., events: _Optional[_Iterable[_Union[GameEvent, _Mapping]]] = ..., next_actions: _Optional[_Union[ListLegalActionsResponse, _Mapping]] = ...) -> None: ...
+    def __init__(self, state: _Optional[_Union[GameState, _Mapping]] = ..., events: _Optional[_Iterable[_Union[GameEvent, _Mapping]]] = ..., replayed: _Optional[bool] = ..., next_actions: _Optional[_Union[ListLegalActionsResponse, _Mapping]] = ...) -> None: ...
 
 class SubmitActionResponse(_message.Message):
     __slots__ = ("state", "events", "replayed", "next_actions")

@@ -5,6 +5,7 @@ and SSE), in GetReplay, and random games with random undos that replay exactly."
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -196,8 +197,6 @@ def _random_game_with_undos_rest(rest: RestClient, rng: random.Random, seed: int
                           {"action": {"optionId": rng.choice(legal["options"])["id"]},
                            "expectedVersion": version}, token=tokens[seat])["state"]
     record = rest.get(f"/v1/games/{game_id}/replay")
-    import json
-
     document = json.loads(record["recordJson"])
     document["seed"] = seed
     replayed = brass.Game.replay(document)
@@ -279,4 +278,91 @@ def test_every_view_says_whether_the_seat_to_act_may_undo(
             rest.post(f"/v1/games/{ids[1]}:undo", {}, token=tokens[1][seat])
             assert mirror.undo(seat=seat)[0]["decisions"] == steps
             assert _undo_now(client, rest, ids, tokens, ruleset) == {(0, "NOTHING_TO_UNDO")}
+    rest.close()
+
+
+def _to_second_undo(mirror: brass.Game, rng: random.Random,
+                    submit: Any) -> int:
+    """Random decisions (each also sent with `submit(seat, option)`) until two undos in a
+    row would each take something back: an action in progress after a completed one of the
+    same turn. Returns the seat to act."""
+    while True:
+        probe = mirror.clone()
+        if probe.undo_steps() and probe.decision != "action":
+            probe.undo()
+            if probe.undo_steps():
+                return int(mirror.current_seat)  # type: ignore[arg-type]
+        seat, option = mirror.current_seat, rng.choice(mirror.legal_ids())
+        mirror.apply(option, seat=seat)
+        submit(seat, option)
+
+
+def test_a_retried_undo_answers_the_stored_result_and_undoes_once_over_grpc(
+    server: ServerProcess,
+) -> None:
+    """UndoAction's idempotency key (as SubmitAction's, docs/SERVICE.md): the retry of an
+    accepted undo answers its stored result (replayed) and takes back nothing more, where
+    an undo without the key would take back the turn's previous action; another key at the
+    old version is STALE_VERSION; the key on another request is IDEMPOTENCY_KEY_REUSED."""
+    rng = random.Random(31)
+    with server.client() as client:
+        created = client.create_game(players=2, seed=17)
+        game_id, tokens = created.game_id, [s.token for s in created.seats]
+        mirror = brass.Game.new(2, seed=17)
+        seat = _to_second_undo(mirror, rng, lambda s, o: client.submit_action(
+            game_id, tokens[s], o))
+        version = mirror.version
+        first = client.undo_action(game_id, tokens[seat], expected_version=version,
+                                   idempotency_key="undo-1")
+        [event] = mirror.undo(seat=seat)
+        assert not first.replayed and first.state.summary.version == version + 1
+        assert event_dict(first.events[0]) == event
+        again = client.undo_action(game_id, tokens[seat], expected_version=version,
+                                   idempotency_key="undo-1")
+        assert again.replayed
+        assert again.state == first.state and list(again.events) == list(first.events)
+        # undone once: the game is where the first undo left it, the previous action stands
+        now = client.get_game(game_id, tokens[seat])
+        assert now.summary.version == version + 1 and mirror.undo_steps() > 0
+        assert view_dict(now) == engine_view(mirror.view(seat))
+        _, record = client.get_replay(game_id)
+        assert record["decisions"].count("undo") == 1
+        expect_error("STALE_VERSION", client.undo_action, game_id, tokens[seat],
+                     expected_version=version, idempotency_key="undo-2")
+        expect_error("IDEMPOTENCY_KEY_REUSED", client.undo_action, game_id, tokens[seat],
+                     expected_version=version + 1, idempotency_key="undo-1")
+        option = mirror.legal_ids()[0]
+        expect_error("IDEMPOTENCY_KEY_REUSED", client.submit_action, game_id, tokens[seat],
+                     option, idempotency_key="undo-1")
+        # a retry without expected_version matches a first undo without it
+        blind = client.undo_action(game_id, tokens[seat], idempotency_key="undo-3")
+        mirror.undo(seat=seat)
+        assert client.undo_action(game_id, tokens[seat], idempotency_key="undo-3").replayed
+        assert client.get_game(game_id).summary.version == blind.state.summary.version
+        assert view_dict(client.get_game(game_id)) == engine_view(mirror.view())
+
+
+def test_a_retried_undo_answers_the_stored_result_and_undoes_once_over_rest(
+    server: ServerProcess,
+) -> None:
+    rng = random.Random(32)
+    rest = server.rest()
+    created = rest.post("/v1/games", {"players": 2, "seed": "19"})
+    game_id, tokens = created["gameId"], [s["token"] for s in created["seats"]]
+    mirror = brass.Game.new(2, seed=19)
+    seat = _to_second_undo(mirror, rng, lambda s, o: rest.post(
+        f"/v1/games/{game_id}/actions", {"action": {"optionId": o}}, token=tokens[s]))
+    version = str(mirror.version)
+    body = {"expectedVersion": version, "idempotencyKey": "undo-1"}
+    first = rest.post(f"/v1/games/{game_id}:undo", body, token=tokens[seat])
+    mirror.undo(seat=seat)
+    again = rest.post(f"/v1/games/{game_id}:undo", body, token=tokens[seat])
+    assert first["replayed"] is False and again["replayed"] is True
+    assert again["state"] == first["state"] and again["events"] == first["events"]
+    now = rest.get(f"/v1/games/{game_id}", token=tokens[seat])["state"]
+    assert now["summary"]["version"] == str(mirror.version)
+    assert now["birmingham"] == json.loads(mirror.view_json(seat, keys="camel"))
+    expect_rest_error("STALE_VERSION", 409, rest.post, f"/v1/games/{game_id}:undo",
+                      {"expectedVersion": version, "idempotencyKey": "undo-2"},
+                      token=tokens[seat])
     rest.close()
