@@ -669,7 +669,7 @@ class ReasonInfo(_message.Message):
     def __init__(self, code: _Optional[str] = ..., message: _Optional[str] = ...) -> None: ...
 
 class Board(_message.Message):
-    __slots__ = ("view_width", "view_height", "projection", "coordinates_source", "locations", "routes", "merchants", "markets", "oilfields", "player_mat")
+    __slots__ = ("view_width", "view_height", "projection", "coordinates_source", "locations", "routes", "merchants", "markets", "oilfields", "player_mat", "tiles", "link_tiles")
     VIEW_WIDTH_FIELD_NUMBER: _ClassVar[int]
     VIEW_HEIGHT_FIELD_NUMBER: _ClassVar[int]
     PROJECTION_FIELD_NUMBER: _ClassVar[int]
@@ -680,6 +680,8 @@ class Board(_message.Message):
     MARKETS_FIELD_NUMBER: _ClassVar[int]
     OILFIELDS_FIELD_NUMBER: _ClassVar[int]
     PLAYER_MAT_FIELD_NUMBER: _ClassVar[int]
+    TILES_FIELD_NUMBER: _ClassVar[int]
+    LINK_TILES_FIELD_NUMBER: _ClassVar[int]
     view_width: float
     view_height: float
     projection: str
@@ -690,7 +692,31 @@ class Board(_message.Message):
     markets: _containers.RepeatedCompositeFieldContainer[Market]
     oilfields: _containers.RepeatedCompositeFieldContainer[Oilfield]
     player_mat: _containers.RepeatedCompositeFieldContainer[MatIndustry]
-    def __init__(self, view_width: _Optional[float] = ..., view_height: _Optional[float] = ..., projection: _Optional[str] = ..., coordinates_source: _Optional[str] = ..., locations: _Optional[_Iterable[_Union[Location, _Mapping]]] = ..., routes: _Optional[_Iterable[_Union[Route, _Mapping]]] = ..., merchants: _Optional[_Iterable[_Union[Merchant, _Mapping]]] = ..., markets: _Optional[_Iterable[_Union[Market, _Mapping]]] = ..., oilfields: _Optional[_Iterable[_Union[Oilfield, _Mapping]]] = ..., player_mat: _Optional[_Iterable[_Union[MatIndustry, _Mapping]]] = ...) -> None: ...
+    tiles: _containers.RepeatedCompositeFieldContainer[BoardTile]
+    link_tiles: _containers.RepeatedCompositeFieldContainer[BoardLinkTile]
+    def __init__(self, view_width: _Optional[float] = ..., view_height: _Optional[float] = ..., projection: _Optional[str] = ..., coordinates_source: _Optional[str] = ..., locations: _Optional[_Iterable[_Union[Location, _Mapping]]] = ..., routes: _Optional[_Iterable[_Union[Route, _Mapping]]] = ..., merchants: _Optional[_Iterable[_Union[Merchant, _Mapping]]] = ..., markets: _Optional[_Iterable[_Union[Market, _Mapping]]] = ..., oilfields: _Optional[_Iterable[_Union[Oilfield, _Mapping]]] = ..., player_mat: _Optional[_Iterable[_Union[MatIndustry, _Mapping]]] = ..., tiles: _Optional[_Iterable[_Union[BoardTile, _Mapping]]] = ..., link_tiles: _Optional[_Iterable[_Union[BoardLinkTile, _Mapping]]] = ...) -> None: ...
+
+class BoardTile(_message.Message):
+    __slots__ = ("id", "name", "industry", "level")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    INDUSTRY_FIELD_NUMBER: _ClassVar[int]
+    LEVEL_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    name: str
+    industry: str
+    level: int
+    def __init__(self, id: _Optional[str] = ..., name: _Optional[str] = ..., industry: _Optional[str] = ..., level: _Optional[int] = ...) -> None: ...
+
+class BoardLinkTile(_message.Message):
+    __slots__ = ("id", "kind", "type")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    TYPE_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    kind: str
+    type: str
+    def __init__(self, id: _Optional[str] = ..., kind: _Optional[str] = ..., type: _Optional[str] = ...) -> None: ...
 
 class MatIndustry(_message.Message):
     __slots__ = ("industry", "name", "tiles_per_player", "levels")

@@ -9,17 +9,37 @@ import { nameText, roman, title } from './view.js';
 export const INDUSTRY_COLOURS = {
   cotton: '#e8d9b5', manufacturer: '#c9a27e', pottery: '#9fc1cf',
   coal: '#555555', iron: '#e07b39', brewery: '#d4b13d',
+  // Pittsburgh
+  kerosene: '#8fb3a0', manufacturing: '#c9a27e', automobile: '#b7b0d8', iron_steel: '#9aa3ad',
+  skyscraper: '#d8c9a0', coke: '#7a6552', oil_city: '#3b2e22', polyphase: '#c8d86a',
+  locomotive: '#b07a66',
 };
 const INDUSTRY_LETTERS = {
   cotton: 'Ct', manufacturer: 'Mf', pottery: 'Po', coal: 'Co', iron: 'Ir', brewery: 'Br',
+  kerosene: 'K', manufacturing: 'M', automobile: 'A', iron_steel: 'S', skyscraper: 'Sk',
+  coke: 'Ck', oil_city: 'OC', polyphase: 'Pp', locomotive: 'Lo',
 };
+const LINK_WORDS = { light_train: 'light train', heavy_train: 'heavy train', pipeline: 'pipeline' };
 const GOOD_LETTERS = { cotton: 'C', manufacturer: 'M', pottery: 'P' };
 const SLOT = 26;
 
+// Every point a route may end at: locations and (Pittsburgh) oilfields.
 function locationIndex(board) {
   const byId = new Map();
-  for (const loc of board.locations || []) byId.set(loc.id, loc);
+  for (const loc of [...(board.locations || []), ...(board.oilfields || [])]) byId.set(loc.id, loc);
   return byId;
+}
+
+function catalogue(list) {
+  return new Map((list || []).map((t) => [t.id, t]));
+}
+
+// A link's tile in words: "light train", "heavy train (whiskey)", "pipeline (vp)"; a
+// Birmingham link (no tile) is a "link".
+function linkWords(linkTile) {
+  if (!linkTile) return 'link';
+  const kind = LINK_WORDS[linkTile.kind] || title(linkTile.kind);
+  return linkTile.type ? `${kind} (${String(linkTile.type).replace(/_/g, ' ')})` : kind;
 }
 
 function pickable(el, id, ctx, label) {
@@ -43,12 +63,15 @@ function pickable(el, id, ctx, label) {
 }
 
 function drawRoutes(layer, board, view, ctx, byId) {
-  const owners = new Map(view ? view.links.map((l) => [l.link, l.owner]) : []);
+  const links = new Map(view ? view.links.map((l) => [l.link, l]) : []);
+  const linkTiles = catalogue(board.link_tiles);
   for (const route of board.routes || []) {
     const [a, b] = route.endpoints.map((e) => byId.get(e));
     if (!a || !b) continue;
-    const owner = owners.has(route.id) ? owners.get(route.id) : -1;
-    const g = svg('g', { class: ['route', `route-${route.kind}`, owner >= 0 && 'owned'] });
+    const link = links.get(route.id);
+    const owner = link ? link.owner : -1;
+    const linkTile = link && link.tile ? linkTiles.get(link.tile) : null;
+    const g = svg('g', { class: ['route', `route-${route.kind}`, owner >= 0 && 'owned'], 'data-link': route.id });
     const extra = (route.connects || []).filter((c) => !route.endpoints.includes(c))
       .map((c) => byId.get(c)).filter(Boolean);
     const mx = (a.x + b.x) / 2;
@@ -61,16 +84,33 @@ function drawRoutes(layer, board, view, ctx, byId) {
         stroke: owner >= 0 ? SEAT_COLOURS[owner] : undefined,
       }));
     }
+    const routeName = nameText('link:' + route.id);
     const label = owner >= 0
-      ? `Route ${nameText('link:' + route.id)}, ${SEAT_COLOUR_NAMES[owner]}'s link`
-      : `Route ${nameText('link:' + route.id)} (${String(route.kind).replace(/_/g, ' ')})`;
+      ? `Route ${routeName}, ${SEAT_COLOUR_NAMES[owner]}'s ${linkWords(linkTile)}${link.cargo ? `, ${link.cargo} cargo` : ''}`
+      : `Route ${routeName} (${String(route.kind).replace(/_/g, ' ')})`;
     if (owner >= 0) {
-      g.append(svg('circle', { cx: mx, cy: my, r: 7, class: 'link-tile', fill: SEAT_COLOURS[owner] }));
+      if (link.tile) g.dataset.linkTile = link.tile;
+      g.dataset.owner = String(owner);
+      g.append(linkMarker(linkTile ? linkTile.kind : 'link', mx, my, SEAT_COLOURS[owner]));
     }
     g.append(svg('title', {}, label));
     pickable(g, route.action_id, ctx, label);
     layer.append(g);
   }
+}
+
+// The tile on a built link: a disc (a Birmingham link, a light train), a square marked H
+// (a heavy train), a diamond (a pipeline).
+function linkMarker(kind, x, y, fill) {
+  const cls = ['link-tile', `link-${kind}`];
+  if (kind === 'heavy_train') {
+    return svg('g', { class: cls }, svg('rect', { x: x - 8, y: y - 8, width: 16, height: 16, rx: 2, fill }),
+      svg('text', { x, y: y + 4, class: 'link-letter' }, 'H'));
+  }
+  if (kind === 'pipeline') {
+    return svg('polygon', { points: `${x},${y - 9} ${x + 9},${y} ${x},${y + 9} ${x - 9},${y}`, class: cls, fill });
+  }
+  return svg('circle', { cx: x, cy: y, r: 7, class: cls, fill });
 }
 
 function slotIcon(g, slot) {
@@ -88,36 +128,51 @@ function slotIcon(g, slot) {
 
 function drawSlots(layer, board, view, ctx) {
   const built = new Map(view ? view.slots.map((s) => [s.slot, s]) : []);
+  const tiles = catalogue(board.tiles);
   for (const loc of board.locations || []) {
     for (const slot of loc.slots || []) {
       const key = slot.name.replace(/^slot:/, '');
       const tile = built.get(key);
-      const g = svg('g', { class: ['slot', tile && 'built', tile && tile.flipped && 'flipped'] });
+      const g = svg('g', { class: ['slot', tile && 'built', tile && tile.flipped && 'flipped'], 'data-slot': key });
       g.append(svg('rect', {
         x: slot.x - SLOT / 2 - 2, y: slot.y - SLOT / 2 - 2, width: SLOT + 4, height: SLOT + 4,
         rx: 4, class: 'slot-frame',
       }));
       let label;
       if (tile) {
+        // Pittsburgh names the tile; the board's catalogue says its industry and level
+        const kind = tile.tile ? tiles.get(tile.tile) : null;
+        const industry = kind ? kind.industry : tile.industry;
+        const level = kind ? kind.level : tile.level;
+        g.dataset.owner = String(tile.owner);
+        if (tile.tile) g.dataset.tile = tile.tile;
         g.append(svg('rect', {
           x: slot.x - SLOT / 2, y: slot.y - SLOT / 2, width: SLOT, height: SLOT, rx: 3,
           fill: SEAT_COLOURS[tile.owner] || '#888', class: 'tile',
         }));
         g.append(svg('rect', {
           x: slot.x - SLOT / 2 + 3, y: slot.y - SLOT / 2 + 3, width: SLOT - 6, height: 8,
-          fill: INDUSTRY_COLOURS[tile.industry] || '#ddd',
+          fill: INDUSTRY_COLOURS[industry] || '#ddd',
         }));
         g.append(svg('text', { x: slot.x, y: slot.y + 9, class: 'tile-text' },
-          roman(tile.level)));
-        for (let c = 0; c < tile.cubes; c++) {
-          g.append(svg('circle', {
-            cx: slot.x - SLOT / 2 + 4 + (c % 5) * 4.5, cy: slot.y + SLOT / 2 + 5 + Math.floor(c / 5) * 5,
-            r: 2, class: `cube cube-${tile.industry}`,
-          }));
+          kind ? `${INDUSTRY_LETTERS[industry] || ''}${roman(level)}` : roman(level)));
+        // cubes by resource (Pittsburgh), else the tile's own (Birmingham: its industry's)
+        const cubes = Object.keys(tile.resources).length ? Object.entries(tile.resources) : [[industry, tile.cubes]];
+        let c = 0;
+        for (const [resource, n] of cubes) {
+          for (let i = 0; i < n; i++, c++) {
+            g.append(svg('circle', {
+              cx: slot.x - SLOT / 2 + 4 + (c % 5) * 4.5, cy: slot.y + SLOT / 2 + 5 + Math.floor(c / 5) * 5,
+              r: 2, class: `cube cube-${resource}`,
+            }));
+          }
         }
         if (tile.flipped) g.append(svg('text', { x: slot.x + SLOT / 2 - 1, y: slot.y - SLOT / 2 + 2, class: 'flip-mark' }, '★'));
-        label = `${nameText(slot.name)}: ${SEAT_COLOUR_NAMES[tile.owner]}'s ${title(tile.industry)} ${roman(tile.level)}`
-          + `${tile.flipped ? ', flipped' : ''}${tile.cubes ? `, ${tile.cubes} ${tile.industry === 'brewery' ? 'beer' : 'cubes'}` : ''}`;
+        const held = Object.keys(tile.resources).length
+          ? Object.entries(tile.resources).map(([r, n]) => `${n} ${r}`).join(', ')
+          : tile.cubes ? `${tile.cubes} ${industry === 'brewery' ? 'beer' : 'cubes'}` : '';
+        label = `${nameText(slot.name)}: ${SEAT_COLOUR_NAMES[tile.owner]}'s ${kind ? kind.name : `${title(industry)} ${roman(level)}`}`
+          + `${tile.flipped ? ', flipped' : ''}${held ? `, ${held}` : ''}`;
       } else {
         slotIcon(g, slot);
         label = `${nameText(slot.name)} (${slot.industries.map(title).join(' or ')})`;
@@ -164,11 +219,15 @@ function drawMerchants(layer, board, view, ctx, byId) {
       const y = loc.y - 4;
       const key = space.name.replace(/^merchant:/, '');
       const tile = tiles.get(key);
-      const g = svg('g', { class: ['merchant-space', tile && tile.goods === null && 'no-tile'] });
+      const g = svg('g', { class: ['merchant-space', tile && tile.goods === null && tile.tile === null && 'no-tile'] });
       g.append(svg('rect', { x: x - 16, y: y - 14, width: 32, height: 28, rx: 4, class: 'merchant-tile' }));
       let text = '';
       let label = `${nameText(space.name)}`;
-      if (tile && tile.goods !== null) {
+      if (tile && tile.tile) {
+        // Pittsburgh: the merchant tile by id, and which side is up
+        text = tile.side === 'back' ? '◐' : '●';
+        label += `: tile ${tile.tile}${tile.side ? ` (${tile.side} side up)` : ''}`;
+      } else if (tile && tile.goods !== null) {
         text = tile.goods.length ? tile.goods.map((g2) => GOOD_LETTERS[g2] || g2[0]).join('') : '—';
         label += tile.goods.length ? `: buys ${tile.goods.join(', ')}` : ': blank tile';
         if (tile.beer) label += ', merchant beer';
@@ -190,27 +249,47 @@ function drawMerchants(layer, board, view, ctx, byId) {
   }
 }
 
-// Markets placed at a location (Pittsburgh): a box beside it, an option when offered.
-function drawPlacedMarkets(layer, board, ctx, byId) {
+// Markets placed at a location (Pittsburgh): a box beside it with the cubes it holds, an
+// option when offered.
+function drawPlacedMarkets(layer, board, view, ctx, byId) {
+  const held = new Map(view ? view.placedMarkets.map((m) => [m.id, m]) : []);
   for (const market of board.markets || []) {
     const loc = byId.get(market.location);
     if (!loc || market.action_id === undefined) continue;
-    const g = svg('g', { class: 'placed-market' });
-    const label = `${title(market.location)} market (${(market.columns || []).map((c) => c.resource).join(', ')})`;
-    g.append(svg('rect', { x: loc.x - 30, y: loc.y + 34, width: 60, height: 20, rx: 4, class: 'market-box' }));
-    g.append(svg('text', { x: loc.x, y: loc.y + 48, class: 'market-price' }, `market £${market.price ?? ''}`));
+    const now = held.get(market.id);
+    const resources = (market.columns || []).map((c) => c.resource);
+    const cubes = resources.map((r) => `${now ? now.cubes[r] ?? 0 : ''}${r[0].toUpperCase()}`).join(' ');
+    const g = svg('g', { class: 'placed-market', 'data-market': market.id });
+    const label = `${title(market.location)} market, £${market.price ?? ''}: `
+      + (now ? resources.map((r) => `${now.cubes[r] ?? 0} ${r}`).join(', ') : resources.join(', '));
+    g.append(svg('rect', { x: loc.x - 32, y: loc.y + 34, width: 64, height: 22, rx: 4, class: 'market-box' }));
+    g.append(svg('text', { x: loc.x, y: loc.y + 44, class: 'market-price' }, `market £${market.price ?? ''}`));
+    g.append(svg('text', { x: loc.x, y: loc.y + 53, class: 'market-price' }, cubes));
     g.append(svg('title', {}, label));
     pickable(g, market.action_id, ctx, label);
     layer.append(g);
   }
 }
 
-function drawOilfields(layer, board, ctx) {
+function drawOilfields(layer, board, view, ctx) {
+  const fields = new Map(view ? view.oilfields.map((o) => [o.id, o]) : []);
   for (const field of board.oilfields || []) {
-    const g = svg('g', { class: 'oilfield' });
+    const now = fields.get(field.id);
+    const g = svg('g', { class: 'oilfield', 'data-oilfield': field.id });
     g.append(svg('circle', { cx: field.x, cy: field.y, r: 14, class: 'oilfield-mark' }));
     g.append(svg('text', { x: field.x, y: field.y + 28, class: 'location-name farm-name' }, field.name));
-    const label = `Oilfield ${field.name}`;
+    let label = `Oilfield ${field.name}`;
+    if (now) {
+      g.append(svg('text', { x: field.x, y: field.y + 4, class: 'oil-barrels' }, String(now.barrels)));
+      const tileWords = now.tileState === 'face_down' ? 'a face-down tile'
+        : now.tile ? `tile ${now.tile} face up` : 'no tile';
+      label += `: ${now.barrels} barrels, ${tileWords}`;
+      if (now.oilCityOwner >= 0) {
+        g.dataset.owner = String(now.oilCityOwner);
+        g.append(svg('rect', { x: field.x + 8, y: field.y - 20, width: 14, height: 14, rx: 2, class: 'oil-city', fill: SEAT_COLOURS[now.oilCityOwner] }));
+        label += `, ${SEAT_COLOUR_NAMES[now.oilCityOwner]}'s Oil City${now.oilCityFlipped ? ' (flipped)' : ''}, ${now.oilCityBarrels} barrels on it`;
+      }
+    }
     g.append(svg('title', {}, label));
     pickable(g, field.action_id, ctx, label);
     layer.append(g);
@@ -219,8 +298,8 @@ function drawOilfields(layer, board, ctx) {
 
 function drawMarkets(layer, board, view, ctx, byId) {
   if ((board.markets || []).some((m) => m.action_id !== undefined)) {
-    drawPlacedMarkets(layer, board, ctx, byId);
-    drawOilfields(layer, board, ctx);
+    drawPlacedMarkets(layer, board, view, ctx, byId);
+    drawOilfields(layer, board, view, ctx);
     return;
   }
   const markets = board.markets || [];

@@ -241,7 +241,8 @@ export async function gamePage(root, go, gameId, seat) {
     const parts = [h('a', { href: '#/', class: 'home' }, 'Lobby')];
     if (s) {
       parts.push(h('span', {}, `Game ${s.gameId}`));
-      if (v) parts.push(h('span', {}, `${title(v.era)} era, round ${v.round}`));
+      // Birmingham names its eras (canal, rail), Pittsburgh numbers them
+      if (v) parts.push(h('span', {}, `${typeof v.era === 'number' ? `Era ${v.era}` : `${title(v.era)} era`}, round ${v.round}`));
       if (isWaiting(s)) parts.push(h('span', {}, 'Waiting for players'));
       else if (isFinished(s)) parts.push(h('span', { class: 'turn' }, 'Game over'));
       else if (s.currentSeat !== null) {
@@ -481,11 +482,10 @@ export async function gamePage(root, go, gameId, seat) {
       h('td', {}, `£${p.money}`), h('td', {}, `${p.incomeLevel >= 0 ? '+' : ''}${p.incomeLevel}`), h('td', {}, p.vp),
       h('td', {}, p.spent), h('td', {}, p.handSize), h('td', {}, p.linksLeft),
       clock ? h('td', { class: 'seat-clock', 'data-seat': p.seat }, clockText(timeLeft(clock, p.seat))) : null));
-    const mat = st.ruleset && st.ruleset.board ? st.ruleset.board.player_mat : null;
-    // each mat cell: the next tile's level and the tiles left (or just the count taken,
-    // for a ruleset without mat data)
+    const board = st.ruleset && st.ruleset.board;
+    const mat = board && board.player_mat && board.player_mat.length ? board.player_mat : null;
+    // each mat cell: the next tile's level and the tiles left
     const matCell = (p, i) => {
-      if (!mat) return h('td', {}, p.matTaken[i] ?? 0);
       const next = nextMatTile(mat, i, p.matTaken[i] ?? 0);
       return h('td', { title: next ? `${next.left} ${title(i)} tiles left` : 'none left' },
         next ? `${roman(next.tile.level)} (${next.left})` : '—');
@@ -499,15 +499,17 @@ export async function gamePage(root, go, gameId, seat) {
         h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Seat'), ['Money', 'Income', 'VP', 'Spent', 'Cards', 'Links', clock && 'Clock']
           .filter(Boolean).map((c) => h('th', { scope: 'col' }, c)))),
         h('tbody', {}, rows)),
-      h('h3', {}, mat ? 'Player mats: next tile (tiles left)' : 'Player mats: tiles taken'),
-      h('table', { class: 'mat-table' },
-        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Seat'), INDUSTRIES.map((i) => h('th', { scope: 'col' },
-          h('span', { class: `swatch industry-colour-${i}`, 'aria-hidden': 'true' }), title(i))))),
-        h('tbody', {}, mats)),
-      myMat(v, mat),
+      // the mats of a ruleset whose board data has them (Birmingham's)
+      mat ? [h('h3', {}, 'Player mats: next tile (tiles left)'),
+        h('table', { class: 'mat-table' },
+          h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Seat'), INDUSTRIES.map((i) => h('th', { scope: 'col' },
+            h('span', { class: `swatch industry-colour-${i}`, 'aria-hidden': 'true' }), title(i))))),
+          h('tbody', {}, mats)),
+        myMat(v, mat)] : null,
       h('p', { class: 'note' },
-        `Markets: coal ${v.markets.coal}, iron ${v.markets.iron}. Wild cards left: `
-        + `${v.wildPiles.wild_location ?? v.wildPiles.location ?? 0} location, ${v.wildPiles.wild_industry ?? v.wildPiles.industry ?? 0} industry. `
+        // Pittsburgh's markets are on the board, one per location
+        (v.placedMarkets.length ? '' : `Markets: coal ${v.markets.coal}, iron ${v.markets.iron}. Wild cards left: `
+        + `${v.wildPiles.wild_location ?? v.wildPiles.location ?? 0} location, ${v.wildPiles.wild_industry ?? v.wildPiles.industry ?? 0} industry. `)
         + `Discards: ${Object.values(v.discards).reduce((a, b) => a + b, 0)}.`));
   }
 

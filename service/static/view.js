@@ -73,6 +73,9 @@ function counts(collection) {
   return out;
 }
 
+// The resources a tile, a market or a train may hold.
+const CUBE_RESOURCES = ['coal', 'iron', 'steel', 'coke', 'oil'];
+
 function player(raw, seat) {
   const hand = pick(raw, 'hand', null);
   return {
@@ -96,25 +99,59 @@ function player(raw, seat) {
 export function readView(rawView) {
   const v = unwrapView(rawView);
   if (v == null) return null;
-  const slots = entries(pick(v, 'slots', {}), 'slot').map(([name, s]) => ({
-    slot: name,
-    owner: num(pick(s, 'owner'), -1),
-    industry: pick(s, 'industry'),
-    level: num(pick(s, 'level')),
-    flipped: Boolean(pick(s, 'flipped', false)),
-    cubes: num(pick(s, 'cubes')),
+  // Birmingham's built slots give a tile's industry and level; Pittsburgh's spaces name the
+  // tile by id (the board's `tiles` say what it is) and carry cubes by resource. proto3
+  // JSON leaves zeros out: an absent owner is seat 0.
+  const slots = entries(pick(v, 'slots', null) ?? pick(v, 'spaces', {}), 'slot').map(([name, s]) => {
+    const resources = {};
+    for (const r of CUBE_RESOURCES) {
+      const n = num(pick(s, r));
+      if (n) resources[r] = n;
+    }
+    const cubes = pick(s, 'cubes', null);
+    return {
+      slot: name,
+      owner: num(pick(s, 'owner')),
+      industry: pick(s, 'industry', null),
+      level: num(pick(s, 'level')),
+      tile: pick(s, 'tile', null),
+      flipped: Boolean(pick(s, 'flipped', false)),
+      cubes: cubes == null ? Object.values(resources).reduce((a, b) => a + b, 0) : num(cubes),
+      resources,
+    };
+  });
+  // Birmingham: {link: owner}; Pittsburgh: [{route, owner, tile (the link tile's id), cargo}]
+  const links = entries(pick(v, 'links', {}), 'link').map(([name, l]) => (typeof l === 'object'
+    ? { link: name ?? pick(l, 'route'), owner: num(pick(l, 'owner')), tile: pick(l, 'tile', null), cargo: num(pick(l, 'cargo')) }
+    : { link: name, owner: num(l, -1), tile: null, cargo: 0 }));
+  // Birmingham: by space ("shrewsbury.0") with goods; Pittsburgh: by location with a tile
+  const merchants = entries(pick(v, 'merchants', {}), 'space').map(([name, m]) => {
+    const space = String(name ?? `${pick(m, 'location', '')}.0`);
+    return {
+      space,
+      location: space.split('.')[0],
+      goods: pick(m, 'goods', null),
+      beer: num(pick(m, 'beer')),
+      tile: pick(m, 'tile', null),
+      side: pick(m, 'side', ''),
+    };
+  });
+  const oilfields = (pick(v, 'oilfields', []) || []).map((o) => ({
+    id: pick(o, 'id', ''),
+    barrels: num(pick(o, 'barrels')),
+    tileState: pick(o, 'tile_state', ''),
+    tile: pick(o, 'tile', null),
+    oilCityOwner: num(pick(o, 'oil_city_owner')),
+    oilCityBarrels: num(pick(o, 'oil_city_barrels')),
+    oilCityFlipped: Boolean(pick(o, 'oil_city_flipped', false)),
   }));
-  const links = entries(pick(v, 'links', {}), 'link').map(([name, owner]) => ({
-    link: name,
-    owner: typeof owner === 'object' ? num(pick(owner, 'owner'), -1) : num(owner, -1),
-  }));
-  const merchants = entries(pick(v, 'merchants', {}), 'space').map(([name, m]) => ({
-    space: String(name ?? ''),
-    location: String(name ?? '').split('.')[0],
-    goods: pick(m, 'goods', null),
-    beer: num(pick(m, 'beer')),
-  }));
+  // Birmingham: {coal, iron}; Pittsburgh: one market per location, [{id, price, coal, ...}]
   const markets = pick(v, 'markets', {});
+  const placedMarkets = Array.isArray(markets) ? markets.map((m) => ({
+    id: pick(m, 'id', ''),
+    price: num(pick(m, 'price')),
+    cubes: Object.fromEntries(CUBE_RESOURCES.map((r) => [r, num(pick(m, r))])),
+  })) : [];
   const seat = pick(v, 'seat', null);
   return {
     ruleset: pick(v, 'ruleset', 'birmingham'),
@@ -134,6 +171,8 @@ export function readView(rawView) {
     slots,
     links,
     merchants,
+    oilfields,
+    placedMarkets,
     // Birmingham: player_state (players is the count); Pittsburgh: players
     playerStates: (pick(v, 'player_state', null) || (Array.isArray(v.players) ? v.players : [])).map(player),
     seat: seat == null ? null : num(seat),
@@ -286,6 +325,10 @@ export function nameText(name) {
       return `${title(loc)} slot ${num(k) + 1}`;
     }
     case 'link': return rest.split('--').map(title).join(' – ');
+    case 'pipeline': return `Pipeline ${rest.split('--').map(title).join(' – ')}`;
+    case 'oilfield': return `Oilfield ${title(rest)}`;
+    case 'tile': return `Tile ${title(rest)}`;
+    case 'link_tile': return title(rest);
     case 'merchant': {
       const [loc, k] = rest.split('.');
       return `${title(loc)} merchant ${num(k) + 1}`;
@@ -361,7 +404,7 @@ export function eventText(rawEvent, seatName) {
     case 'action': return `${who}: ${title(f('action'))} (${nameText('card:' + f('card'))})`;
     case 'pay': return `${who} pays £${f('money')}`;
     case 'build': return `${who} builds ${title(f('industry'))} ${roman(num(f('level')))} at ${nameText('slot:' + f('slot'))}`;
-    case 'link': return `${who} builds a link ${nameText('link:' + f('link'))}`;
+    case 'link': return `${who} builds a link ${nameText('link:' + (f('link') ?? f('route')))}`;
     case 'coal': case 'iron': case 'beer':
       return `${who} uses ${type} from ${f('source') === 'market' ? 'the market' : title(f('source') || f('slot') || '')}${f('price') ? ` (£${f('price')})` : ''}`;
     case 'turn_end': return `${who} ends the turn`;

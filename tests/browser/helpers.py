@@ -116,8 +116,11 @@ def wait_my_options(page: Any) -> None:
 
 
 def confirm_preview(page: Any) -> None:
-    page.wait_for_selector(".game[data-preview-ready=true] button.confirm:not([disabled])",
-                           timeout=PAGE_TIMEOUT_MS)
+    try:
+        page.wait_for_selector(".game[data-preview-ready=true] button.confirm:not([disabled])",
+                               timeout=PAGE_TIMEOUT_MS)
+    except Exception as exc:
+        raise AssertionError(f"no preview to confirm: {page_state(page)}") from exc
     version = int(page.get_attribute(".game", "data-version"))
     page.click("button.confirm")
     wait_page_version(page, version + 1)
@@ -127,17 +130,48 @@ def any_of(locator: Any, rng: random.Random) -> Any:
     return locator.nth(rng.randrange(locator.count()))
 
 
-def play_whole_action(page: Any, rng: random.Random) -> str:
-    """Through the page: pick a whole action from the list, preview it, confirm it."""
+def play_whole_action(page: Any, rng: random.Random, group_name: str | None = None,
+                      without: str | None = None) -> str:
+    """Through the page: pick a whole action from the list (of the group `group_name`,
+    "Build", when the page offers it; none whose words hold `without`), preview it,
+    confirm it."""
     wait_my_options(page)
-    group = any_of(page.locator(".compound details"), rng)
+    groups = page.locator(".compound details")
+    if group_name is not None:
+        named = groups.filter(has=page.locator(f"summary:text-matches('^{group_name} ')"))
+        if named.count():
+            groups = named
+    group = any_of(groups, rng)
     if group.get_attribute("open") is None:
         group.locator("summary").click()
-    button = any_of(group.locator("button.whole-action"), rng)
+    buttons = group.locator("button.whole-action")
+    if without is not None:
+        buttons = buttons.filter(has_not_text=without)
+    button = any_of(buttons, rng)
     label = button.inner_text()
     button.click()
     confirm_preview(page)
     return label
+
+
+def play_action_by_steps(page: Any, rng: random.Random, words: tuple[str, ...] = ()) -> list[str]:
+    """Through the page, one decision at a time to the action's end: at each, an option
+    holding the first of `words` that some option holds, else any."""
+    labels = []
+    while True:
+        wait_my_options(page)
+        if labels and page.locator(".decision .prompt").inner_text().startswith(
+                "Choose an action"):
+            return labels
+        options = page.locator(".decision button.option:not([disabled])")
+        wanted = next((found for word in words
+                       if (found := options.filter(has_text=word)).count()), options)
+        target = any_of(wanted, rng)
+        labels.append(target.inner_text())
+        target.click()
+        confirm_preview(page)
+        if page.get_attribute(".game", "data-my-turn") != "true":
+            return labels
 
 
 def play_step(page: Any, rng: random.Random, on_board: bool = False) -> str:

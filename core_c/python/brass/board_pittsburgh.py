@@ -98,8 +98,9 @@ def build(rs: Ruleset, data: dict[str, Any], layout: dict[str, Any]) -> dict[str
                           "x": round(x + dx, 1), "y": round(y + dy, 1)})
         locations.append({"id": loc["id"], "name": loc["name"], "kind": loc["type"],
                           "x": x, "y": y, "slots": slots})
-    trains = ["light_train", *(t["id"] for t in data["link_tiles"]["heavy_trains"])]
-    pipe_tiles = [t["id"] for t in data["link_tiles"]["pipelines"]]
+    heavy, pipes = data["link_tiles"]["heavy_trains"], data["link_tiles"]["pipelines"]
+    trains = ["light_train", *(t["id"] for t in heavy)]
+    pipe_tiles = [t["id"] for t in pipes]
     routes = []
     for rail in data["rails"]:
         name = f"link:{rail['id']}"
@@ -149,4 +150,10 @@ def build(rs: Ruleset, data: dict[str, Any], layout: dict[str, Any]) -> dict[str
             "projection": meta["projection"],
             "coordinates_source": meta["coordinates_source"] + " " + meta["provisional"],
             "locations": locations, "routes": routes, "merchants": merchants,
-            "markets": markets, "oilfields": oilfields}
+            "markets": markets, "oilfields": oilfields,
+            "tiles": [{"id": t["id"], "name": t["name"], "industry": t["industry"],
+                       "level": t["level"]} for t in data["industries"]["tiles"]],
+            "link_tiles": [
+                {"id": "light_train", "kind": "light_train", "type": ""},
+                *({"id": t["id"], "kind": "heavy_train", "type": t["type"]} for t in heavy),
+                *({"id": t["id"], "kind": "pipeline", "type": t["type"]} for t in pipes)]}
