@@ -58,6 +58,43 @@ export class BrassClient {
   join(gameId: string, name: string): Promise<Json<"/v1/games/{gameId}:join", "post">> {
     return this.call("POST", `/v1/games/${gameId}:join`, undefined, { name });
   }
+
+  undo(
+    gameId: string,
+    token: string,
+    request: Schemas["UndoActionRequest"],
+  ): Promise<Json<"/v1/games/{gameId}:undo", "post">> {
+    return this.call("POST", `/v1/games/${gameId}:undo`, token, request);
+  }
+}
+
+/** What a Birmingham seat view shows a player of itself: typed fields, not free-form. */
+export function describeSeat(view: Schemas["BirminghamView"], seat: number): string {
+  const player: Schemas["BirminghamView.Player"] | undefined = view.playerState[seat];
+  if (player === undefined) throw new Error(`no seat ${seat}`);
+  const money: number = player.money;
+  const cards: number = Object.values(player.hand).reduce((sum, n) => sum + n, 0);
+  const tiles: Schemas["BirminghamView.Slot"][] = Object.values(view.slots);
+  const mine: number = tiles.filter((tile) => tile.owner === seat).length;
+  const coal: number = view.markets?.coal ?? 0;
+  return `£${money}, ${cards} cards, ${mine} tiles, coal market ${coal}`;
+}
+
+/** The Undo button: the seat to act may take back `undoSteps` decisions now. */
+export function undoButton(view: Schemas["BirminghamView"]): { enabled: boolean; why: string } {
+  const refused: Schemas["BirminghamReason.Code"] | undefined = view.undoRefused;
+  const mine: boolean = view.seat !== undefined && view.seat === view.current;
+  return { enabled: mine && view.undoSteps > 0, why: refused ?? "" };
+}
+
+/** One kind of the event catalogue, read by its typed fields. */
+export function describeBuilds(events: Schemas["GameEvent"][]): string[] {
+  const built: string[] = [];
+  for (const event of events) {
+    const build: Schemas["BirminghamEvent.Build"] | undefined = event.birmingham?.build;
+    if (build !== undefined) built.push(`${build.industry} ${build.level} at ${build.slot}`);
+  }
+  return built;
 }
 
 /** One Server-Sent Event of the watch stream, read as the document types it. */
@@ -101,5 +138,20 @@ export async function playOneDecision(client: BrassClient): Promise<string> {
   const next: number = answer.nextActions?.options.length ?? 0;
   const end = readWatchEvent("end", '{"reason":"GAME_OVER","version":"3"}');
   const ended: string = end.event === "end" ? end.data.reason : "";
-  return `${name} ${previewed} ${next} ${ended}`;
+  const board = answer.state?.birmingham;
+  const seen: string = board === undefined ? "" : describeSeat(board, toAct ?? 0);
+  const built: string[] = describeBuilds(answer.events);
+  // Undo the decision if the view offers it: with the version seen and a key for retries.
+  let undone = "";
+  if (board !== undefined && undoButton(board).enabled) {
+    const after: string = answer.state?.summary?.version ?? version;
+    const back = await client.undo(created.gameId, token, {
+      expectedVersion: after,
+      idempotencyKey: `undo-${after}`,
+    });
+    const taken: number = back.events[0]?.birmingham?.undo?.decisions ?? 0;
+    const replayed: boolean = back.replayed;
+    undone = `${taken} ${replayed}`;
+  }
+  return `${name} ${previewed} ${next} ${ended} ${seen} ${built.join(";")} ${undone}`;
 }
