@@ -35,9 +35,12 @@ void pgh_pboard(const PittsburghGame *g, int player, PBoard *b) {
     if (opt(g, OPT_link_resource_delivery) == 1 && g->pend.action == PA_NETWORK && g->pend.stage == ST_PAY &&
         !g->pend.route_is_pipe && !g->pend.swapped && g->pend.route != PGH_NONE)
         skip = g->pend.route;
+    uint8_t cargo_rails[PGH_MAX_RAILS]; /* the player's trains with cargo, for the second pass */
+    int num_cargo = 0;
     for (int r = 0; r < T->num_rails; r++) {
         const PghRailState *rs = &g->rails[r];
         if (rs->owner < 0) continue;
+        if (rs->owner == player && rs->cargo) cargo_rails[num_cargo++] = (uint8_t)r;
         if (r == skip) {
             if (rs->owner == player) b->presence = 1;
             continue;
@@ -63,29 +66,30 @@ void pgh_pboard(const PittsburghGame *g, int player, PBoard *b) {
         for (int k = 0; k < 2; k++)
             if (t->prod_cube[k] < CUBE_OIL) b->cubes[b->comp[loc]][t->prod_cube[k]] += sp->cubes[k];
     }
-    for (int r = 0; r < T->num_rails; r++) {
-        const PghRailState *rs = &g->rails[r];
-        if (rs->owner != player || !rs->cargo) continue;
+    int oil_sources = opt(g, OPT_oil_sources);
+    for (int i = 0; i < num_cargo; i++) {
+        const PghRailState *rs = &g->rails[cargo_rails[i]];
         int cube = T->link_types[rs->link_type].cargo_cube;
-        if (cube == CUBE_OIL && opt(g, OPT_oil_sources) != 0) continue;
-        if (cube < PGH_NUM_CUBES) b->train[b->comp[T->rails[r].a]][cube] += rs->cargo;
+        if (cube == CUBE_OIL && oil_sources != 0) continue;
+        if (cube < PGH_NUM_CUBES) b->train[b->comp[T->rails[cargo_rails[i]].a]][cube] += rs->cargo;
+    }
+    uint32_t reached[PGH_MAX_FIELDS] = {0}; /* per field: components its pipelines reach */
+    int joins = opt(g, OPT_pipeline_joins_network) == 0;
+    for (int p = 0; p < T->num_pipes; p++) {
+        const PghPipeState *ps = &g->pipes[p];
+        if (ps->owner < 0) continue;
+        if (ps->owner == player) {
+            b->presence = 1;
+            if (joins) b->network |= 1u << T->pipes[p].loc;
+        }
+        if (T->link_types[ps->link_type].pipe == PK_RESERVE || T->pipes[p].field >= T->num_fields) continue;
+        reached[T->pipes[p].field] |= 1u << b->comp[T->pipes[p].loc];
     }
     for (int f = 0; f < T->num_fields; f++) {
         const PghField *fd = &g->fields[f];
         if (fd->oc_owner == player) b->presence = 1;
-        uint32_t reached = 0;
-        int barrels = fd->barrels + (opt(g, OPT_oil_sources) == 0 ? fd->oc_barrels : 0);
-        for (int p = 0; p < T->num_pipes; p++) {
-            if (T->pipes[p].field != f || g->pipes[p].owner < 0) continue;
-            if (T->link_types[g->pipes[p].link_type].pipe == PK_RESERVE) continue;
-            reached |= 1u << b->comp[T->pipes[p].loc];
-        }
-        for (; reached; reached &= reached - 1) b->oil[__builtin_ctz(reached)] += (uint8_t)barrels;
-    }
-    for (int p = 0; p < T->num_pipes; p++) {
-        if (g->pipes[p].owner != player) continue;
-        b->presence = 1;
-        if (opt(g, OPT_pipeline_joins_network) == 0) b->network |= 1u << T->pipes[p].loc;
+        int barrels = fd->barrels + (oil_sources == 0 ? fd->oc_barrels : 0);
+        for (uint32_t m = reached[f]; m; m &= m - 1) b->oil[__builtin_ctz(m)] += (uint8_t)barrels;
     }
     for (uint32_t m = b->network; m; m &= m - 1) b->net_comps |= 1u << b->comp[__builtin_ctz(m)];
 }
