@@ -146,18 +146,14 @@ int pgh_build_place_reason(const PittsburghGame *g, const PBoard *b, int card, i
     return cost > pl->money ? PR_NOT_ENOUGH_MONEY : PR_LEGAL;
 }
 
-/* A build with this card (PGH_NONE: any card in hand) is possible somewhere. The card is
+/* The card types of `cards` (a mask) with which a build is possible somewhere; `any`: stop
+   at the first. Whiskey makes every card do. The card and the cheap parts of the place are
    checked before the payment, which costs more to work out. */
-int pgh_build_any(const PittsburghGame *g, const PBoard *b, int card) {
+uint32_t pgh_buildable_cards(const PittsburghGame *g, const PBoard *b, uint32_t cards, int any) {
     const PghTables *T = pgh_T(g);
     int p = g->h.current;
     const PghPlayer *pl = &g->players[p];
-    uint8_t cards[PGH_MAX_CARD_TYPES];
-    int nc = 0;
-    if (card != PGH_NONE) cards[nc++] = (uint8_t)card;
-    else
-        for (int c = 0; c < T->num_card_types; c++)
-            if (pl->hand[c]) cards[nc++] = (uint8_t)c;
+    uint32_t found = 0;
     uint32_t acc = pgh_accessible_positions(g, p);
     for (; acc; acc &= acc - 1) {
         int pos = __builtin_ctz(acc), tile = T->positions[pos].tile;
@@ -166,19 +162,38 @@ int pgh_build_any(const PittsburghGame *g, const PBoard *b, int card) {
         int lo = t->build == BK_OILFIELD ? PGA_OILFIELD : PGA_SPACE;
         int hi = t->build == BK_OILFIELD ? PGA_OILFIELD + T->num_fields : PGA_SPACE + T->num_spaces;
         for (int a = lo; a < hi; a++) {
-            if (!pl->whiskey) {
-                int allowed = 0;
-                for (int i = 0; i < nc && !allowed; i++) allowed = pgh_card_allows(g, b, cards[i], tile, a);
-                if (!allowed) continue;
+            if (t->build == BK_SPACE) { /* the space must show the industry (P32) */
+                if (t->industry >= PGH_NUM_BOARD_ICONS || !(T->spaces[a - PGA_SPACE].icons & (1u << t->industry)))
+                    continue;
+            } else if (t->build == BK_UPGRADE) { /* a flipped tile of one's own (P35) */
+                const PghSpace *sp = &g->spaces[a - PGA_SPACE];
+                if (sp->owner != p || !sp->flipped) continue;
             }
-            if (pgh_build_place_reason(g, b, card, pos, a, 0) == PR_LEGAL) return 1;
+            uint32_t allow = cards & ~found;
+            if (!pl->whiskey)
+                for (uint32_t m = allow; m; m &= m - 1)
+                    if (!pgh_card_allows(g, b, __builtin_ctz(m), tile, a)) allow &= ~(1u << __builtin_ctz(m));
+            if (!allow || pgh_build_place_reason(g, b, PGH_NONE, pos, a, 0) != PR_LEGAL) continue;
+            found |= allow;
+            if (any || found == cards) return found;
         }
     }
-    return 0;
+    return found;
+}
+
+/* A build with this card (PGH_NONE: any card in hand) is possible somewhere. */
+int pgh_build_any(const PittsburghGame *g, const PBoard *b, int card) {
+    uint32_t cards = 0;
+    if (card != PGH_NONE) cards = 1u << card;
+    else
+        for (int c = 0; c < pgh_T(g)->num_card_types; c++)
+            if (g->players[g->h.current].hand[c]) cards |= 1u << c;
+    return pgh_buildable_cards(g, b, cards, 1) != 0;
 }
 
 int pgh_build_card_reason(const PittsburghGame *g, const PBoard *b, int card) {
-    return pgh_build_any(g, b, card) ? PR_LEGAL : PR_CARD_DOES_NOT_ALLOW;
+    int ok = b->build_cards_known ? bit32(b->build_cards, card) : pgh_build_any(g, b, card);
+    return ok ? PR_LEGAL : PR_CARD_DOES_NOT_ALLOW;
 }
 
 int pgh_build_position_reason(const PittsburghGame *g, const PBoard *b, int card, int pos) {

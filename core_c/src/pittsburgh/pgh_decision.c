@@ -121,12 +121,36 @@ static int candidates(const PittsburghGame *g, int lo[8], int hi[8]) {
     return n;
 }
 
+/* What many candidates of this decision ask, worked out once (the same answers). */
+void pgh_memo_answers(const PittsburghGame *g, PBoard *b) {
+    const PghPlayer *pl = &g->players[g->h.current];
+    switch (g->h.phase) {
+    case PP_CARD:
+        if (g->pend.action != PA_BUILD) break;
+        b->build_cards = 0;
+        for (int c = 0; c < pgh_T(g)->num_card_types; c++)
+            if (pl->hand[c]) b->build_cards |= 1u << c;
+        b->build_cards = pgh_buildable_cards(g, b, b->build_cards, 0);
+        b->build_cards_known = 1;
+        break;
+    case PP_ACTION:
+        if (!pl->hand_size) break;
+        /* fall through */
+    case PP_DEVELOP:
+        b->develop_payable = (uint8_t)pgh_develop_payable(g, b);
+        b->develop_known = 1;
+        break;
+    default: break;
+    }
+}
+
 /* Legal ids in ascending order; stop_after > 0 stops counting there (auto-resolve only
    needs to know whether there is exactly one). */
 static int legal_upto(const PittsburghGame *g, uint16_t *out, int cap, int stop_after) {
     if (g->h.game_over) return 0;
     PBoard b;
     pgh_pboard(g, g->h.current, &b);
+    pgh_memo_answers(g, &b);
     int lo[8], hi[8], k = candidates(g, lo, hi), n = 0;
     for (int r = 0; r < k; r++)
         for (int a = lo[r]; a < hi[r]; a++) {
@@ -214,6 +238,8 @@ void pgh_advance(PCtx *cx) {
         case ST_DEV_AFTER:
             if (pd->count < 2) {
                 pgh_pboard(g, g->h.current, &b);
+                b.develop_payable = (uint8_t)pgh_develop_payable(g, &b);
+                b.develop_known = 1;
                 for (int pos = 0; pos < cx->T->num_positions; pos++)
                     if (pgh_develop_reason(g, &b, pos, 0) == PR_LEGAL) {
                         g->h.phase = PP_DEVELOP;

@@ -48,9 +48,12 @@ int pgh_develop_reason(const PittsburghGame *g, const PBoard *b, int pos, int fr
        the first made it accessible */
     if (g->pend.count == 1 && pos < g->pend.last_position && bit32(g->pend.acc_before, pos))
         return PR_CANONICAL_ORDER;
-    if (pgh_develop_cube_reason(g, b, CUBE_IRON) != PR_LEGAL && pgh_develop_cube_reason(g, b, CUBE_STEEL) != PR_LEGAL)
-        return PR_NOT_ENOUGH_MONEY;
-    return PR_LEGAL;
+    int payable = b->develop_known ? b->develop_payable : pgh_develop_payable(g, b);
+    return payable ? PR_LEGAL : PR_NOT_ENOUGH_MONEY;
+}
+
+int pgh_develop_payable(const PittsburghGame *g, const PBoard *b) {
+    return pgh_develop_cube_reason(g, b, CUBE_IRON) == PR_LEGAL || pgh_develop_cube_reason(g, b, CUBE_STEEL) == PR_LEGAL;
 }
 
 void pgh_develop_after_pay(PCtx *cx) {

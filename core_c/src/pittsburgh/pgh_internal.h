@@ -38,6 +38,10 @@ typedef struct {
     uint32_t net_comps;                /* components holding a network location */
     uint8_t presence;                  /* the player has a tile or link on the board */
     uint8_t player;
+    /* answers a legal list needs for many candidates, worked out once for the question
+       (pgh_memo_answers; zero from pgh_pboard: not known yet, each asker works it out) */
+    uint8_t build_cards_known, develop_known, develop_payable;
+    uint32_t build_cards;              /* card types in hand a build is possible with */
 } PBoard;
 
 static inline int opt(const PittsburghGame *g, int o) { return g->options[o]; }
@@ -77,6 +81,7 @@ uint32_t pgh_develop_comps(const PittsburghGame *g, const PBoard *b);
 int pgh_loc_icons(const PittsburghGame *g, int loc);
 int pgh_card_allows(const PittsburghGame *g, const PBoard *b, int card, int tile, int action);
 int pgh_build_any(const PittsburghGame *g, const PBoard *b, int card);
+uint32_t pgh_buildable_cards(const PittsburghGame *g, const PBoard *b, uint32_t cards, int any);
 int pgh_source_reason(const PittsburghGame *g, const PBoard *b, int action);
 void pgh_source_apply(PCtx *cx, int action);
 int pgh_market_sells(const PghTables *T, int m, int cube, int *col);
@@ -116,6 +121,7 @@ void pgh_oil_reveal(PCtx *cx, int field, int player);
 /* pgh_develop.c */
 int pgh_develop_reason(const PittsburghGame *g, const PBoard *b, int pos, int free_develop);
 int pgh_develop_cube_reason(const PittsburghGame *g, const PBoard *b, int cube);
+int pgh_develop_payable(const PittsburghGame *g, const PBoard *b); /* iron or steel affordable */
 void pgh_develop_after_pay(PCtx *cx);
 void pgh_free_develop_apply(PCtx *cx, int pos);
 int pgh_any_free_develop(const PittsburghGame *g);
@@ -159,6 +165,7 @@ const char *pgh_name(const PghTables *T, int kind, int i); /* NULL out of range 
 
 /* pgh_decision.c */
 int pgh_phase_reason(const PittsburghGame *g, const PBoard *b, int action);
+void pgh_memo_answers(const PittsburghGame *g, PBoard *b);
 void pgh_advance(PCtx *cx);
 int pgh_legal_list(const PittsburghGame *g, uint16_t *out, int cap);
 void pgh_apply_legal(PittsburghGame *g, int action, BrassEventLog *log, int resolve_forced);
