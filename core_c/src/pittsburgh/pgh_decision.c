@@ -92,23 +92,62 @@ int pgh_phase_reason(const PittsburghGame *g, const PBoard *b, int a) {
     }
 }
 
-/* Id ranges worth asking about per decision, ascending (a filter for speed only). */
-static int candidates(const PittsburghGame *g, int lo[8], int hi[8]) {
+/* Ids worth asking about now, ascending: all that can be legal, and cheap necessary
+   conditions of pgh_phase_reason leave out most of the others (a filter for speed only). */
+static int candidates(const PittsburghGame *g, uint16_t *out) {
     const PghTables *T = pgh_T(g);
-    int n = 0;
-#define RANGE(base, count) do { lo[n] = (base); hi[n] = (base) + (count); n++; } while (0)
+    const PghPending *pd = &g->pend;
+    int n = 0, p = g->h.current;
+#define RANGE(base, count) do { for (int a_ = (base); a_ < (base) + (count); a_++) out[n++] = (uint16_t)a_; } while (0)
     switch (g->h.phase) {
     case PP_ACTION: RANGE(PGA_TYPE, PGH_NUM_ACT_TYPES); break;
     case PP_CARD: RANGE(PGA_CARD, T->num_card_types); break;
     case PP_BUILD_POSITION: RANGE(PGA_POSITION, T->num_positions); break;
-    case PP_BUILD_PLACE: RANGE(PGA_SPACE, T->num_spaces); RANGE(PGA_OILFIELD, T->num_fields); break;
-    case PP_COAL: case PP_IRON: case PP_STEEL: case PP_COKE: case PP_OIL:
-        RANGE(PGA_SPACE, T->num_spaces); RANGE(PGA_RAIL, T->num_rails); RANGE(PGA_PIPE, T->num_pipes);
-        RANGE(PGA_PIPE_CITY, T->num_pipes); RANGE(PGA_MARKET, T->num_markets); RANGE(PGA_VANDERBILT, 1);
+    case PP_BUILD_PLACE: {
+        const PghTile *t = &T->tiles[T->positions[pd->position].tile];
+        if (t->build == BK_OILFIELD) {
+            RANGE(PGA_OILFIELD, T->num_fields);
+            break;
+        }
+        for (int s = 0; s < T->num_spaces; s++) {
+            const PghSpace *sp = &g->spaces[s];
+            if (t->build == BK_UPGRADE ? sp->owner == p && sp->flipped /* P35: one's own flipped tile */
+                                       : t->industry < PGH_NUM_BOARD_ICONS &&
+                                             (T->spaces[s].icons & (1u << t->industry))) /* P32 */
+                out[n++] = (uint16_t)(PGA_SPACE + s);
+        }
         break;
+    }
+    case PP_COAL: case PP_IRON: case PP_STEEL: case PP_COKE: case PP_OIL: {
+        int cube = g->h.phase - PP_COAL;
+        if (cube != CUBE_OIL)
+            for (int s = 0; s < T->num_spaces; s++) { /* an unflipped tile with this cube on it */
+                const PghSpace *sp = &g->spaces[s];
+                if (sp->owner < 0 || sp->flipped) continue;
+                const PghTile *t = &T->tiles[sp->tile];
+                int k = t->prod_cube[0] == cube ? 0 : t->prod_cube[1] == cube ? 1 : -1;
+                if (k >= 0 && sp->cubes[k]) out[n++] = (uint16_t)(PGA_SPACE + s);
+            }
+        for (int r = 0; r < T->num_rails; r++) /* one's own train with this cargo */
+            if (g->rails[r].owner == p && g->rails[r].cargo && T->link_types[g->rails[r].link_type].cargo_cube == cube)
+                out[n++] = (uint16_t)(PGA_RAIL + r);
+        if (cube == CUBE_OIL) {
+            for (int q = 0; q < T->num_pipes; q++)
+                if (g->pipes[q].owner >= 0) out[n++] = (uint16_t)(PGA_PIPE + q);
+            for (int q = 0; q < T->num_pipes; q++)
+                if (g->pipes[q].owner >= 0) out[n++] = (uint16_t)(PGA_PIPE_CITY + q);
+        } else {
+            RANGE(PGA_MARKET, T->num_markets);
+        }
+        RANGE(PGA_VANDERBILT, 1);
+        break;
+    }
     case PP_MARKET_SALE: RANGE(PGA_MARKET, T->num_markets); RANGE(PGA_DONE, 1); break;
     case PP_LINK_TYPE: case PP_SECOND_LINK: RANGE(PGA_LINK_TYPE, T->num_link_types); RANGE(PGA_DONE, 1); break;
-    case PP_LINK_ROUTE: RANGE(PGA_RAIL, T->num_rails); RANGE(PGA_PIPE, T->num_pipes); break;
+    case PP_LINK_ROUTE:
+        if (T->link_types[pd->link_type].kind != LK_PIPE) RANGE(PGA_RAIL, T->num_rails);
+        else RANGE(PGA_PIPE, T->num_pipes);
+        break;
     case PP_DEVELOP: case PP_FREE_DEVELOP: RANGE(PGA_POSITION, T->num_positions); RANGE(PGA_DONE, 1); break;
     case PP_DEVELOP_CUBE: RANGE(PGA_CUBE, PGH_NUM_CUBES); break;
     case PP_SELL_TILE: RANGE(PGA_SPACE, T->num_spaces); RANGE(PGA_DONE, 1); break;
@@ -140,6 +179,10 @@ void pgh_memo_answers(const PittsburghGame *g, PBoard *b) {
         b->develop_payable = (uint8_t)pgh_develop_payable(g, b);
         b->develop_known = 1;
         break;
+    case PP_COAL: case PP_IRON: case PP_STEEL: case PP_COKE: case PP_OIL:
+        pgh_target_comps(g, b, &b->target);
+        b->target_known = 1;
+        break;
     default: break;
     }
 }
@@ -151,14 +194,14 @@ static int legal_upto(const PittsburghGame *g, uint16_t *out, int cap, int stop_
     PBoard b;
     pgh_pboard(g, g->h.current, &b);
     pgh_memo_answers(g, &b);
-    int lo[8], hi[8], k = candidates(g, lo, hi), n = 0;
-    for (int r = 0; r < k; r++)
-        for (int a = lo[r]; a < hi[r]; a++) {
-            if (pgh_phase_reason(g, &b, a) != PR_LEGAL) continue;
-            if (n >= cap) return -BRASS_E_BUFFER;
-            out[n++] = (uint16_t)a;
-            if (n == stop_after) return n;
-        }
+    uint16_t cand[PGH_NUM_ACTIONS];
+    int k = candidates(g, cand), n = 0;
+    for (int i = 0; i < k; i++) {
+        if (pgh_phase_reason(g, &b, cand[i]) != PR_LEGAL) continue;
+        if (n >= cap) return -BRASS_E_BUFFER;
+        out[n++] = cand[i];
+        if (n == stop_after) return n;
+    }
     return n;
 }
 

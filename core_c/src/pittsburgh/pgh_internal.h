@@ -40,8 +40,9 @@ typedef struct {
     uint8_t player;
     /* answers a legal list needs for many candidates, worked out once for the question
        (pgh_memo_answers; zero from pgh_pboard: not known yet, each asker works it out) */
-    uint8_t build_cards_known, develop_known, develop_payable;
+    uint8_t build_cards_known, develop_known, develop_payable, target_known;
     uint32_t build_cards;              /* card types in hand a build is possible with */
+    uint32_t target;                   /* pgh_target_comps of the pending action */
 } PBoard;
 
 static inline int opt(const PittsburghGame *g, int o) { return g->options[o]; }

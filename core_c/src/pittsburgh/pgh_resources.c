@@ -184,8 +184,8 @@ static int nearest_tile_reason(const PittsburghGame *g, const PBoard *b, int spa
 int pgh_source_reason(const PittsburghGame *g, const PBoard *b, int action) {
     const PghTables *T = pgh_T(g);
     int cube = g->h.phase - PP_COAL, p = g->h.current;
-    uint32_t comps;
-    pgh_target_comps(g, b, &comps);
+    uint32_t comps = b->target;
+    if (!b->target_known) pgh_target_comps(g, b, &comps);
     int money = g->players[p].money;
     if (action >= PGA_SPACE && action < PGA_SPACE + T->num_spaces) {
         if (cube == CUBE_OIL) return PR_WRONG_CUBE;
