@@ -137,11 +137,20 @@ int pgh_position_accessible(const PittsburghGame *g, int p, int pos) {
     return 0;
 }
 
+/* pgh_position_accessible of every position, in one pass over the positions and edges */
 uint32_t pgh_accessible_positions(const PittsburghGame *g, int p) {
-    uint32_t m = 0;
-    for (int i = 0; i < pgh_T(g)->num_positions; i++)
-        if (pgh_position_accessible(g, p, i)) m |= 1u << i;
-    return m;
+    const PghTables *T = pgh_T(g);
+    const PghPlayer *pl = &g->players[p];
+    uint32_t left = 0, via_edge = 0, acc = 0;
+    for (int i = 0; i < T->num_positions; i++)
+        if (pl->mat_left[i]) left |= 1u << i;
+    for (int e = 0; e < T->num_edges; e++)
+        if (!bit32(left, T->edges[e].from) && edge_active(g, &T->edges[e])) via_edge |= 1u << T->edges[e].to;
+    for (uint32_t m = left; m; m &= m - 1) {
+        int pos = __builtin_ctz(m), below = T->positions[pos].below;
+        if (below == PGH_NONE || !bit32(left, below) || bit32(via_edge, pos)) acc |= 1u << pos;
+    }
+    return acc;
 }
 
 int pgh_empty_positions(const PittsburghGame *g, int p) {

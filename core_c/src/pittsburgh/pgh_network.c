@@ -30,11 +30,12 @@ static int extra_money(const PittsburghGame *g, int second) {
     return second ? pgh_T(g)->second_link_money : 0;
 }
 
-int pgh_link_route_reason(const PittsburghGame *g, const PBoard *b, int lt, int action, int second) {
+/* Everything about the route but the payment; *comps: where its cubes go (P44: either end,
+   after placement). */
+static int route_place_reason(const PittsburghGame *g, const PBoard *b, int lt, int action, uint32_t *comps) {
     const PghTables *T = pgh_T(g);
     const PghLinkType *L = &T->link_types[lt];
     int p = g->h.current;
-    uint32_t comps;
     if (L->kind != LK_PIPE) {
         if (action < PGA_RAIL || action >= PGA_RAIL + T->num_rails) return PR_WRONG_LINK_KIND;
         int r = action - PGA_RAIL;
@@ -49,7 +50,7 @@ int pgh_link_route_reason(const PittsburghGame *g, const PBoard *b, int lt, int 
         }
         int a = T->rails[r].a, c = T->rails[r].b;
         if (b->presence && !bit32(b->network, a) && !bit32(b->network, c)) return PR_NOT_ADJACENT;
-        comps = (1u << b->comp[a]) | (1u << b->comp[c]); /* P44: either end, after placement */
+        *comps = (1u << b->comp[a]) | (1u << b->comp[c]);
     } else {
         if (action < PGA_PIPE || action >= PGA_PIPE + T->num_pipes) return PR_WRONG_LINK_KIND;
         int q = action - PGA_PIPE;
@@ -62,11 +63,21 @@ int pgh_link_route_reason(const PittsburghGame *g, const PBoard *b, int lt, int 
         int city = T->pipes[q].loc;
         if (pgh_loc_closed(g, city)) return PR_ROUTE_CLOSED;
         if (b->presence && !bit32(b->network, city)) return PR_NOT_ADJACENT;
-        comps = 1u << b->comp[city];
+        *comps = 1u << b->comp[city];
     }
-    int cost = pgh_need_cost(g, b, T->link_cost[L->kind], comps);
-    if (cost < 0 || cost + extra_money(g, second) > g->players[p].money) return PR_NOT_ENOUGH_MONEY;
     return PR_LEGAL;
+}
+
+static int pay_reason(const PittsburghGame *g, int cost, int second) {
+    if (cost < 0 || cost + extra_money(g, second) > g->players[g->h.current].money) return PR_NOT_ENOUGH_MONEY;
+    return PR_LEGAL;
+}
+
+int pgh_link_route_reason(const PittsburghGame *g, const PBoard *b, int lt, int action, int second) {
+    uint32_t comps;
+    int r = route_place_reason(g, b, lt, action, &comps);
+    if (r != PR_LEGAL) return r;
+    return pay_reason(g, pgh_need_cost(g, b, pgh_T(g)->link_cost[pgh_T(g)->link_types[lt].kind], comps), second);
 }
 
 int pgh_link_type_reason(const PittsburghGame *g, const PBoard *b, int lt, int second) {
@@ -77,8 +88,24 @@ int pgh_link_type_reason(const PittsburghGame *g, const PBoard *b, int lt, int s
     int pipe = T->link_types[lt].kind == LK_PIPE;
     int lo = pipe ? PGA_PIPE : PGA_RAIL, hi = pipe ? PGA_PIPE + T->num_pipes : PGA_RAIL + T->num_rails;
     int first = PR_NO_OPTION;
+    /* routes to the same components cost the same: the last few costs are kept */
+    uint32_t seen[4] = {0, 0, 0, 0};
+    int cost[4] = {0, 0, 0, 0}, next = 0;
+    const uint8_t *need = T->link_cost[T->link_types[lt].kind];
     for (int a = lo; a < hi; a++) {
-        int r = pgh_link_route_reason(g, b, lt, a, second);
+        uint32_t comps;
+        int r = route_place_reason(g, b, lt, a, &comps);
+        if (r == PR_LEGAL) {
+            int k = 0;
+            while (k < 4 && seen[k] != comps) k++;
+            if (k == 4) {
+                k = next;
+                next = (next + 1) & 3;
+                seen[k] = comps;
+                cost[k] = pgh_need_cost(g, b, need, comps);
+            }
+            r = pay_reason(g, cost[k], second);
+        }
         if (r == PR_LEGAL) return PR_LEGAL;
         if (r == PR_NOT_ENOUGH_MONEY) first = r;
     }

@@ -59,6 +59,7 @@ int pgh_need_cost(const PittsburghGame *g, const PBoard *b, const uint8_t need[P
               uint32_t comps) {
     int total = 0;
     for (int c = 0; c < PGH_NUM_CUBES; c++) {
+        if (!need[c]) continue;
         int m = pgh_mincost(g, b, c, need[c], comps, -1);
         if (m < 0) return -1;
         total += m;
