@@ -27,8 +27,11 @@ void pgh_pboard(const PittsburghGame *g, int player, PBoard *b) {
     const PghTables *T = pgh_T(g);
     memset(b, 0, sizeof *b);
     b->player = (uint8_t)player;
+    static const uint8_t identity[PGH_MAX_LOCS] = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11,
+                                                   12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23};
+    _Static_assert(PGH_MAX_LOCS == 24, "identity lists every location");
     uint8_t parent[PGH_MAX_LOCS];
-    for (int i = 0; i < T->num_locs; i++) parent[i] = (uint8_t)i;
+    memcpy(parent, identity, sizeof parent);
     /* P44 link_resource_delivery = before_placement: while a new train's cubes are paid, it
        does not connect yet (a Replacement's route was connected before) */
     int skip = -1;

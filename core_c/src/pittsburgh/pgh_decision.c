@@ -94,7 +94,7 @@ int pgh_phase_reason(const PittsburghGame *g, const PBoard *b, int a) {
 
 /* Ids worth asking about now, ascending: all that can be legal, and cheap necessary
    conditions of pgh_phase_reason leave out most of the others (a filter for speed only). */
-static int candidates(const PittsburghGame *g, uint16_t *out) {
+static int candidates(const PittsburghGame *g, const PBoard *b, uint16_t *out) {
     const PghTables *T = pgh_T(g);
     const PghPending *pd = &g->pend;
     int n = 0, p = g->h.current;
@@ -144,9 +144,15 @@ static int candidates(const PittsburghGame *g, uint16_t *out) {
     }
     case PP_MARKET_SALE: RANGE(PGA_MARKET, T->num_markets); RANGE(PGA_DONE, 1); break;
     case PP_LINK_TYPE: case PP_SECOND_LINK: RANGE(PGA_LINK_TYPE, T->num_link_types); RANGE(PGA_DONE, 1); break;
-    case PP_LINK_ROUTE:
-        if (T->link_types[pd->link_type].kind != LK_PIPE) RANGE(PGA_RAIL, T->num_rails);
-        else RANGE(PGA_PIPE, T->num_pipes);
+    case PP_LINK_ROUTE: /* P43: next to one's network (once there is one) */
+        if (T->link_types[pd->link_type].kind != LK_PIPE) {
+            for (int r = 0; r < T->num_rails; r++)
+                if (!b->presence || bit32(b->network, T->rails[r].a) || bit32(b->network, T->rails[r].b))
+                    out[n++] = (uint16_t)(PGA_RAIL + r);
+        } else {
+            for (int q = 0; q < T->num_pipes; q++)
+                if (!b->presence || bit32(b->network, T->pipes[q].loc)) out[n++] = (uint16_t)(PGA_PIPE + q);
+        }
         break;
     case PP_DEVELOP: case PP_FREE_DEVELOP: RANGE(PGA_POSITION, T->num_positions); RANGE(PGA_DONE, 1); break;
     case PP_DEVELOP_CUBE: RANGE(PGA_CUBE, PGH_NUM_CUBES); break;
@@ -192,10 +198,14 @@ void pgh_memo_answers(const PittsburghGame *g, PBoard *b) {
 static int legal_upto(const PittsburghGame *g, uint16_t *out, int cap, int stop_after) {
     if (g->h.game_over) return 0;
     PBoard b;
-    pgh_pboard(g, g->h.current, &b);
+    /* these decisions ask nothing of the board */
+    int board_free = (g->h.phase == PP_CARD && g->pend.action != PA_BUILD) || g->h.phase == PP_FREE_DEVELOP ||
+                     g->h.phase == PP_QUALITY || g->h.phase == PP_BONUS_SELL;
+    if (board_free) memset(&b, 0, sizeof b);
+    else pgh_pboard(g, g->h.current, &b);
     pgh_memo_answers(g, &b);
     uint16_t cand[PGH_NUM_ACTIONS];
-    int k = candidates(g, cand), n = 0;
+    int k = candidates(g, &b, cand), n = 0;
     for (int i = 0; i < k; i++) {
         if (pgh_phase_reason(g, &b, cand[i]) != PR_LEGAL) continue;
         if (n >= cap) return -BRASS_E_BUFFER;

@@ -93,6 +93,11 @@ int pgh_link_type_reason(const PittsburghGame *g, const PBoard *b, int lt, int s
     int cost[4] = {0, 0, 0, 0}, next = 0;
     const uint8_t *need = T->link_cost[T->link_types[lt].kind];
     for (int a = lo; a < hi; a++) {
+        /* a route away from the network is refused for no lack of money: skipped at once */
+        if (b->presence && (pipe ? !bit32(b->network, T->pipes[a - PGA_PIPE].loc)
+                                 : !bit32(b->network, T->rails[a - PGA_RAIL].a) &&
+                                       !bit32(b->network, T->rails[a - PGA_RAIL].b)))
+            continue;
         uint32_t comps;
         int r = route_place_reason(g, b, lt, a, &comps);
         if (r == PR_LEGAL) {
