@@ -49,13 +49,15 @@ void pgh_pboard(const PittsburghGame *g, int player, PBoard *b) {
             continue;
         }
         int a = find(parent, T->rails[r].a), c = find(parent, T->rails[r].b);
-        if (a != c) parent[a] = (uint8_t)c;
+        if (a < c) parent[c] = (uint8_t)a; /* the lowest location is the root: parent[x] <= x */
+        else if (c < a) parent[a] = (uint8_t)c;
         if (rs->owner == player) {
             b->network |= (1u << T->rails[r].a) | (1u << T->rails[r].b);
             b->presence = 1;
         }
     }
-    for (int i = 0; i < T->num_locs; i++) b->comp[i] = (uint8_t)find(parent, i);
+    /* a component is numbered by its lowest location (numbers only tell components apart) */
+    for (int i = 0; i < T->num_locs; i++) b->comp[i] = parent[i] == i ? (uint8_t)i : b->comp[parent[i]];
     for (int s = 0; s < T->num_spaces; s++) {
         const PghSpace *sp = &g->spaces[s];
         if (sp->owner < 0) continue;
