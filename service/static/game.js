@@ -45,7 +45,7 @@ export async function gamePage(root, go, gameId, seat) {
   const st = {
     gameId, seat: token ? seat : null, token, state: null, legal: null, selected: null,
     preview: null, busy: false, log: [], watcher: null, ruleset: null, connection: '',
-    waitingTimer: null, filter: '', error: '', closed: false, askResign: false,
+    filter: '', error: '', closed: false, askResign: false,
   };
   const el = {
     status: h('div', { class: 'status-bar', role: 'status' }),
@@ -93,7 +93,6 @@ export async function gamePage(root, go, gameId, seat) {
       if (st.legal && st.legal.version !== state.summary.version) st.legal = null;
     }
     if (myTurn() && !st.legal) loadLegal();
-    if (isWaiting(state.summary)) pollWhileWaiting();
     render();
   }
 
@@ -113,25 +112,6 @@ export async function gamePage(root, go, gameId, seat) {
       if (myTurn() && (!st.legal || st.legal.version < st.state.summary.version)) loadLegal();
     })();
     return legalLoading;
-  }
-
-  function pollWhileWaiting() {
-    if (st.waitingTimer || st.closed) return;
-    // joins and the start are not sent to watchers yet: look again every 2 s
-    st.waitingTimer = setInterval(async () => {
-      try {
-        const game = await api.getGame(gameId, st.token);
-        const state = readState(game.state);
-        if (!isWaiting(state.summary)) {
-          clearInterval(st.waitingTimer);
-          st.waitingTimer = null;
-          startWatching(state.summary.version);
-        }
-        applyState(state);
-      } catch {
-        // try again at the next tick
-      }
-    }, 2000);
   }
 
   function startWatching(fromVersion) {
@@ -380,10 +360,22 @@ export async function gamePage(root, go, gameId, seat) {
         h('button', { type: 'button', class: 'cancel', onclick: cancelSelected }, 'Cancel')));
       parts.push(box);
     }
-    if (caps.undo) {
-      parts.push(h('div', { class: 'buttons' }, h('button', { type: 'button', class: 'undo', disabled: st.busy, onclick: undo }, 'Undo')));
-    }
+    if (caps.undo) parts.push(undoControls());
     replace(el.decision, parts, resignControls());
+  }
+
+  // Undo: what it would take back, or (greyed out) the engine's reason why it cannot, when
+  // the view says so.
+  function undoControls() {
+    const now = st.state.view && st.state.view.undo;
+    if (!now) return h('div', { class: 'buttons' }, h('button', { type: 'button', class: 'undo', disabled: st.busy, onclick: undo }, 'Undo'));
+    const reason = now.steps ? '' : ((st.ruleset && st.ruleset.reasons.find((r) => r.code === now.refused)) || {}).message || now.refused || '';
+    return h('div', { class: 'buttons undo-box' },
+      h('button', {
+        type: 'button', class: 'undo', disabled: st.busy || !now.steps, onclick: undo,
+        'aria-describedby': reason ? 'undo-reason' : undefined,
+      }, now.steps ? `Undo (${now.steps} decision${now.steps === 1 ? '' : 's'})` : 'Undo'),
+      reason ? h('span', { class: 'reason', id: 'undo-reason' }, reason) : null);
   }
 
   // Resigning takes two clicks: the first asks.
@@ -563,8 +555,7 @@ export async function gamePage(root, go, gameId, seat) {
         try {
           const answer = await api.start(gameId, hostToken);
           announce('The game has started');
-          await loadState();
-          startWatching(readState(answer.state).summary.version);
+          applyState(readState(answer.state));
         } catch (err) {
           st.error = err.message;
           render();
@@ -642,14 +633,12 @@ export async function gamePage(root, go, gameId, seat) {
     st.error = `${err.message}${err.reason ? ` (${err.reason})` : ''}`;
   }
   render();
-  if (st.state && !isWaiting(st.state.summary)) {
-    if (isFinished(st.state.summary)) st.connection = '';
-    startWatching(Math.max(0, st.state.summary.version - 20));
-  }
+  // one stream from the lobby to the end: while the game waits, its updates are the lobby's
+  // (joins, bots seated, the start), each with the state
+  if (st.state) startWatching(Math.max(0, st.state.summary.version - 20));
   return () => {
     st.closed = true;
     if (st.watcher) st.watcher.close();
-    if (st.waitingTimer) clearInterval(st.waitingTimer);
     clearInterval(ticker);
     document.removeEventListener('keydown', onKey);
   };

@@ -176,6 +176,10 @@ export function readView(rawView) {
     // Birmingham: player_state (players is the count); Pittsburgh: players
     playerStates: (pick(v, 'player_state', null) || (Array.isArray(v.players) ? v.players : [])).map(player),
     seat: seat == null ? null : num(seat),
+    // what UndoAction by the seat to act would take back now, or why it is refused (null:
+    // a server whose views do not say)
+    undo: 'undo_steps' in v || 'undoSteps' in v || 'undo_refused' in v || 'undoRefused' in v
+      ? { steps: num(pick(v, 'undo_steps')), refused: pick(v, 'undo_refused', null) } : null,
   };
 }
 

@@ -73,6 +73,12 @@ def test_a_player_undoes_the_action_in_progress(
     assert seat_view["summary"]["decision"] == "action"
     wait_page_version(page, version_of(before))
     wait_my_options(page)
+    # at the turn's start there is nothing to take back: the button is greyed out, with
+    # the engine's reason (the view's undo_refused, GetRuleset's words for it)
+    assert seat_view["birmingham"]["undoRefused"] == "NOTHING_TO_UNDO"
+    assert page.locator("button.undo").is_disabled()
+    assert page.locator("#undo-reason").inner_text() == (
+        "no decision of this turn is left to take back")
     # the action's first decision (its type), from the decision's list
     first = page.locator(".decision button.option:not([disabled])").first
     label = first.inner_text()
@@ -82,6 +88,8 @@ def test_a_player_undoes_the_action_in_progress(
     assert version_of(mid) == version_of(before) + 1
     assert mid["summary"]["decision"] != "action", label
     wait_my_options(page)
+    assert mid["birmingham"]["undoSteps"] == 1
+    assert page.locator("button.undo").inner_text() == "Undo (1 decision)"
     page.click("button.undo")
     wait_page_version(page, version_of(before) + 2)
     after = rest.game(game_id, token)

@@ -197,15 +197,32 @@ def test_the_page_recovers_after_the_server_restarts(
     seat = 0
     page.goto(f"http://127.0.0.1:{server.http_port}/#/play/{game_id}/{seat}/{tokens[seat]}")
     page.wait_for_selector(".game[data-connection=live]")
+    # and a game waiting for a player: its page follows the lobby on the same event stream
+    lobby = rest.call("POST", "/v1/games", body={"players": 2, "seed": "4", "openSeats": [1],
+                                                 "seatNames": ["Ann", ""]})
+    waiting = new_page(browser)
+    waiting.goto(f"http://127.0.0.1:{server.http_port}/#/play/{lobby['gameId']}/0/"
+                 f"{lobby['seats'][0]['token']}")
+    waiting.wait_for_selector(".game[data-connection=live][data-status=GAME_STATUS_WAITING]")
     second = None
     try:
         server.stop()
         page.wait_for_selector(".game[data-connection=reconnecting]")
+        waiting.wait_for_selector(".game[data-connection=reconnecting]")
         shot(page, artifacts, "06-reconnecting")
         second = ServerProcess(tmp_path / "second", database_url=database, name="second")
         second.grpc_port, second.http_port = server.grpc_port, server.http_port
         second.start()
         page.wait_for_selector(".game[data-connection=live]", timeout=20_000)
+        waiting.wait_for_selector(".game[data-connection=live]", timeout=20_000)
+        # someone joins, the host starts: the waiting page hears both on its stream
+        rest.call("POST", f"/v1/games/{lobby['gameId']}:join", body={"name": "Bea"})
+        waiting.wait_for_selector(".lobby-panel .seat-label:text('Seat 2: Bea')")
+        rest.call("POST", f"/v1/games/{lobby['gameId']}:start", lobby["hostToken"], {})
+        waiting.wait_for_selector(".game[data-status=GAME_STATUS_IN_PROGRESS]")
+        streamed = "".join(text for _, url, text in received_texts(waiting) if "/events" in url)
+        assert "seat_joined" in streamed and "game_started" in streamed
+        assert "Bea joins" in waiting.locator(".event-log").inner_text()
         # moves made after the restart reach the page
         rng = random.Random(1)
         for _ in range(3):
@@ -213,7 +230,7 @@ def test_the_page_recovers_after_the_server_restarts(
             to_act = current_seat(state)
             rest.play_one_action(game_id, tokens[to_act], rng)
             wait_page_version(page, int(rest.game(game_id)["summary"]["version"]))
-        assert not page.errors
+        assert not page.errors and not waiting.errors
     finally:
         if second is not None:
             second.stop()
