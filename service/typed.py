@@ -53,8 +53,9 @@ def camel_keys(value: Any) -> Any:
 
 
 def _json(message: Message) -> dict[str, Any]:
-    """A message's canonical proto3 JSON (for Pittsburgh's documents)."""
-    return json_format.MessageToDict(message)
+    """A message's canonical proto3 JSON (for Pittsburgh's documents), every field without
+    presence written, defaults too (what the OpenAPI document promises of an answer)."""
+    return json_format.MessageToDict(message, always_print_fields_with_no_presence=True)
 
 
 def _without_nulls(value: Any) -> Any:

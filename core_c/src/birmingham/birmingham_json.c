@@ -66,6 +66,9 @@ static void put_player(JsonWriter *j, const BirminghamGame *g, int p, int seat, 
         if (!hidden && shown < pl->hand_size)
             json_raw(j, ","), json_field(j, "hand_unseen"), json_int(j, pl->hand_size - shown);
     } else {
+        /* the service's styles write the map empty, as proto3 JSON writes every field
+           without presence (the snake dicts leave it out) */
+        if (j->keys != BRASS_KEYS_SNAKE) json_field(j, "hand"), json_raw(j, "{},");
         /* others' wild cards are public: taken and returned openly */
         json_field(j, "wild_cards"), json_raw(j, "{");
         json_field(j, "wild_location"), json_int(j, pl->hand[BT_CARD_WILD_LOCATION]);
@@ -103,8 +106,8 @@ static void put_pending(JsonWriter *j, const BirminghamPending *pd) {
 
 static void put_merchant_goods(JsonWriter *j, uint8_t mask) {
     static const char *const goods[3] = {"cotton", "manufacturer", "pottery"};
-    if (mask == BRASS_NONE) {
-        json_null(j);
+    if (mask == BRASS_NONE) { /* no tile: null, or an empty list (a repeated field) */
+        json_raw(j, j->keys == BRASS_KEYS_SNAKE ? "null" : "[]");
         return;
     }
     json_raw(j, "[");
