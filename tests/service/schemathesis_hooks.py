@@ -90,7 +90,8 @@ def _is_positive(case: Any) -> bool:
 def before_call(context: Any, case: Any, kwargs: dict[str, Any]) -> None:
     """Half of the schema-valid submissions and previews become a legal option at the
     current version; a third of the schema-valid batches a one-game batch of random bots,
-    and a third of the positions a real one."""
+    a third of the positions a real one, and a third of the seat-bot requests a random bot
+    on the open seat."""
     if not _is_positive(case):
         return
     operation = case.operation.definition.raw.get("operationId")
@@ -111,6 +112,9 @@ def before_call(context: Any, case: Any, kwargs: dict[str, Any]) -> None:
                                      "seed": str(_rng.randrange(99))})
     elif operation == "CreateGameFromPosition" and _rng.random() < 0.34:
         _replace_body(case, kwargs, {"positionJson": FIXTURE["position_json"]})
+    elif operation == "SetSeatBot" and _rng.random() < 0.34:
+        # the reissue game's open seat, and a bot the server plays
+        _replace_body(case, kwargs, {"seat": FIXTURE["reissue_open_seat"], "bot": "random"})
 
 
 def _replace_body(case: Any, kwargs: dict[str, Any], body: dict[str, Any]) -> None:
