@@ -19,7 +19,7 @@ import time
 import weakref
 from collections import OrderedDict
 from collections.abc import AsyncGenerator, AsyncIterator, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import orjson
@@ -203,6 +203,9 @@ class LiveGame:
     updated_at: float
     # The clock after that version, for a game with one (None: see _clock_of).
     clock: dict[str, Any] | None = None
+    # A past version (GetGame at_version): the time it was reached. Its summary shows the
+    # clock as it stood then, and no end by resignation (none has decisions after it).
+    as_of: float | None = None
 
 
 def _clock_of(row: GameRow, live: LiveGame) -> dict[str, Any] | None:
@@ -324,12 +327,19 @@ def _end_reason(row: GameRow, game: Any | None) -> int:
 def _summary_extras(row: GameRow, live: LiveGame | None, summary: pb.GameSummary) -> None:
     """The hosted-play fields of a summary: the clock and how the game ended."""
     game = live.game if live is not None else None
-    summary.end_reason = _end_reason(row, game)
+    past = live is not None and live.as_of is not None
+    hosting = hosted.hosting_of(row)
+    if past:
+        hosting = {k: v for k, v in hosting.items() if k != "ended"}
+        summary.end_reason = pb.END_REASON_SCORED if game.is_over else pb.END_REASON_UNSPECIFIED
+    else:
+        summary.end_reason = _end_reason(row, game)
     if summary.end_reason != pb.END_REASON_UNSPECIFIED:
         summary.status = pb.GAME_STATUS_FINISHED
         summary.ClearField("current_seat")
     clock = _clock_of(row, live) if live is not None else row.clock
-    state = hosted.clock_message(hosted.hosting_of(row), clock, row.players, time.time())
+    now = live.as_of if past else time.time()
+    state = hosted.clock_message(hosting, clock, row.players, now)
     if state is not None:
         summary.clock.CopyFrom(state)
 
@@ -1272,6 +1282,8 @@ class GameService:
         started = not open_seats
         clock = (hosted.clock_start(hosting, players, game.current_seat, now)
                  if hosting is not None and started else None)
+        if hosting is not None and started:
+            hosting["started_at"] = now
         row = GameRow(
             game_id=new_game_id(),
             ruleset=_RULESET_IDS[game.ruleset],
@@ -1456,7 +1468,8 @@ class GameService:
                 )
             hosting = hosted.changed(row)
             hosted.add_event(hosting, row, "game_started")
-            clock = hosted.clock_start(hosting, row.players, row.current_seat, time.time())
+            hosting["started_at"] = now = time.time()
+            clock = hosted.clock_start(hosting, row.players, row.current_seat, now)
             return _seats_update(
                 row, row.seat_names, row.token_hashes, hosting, self._bot_delay,
                 status=pb.GAME_STATUS_IN_PROGRESS, clock=clock,
@@ -1698,15 +1711,21 @@ class GameService:
         first ids of the submission that spans it, one by one (a compound action's
         decisions are steps of their own)."""
         rows = await self.store.decisions_after(row.game_id, 0, up_to=None)
-        base, updated_at, spanning = 0, row.created_at, None
+        hosting = hosted.hosting_of(row)
+        started = hosted.started_at(hosting, row.created_at)
+        base, updated_at, spanning = 0, started, None
+        clock = None
         for stored in rows:
             if stored.to_version > version:
                 spanning = stored
                 break
             base, updated_at = stored.to_version, stored.created_at
+            clock = stored.action.get("clock", clock)
         live = await self._game_at(row, base, updated_at)
+        if clock is None:  # no decision before: the clock as the game started
+            clock = hosted.clock_start(hosting, row.players, live.game.current_seat, started)
         if base == version:
-            return live
+            return replace(live, clock=clock, as_of=updated_at)
         if spanning is None or spanning.from_version != base:
             raise ServiceError("CORRUPT_GAME", f"game {row.game_id}: decision log is incomplete")
         game = live.game.clone()
@@ -1717,7 +1736,7 @@ class GameService:
             raise ServiceError(
                 "CORRUPT_GAME", f"game {row.game_id}: a stored decision is refused ({exc})"
             ) from exc
-        return LiveGame(game, version, spanning.created_at)
+        return LiveGame(game, version, spanning.created_at, clock, as_of=spanning.created_at)
 
     async def _replay_decisions(
         self, row: GameRow, ids: list[int | str]

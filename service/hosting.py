@@ -10,6 +10,7 @@ a position) holds the host's settings and the seats' state:
      "ended": 2,                         EndReason when a resignation ended the game
      "on_resign": 1, "on_timeout": 1, "stand_in": "greedy",
      "clock": {"initial_ms": ..., "increment_ms": ..., "turn_ms": ...},
+     "started_at": 1764600000.5,         when the game started (Unix seconds)
      "events": [{"revision": 4, "kind": "seat_joined", "seat": 1, ...}, ...]}
 
 The `clock` column is the clock at the head version: {"remaining": [ms by seat] (Fischer:
@@ -176,6 +177,12 @@ def lobby_event(kind: str, version: int, at: float, seat: int | None = None, nam
 
 
 # ------------------------------------------------------------------------------ clocks
+
+
+def started_at(hosting: dict[str, Any], created_at: float) -> float:
+    """When the game started: its creation for a game made before the start was stored
+    (right for every game created with its seats filled, as all such games start at once)."""
+    return float(hosting.get("started_at", created_at))
 
 
 def clock_start(hosting: dict[str, Any], players: int, seat: int | None,

@@ -6,7 +6,7 @@ import { drawBoard } from './board.js';
 import { ruleset as getRuleset } from './caps.js';
 import { h, replace } from './dom.js';
 import { saved } from './store.js';
-import { nameText, readReplay, readState, title } from './view.js';
+import { clockText, nameText, readReplay, readState, timeLeftThen, title } from './view.js';
 
 export async function replayPage(root, go, gameId, startVersion) {
   const seats = saved.seats(gameId);
@@ -71,10 +71,14 @@ export async function replayPage(root, go, gameId, startVersion) {
     if (st.ruleset && st.ruleset.board) drawBoard(board, st.ruleset.board, view, {});
     const players = root.querySelector('.players');
     if (view) {
+      // each seat's time left as the version was reached (the clock of then, standing still)
+      const clock = summary.clock ? (seat) => clockText(timeLeftThen(summary, seat)) : null;
       replace(players, h('h2', {}, 'Players'), h('table', { class: 'player-table' },
-        h('thead', {}, h('tr', {}, ['Seat', 'Money', 'Income', 'VP'].map((c) => h('th', { scope: 'col' }, c)))),
+        h('thead', {}, h('tr', {}, ['Seat', 'Money', 'Income', 'VP', clock && 'Clock'].filter(Boolean)
+          .map((c) => h('th', { scope: 'col' }, c)))),
         h('tbody', {}, view.playerStates.map((p) => h('tr', {}, h('th', { scope: 'row' }, seatName(p.seat)),
-          h('td', {}, `£${p.money}`), h('td', {}, p.incomeLevel), h('td', {}, p.vp))))));
+          h('td', {}, `£${p.money}`), h('td', {}, p.incomeLevel), h('td', {}, p.vp),
+          clock ? h('td', { class: 'seat-clock', 'data-seat': p.seat }, clock(p.seat)) : null)))));
     }
     for (const li of list.children) li.classList.toggle('current', Number(li.dataset.version) === st.version);
     const current = list.querySelector('.current');

@@ -240,6 +240,14 @@ export function timeLeft(clock, seat, now = Date.now()) {
   return seat === clock.turnSeat ? Math.max(0, left - (now - clock.readAt)) : left;
 }
 
+// A seat's time left when a past version was reached (GetGame at_version: its summary's
+// clock stands still at its update time), or null when its clock did not run.
+export function timeLeftThen(summary, seat) {
+  const clock = summary && summary.clock;
+  if (!clock) return null;
+  return timeLeft(clock, seat, clock.turnMs ? Date.parse(summary.updateTime) : clock.readAt);
+}
+
 export function clockText(ms) {
   if (ms == null) return '';
   const total = Math.ceil(ms / 1000);

@@ -184,6 +184,26 @@ def test_fischer_clocks_show_every_seats_time(
     remaining = [int(ms) for ms in rest.game(game_id)["summary"]["clock"]["remainingMs"]]
     assert remaining[other] == 120_000 and remaining[to_act] < 120_000
     shot(page, artifacts, "13-fischer-clocks")
+    # the replay viewer at version 0 shows the clocks of then (everyone's full time), and at
+    # the turn's first decision the clock as it stood when that decision was stored
+    tokens = invite_tokens(page)
+    if to_act == 1:
+        rest.play_one_action(game_id, tokens[1], random.Random(24))
+    else:
+        page.locator(".decision button.option:not([disabled])").first.click()
+        confirm_preview(page)
+    time.sleep(1.2)  # the seat's clock runs on meanwhile
+    page.goto(f"{base}/#/replay/{game_id}/0")
+    page.wait_for_selector(".replay-decisions li.current[data-version='0']")
+    replay_cells = page.locator(".players .seat-clock")
+    assert replay_cells.all_inner_texts() == ["2:00", "2:00"]
+    then = rest.call("GET", f"/v1/games/{game_id}?atVersion=1")["state"]["summary"]["clock"]
+    page.keyboard.press("ArrowRight")
+    page.wait_for_selector(".replay-decisions li.current[data-version='1']")
+    shown = seconds_shown(page.locator(f".players .seat-clock[data-seat='{to_act}']").inner_text())
+    assert shown == -(-int(then["remainingMs"][to_act]) // 1000)  # whole seconds, rounded up
+    now = rest.game(game_id)["summary"]["clock"]["remainingMs"][to_act]
+    assert int(now) != int(then["remainingMs"][to_act])  # not the clock of now
     assert not page.errors
 
 

@@ -185,3 +185,64 @@ def test_a_person_is_refused_once_the_turn_time_is_up(backend: Backend) -> None:
         error = expect_error("TURN_TIMED_OUT", client.submit_action, game_id, token, option)
         assert error.metadata["seat"] == str(seat)
         assert client.get_game(game_id).summary.version == 0
+
+
+def _state_at(client: object, game_id: str, version: int) -> pb.GameState:
+    request = pb.GetGameRequest(game_id=game_id, at_version=version)
+    return client._call("GetGame", request).state  # type: ignore[attr-defined]
+
+
+def test_a_past_version_shows_the_clock_and_status_of_then(server: ServerProcess) -> None:
+    """GetGame at_version (the replay viewer): the clock as it stood when that version was
+    reached (whose turn, its start, each seat's time left then), not the current one, and
+    still, however long ago that was; a version before a resignation that ended the game
+    is in progress."""
+    with server.client() as client:
+        created = client.create_game(
+            players=2, seed=15, clock=pb.ClockOptions(initial_ms=600_000, increment_ms=5_000),
+            on_resign=pb.RESIGN_POLICY_GAME_ENDS)
+        game_id = created.game_id
+        tokens = {s.seat: s.token for s in created.seats}
+        start = created.state.summary.clock
+        first = start.turn_seat
+        after_first = play_turn(client, game_id, tokens[first], first)
+        time.sleep(0.3)  # the second seat's turn runs: the current clock moves on
+        after_second = play_turn(client, game_id, tokens[1 - first], 1 - first)
+        time.sleep(0.3)
+        play_turn(client, game_id, tokens[first], first)
+        client.resign_game(game_id, tokens[first])
+        head = client.get_game(game_id).summary
+        assert head.status == pb.GAME_STATUS_FINISHED
+        assert head.end_reason == pb.END_REASON_RESIGNED
+        # version 0: the game's start, everyone's full time, the first seat's turn from then
+        zero = _state_at(client, game_id, 0).summary
+        assert zero.status == pb.GAME_STATUS_IN_PROGRESS
+        assert zero.end_reason == pb.END_REASON_UNSPECIFIED
+        assert zero.current_seat == first
+        assert zero.clock.turn_seat == first
+        assert list(zero.clock.remaining_ms) == [600_000, 600_000]
+        assert zero.clock.turn_start == start.turn_start
+        assert zero.clock.turn_deadline == start.turn_deadline
+        # after each turn: the clock its answer gave (the seat to act's time as the version
+        # was reached, a moment before the answer was written), and it stays put
+        for summary in (after_first, after_second):
+            reads = []
+            for _ in range(2):
+                past = _state_at(client, game_id, summary.version).summary
+                assert past.status == pb.GAME_STATUS_IN_PROGRESS
+                assert past.clock.turn_seat == summary.clock.turn_seat
+                assert past.clock.turn_start == summary.clock.turn_start
+                to_act = past.clock.turn_seat
+                then, answered = list(past.clock.remaining_ms), list(summary.clock.remaining_ms)
+                assert then[1 - to_act] == answered[1 - to_act]
+                assert 0 <= then[to_act] - answered[to_act] < 1000
+                reads.append(then)
+                time.sleep(0.1)
+            assert reads[0] == reads[1]
+        # a version inside a turn (after its first decision): the turn's start clock, less
+        # the time the seat had taken when it was reached (the turn's one submission)
+        inside = _state_at(client, game_id, 1).summary
+        assert inside.clock.turn_seat == first and inside.current_seat == first
+        assert inside.clock.turn_start == start.turn_start
+        assert list(inside.clock.remaining_ms)[1 - first] == 600_000
+        assert list(inside.clock.remaining_ms)[first] <= 600_000
