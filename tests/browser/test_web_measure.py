@@ -29,7 +29,7 @@ from .helpers import (
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("browser"), pytest.mark.timeout(1800)]
 
 LOADS = 7
-GAMES = 2
+GAMES = 1
 
 
 def test_page_load_and_full_game_through_the_page(
@@ -46,6 +46,7 @@ def test_page_load_and_full_game_through_the_page(
         loads.append(time.monotonic() - started)
         page.context.close()
     bots = server_has_bot_seats(rest)
+    idle = idle_bot_game(browser, base, rest) if bots else None
     games = []
     for game in range(GAMES):
         rng = random.Random(game)
@@ -69,8 +70,27 @@ def test_page_load_and_full_game_through_the_page(
         page.context.close()
     print(f"page load (lobby ready, cold context): median {statistics.median(loads):.2f} s "
           f"over {LOADS} loads (min {min(loads):.2f}, max {max(loads):.2f})")
+    if idle is not None:
+        seconds, versions = idle
+        print(f"idle full 2-player game of two server bots (greedy, random) watched in the page"
+              f": {seconds:.1f} s to the final scores, {versions} decisions "
+              f"({seconds / versions * 1000:.0f} ms each)")
     for seconds, actions in games:
         print(f"full 2-player game through the page against "
               f"{'a server bot' if bots else 'a REST seat'}: {seconds:.1f} s, "
               f"{actions} page actions ({seconds / actions:.2f} s each)")
     test_web_static.test_bundle_size()
+
+
+def idle_bot_game(browser: Any, base: str, rest: Rest) -> tuple[float, int]:
+    """A game of server bots only, created in the lobby and watched by its page (nobody
+    acts in it): seconds from Create to the final scores on the page, and its decisions."""
+    page = new_page(browser)
+    started = time.monotonic()
+    game_id = create_in_page(page, base, 2, ["bot:greedy", "bot:random"], ["Greedy", "Random"],
+                             200)
+    page.wait_for_selector("ol.scores li", timeout=1_200_000)
+    seconds = time.monotonic() - started
+    versions = int(rest.game(game_id)["summary"]["version"])
+    page.context.close()
+    return seconds, versions
