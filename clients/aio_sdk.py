@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import uuid
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -25,11 +24,15 @@ from .sdk import (
     BrassError,
     _auth,
     _backoff,
-    build_action,
     build_batch_request,
-    game_options,
+    create_game_request,
+    legal_actions_request,
     list_games_request,
+    position_request,
+    preview_request,
     struct_to_dict,
+    submit_request,
+    undo_request,
     view_dict,
 )
 
@@ -82,101 +85,43 @@ class AsyncGameClient:
                     continue
                 raise BrassError.from_rpc_error(error) from None
 
-    async def create_game(
-        self,
-        players: int,
-        *,
-        seed: int | None = None,
-        seat_names: Sequence[str] = (),
-        beginner: bool | None = None,
-        manufacturer_iv_cost: int | None = None,
-        auto_resolve: bool | None = None,
-        open_seats: Sequence[int] = (),
-        visibility: int = 0,
-    ) -> pb.CreateGameResponse:
-        options = game_options(beginner, manufacturer_iv_cost, auto_resolve)
-        request = pb.CreateGameRequest(
-            ruleset=pb.RULESET_BIRMINGHAM, players=players, options=options,
-            seat_names=list(seat_names), open_seats=list(open_seats),
-            visibility=visibility,  # type: ignore[arg-type]
-        )
-        if seed is not None:
-            request.seed = seed
-        return await self._call("CreateGame", request, self.operator_token)
+    async def create_game(self, players: int, **options: Any) -> pb.CreateGameResponse:
+        """As GameClient.create_game: `options` as create_game_request's."""
+        return await self._call("CreateGame", create_game_request(players, **options),
+                                self.operator_token)
 
     async def create_game_from_position(
         self, position: dict[str, Any] | str, *, seat_names: Sequence[str] = ()
     ) -> pb.CreateGameResponse:
-        text = position if isinstance(position, str) else json.dumps(position)
-        return await self._call(
-            "CreateGameFromPosition",
-            pb.CreateGameFromPositionRequest(
-                ruleset=pb.RULESET_UNSPECIFIED, position_json=text, seat_names=list(seat_names)
-            ),
-            self.operator_token,
-        )
+        request = position_request(position, seat_names=seat_names)
+        return await self._call("CreateGameFromPosition", request, self.operator_token)
 
     async def get_game(self, game_id: str, token: str | None = None) -> pb.GameState:
         return (await self._call("GetGame", pb.GetGameRequest(game_id=game_id), token)).state
 
     async def list_legal_actions(
-        self,
-        game_id: str,
-        token: str,
-        *,
-        include_compound_actions: bool = False,
-        include_unavailable: bool = False,
+        self, game_id: str, token: str, **flags: bool
     ) -> pb.ListLegalActionsResponse:
-        return await self._call(
-            "ListLegalActions",
-            pb.ListLegalActionsRequest(
-                game_id=game_id,
-                include_compound_actions=include_compound_actions,
-                include_unavailable=include_unavailable,
-            ),
-            token,
-        )
+        return await self._call("ListLegalActions", legal_actions_request(game_id, **flags),
+                                token)
 
     async def submit_action(
-        self,
-        game_id: str,
-        token: str,
-        option_id: int | None = None,
-        *,
-        compound: Sequence[int] | None = None,
-        compound_key: str | None = None,
-        expected_version: int | None = None,
-        idempotency_key: str | None = None,
-        include_legal_actions: bool = False,
-        include_compound_actions: bool = False,
+        self, game_id: str, token: str, option_id: int | None = None, **kwargs: Any
     ) -> pb.SubmitActionResponse:
-        request = pb.SubmitActionRequest(
-            game_id=game_id,
-            action=build_action(option_id, compound, compound_key),
-            idempotency_key=idempotency_key or uuid.uuid4().hex,
-            include_legal_actions=include_legal_actions,
-            include_compound_actions=include_compound_actions,
-        )
-        if expected_version is not None:
-            request.expected_version = expected_version
-        return await self._call("SubmitAction", request, token)
+        return await self._call("SubmitAction", submit_request(game_id, option_id, **kwargs),
+                                token)
+
+    async def undo_action(
+        self, game_id: str, token: str, **kwargs: Any
+    ) -> pb.UndoActionResponse:
+        """As GameClient.undo_action: `kwargs` as undo_request's."""
+        return await self._call("UndoAction", undo_request(game_id, **kwargs), token)
 
     async def preview_action(
-        self,
-        game_id: str,
-        token: str,
-        option_id: int | None = None,
-        *,
-        compound: Sequence[int] | None = None,
-        compound_key: str | None = None,
-        expected_version: int | None = None,
+        self, game_id: str, token: str, option_id: int | None = None, **kwargs: Any
     ) -> pb.PreviewActionResponse:
-        request = pb.PreviewActionRequest(
-            game_id=game_id, action=build_action(option_id, compound, compound_key)
-        )
-        if expected_version is not None:
-            request.expected_version = expected_version
-        return await self._call("PreviewAction", request, token)
+        return await self._call(
+            "PreviewAction", preview_request(game_id, option_id, **kwargs), token)
 
     async def get_replay(
         self, game_id: str, token: str | None = None
@@ -216,6 +161,23 @@ class AsyncGameClient:
     ) -> pb.ReissueSeatTokenResponse:
         request = pb.ReissueSeatTokenRequest(game_id=game_id, seat=seat)
         return await self._call("ReissueSeatToken", request, host_token, retry=False)
+
+    async def resign_game(self, game_id: str, token: str) -> pb.ResignGameResponse:
+        """As GameClient.resign_game (not retried)."""
+        return await self._call("ResignGame", pb.ResignGameRequest(game_id=game_id), token,
+                                retry=False)
+
+    async def revoke_seat_token(
+        self, game_id: str, seat: int, host_token: str
+    ) -> pb.RevokeSeatTokenResponse:
+        request = pb.RevokeSeatTokenRequest(game_id=game_id, seat=seat)
+        return await self._call("RevokeSeatToken", request, host_token, retry=False)
+
+    async def set_seat_bot(
+        self, game_id: str, seat: int, bot: str, host_token: str
+    ) -> pb.SetSeatBotResponse:
+        request = pb.SetSeatBotRequest(game_id=game_id, seat=seat, bot=bot)
+        return await self._call("SetSeatBot", request, host_token, retry=False)
 
     async def watch_game(
         self, game_id: str, token: str | None = None, *, from_version: int = 0

@@ -214,6 +214,134 @@ def build_batch_request(
     return request
 
 
+def create_game_request(
+    players: int,
+    *,
+    seed: int | None = None,
+    seat_names: Sequence[str] = (),
+    beginner: bool | None = None,
+    manufacturer_iv_cost: int | None = None,
+    auto_resolve: bool | None = None,
+    open_seats: Sequence[int] = (),
+    visibility: int = 0,
+    ruleset: str = "birmingham",
+    ruleset_options: dict[str, Any] | None = None,
+    bot_seats: dict[int, str] | None = None,
+    clock: pb.ClockOptions | None = None,
+    on_resign: int = 0,
+    on_timeout: int = 0,
+    stand_in_bot: str = "",
+    undo: bool | None = None,
+) -> pb.CreateGameRequest:
+    """CreateGame's request. With `open_seats` the game waits for JoinGame and StartGame
+    (the response's host_token). `ruleset` "birmingham" or "pittsburgh", `ruleset_options`
+    the ruleset's own options by name (Pittsburgh's rule choices). `bot_seats`: seat -> bot
+    spec of the seats the server's bots play; `clock`, `on_resign`, `on_timeout`,
+    `stand_in_bot`: GameOptions' hosted-play settings; `undo=False` turns UndoAction off
+    (tournaments)."""
+    options = game_options(beginner, manufacturer_iv_cost, auto_resolve, ruleset_options,
+                           undo)
+    if clock is not None:
+        options.clock.CopyFrom(clock)
+    options.on_resign = on_resign  # type: ignore[assignment]
+    options.on_timeout = on_timeout  # type: ignore[assignment]
+    options.stand_in_bot = stand_in_bot
+    request = pb.CreateGameRequest(
+        ruleset=ruleset_value(ruleset),  # type: ignore[arg-type]
+        players=players,
+        options=options,
+        seat_names=list(seat_names),
+        open_seats=list(open_seats),
+        visibility=visibility,  # type: ignore[arg-type]
+        bot_seats=[pb.BotSeat(seat=s, bot=b) for s, b in sorted((bot_seats or {}).items())],
+    )
+    if seed is not None:
+        request.seed = seed
+    return request
+
+
+def position_request(
+    position: dict[str, Any] | str, *, seat_names: Sequence[str] = ()
+) -> pb.CreateGameFromPositionRequest:
+    text = position if isinstance(position, str) else json.dumps(position)
+    return pb.CreateGameFromPositionRequest(
+        ruleset=pb.RULESET_UNSPECIFIED, position_json=text, seat_names=list(seat_names)
+    )
+
+
+def legal_actions_request(
+    game_id: str, *, include_compound_actions: bool = False, include_unavailable: bool = False
+) -> pb.ListLegalActionsRequest:
+    return pb.ListLegalActionsRequest(
+        game_id=game_id,
+        include_compound_actions=include_compound_actions,
+        include_unavailable=include_unavailable,
+    )
+
+
+def submit_request(
+    game_id: str,
+    option_id: int | None = None,
+    *,
+    compound: Sequence[int] | None = None,
+    compound_key: str | None = None,
+    expected_version: int | None = None,
+    idempotency_key: str | None = None,
+    include_legal_actions: bool = False,
+    include_compound_actions: bool = False,
+) -> pb.SubmitActionRequest:
+    """SubmitAction's request. A fresh idempotency key is made when none is given, so the
+    SDK's own retries after a lost answer never apply the action twice. With
+    `include_legal_actions`, the answer's `next_actions` holds the caller's legal options
+    whenever it is still the seat to act (no ListLegalActions call needed), and with
+    `include_compound_actions` too its complete compound actions."""
+    request = pb.SubmitActionRequest(
+        game_id=game_id,
+        action=build_action(option_id, compound, compound_key),
+        idempotency_key=idempotency_key or uuid.uuid4().hex,
+        include_legal_actions=include_legal_actions,
+        include_compound_actions=include_compound_actions,
+    )
+    if expected_version is not None:
+        request.expected_version = expected_version
+    return request
+
+
+def undo_request(
+    game_id: str,
+    *,
+    expected_version: int | None = None,
+    idempotency_key: str | None = None,
+    include_legal_actions: bool = False,
+) -> pb.UndoActionRequest:
+    """UndoAction's request: takes back the caller's action in progress, else its previous
+    action of this turn. A fresh idempotency key is made when none is given, as for
+    submit_request, so the SDK's own retries never take back a second action."""
+    request = pb.UndoActionRequest(
+        game_id=game_id, include_legal_actions=include_legal_actions,
+        idempotency_key=idempotency_key or uuid.uuid4().hex,
+    )
+    if expected_version is not None:
+        request.expected_version = expected_version
+    return request
+
+
+def preview_request(
+    game_id: str,
+    option_id: int | None = None,
+    *,
+    compound: Sequence[int] | None = None,
+    compound_key: str | None = None,
+    expected_version: int | None = None,
+) -> pb.PreviewActionRequest:
+    request = pb.PreviewActionRequest(
+        game_id=game_id, action=build_action(option_id, compound, compound_key)
+    )
+    if expected_version is not None:
+        request.expected_version = expected_version
+    return request
+
+
 def list_games_request(
     page_size: int, page_token: str, status: int, ruleset: int, has_open_seats: bool | None
 ) -> pb.ListGamesRequest:
@@ -286,144 +414,44 @@ class GameClient:
 
     # ----------------------------------------------------------------------- games
 
-    def create_game(
-        self,
-        players: int,
-        *,
-        seed: int | None = None,
-        seat_names: Sequence[str] = (),
-        beginner: bool | None = None,
-        manufacturer_iv_cost: int | None = None,
-        auto_resolve: bool | None = None,
-        open_seats: Sequence[int] = (),
-        visibility: int = 0,
-        ruleset: str = "birmingham",
-        ruleset_options: dict[str, Any] | None = None,
-        bot_seats: dict[int, str] | None = None,
-        clock: pb.ClockOptions | None = None,
-        on_resign: int = 0,
-        on_timeout: int = 0,
-        stand_in_bot: str = "",
-        undo: bool | None = None,
-    ) -> pb.CreateGameResponse:
-        """A new game; with `open_seats` it waits for JoinGame and StartGame (the response's
-        host_token). `ruleset` "birmingham" or "pittsburgh", `ruleset_options` the
-        ruleset's own options by name (Pittsburgh's rule choices). `bot_seats`: seat ->
-        bot spec of the seats the server's bots play; `clock`, `on_resign`, `on_timeout`,
-        `stand_in_bot`: GameOptions' hosted-play settings; `undo=False` turns UndoAction off
-        (tournaments)."""
-        options = game_options(beginner, manufacturer_iv_cost, auto_resolve, ruleset_options,
-                               undo)
-        if clock is not None:
-            options.clock.CopyFrom(clock)
-        options.on_resign = on_resign  # type: ignore[assignment]
-        options.on_timeout = on_timeout  # type: ignore[assignment]
-        options.stand_in_bot = stand_in_bot
-        request = pb.CreateGameRequest(
-            ruleset=ruleset_value(ruleset),  # type: ignore[arg-type]
-            players=players,
-            options=options,
-            seat_names=list(seat_names),
-            open_seats=list(open_seats),
-            visibility=visibility,  # type: ignore[arg-type]
-            bot_seats=[pb.BotSeat(seat=s, bot=b) for s, b in sorted((bot_seats or {}).items())],
-        )
-        if seed is not None:
-            request.seed = seed
-        return self._call("CreateGame", request, self.operator_token)
+    def create_game(self, players: int, **options: Any) -> pb.CreateGameResponse:
+        """A new game; `options` as create_game_request's (ruleset, seats, bots, clock)."""
+        return self._call("CreateGame", create_game_request(players, **options),
+                          self.operator_token)
 
     def create_game_from_position(
         self, position: dict[str, Any] | str, *, seat_names: Sequence[str] = ()
     ) -> pb.CreateGameResponse:
-        text = position if isinstance(position, str) else json.dumps(position)
-        request = pb.CreateGameFromPositionRequest(
-            ruleset=pb.RULESET_UNSPECIFIED, position_json=text, seat_names=list(seat_names)
-        )
+        request = position_request(position, seat_names=seat_names)
         return self._call("CreateGameFromPosition", request, self.operator_token)
 
     def get_game(self, game_id: str, token: str | None = None) -> pb.GameState:
         return self._call("GetGame", pb.GetGameRequest(game_id=game_id), token).state
 
     def list_legal_actions(
-        self,
-        game_id: str,
-        token: str,
-        *,
-        include_compound_actions: bool = False,
-        include_unavailable: bool = False,
+        self, game_id: str, token: str, **flags: bool
     ) -> pb.ListLegalActionsResponse:
-        request = pb.ListLegalActionsRequest(
-            game_id=game_id,
-            include_compound_actions=include_compound_actions,
-            include_unavailable=include_unavailable,
-        )
-        return self._call("ListLegalActions", request, token)
+        """`flags`: include_compound_actions, include_unavailable."""
+        return self._call("ListLegalActions", legal_actions_request(game_id, **flags), token)
 
     def submit_action(
-        self,
-        game_id: str,
-        token: str,
-        option_id: int | None = None,
-        *,
-        compound: Sequence[int] | None = None,
-        compound_key: str | None = None,
-        expected_version: int | None = None,
-        idempotency_key: str | None = None,
-        include_legal_actions: bool = False,
-        include_compound_actions: bool = False,
+        self, game_id: str, token: str, option_id: int | None = None, **kwargs: Any
     ) -> pb.SubmitActionResponse:
-        """Applies an action. A fresh idempotency key is made when none is given, so the
-        SDK's own retries after a lost answer never apply the action twice. With
-        `include_legal_actions`, the answer's `next_actions` holds the caller's legal
-        options whenever it is still the seat to act (no ListLegalActions call needed), and
-        with `include_compound_actions` too its complete compound actions."""
-        request = pb.SubmitActionRequest(
-            game_id=game_id,
-            action=build_action(option_id, compound, compound_key),
-            idempotency_key=idempotency_key or uuid.uuid4().hex,
-            include_legal_actions=include_legal_actions,
-            include_compound_actions=include_compound_actions,
-        )
-        if expected_version is not None:
-            request.expected_version = expected_version
-        return self._call("SubmitAction", request, token)
+        """Applies an action; `kwargs` as submit_request's (compound, expected_version,
+        idempotency_key, include_legal_actions, ...)."""
+        return self._call("SubmitAction", submit_request(game_id, option_id, **kwargs), token)
 
-    def undo_action(
-        self,
-        game_id: str,
-        token: str,
-        *,
-        expected_version: int | None = None,
-        idempotency_key: str | None = None,
-        include_legal_actions: bool = False,
-    ) -> pb.UndoActionResponse:
+    def undo_action(self, game_id: str, token: str, **kwargs: Any) -> pb.UndoActionResponse:
         """Takes back the caller's action in progress, else its previous action of this
-        turn. A fresh idempotency key is made when none is given, as for submit_action, so
-        the SDK's own retries after a lost answer never take back a second action."""
-        request = pb.UndoActionRequest(
-            game_id=game_id, include_legal_actions=include_legal_actions,
-            idempotency_key=idempotency_key or uuid.uuid4().hex,
-        )
-        if expected_version is not None:
-            request.expected_version = expected_version
-        return self._call("UndoAction", request, token)
+        turn; `kwargs` as undo_request's (expected_version, idempotency_key, ...)."""
+        return self._call("UndoAction", undo_request(game_id, **kwargs), token)
 
     def preview_action(
-        self,
-        game_id: str,
-        token: str,
-        option_id: int | None = None,
-        *,
-        compound: Sequence[int] | None = None,
-        compound_key: str | None = None,
-        expected_version: int | None = None,
+        self, game_id: str, token: str, option_id: int | None = None, **kwargs: Any
     ) -> pb.PreviewActionResponse:
-        request = pb.PreviewActionRequest(
-            game_id=game_id, action=build_action(option_id, compound, compound_key)
-        )
-        if expected_version is not None:
-            request.expected_version = expected_version
-        return self._call("PreviewAction", request, token)
+        """`kwargs` as preview_request's (compound, compound_key, expected_version)."""
+        return self._call("PreviewAction", preview_request(game_id, option_id, **kwargs),
+                          token)
 
     def get_replay(self, game_id: str, token: str | None = None) -> tuple[bool, dict[str, Any]]:
         """(complete, record): the record is complete (with seed) once the game is over."""

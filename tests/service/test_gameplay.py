@@ -388,6 +388,45 @@ def test_asyncio_sdk_plays_and_watches(server: ServerProcess) -> None:
     asyncio.run(scenario())
 
 
+def test_asyncio_sdk_hosts_pittsburgh_with_undo_bots_and_resign(server: ServerProcess) -> None:
+    """The asyncio SDK has the sync SDK's calls: a Pittsburgh game with an open seat taken
+    by a server bot, an action undone (once, even when the request is sent twice with
+    its idempotency key), and a resignation."""
+    async def scenario() -> None:
+        async with AsyncGameClient(server.grpc_target) as client:
+            created = await client.create_game(2, seed=8, ruleset="pittsburgh",
+                                               open_seats=[1], on_resign=pb.RESIGN_POLICY_GAME_ENDS)
+            assert created.host_token
+            summary = (await client.set_seat_bot(created.game_id, 1, "random",
+                                                 created.host_token)).summary
+            assert [s.bot for s in summary.seats] == ["", "random"]
+            await client.start_game(created.game_id, created.host_token)
+            state = await client.get_game(created.game_id)
+            while state.summary.current_seat != 0:  # the server's bot may move first
+                await asyncio.sleep(0.05)
+                state = await client.get_game(created.game_id)
+            token = created.seats[0].token
+            before = view_dict(await client.get_game(created.game_id, token))
+            legal = await client.list_legal_actions(created.game_id, token)
+            done = await client.submit_action(created.game_id, token, legal.options[0].id,
+                                              expected_version=legal.version)
+            undone = await client.undo_action(created.game_id, token, idempotency_key="u1",
+                                              expected_version=done.state.summary.version)
+            again = await client.undo_action(created.game_id, token, idempotency_key="u1",
+                                             expected_version=done.state.summary.version)
+            assert again.replayed and not undone.replayed
+            assert again.state.summary.version == undone.state.summary.version
+            after = view_dict(await client.get_game(created.game_id, token))
+            assert {k: v for k, v in after.items() if k != "undo_refused"} == {
+                k: v for k, v in before.items() if k != "undo_refused"}
+            await client.resign_game(created.game_id, token)
+            over = (await client.get_game(created.game_id)).summary
+            assert (over.status, over.end_reason) == (pb.GAME_STATUS_FINISHED,
+                                                      pb.END_REASON_RESIGNED)
+
+    asyncio.run(scenario())
+
+
 def test_play_module_runs_bots_and_a_prompted_human(server: ServerProcess) -> None:
     """`brass play`: a scripted "human" (answering 0 at every prompt) against a random bot."""
     import io
