@@ -122,7 +122,7 @@ export async function gamePage(root, go, gameId, seat) {
   function watchGameUpdates(fromVersion) {
     return watch(gameId, st.token, fromVersion, {
       onUpdate(update) {
-        for (const e of update.events) addLog(eventText(e, (s) => seatName(st.state && st.state.summary, s)));
+        for (const e of update.events) addLog(eventText(e, (s) => seatName(st.state && st.state.summary, s), tileName));
         if (update.state) applyState(update.state);
         else if (update.events.some(lobbyEvent)) loadState().catch(() => {});
       },
@@ -139,6 +139,15 @@ export async function gamePage(root, go, gameId, seat) {
       },
       onError(err) { st.error = err.message; render(); },
     });
+  }
+
+  // A tile id in words, by the board's names (Pittsburgh's industry and link tiles).
+  function tileName(id) {
+    const board = st.ruleset && st.ruleset.board;
+    const tile = board && (board.tiles || []).find((t) => t.id === id);
+    if (tile) return tile.name;
+    const link = board && (board.link_tiles || []).find((t) => t.id === id);
+    return link ? `${title(link.kind)}${link.type ? ` (${title(link.type)})` : ''}` : title(id);
   }
 
   function addLog(line) {
@@ -350,7 +359,7 @@ export async function gamePage(root, go, gameId, seat) {
       if (st.preview) {
         box.append(h('table', { class: 'cost' }, h('tbody', {}, st.preview.rows.map(([k, v]) => h('tr', {}, h('th', { scope: 'row' }, k), h('td', {}, v))))));
         if (st.preview.events.length) {
-          box.append(h('ul', { class: 'preview-events' }, st.preview.events.map((e) => h('li', {}, eventText(e, (x) => seatName(s, x))))));
+          box.append(h('ul', { class: 'preview-events' }, st.preview.events.map((e) => h('li', {}, eventText(e, (x) => seatName(s, x), tileName)))));
         }
       } else if (!st.error) {
         box.append(h('p', {}, 'Working out the cost…'));
@@ -497,12 +506,24 @@ export async function gamePage(root, go, gameId, seat) {
           h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Seat'), INDUSTRIES.map((i) => h('th', { scope: 'col' },
             h('span', { class: `swatch industry-colour-${i}`, 'aria-hidden': 'true' }), title(i))))),
           h('tbody', {}, mats)),
-        myMat(v, mat)] : null,
+        myMat(v, mat)] : tilesLeft(v, board),
       h('p', { class: 'note' },
         // Pittsburgh's markets are on the board, one per location
         (v.placedMarkets.length ? '' : `Markets: coal ${v.markets.coal}, iron ${v.markets.iron}. Wild cards left: `
         + `${v.wildPiles.wild_location ?? v.wildPiles.location ?? 0} location, ${v.wildPiles.wild_industry ?? v.wildPiles.industry ?? 0} industry. `)
         + `Discards: ${Object.values(v.discards).reduce((a, b) => a + b, 0)}.`));
+  }
+
+  // Pittsburgh: the seat's mat (the tiles left in each position, by the board's names) and
+  // its link tiles, from the view.
+  function tilesLeft(v, board) {
+    const me = st.seat !== null ? v.playerStates[st.seat] : null;
+    if (!me || !board || !(board.tiles || []).length) return null;
+    const items = (counts) => Object.entries(counts).filter(([, n]) => n > 0)
+      .map(([id, n]) => h('li', { 'data-tile': id }, `${tileName(id)} ×${n}`));
+    return [h('h3', {}, 'Your mat: tiles left'), h('ul', { class: 'tiles-left' }, items(me.mat)),
+      h('h3', {}, 'Your link tiles'), h('ul', { class: 'tiles-left' }, items(me.supply)),
+      h('p', { class: 'note' }, `Whiskey: ${me.whiskey}.`)];
   }
 
   // The seat's own mat in full: each industry's next tile, what it costs and gives.

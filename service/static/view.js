@@ -92,6 +92,10 @@ function player(raw, seat) {
     matTaken: counts(pick(raw, 'mat_taken', {})),
     hand: hand == null ? null : counts(hand),
     wildCards: counts(pick(raw, 'wild_cards', {})),
+    // Pittsburgh: the tiles left in each mat position, the link tiles in the supply, whiskey
+    mat: counts(pick(raw, 'mat', {})),
+    supply: counts(pick(raw, 'supply', {})),
+    whiskey: num(pick(raw, 'whiskey')),
   };
 }
 
@@ -398,8 +402,8 @@ export function lobbyEvent(rawEvent) {
   return { kind: pick(lobby, 'kind', ''), seat: seat == null ? null : num(seat), name: pick(lobby, 'name', ''), bot: pick(lobby, 'bot', '') };
 }
 
-// One event's data in words.
-export function eventText(rawEvent, seatName) {
+// One event's data in words; `tileName` names a tile id (Pittsburgh's events name tiles).
+export function eventText(rawEvent, seatName, tileName = title) {
   const lobby = lobbyEvent(rawEvent);
   if (lobby) {
     const what = LOBBY_EVENTS[lobby.kind] || title(lobby.kind);
@@ -415,8 +419,14 @@ export function eventText(rawEvent, seatName) {
   switch (type) {
     case 'action': return `${who}: ${title(f('action'))} (${nameText('card:' + f('card'))})`;
     case 'pay': return `${who} pays £${f('money')}`;
-    case 'build': return `${who} builds ${title(f('industry'))} ${roman(num(f('level')))} at ${nameText('slot:' + f('slot'))}`;
-    case 'link': return `${who} builds a link ${nameText('link:' + (f('link') ?? f('route')))}`;
+    case 'build':
+      // Pittsburgh: the tile id and its place (a slot, or an oilfield by its option name)
+      if (f('tile')) return `${who} builds ${tileName(f('tile'))} at ${nameText(String(f('place')).includes(':') ? f('place') : 'slot:' + f('place'))}`;
+      return `${who} builds ${title(f('industry'))} ${roman(num(f('level')))} at ${nameText('slot:' + f('slot'))}`;
+    case 'link':
+      // Pittsburgh: the route by its option name, and the link tile
+      if (f('route')) return `${who} builds ${tileName(f('link_tile'))} on ${nameText(f('route'))}`;
+      return `${who} builds a link ${nameText('link:' + f('link'))}`;
     case 'coal': case 'iron': case 'beer':
       return `${who} uses ${type} from ${f('source') === 'market' ? 'the market' : title(f('source') || f('slot') || '')}${f('price') ? ` (£${f('price')})` : ''}`;
     case 'turn_end': return `${who} ends the turn`;

@@ -311,6 +311,14 @@ def test_a_pittsburgh_game_plays_on_its_board(
     assert view["pittsburgh"].get("spaces"), "no tile was built"
     kinds = {link_kinds[link["tile"]] for link in view["pittsburgh"].get("links", [])}
     assert {"light_train", "pipeline"} <= kinds, kinds
+    # the seat's mat and link tiles, as its view has them
+    mine = view["pittsburgh"]["players"][0]
+    shown = page.locator(".tiles-left li").evaluate_all("els => els.map(e => e.dataset.tile)")
+    assert sorted(shown) == sorted([tile for tile, n in mine["mat"].items() if n]
+                                   + [tile for tile, n in mine["supply"].items() if n])
+    # Pittsburgh's events in words: tiles by the board's names, routes by theirs
+    log = page.locator(".event-log").inner_text()
+    assert "Undefined" not in log and "undefined" not in log
     shot(page, artifacts, "09-pittsburgh")
     assert page.locator(".player-table tbody tr").count() == 2
     assert not page.errors
