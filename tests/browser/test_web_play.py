@@ -113,6 +113,8 @@ def test_two_people_play_by_invite_links_and_hidden_hands_stay_hidden(
         wait_page_version(host, version)
         wait_page_version(guest, version)
     shot(guest, artifacts, "05-phone-width")
+    # nothing makes the phone's page wider than its screen (wide tables scroll in their card)
+    assert guest.evaluate("document.documentElement.scrollWidth") <= 390
     assert int(rest.game(game_id)["summary"]["version"]) >= 14
     # the guest's own hand is on its page, as the server has it
     guest_hand = rest.game(game_id, tokens[1])["birmingham"]["playerState"][1]["hand"]
