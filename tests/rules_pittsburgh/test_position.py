@@ -144,6 +144,24 @@ def test_corrupted_positions_are_refused_at_their_field(edit: Any, field: str,
     assert words in exc.value.message
 
 
+def test_the_whole_state_check_names_what_the_position_names() -> None:
+    """Values each in range but together unreachable are refused by the whole-state check,
+    which names the space and the route as the position does, never an internal index."""
+    position = _mid_game()
+    space = next(s for s in position["spaces"] if "coal" in s and not s["flipped"])
+    space["coal"] = 9  # more cubes than its tile makes
+    with pytest.raises(brass.EngineError) as exc:
+        brass.Game.from_position(position)
+    assert exc.value.field == f"spaces[{space['slot']}].cubes", exc.value.message
+    assert "inconsistent" in exc.value.message
+    position = _mid_game()
+    link = next(k for k in position["links"] if k["tile"] == "light_train")
+    link["cargo"] = 1  # a light train carries no cargo (only resource heavy trains do)
+    with pytest.raises(brass.EngineError) as exc:
+        brass.Game.from_position(position)
+    assert exc.value.field == f"links[{link['route']}]", exc.value.message
+
+
 @pytest.mark.parametrize("text, words", [
     ('{"ruleset": "pittsburgh", "ruleset": "pittsburgh"}', "given twice"),
     ('{"ruleset": "pittsburgh", "format": "brass-position/1"} x', "not valid JSON"),

@@ -12,6 +12,16 @@
 
 static int ok_or_none(int v, int n) { return v == PGH_NONE || v < n; }
 
+/* An entry as the position format names it (slots, routes, oilfields, markets, merchant
+   spaces), so a refused position points at what its author wrote; "#i" for an index the
+   tables do not name (only a corrupt snapshot holds one). */
+static const char *named(const PghTables *T, int kind, int i, char buf[16]) {
+    const char *name = pgh_name(T, kind, i);
+    if (name) return name;
+    snprintf(buf, 16, "#%d", i);
+    return buf;
+}
+
 int pgh_validate(const PittsburghGame *g, char *field, size_t field_len) {
     const PghHeader *h = &g->h;
     if (h->magic != PGH_MAGIC) FAIL("magic");
@@ -22,6 +32,8 @@ int pgh_validate(const PittsburghGame *g, char *field, size_t field_len) {
     if (n < 2 || n > 4) FAIL("players");
     if (h->table_set >= PGH_NUM_SETS) FAIL("table_set");
     const PghTables *T = pgh_tables(h->table_set);
+    char nb[16];
+#define NAMED(kind, i) named(T, kind, i, nb)
     if (h->era > 1) FAIL("era");
     if (h->round < 1 || h->round > T->rounds_per_era) FAIL("round");
     if (h->phase >= PGH_NUM_PHASES || h->game_over > 1 || (h->phase == PP_GAME_OVER) != h->game_over)
@@ -96,10 +108,10 @@ int pgh_validate(const PittsburghGame *g, char *field, size_t field_len) {
         if (count[c] != box[c]) FAIL("cards.%s", T->action_names[PGA_CARD + c] + 5);
     for (int m = 0; m < PGH_MAX_MARKETS; m++)
         for (int c = 0; c < 2; c++)
-            if (g->market_fill[m][c] > (m < T->num_markets ? pgh_market_slots(g, m, c) : 0)) FAIL("markets[%d]", m);
+            if (g->market_fill[m][c] > (m < T->num_markets ? pgh_market_slots(g, m, c) : 0)) FAIL("markets[%s]", NAMED(PN_MARKET, m));
     for (int ms = 0; ms < PGH_MAX_MSPACES; ms++) {
         int ok = ms < T->num_mspaces ? ok_or_none(g->mspace_tile[ms], T->num_mtiles) : g->mspace_tile[ms] == PGH_NONE;
-        if (!ok || g->mspace_back[ms] > 1) FAIL("merchants[%d]", ms);
+        if (!ok || g->mspace_back[ms] > 1) FAIL("merchants[%s]", NAMED(PN_MSPACE, ms));
     }
     for (int q = 0; q < PGH_MAX_QSLOTS; q++) {
         int ok = q < T->num_qslots ? ok_or_none(g->qslot_tile[q], T->num_qtiles) : g->qslot_tile[q] == PGH_NONE;
@@ -108,44 +120,44 @@ int pgh_validate(const PittsburghGame *g, char *field, size_t field_len) {
     for (int s = 0; s < PGH_MAX_SPACES; s++) {
         const PghSpace *sp = &g->spaces[s];
         if (sp->owner < 0 || s >= T->num_spaces) {
-            if (sp->owner != -1 || sp->tile || sp->flipped || sp->cubes[0] || sp->cubes[1]) FAIL("spaces[%d]", s);
+            if (sp->owner != -1 || sp->tile || sp->flipped || sp->cubes[0] || sp->cubes[1]) FAIL("spaces[%s]", NAMED(PN_SPACE, s));
             continue;
         }
-        if (sp->owner >= n || sp->tile >= T->num_tiles || sp->flipped > 1) FAIL("spaces[%d]", s);
+        if (sp->owner >= n || sp->tile >= T->num_tiles || sp->flipped > 1) FAIL("spaces[%s]", NAMED(PN_SPACE, s));
         const PghTile *t = &T->tiles[sp->tile];
-        if (t->build == BK_OILFIELD) FAIL("spaces[%d].tile", s);
+        if (t->build == BK_OILFIELD) FAIL("spaces[%s].tile", NAMED(PN_SPACE, s));
         for (int k = 0; k < 2; k++) {
             int max = t->prod_cube[k] < CUBE_OIL ? t->prod_n[k] : 0;
-            if (sp->cubes[k] > max || (sp->flipped && sp->cubes[k])) FAIL("spaces[%d].cubes", s);
+            if (sp->cubes[k] > max || (sp->flipped && sp->cubes[k])) FAIL("spaces[%s].cubes", NAMED(PN_SPACE, s));
         }
         if (t->prod_n[0] && !sp->flipped && !sp->cubes[0] && !sp->cubes[1] &&
             !(g->pend.stage == ST_BUILD_MARKET && g->pend.place == PGA_SPACE + s))
-            FAIL("spaces[%d].flipped", s);
+            FAIL("spaces[%s].flipped", NAMED(PN_SPACE, s));
     }
     for (int r = 0; r < PGH_MAX_RAILS; r++) {
         const PghRailState *rs = &g->rails[r];
         if (rs->owner < 0 || r >= T->num_rails) {
-            if (rs->owner != -1 || rs->link_type || rs->cargo) FAIL("rails[%d]", r);
+            if (rs->owner != -1 || rs->link_type || rs->cargo) FAIL("links[%s]", NAMED(PN_RAIL, r));
             continue;
         }
         if (rs->owner >= n || rs->link_type >= T->num_link_types || !is_train_kind(T, rs->link_type) ||
             rs->cargo > (T->link_types[rs->link_type].cargo_cube != PGH_NONE) || pgh_rail_closed(g, r))
-            FAIL("rails[%d]", r);
+            FAIL("links[%s]", NAMED(PN_RAIL, r));
     }
     for (int q = 0; q < PGH_MAX_PIPES; q++) {
         const PghPipeState *ps = &g->pipes[q];
         if (ps->owner < 0 || q >= T->num_pipes) {
-            if (ps->owner != -1 || ps->link_type) FAIL("pipes[%d]", q);
+            if (ps->owner != -1 || ps->link_type) FAIL("links[%s]", NAMED(PN_PIPE, q));
             continue;
         }
         if (ps->owner >= n || ps->link_type >= T->num_link_types || is_train_kind(T, ps->link_type))
-            FAIL("pipes[%d]", q);
+            FAIL("links[%s]", NAMED(PN_PIPE, q));
     }
     for (int f = 0; f < PGH_MAX_FIELDS; f++) {
         const PghField *fd = &g->fields[f];
         if (f >= T->num_fields) {
             static const PghField none = {.tile = PGH_NONE, .tile_state = FT_NO_TILE, .oc_owner = -1};
-            if (memcmp(fd, &none, sizeof *fd)) FAIL("fields[%d]", f);
+            if (memcmp(fd, &none, sizeof *fd)) FAIL("oilfields[%s]", NAMED(PN_FIELD, f));
             continue;
         }
         if (fd->tile_state > FT_NO_TILE || (fd->tile_state == FT_NO_TILE) != (fd->tile == PGH_NONE) ||
@@ -153,7 +165,7 @@ int pgh_validate(const PittsburghGame *g, char *field, size_t field_len) {
             (fd->pending && fd->tile_state != FT_PENDING) || (fd->tile_state == FT_PENDING && h->era) ||
             fd->oc_owner < -1 || fd->oc_owner >= n || fd->oc_flipped > 1 ||
             (fd->oc_owner < 0 && (fd->oc_barrels || fd->oc_flipped)) || (fd->oc_flipped && fd->oc_barrels))
-            FAIL("fields[%d]", f);
+            FAIL("oilfields[%s]", NAMED(PN_FIELD, f));
     }
     /* the action in progress names things that exist */
     const PghPending *pd = &g->pend;
@@ -263,4 +275,5 @@ int pgh_validate(const PittsburghGame *g, char *field, size_t field_len) {
     }
     if (T->num_rails < 64 && g->rail_bonus_taken >> T->num_rails) FAIL("rail_bonus_taken");
     return BRASS_OK;
+#undef NAMED
 }
