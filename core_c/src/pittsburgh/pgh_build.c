@@ -65,11 +65,13 @@ static int overbuild_allowed(const PittsburghGame *g, int p, int s, const PghTil
     return 1;
 }
 
-/* Everything about placing tile `pos` at `action` (a space or an oilfield) except the card;
-   check_card adds it (whiskey makes any card do). */
-int pgh_build_place_reason(const PittsburghGame *g, const PBoard *b, int card, int pos, int action,
-                       int check_card) {
+/* Everything about placing tile `pos` at `action` (a space or an oilfield) but the cubes'
+   cost: *money is what it costs in money, *comps where its cubes go (0: nothing left to
+   check; an overbuild works its cubes out here, on the board without the old tile). */
+static int place_checks(const PittsburghGame *g, const PBoard *b, int card, int pos, int action, int check_card,
+                        int *money, uint32_t *comps) {
     const PghTables *T = pgh_T(g);
+    *comps = 0;
     int p = g->h.current, tile = T->positions[pos].tile;
     const PghTile *t = &T->tiles[tile];
     const PghPlayer *pl = &g->players[p];
@@ -128,6 +130,7 @@ int pgh_build_place_reason(const PittsburghGame *g, const PBoard *b, int card, i
     if (t->flip_money_x_income && lv < 0 && opt(g, OPT_polyphase_negative_income) == 1)
         cost += -t->flip_money_x_income * lv; /* paid when it enters flipped */
     if (cost > pl->money) return PR_NOT_ENOUGH_MONEY;
+    *money = cost;
     if (overbuild) { /* the old tile (and its cubes) leaves before the cubes are sourced */
         PittsburghGame after = *g;
         memset(&after.spaces[action - PGA_SPACE], 0, sizeof after.spaces[0]);
@@ -138,12 +141,27 @@ int pgh_build_place_reason(const PittsburghGame *g, const PBoard *b, int card, i
         if (c < 0) return PR_NO_OIL;
         return cost + c > pl->money ? PR_NOT_ENOUGH_MONEY : PR_LEGAL;
     }
-    if (loc != PGH_NONE) {
-        int c = pgh_need_cost(g, b, t->cost, 1u << b->comp[loc]);
-        if (c < 0) return PR_NO_OIL;
-        cost += c;
-    }
-    return cost > pl->money ? PR_NOT_ENOUGH_MONEY : PR_LEGAL;
+    if (loc != PGH_NONE) *comps = 1u << b->comp[loc];
+    return PR_LEGAL;
+}
+
+/* Everything about placing tile `pos` at `action` except the card; check_card adds it
+   (whiskey makes any card do). cache: NULL, or the cube costs of this tile's earlier places. */
+static int place_reason(PCostCache *cache, const PittsburghGame *g, const PBoard *b, int card, int pos, int action,
+                        int check_card) {
+    int money;
+    uint32_t comps;
+    int r = place_checks(g, b, card, pos, action, check_card, &money, &comps);
+    if (r != PR_LEGAL || !comps) return r;
+    const uint8_t *need = pgh_T(g)->tiles[pgh_T(g)->positions[pos].tile].cost;
+    int c = cache ? pgh_need_cost_cached(cache, g, b, need, comps) : pgh_need_cost(g, b, need, comps);
+    if (c < 0) return PR_NO_OIL;
+    return money + c > g->players[g->h.current].money ? PR_NOT_ENOUGH_MONEY : PR_LEGAL;
+}
+
+int pgh_build_place_reason(const PittsburghGame *g, const PBoard *b, int card, int pos, int action,
+                           int check_card) {
+    return place_reason(NULL, g, b, card, pos, action, check_card);
 }
 
 /* The card types of `cards` (a mask) with which a build is possible somewhere; `any`: stop
@@ -153,27 +171,41 @@ uint32_t pgh_buildable_cards(const PittsburghGame *g, const PBoard *b, uint32_t 
     const PghTables *T = pgh_T(g);
     int p = g->h.current;
     const PghPlayer *pl = &g->players[p];
-    uint32_t found = 0;
+    uint32_t found = 0, loc_cards[PGH_MAX_LOCS] = {0}; /* location cards by their location */
+    for (uint32_t m = cards; m; m &= m - 1) {
+        const PghCardType *ct = &T->cards[__builtin_ctz(m)];
+        if (ct->kind == CK_LOCATION && ct->target < PGH_MAX_LOCS) loc_cards[ct->target] |= m & -m;
+    }
     uint32_t acc = pgh_accessible_positions(g, p);
     for (; acc; acc &= acc - 1) {
         int pos = __builtin_ctz(acc), tile = T->positions[pos].tile;
         const PghTile *t = &T->tiles[tile];
         if (!(t->era_mask & (1u << g->h.era)) || t->money > pl->money) continue;
+        uint32_t industry_cards = 0; /* pgh_card_allows on a free space: the industry's cards */
+        for (uint32_t m = cards; m; m &= m - 1) {
+            const PghCardType *ct = &T->cards[__builtin_ctz(m)];
+            if (ct->kind != CK_LOCATION && ct->target == t->industry) industry_cards |= m & -m;
+        }
+        PCostCache cache = {0};
         int lo = t->build == BK_OILFIELD ? PGA_OILFIELD : PGA_SPACE;
         int hi = t->build == BK_OILFIELD ? PGA_OILFIELD + T->num_fields : PGA_SPACE + T->num_spaces;
         for (int a = lo; a < hi; a++) {
-            if (t->build == BK_SPACE) { /* the space must show the industry (P32) */
-                if (t->industry >= PGH_NUM_BOARD_ICONS || !(T->spaces[a - PGA_SPACE].icons & (1u << t->industry)))
-                    continue;
-            } else if (t->build == BK_UPGRADE) { /* a flipped tile of one's own (P35) */
-                const PghSpace *sp = &g->spaces[a - PGA_SPACE];
-                if (sp->owner != p || !sp->flipped) continue;
-            }
             uint32_t allow = cards & ~found;
-            if (!pl->whiskey)
-                for (uint32_t m = allow; m; m &= m - 1)
-                    if (!pgh_card_allows(g, b, __builtin_ctz(m), tile, a)) allow &= ~(1u << __builtin_ctz(m));
-            if (!allow || pgh_build_place_reason(g, b, PGH_NONE, pos, a, 0) != PR_LEGAL) continue;
+            if (t->build == BK_SPACE) { /* the space must show the industry (P32) */
+                int s = a - PGA_SPACE, loc = T->spaces[s].loc;
+                if (t->industry >= PGH_NUM_BOARD_ICONS || !(T->spaces[s].icons & (1u << t->industry))) continue;
+                if (!pl->whiskey)
+                    allow &= loc_cards[loc] | (bit32(b->network, loc) || !b->presence ? industry_cards : 0);
+            } else {
+                if (t->build == BK_UPGRADE) { /* a flipped tile of one's own (P35) */
+                    const PghSpace *sp = &g->spaces[a - PGA_SPACE];
+                    if (sp->owner != p || !sp->flipped) continue;
+                }
+                if (!pl->whiskey)
+                    for (uint32_t m = allow; m; m &= m - 1)
+                        if (!pgh_card_allows(g, b, __builtin_ctz(m), tile, a)) allow &= ~(m & -m);
+            }
+            if (!allow || place_reason(&cache, g, b, PGH_NONE, pos, a, 0) != PR_LEGAL) continue;
             found |= allow;
             if (any || found == cards) return found;
         }
@@ -206,8 +238,14 @@ int pgh_build_position_reason(const PittsburghGame *g, const PBoard *b, int card
     int lo = t->build == BK_OILFIELD ? PGA_OILFIELD : PGA_SPACE;
     int hi = t->build == BK_OILFIELD ? PGA_OILFIELD + T->num_fields : PGA_SPACE + T->num_spaces;
     int first = PR_NO_SPACE;
+    PCostCache cache = {0};
     for (int a = lo; a < hi; a++) {
-        int r = pgh_build_place_reason(g, b, card, pos, a, 1);
+        /* a space without the industry's icon is refused as occupied or with the wrong icon,
+           which the answer leaves out: skipped at once */
+        if (t->build == BK_SPACE &&
+            (t->industry >= PGH_NUM_BOARD_ICONS || !(T->spaces[a - PGA_SPACE].icons & (1u << t->industry))))
+            continue;
+        int r = place_reason(&cache, g, b, card, pos, a, 1);
         if (r == PR_LEGAL) return PR_LEGAL;
         if (first == PR_NO_SPACE && r != PR_SLOT_OCCUPIED && r != PR_SPACE_WRONG_ICON &&
             r != PR_NOT_AN_UPGRADE_TARGET && r != PR_OILFIELD_TAKEN)

@@ -77,6 +77,15 @@ int pgh_mincost(const PittsburghGame *g, const PBoard *b, int cube, int n, uint3
                                  column counts one cube less, or -1 */
 int pgh_need_cost(const PittsburghGame *g, const PBoard *b, const uint8_t need[PGH_NUM_CUBES],
               uint32_t comps); /* all of need[], or -1 */
+/* pgh_need_cost of one need[] asked for place after place: the last few answers are kept
+   (places in the same components cost the same); zero-initialised before the first */
+typedef struct {
+    uint32_t comps[4];
+    int cost[4];
+    int next;
+} PCostCache;
+int pgh_need_cost_cached(PCostCache *cache, const PittsburghGame *g, const PBoard *b,
+                         const uint8_t need[PGH_NUM_CUBES], uint32_t comps);
 int pgh_target_comps(const PittsburghGame *g, const PBoard *b, uint32_t *comps); /* of pend */
 uint32_t pgh_develop_comps(const PittsburghGame *g, const PBoard *b);
 int pgh_loc_icons(const PittsburghGame *g, int loc);

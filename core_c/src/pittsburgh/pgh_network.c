@@ -88,9 +88,7 @@ int pgh_link_type_reason(const PittsburghGame *g, const PBoard *b, int lt, int s
     int pipe = T->link_types[lt].kind == LK_PIPE;
     int lo = pipe ? PGA_PIPE : PGA_RAIL, hi = pipe ? PGA_PIPE + T->num_pipes : PGA_RAIL + T->num_rails;
     int first = PR_NO_OPTION;
-    /* routes to the same components cost the same: the last few costs are kept */
-    uint32_t seen[4] = {0, 0, 0, 0};
-    int cost[4] = {0, 0, 0, 0}, next = 0;
+    PCostCache cache = {0};
     const uint8_t *need = T->link_cost[T->link_types[lt].kind];
     for (int a = lo; a < hi; a++) {
         /* a route away from the network is refused for no lack of money: skipped at once */
@@ -100,17 +98,7 @@ int pgh_link_type_reason(const PittsburghGame *g, const PBoard *b, int lt, int s
             continue;
         uint32_t comps;
         int r = route_place_reason(g, b, lt, a, &comps);
-        if (r == PR_LEGAL) {
-            int k = 0;
-            while (k < 4 && seen[k] != comps) k++;
-            if (k == 4) {
-                k = next;
-                next = (next + 1) & 3;
-                seen[k] = comps;
-                cost[k] = pgh_need_cost(g, b, need, comps);
-            }
-            r = pay_reason(g, cost[k], second);
-        }
+        if (r == PR_LEGAL) r = pay_reason(g, pgh_need_cost_cached(&cache, g, b, need, comps), second);
         if (r == PR_LEGAL) return PR_LEGAL;
         if (r == PR_NOT_ENOUGH_MONEY) first = r;
     }

@@ -67,6 +67,17 @@ int pgh_need_cost(const PittsburghGame *g, const PBoard *b, const uint8_t need[P
     return total;
 }
 
+int pgh_need_cost_cached(PCostCache *cache, const PittsburghGame *g, const PBoard *b,
+                         const uint8_t need[PGH_NUM_CUBES], uint32_t comps) {
+    for (int k = 0; k < 4; k++) /* comps is never 0: an unused entry never matches */
+        if (cache->comps[k] == comps) return cache->cost[k];
+    int k = cache->next;
+    cache->next = (k + 1) & 3;
+    cache->comps[k] = comps;
+    cache->cost[k] = pgh_need_cost(g, b, need, comps);
+    return cache->cost[k];
+}
+
 /* Where the pending action needs its cubes (P24, P50): one place, or for a develop any
    location of the network (no network: Vanderbilt only). */
 int pgh_target_comps(const PittsburghGame *g, const PBoard *b, uint32_t *comps) {
