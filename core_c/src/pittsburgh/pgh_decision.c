@@ -11,8 +11,10 @@ int pgh_action_type_reason(const PittsburghGame *g, const PBoard *b, int type) {
     case PA_BUILD: return pgh_build_any(g, b, PGH_NONE) ? PR_LEGAL : PR_NO_OPTION;
     case PA_NETWORK: {
         int first = PR_NO_LINK_TILES;
+        uint8_t reasons[PGH_MAX_LINK_TYPES];
+        pgh_link_type_reasons(g, b, 0, 1, reasons);
         for (int lt = 0; lt < T->num_link_types; lt++) {
-            int r = pgh_link_type_reason(g, b, lt, 0);
+            int r = reasons[lt];
             if (r == PR_LEGAL) return r;
             if (r != PR_NO_LINK_TILES) first = r;
         }
@@ -185,6 +187,10 @@ void pgh_memo_answers(const PittsburghGame *g, PBoard *b) {
         b->develop_payable = (uint8_t)pgh_develop_payable(g, b);
         b->develop_known = 1;
         break;
+    case PP_LINK_TYPE: case PP_SECOND_LINK:
+        pgh_link_type_reasons(g, b, g->h.phase == PP_SECOND_LINK, 0, b->link_reasons);
+        b->link_known = (uint8_t)(1 + (g->h.phase == PP_SECOND_LINK));
+        break;
     case PP_COAL: case PP_IRON: case PP_STEEL: case PP_COKE: case PP_OIL:
         pgh_target_comps(g, b, &b->target);
         b->target_known = 1;
@@ -280,8 +286,10 @@ void pgh_advance(PCtx *cx) {
         case ST_NET_SECOND:
             if (pd->links_placed == 1) {
                 pgh_pboard(g, g->h.current, &b);
+                uint8_t reasons[PGH_MAX_LINK_TYPES];
+                pgh_link_type_reasons(g, &b, 1, 1, reasons);
                 for (int lt = 0; lt < cx->T->num_link_types; lt++)
-                    if (pgh_link_type_reason(g, &b, lt, 1) == PR_LEGAL) {
+                    if (reasons[lt] == PR_LEGAL) {
                         g->h.phase = PP_SECOND_LINK;
                         return;
                     }

@@ -41,6 +41,8 @@ typedef struct {
     /* answers a legal list needs for many candidates, worked out once for the question
        (pgh_memo_answers; zero from pgh_pboard: not known yet, each asker works it out) */
     uint8_t build_cards_known, develop_known, develop_payable, target_known;
+    uint8_t link_known;                /* 1: link_reasons of a first link, 2: of a second */
+    uint8_t link_reasons[PGH_MAX_LINK_TYPES];
     uint32_t build_cards;              /* card types in hand a build is possible with */
     uint32_t target;                   /* pgh_target_comps of the pending action */
 } PBoard;
@@ -118,6 +120,8 @@ void pgh_build_finish_market(PCtx *cx);
 
 /* pgh_network.c */
 int pgh_link_type_reason(const PittsburghGame *g, const PBoard *b, int lt, int second);
+void pgh_link_type_reasons(const PittsburghGame *g, const PBoard *b, int second, int stop_at_legal,
+                           uint8_t out[PGH_MAX_LINK_TYPES]);
 int pgh_link_route_reason(const PittsburghGame *g, const PBoard *b, int lt, int action, int second);
 void pgh_link_choose_type(PCtx *cx, int lt);
 void pgh_link_place(PCtx *cx, int action);

@@ -80,11 +80,18 @@ int pgh_link_route_reason(const PittsburghGame *g, const PBoard *b, int lt, int 
     return pay_reason(g, pgh_need_cost(g, b, pgh_T(g)->link_cost[pgh_T(g)->link_types[lt].kind], comps), second);
 }
 
-int pgh_link_type_reason(const PittsburghGame *g, const PBoard *b, int lt, int second) {
-    const PghTables *T = pgh_T(g);
-    if (lt >= T->num_link_types) return PR_WRONG_DECISION;
+/* The link type before its routes (the supply, the second link's money), or -1: ask them. */
+static int type_reason(const PittsburghGame *g, int lt, int second) {
+    if (lt >= pgh_T(g)->num_link_types) return PR_WRONG_DECISION;
     if (!g->players[g->h.current].supply[lt]) return PR_NO_LINK_TILES;
     if (g->players[g->h.current].money < extra_money(g, second)) return PR_NOT_ENOUGH_MONEY;
+    return -1;
+}
+
+/* The routes of a link type: PR_LEGAL as soon as one is, else PR_NOT_ENOUGH_MONEY when one
+   failed for money, else PR_NO_OPTION. */
+static int route_search(const PittsburghGame *g, const PBoard *b, int lt, int second) {
+    const PghTables *T = pgh_T(g);
     int pipe = T->link_types[lt].kind == LK_PIPE;
     int lo = pipe ? PGA_PIPE : PGA_RAIL, hi = pipe ? PGA_PIPE + T->num_pipes : PGA_RAIL + T->num_rails;
     int first = PR_NO_OPTION;
@@ -103,6 +110,33 @@ int pgh_link_type_reason(const PittsburghGame *g, const PBoard *b, int lt, int s
         if (r == PR_NOT_ENOUGH_MONEY) first = r;
     }
     return first;
+}
+
+int pgh_link_type_reason(const PittsburghGame *g, const PBoard *b, int lt, int second) {
+    if (b->link_known == 1 + second && lt < PGH_MAX_LINK_TYPES) return b->link_reasons[lt];
+    int r = type_reason(g, lt, second);
+    return r >= 0 ? r : route_search(g, b, lt, second);
+}
+
+/* pgh_link_type_reason of every link type, up to the first legal one with stop_at_legal.
+   Link types that place alike (their kind, Replacement or not, Reserve or not: all
+   route_place_reason and the cost ask) share one route search. */
+void pgh_link_type_reasons(const PittsburghGame *g, const PBoard *b, int second, int stop_at_legal,
+                           uint8_t out[PGH_MAX_LINK_TYPES]) {
+    const PghTables *T = pgh_T(g);
+    uint8_t searched[3 * 4];
+    memset(searched, 255, sizeof searched);
+    for (int lt = 0; lt < PGH_MAX_LINK_TYPES; lt++) {
+        int r = type_reason(g, lt, second);
+        if (r < 0) {
+            const PghLinkType *L = &T->link_types[lt];
+            int alike = L->kind * 4 + (L->heavy == HK_REPLACEMENT) * 2 + (L->pipe == PK_RESERVE);
+            if (searched[alike] == 255) searched[alike] = (uint8_t)route_search(g, b, lt, second);
+            r = searched[alike];
+        }
+        out[lt] = (uint8_t)r;
+        if (r == PR_LEGAL && stop_at_legal) return;
+    }
 }
 
 void pgh_link_choose_type(PCtx *cx, int lt) {
