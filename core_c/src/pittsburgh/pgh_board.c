@@ -142,6 +142,10 @@ int pgh_position_accessible(const PittsburghGame *g, int p, int pos) {
     return 0;
 }
 
+int pgh_board_accessible(const PittsburghGame *g, const PBoard *b, int pos) {
+    return b->accessible_known ? bit32(b->accessible, pos) : pgh_position_accessible(g, g->h.current, pos);
+}
+
 /* pgh_position_accessible of every position, in one pass over the positions and edges */
 uint32_t pgh_accessible_positions(const PittsburghGame *g, int p) {
     const PghTables *T = pgh_T(g);

@@ -176,7 +176,7 @@ uint32_t pgh_buildable_cards(const PittsburghGame *g, const PBoard *b, uint32_t 
         const PghCardType *ct = &T->cards[__builtin_ctz(m)];
         if (ct->kind == CK_LOCATION && ct->target < PGH_MAX_LOCS) loc_cards[ct->target] |= m & -m;
     }
-    uint32_t acc = pgh_accessible_positions(g, p);
+    uint32_t acc = b->accessible_known ? b->accessible : pgh_accessible_positions(g, p);
     for (; acc; acc &= acc - 1) {
         int pos = __builtin_ctz(acc), tile = T->positions[pos].tile;
         const PghTile *t = &T->tiles[tile];
@@ -232,7 +232,7 @@ int pgh_build_position_reason(const PittsburghGame *g, const PBoard *b, int card
     const PghTables *T = pgh_T(g);
     int p = g->h.current;
     if (pos >= T->num_positions || !g->players[p].mat_left[pos]) return PR_NO_TILES_LEFT;
-    if (!pgh_position_accessible(g, p, pos)) return PR_NOT_ACCESSIBLE;
+    if (!pgh_board_accessible(g, b, pos)) return PR_NOT_ACCESSIBLE;
     const PghTile *t = &T->tiles[T->positions[pos].tile];
     if (!(t->era_mask & (1u << g->h.era))) return PR_WRONG_ERA;
     int lo = t->build == BK_OILFIELD ? PGA_OILFIELD : PGA_SPACE;

@@ -171,7 +171,13 @@ static int candidates(const PittsburghGame *g, const PBoard *b, uint16_t *out) {
 /* What many candidates of this decision ask, worked out once (the same answers). */
 void pgh_memo_answers(const PittsburghGame *g, PBoard *b) {
     const PghPlayer *pl = &g->players[g->h.current];
-    switch (g->h.phase) {
+    int ph = g->h.phase;
+    if (ph == PP_ACTION || (ph == PP_CARD && g->pend.action == PA_BUILD) || ph == PP_BUILD_POSITION ||
+        ph == PP_DEVELOP) {
+        b->accessible = pgh_accessible_positions(g, g->h.current);
+        b->accessible_known = 1;
+    }
+    switch (ph) {
     case PP_CARD:
         if (g->pend.action != PA_BUILD) break;
         b->build_cards = 0;
@@ -301,6 +307,8 @@ void pgh_advance(PCtx *cx) {
                 pgh_pboard(g, g->h.current, &b);
                 b.develop_payable = (uint8_t)pgh_develop_payable(g, &b);
                 b.develop_known = 1;
+                b.accessible = pgh_accessible_positions(g, g->h.current);
+                b.accessible_known = 1;
                 for (int pos = 0; pos < cx->T->num_positions; pos++)
                     if (pgh_develop_reason(g, &b, pos, 0) == PR_LEGAL) {
                         g->h.phase = PP_DEVELOP;

@@ -7,7 +7,7 @@ static int develop_cube_cost(const PittsburghGame *g, const PBoard *b, int cube)
     uint32_t comps = pgh_develop_comps(g, b);
     if (!comps) return pgh_mincost(g, b, cube, 1, 0, -1); /* no network: Vanderbilt */
     int other = cube == CUBE_IRON ? CUBE_STEEL : CUBE_IRON, best = -1;
-    for (uint32_t m = comps; m; m &= m - 1) {
+    for (uint32_t m = comps; m && best != 0; m &= m - 1) { /* nothing is cheaper than free */
         int c = __builtin_ctz(m);
         if (opt(g, OPT_develop_cube_choice_before_priority) == 1 && !b->cubes[c][cube] &&
             !b->train[c][cube] && b->cubes[c][other])
@@ -38,7 +38,7 @@ int pgh_develop_reason(const PittsburghGame *g, const PBoard *b, int pos, int fr
     const PghTables *T = pgh_T(g);
     int p = g->h.current;
     if (pos >= T->num_positions || !g->players[p].mat_left[pos]) return PR_NO_TILES_LEFT;
-    if (!pgh_position_accessible(g, p, pos)) return PR_NOT_ACCESSIBLE;
+    if (!pgh_board_accessible(g, b, pos)) return PR_NOT_ACCESSIBLE;
     if (free_develop) { /* the same canonical order as a double Develop */
         const PghPending *pd = &g->pend;
         if (pd->free_batch == 2 && pos < pd->last_position && bit32(pd->acc_before, pos)) return PR_CANONICAL_ORDER;

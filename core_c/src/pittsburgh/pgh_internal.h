@@ -42,6 +42,8 @@ typedef struct {
        (pgh_memo_answers; zero from pgh_pboard: not known yet, each asker works it out) */
     uint8_t build_cards_known, develop_known, develop_payable, target_known;
     uint8_t link_known;                /* 1: link_reasons of a first link, 2: of a second */
+    uint8_t accessible_known;
+    uint32_t accessible;               /* pgh_accessible_positions of the player */
     uint8_t link_reasons[PGH_MAX_LINK_TYPES];
     uint32_t build_cards;              /* card types in hand a build is possible with */
     uint32_t target;                   /* pgh_target_comps of the pending action */
@@ -58,6 +60,7 @@ int pgh_player_level(const PittsburghGame *g, int p);
 int pgh_income_after_levels(const PittsburghGame *g, int space, int levels); /* new space */
 void pgh_income_up(PittsburghGame *g, int p, int spaces);
 int pgh_position_accessible(const PittsburghGame *g, int p, int pos);
+int pgh_board_accessible(const PittsburghGame *g, const PBoard *b, int pos); /* the same, for the seat to act */
 uint32_t pgh_accessible_positions(const PittsburghGame *g, int p);
 void pgh_mat_take(PCtx *cx, int p, int pos); /* take the top tile; release unlocked links */
 int pgh_rail_closed(const PittsburghGame *g, int rail);
