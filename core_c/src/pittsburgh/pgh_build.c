@@ -164,52 +164,78 @@ int pgh_build_place_reason(const PittsburghGame *g, const PBoard *b, int card, i
     return place_reason(NULL, g, b, card, pos, action, check_card);
 }
 
-/* The card types of `cards` (a mask) with which a build is possible somewhere; `any`: stop
-   at the first. Whiskey makes every card do. The card and the cheap parts of the place are
-   checked before the payment, which costs more to work out. */
-uint32_t pgh_buildable_cards(const PittsburghGame *g, const PBoard *b, uint32_t cards, int any) {
-    const PghTables *T = pgh_T(g);
-    int p = g->h.current;
-    const PghPlayer *pl = &g->players[p];
-    uint32_t found = 0, loc_cards[PGH_MAX_LOCS] = {0}; /* location cards by their location */
+/* Location cards of `cards` (a mask) by the location they name. */
+static void location_cards(const PghTables *T, uint32_t cards, uint32_t loc_cards[PGH_MAX_LOCS]) {
+    memset(loc_cards, 0, sizeof(uint32_t) * PGH_MAX_LOCS);
     for (uint32_t m = cards; m; m &= m - 1) {
         const PghCardType *ct = &T->cards[__builtin_ctz(m)];
         if (ct->kind == CK_LOCATION && ct->target < PGH_MAX_LOCS) loc_cards[ct->target] |= m & -m;
     }
-    uint32_t acc = b->accessible_known ? b->accessible : pgh_accessible_positions(g, p);
-    for (; acc; acc &= acc - 1) {
-        int pos = __builtin_ctz(acc), tile = T->positions[pos].tile;
-        const PghTile *t = &T->tiles[tile];
-        if (!(t->era_mask & (1u << g->h.era)) || t->money > pl->money) continue;
-        uint32_t industry_cards = 0; /* pgh_card_allows on a free space: the industry's cards */
-        for (uint32_t m = cards; m; m &= m - 1) {
-            const PghCardType *ct = &T->cards[__builtin_ctz(m)];
-            if (ct->kind != CK_LOCATION && ct->target == t->industry) industry_cards |= m & -m;
-        }
-        PCostCache cache = {0};
-        int lo = t->build == BK_OILFIELD ? PGA_OILFIELD : PGA_SPACE;
-        int hi = t->build == BK_OILFIELD ? PGA_OILFIELD + T->num_fields : PGA_SPACE + T->num_spaces;
-        for (int a = lo; a < hi; a++) {
-            uint32_t allow = cards & ~found;
-            if (t->build == BK_SPACE) { /* the space must show the industry (P32) */
-                int s = a - PGA_SPACE, loc = T->spaces[s].loc;
-                if (t->industry >= PGH_NUM_BOARD_ICONS || !(T->spaces[s].icons & (1u << t->industry))) continue;
-                if (!pl->whiskey)
-                    allow &= loc_cards[loc] | (bit32(b->network, loc) || !b->presence ? industry_cards : 0);
-            } else {
-                if (t->build == BK_UPGRADE) { /* a flipped tile of one's own (P35) */
-                    const PghSpace *sp = &g->spaces[a - PGA_SPACE];
-                    if (sp->owner != p || !sp->flipped) continue;
-                }
-                if (!pl->whiskey)
-                    for (uint32_t m = allow; m; m &= m - 1)
-                        if (!pgh_card_allows(g, b, __builtin_ctz(m), tile, a)) allow &= ~(m & -m);
-            }
-            if (!allow || place_reason(&cache, g, b, PGH_NONE, pos, a, 0) != PR_LEGAL) continue;
-            found |= allow;
-            if (any || found == cards) return found;
-        }
+}
+
+/* The card types of `cards` with which the tile of accessible position `pos` can be built
+   somewhere (`any`: the first found will do). Whiskey makes every card do. The card and the
+   cheap parts of the place are checked before the payment, which costs more to work out. */
+static uint32_t position_cards(const PittsburghGame *g, const PBoard *b, int pos, uint32_t cards,
+                               const uint32_t loc_cards[PGH_MAX_LOCS], int any) {
+    const PghTables *T = pgh_T(g);
+    int p = g->h.current, tile = T->positions[pos].tile;
+    const PghPlayer *pl = &g->players[p];
+    const PghTile *t = &T->tiles[tile];
+    if (!(t->era_mask & (1u << g->h.era)) || t->money > pl->money) return 0;
+    uint32_t found = 0, industry_cards = 0; /* pgh_card_allows on a free space: the industry's cards */
+    for (uint32_t m = cards; m; m &= m - 1) {
+        const PghCardType *ct = &T->cards[__builtin_ctz(m)];
+        if (ct->kind != CK_LOCATION && ct->target == t->industry) industry_cards |= m & -m;
     }
+    PCostCache cache = {0};
+    int lo = t->build == BK_OILFIELD ? PGA_OILFIELD : PGA_SPACE;
+    int hi = t->build == BK_OILFIELD ? PGA_OILFIELD + T->num_fields : PGA_SPACE + T->num_spaces;
+    for (int a = lo; a < hi; a++) {
+        uint32_t allow = cards & ~found;
+        if (t->build == BK_SPACE) { /* the space must show the industry (P32) */
+            int s = a - PGA_SPACE, loc = T->spaces[s].loc;
+            if (t->industry >= PGH_NUM_BOARD_ICONS || !(T->spaces[s].icons & (1u << t->industry))) continue;
+            if (!pl->whiskey) allow &= loc_cards[loc] | (bit32(b->network, loc) || !b->presence ? industry_cards : 0);
+        } else {
+            if (t->build == BK_UPGRADE) { /* a flipped tile of one's own (P35) */
+                const PghSpace *sp = &g->spaces[a - PGA_SPACE];
+                if (sp->owner != p || !sp->flipped) continue;
+            }
+            if (!pl->whiskey)
+                for (uint32_t m = allow; m; m &= m - 1)
+                    if (!pgh_card_allows(g, b, __builtin_ctz(m), tile, a)) allow &= ~(m & -m);
+        }
+        if (!allow || place_reason(&cache, g, b, PGH_NONE, pos, a, 0) != PR_LEGAL) continue;
+        found |= allow;
+        if (any || found == cards) break;
+    }
+    return found;
+}
+
+static uint32_t accessible_of(const PittsburghGame *g, const PBoard *b) {
+    return b->accessible_known ? b->accessible : pgh_accessible_positions(g, g->h.current);
+}
+
+/* The card types of `cards` (a mask) with which a build is possible somewhere; `any`: stop
+   at the first. */
+uint32_t pgh_buildable_cards(const PittsburghGame *g, const PBoard *b, uint32_t cards, int any) {
+    uint32_t found = 0, loc_cards[PGH_MAX_LOCS];
+    location_cards(pgh_T(g), cards, loc_cards);
+    for (uint32_t acc = accessible_of(g, b); acc; acc &= acc - 1) {
+        found |= position_cards(g, b, __builtin_ctz(acc), cards & ~found, loc_cards, any);
+        if (found && (any || found == cards)) return found;
+    }
+    return found;
+}
+
+/* The positions whose tile can be built with this card: where pgh_build_position_reason is
+   PR_LEGAL. */
+uint32_t pgh_buildable_positions(const PittsburghGame *g, const PBoard *b, int card) {
+    uint32_t found = 0, loc_cards[PGH_MAX_LOCS];
+    location_cards(pgh_T(g), 1u << card, loc_cards);
+    for (uint32_t acc = accessible_of(g, b); acc; acc &= acc - 1)
+        if (position_cards(g, b, __builtin_ctz(acc), 1u << card, loc_cards, 1)) found |= acc & -acc;
     return found;
 }
 

@@ -193,6 +193,10 @@ void pgh_memo_answers(const PittsburghGame *g, PBoard *b) {
         b->develop_payable = (uint8_t)pgh_develop_payable(g, b);
         b->develop_known = 1;
         break;
+    case PP_BUILD_POSITION:
+        b->build_positions = pgh_buildable_positions(g, b, g->pend.card);
+        b->build_positions_known = 1;
+        break;
     case PP_LINK_TYPE: case PP_SECOND_LINK:
         pgh_link_type_reasons(g, b, g->h.phase == PP_SECOND_LINK, 0, b->link_reasons);
         b->link_known = (uint8_t)(1 + (g->h.phase == PP_SECOND_LINK));
@@ -219,7 +223,11 @@ static int legal_upto(const PittsburghGame *g, uint16_t *out, int cap, int stop_
     uint16_t cand[PGH_NUM_ACTIONS];
     int k = candidates(g, &b, cand), n = 0;
     for (int i = 0; i < k; i++) {
-        if (pgh_phase_reason(g, &b, cand[i]) != PR_LEGAL) continue;
+        /* where only legality is known, the reason is not worked out */
+        int legal = g->h.phase == PP_BUILD_POSITION && b.build_positions_known
+                        ? bit32(b.build_positions, cand[i] - PGA_POSITION)
+                        : pgh_phase_reason(g, &b, cand[i]) == PR_LEGAL;
+        if (!legal) continue;
         if (n >= cap) return -BRASS_E_BUFFER;
         out[n++] = cand[i];
         if (n == stop_after) return n;

@@ -42,7 +42,8 @@ typedef struct {
        (pgh_memo_answers; zero from pgh_pboard: not known yet, each asker works it out) */
     uint8_t build_cards_known, develop_known, develop_payable, target_known;
     uint8_t link_known;                /* 1: link_reasons of a first link, 2: of a second */
-    uint8_t accessible_known;
+    uint8_t accessible_known, build_positions_known;
+    uint32_t build_positions;          /* where the build card's tile can go (legality only) */
     uint32_t accessible;               /* pgh_accessible_positions of the player */
     uint8_t link_reasons[PGH_MAX_LINK_TYPES];
     uint32_t build_cards;              /* card types in hand a build is possible with */
@@ -97,6 +98,7 @@ int pgh_loc_icons(const PittsburghGame *g, int loc);
 int pgh_card_allows(const PittsburghGame *g, const PBoard *b, int card, int tile, int action);
 int pgh_build_any(const PittsburghGame *g, const PBoard *b, int card);
 uint32_t pgh_buildable_cards(const PittsburghGame *g, const PBoard *b, uint32_t cards, int any);
+uint32_t pgh_buildable_positions(const PittsburghGame *g, const PBoard *b, int card);
 int pgh_source_reason(const PittsburghGame *g, const PBoard *b, int action);
 void pgh_source_apply(PCtx *cx, int action);
 int pgh_market_sells(const PghTables *T, int m, int cube, int *col);
