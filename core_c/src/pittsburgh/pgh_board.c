@@ -40,6 +40,7 @@ void pgh_pboard(const PittsburghGame *g, int player, PBoard *b) {
         skip = g->pend.route;
     uint8_t cargo_rails[PGH_MAX_RAILS]; /* the player's trains with cargo, for the second pass */
     int num_cargo = 0;
+    uint32_t joined = 0; /* locations that are no root any more */
     for (int r = 0; r < T->num_rails; r++) {
         const PghRailState *rs = &g->rails[r];
         if (rs->owner < 0) continue;
@@ -49,15 +50,20 @@ void pgh_pboard(const PittsburghGame *g, int player, PBoard *b) {
             continue;
         }
         int a = find(parent, T->rails[r].a), c = find(parent, T->rails[r].b);
-        if (a < c) parent[c] = (uint8_t)a; /* the lowest location is the root: parent[x] <= x */
-        else if (c < a) parent[a] = (uint8_t)c;
+        if (a != c) { /* the lowest location is the root: parent[x] <= x */
+            int lo = a < c ? a : c, hi = a < c ? c : a;
+            parent[hi] = (uint8_t)lo;
+            joined |= 1u << hi;
+        }
         if (rs->owner == player) {
             b->network |= (1u << T->rails[r].a) | (1u << T->rails[r].b);
             b->presence = 1;
         }
     }
-    /* a component is numbered by its lowest location (numbers only tell components apart) */
-    for (int i = 0; i < T->num_locs; i++) b->comp[i] = parent[i] == i ? (uint8_t)i : b->comp[parent[i]];
+    /* a component is numbered by its lowest location (numbers only tell components apart);
+       in ascending order a joined location's parent is numbered before it */
+    memcpy(b->comp, identity, sizeof b->comp);
+    for (; joined; joined &= joined - 1) b->comp[__builtin_ctz(joined)] = b->comp[parent[__builtin_ctz(joined)]];
     for (int s = 0; s < T->num_spaces; s++) {
         const PghSpace *sp = &g->spaces[s];
         if (sp->owner < 0) continue;
