@@ -342,6 +342,9 @@ def _summary_extras(row: GameRow, live: LiveGame | None, summary: pb.GameSummary
     state = hosted.clock_message(hosting, clock, row.players, now)
     if state is not None:
         summary.clock.CopyFrom(state)
+    policy = hosted.host_policy(hosting)
+    if policy is not None:
+        summary.host_policy.CopyFrom(policy)
 
 
 def _summary(row: GameRow, live: LiveGame | None = None) -> pb.GameSummary:
@@ -470,6 +473,8 @@ def _summary_json(row: GameRow, live: LiveGame) -> dict[str, Any]:
         document.pop("currentSeat", None)
     if extras.HasField("clock"):
         document["clock"] = message_to_json_dict(extras.clock)
+    if extras.HasField("host_policy"):
+        document["hostPolicy"] = message_to_json_dict(extras.host_policy)
     return document
 
 

@@ -241,6 +241,14 @@ def next_due(hosting: dict[str, Any], clock: dict[str, Any] | None, current_seat
     return deadline(hosting, clock)
 
 
+def host_policy(hosting: dict[str, Any]) -> pb.HostPolicy | None:
+    """GameSummary.host_policy: the host's settings, for a game that has them."""
+    if "on_resign" not in hosting:
+        return None  # a game from a position, or made before hosted play
+    return pb.HostPolicy(on_resign=hosting["on_resign"], on_timeout=hosting["on_timeout"],
+                         stand_in_bot=hosting.get("stand_in", ""))
+
+
 def clock_message(hosting: dict[str, Any], clock: dict[str, Any] | None, players: int,
                   now: float) -> pb.ClockState | None:
     settings = hosting.get("clock")

@@ -243,7 +243,7 @@ class SeatInfo(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., name: _Optional[str] = ..., open: _Optional[bool] = ..., bot: _Optional[str] = ..., resigned: _Optional[bool] = ..., vacant: _Optional[bool] = ...) -> None: ...
 
 class GameSummary(_message.Message):
-    __slots__ = ("game_id", "ruleset", "seats", "version", "status", "current_seat", "decision", "create_time", "update_time", "from_position", "visibility", "open_seats", "clock", "end_reason")
+    __slots__ = ("game_id", "ruleset", "seats", "version", "status", "current_seat", "decision", "create_time", "update_time", "from_position", "visibility", "open_seats", "clock", "end_reason", "host_policy")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     RULESET_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
@@ -258,6 +258,7 @@ class GameSummary(_message.Message):
     OPEN_SEATS_FIELD_NUMBER: _ClassVar[int]
     CLOCK_FIELD_NUMBER: _ClassVar[int]
     END_REASON_FIELD_NUMBER: _ClassVar[int]
+    HOST_POLICY_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     ruleset: Ruleset
     seats: _containers.RepeatedCompositeFieldContainer[SeatInfo]
@@ -272,7 +273,18 @@ class GameSummary(_message.Message):
     open_seats: int
     clock: ClockState
     end_reason: EndReason
-    def __init__(self, game_id: _Optional[str] = ..., ruleset: _Optional[_Union[Ruleset, str]] = ..., seats: _Optional[_Iterable[_Union[SeatInfo, _Mapping]]] = ..., version: _Optional[int] = ..., status: _Optional[_Union[GameStatus, str]] = ..., current_seat: _Optional[int] = ..., decision: _Optional[str] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., update_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., from_position: _Optional[bool] = ..., visibility: _Optional[_Union[Visibility, str]] = ..., open_seats: _Optional[int] = ..., clock: _Optional[_Union[ClockState, _Mapping]] = ..., end_reason: _Optional[_Union[EndReason, str]] = ...) -> None: ...
+    host_policy: HostPolicy
+    def __init__(self, game_id: _Optional[str] = ..., ruleset: _Optional[_Union[Ruleset, str]] = ..., seats: _Optional[_Iterable[_Union[SeatInfo, _Mapping]]] = ..., version: _Optional[int] = ..., status: _Optional[_Union[GameStatus, str]] = ..., current_seat: _Optional[int] = ..., decision: _Optional[str] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., update_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., from_position: _Optional[bool] = ..., visibility: _Optional[_Union[Visibility, str]] = ..., open_seats: _Optional[int] = ..., clock: _Optional[_Union[ClockState, _Mapping]] = ..., end_reason: _Optional[_Union[EndReason, str]] = ..., host_policy: _Optional[_Union[HostPolicy, _Mapping]] = ...) -> None: ...
+
+class HostPolicy(_message.Message):
+    __slots__ = ("on_resign", "on_timeout", "stand_in_bot")
+    ON_RESIGN_FIELD_NUMBER: _ClassVar[int]
+    ON_TIMEOUT_FIELD_NUMBER: _ClassVar[int]
+    STAND_IN_BOT_FIELD_NUMBER: _ClassVar[int]
+    on_resign: ResignPolicy
+    on_timeout: TimeoutPolicy
+    stand_in_bot: str
+    def __init__(self, on_resign: _Optional[_Union[ResignPolicy, str]] = ..., on_timeout: _Optional[_Union[TimeoutPolicy, str]] = ..., stand_in_bot: _Optional[str] = ...) -> None: ...
 
 class GameState(_message.Message):
     __slots__ = ("summary", "viewer_seat", "scores", "winners", "birmingham", "pittsburgh")

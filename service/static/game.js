@@ -13,7 +13,7 @@ function build(parent, ...children) {
 }
 import { inviteUrl, joinUrl, saved, watchUrl } from './store.js';
 import {
-  clockText, compoundText, compoundType, decisionPrompt, eventText, isFinished, isWaiting,
+  clockText, compoundText, hostPolicyText, compoundType, decisionPrompt, eventText, isFinished, isWaiting,
   lobbyEvent, nameText, nextMatTile, readLegal, readPreview, readState, roman, timeLeft, title,
 } from './view.js';
 
@@ -569,6 +569,7 @@ export async function gamePage(root, go, gameId, seat) {
     });
     const parts = [h('h2', { id: 'lobby-heading' }, isWaiting(s) ? 'Waiting for players' : 'Invitations'),
       h('ul', { class: 'seat-links' }, rows),
+      s.hostPolicy ? h('p', { class: 'host-policy' }, hostPolicyText(s.hostPolicy, Boolean(s.clock))) : null,
       h('p', {}, 'Spectators: ', h('a', { href: watchUrl(gameId) }, watchUrl(gameId)))];
     if (isWaiting(s) && hostToken) {
       const start = h('button', { type: 'button', class: 'primary start', disabled: s.openSeats > 0 }, s.openSeats > 0 ? `Start (${s.openSeats} open)` : 'Start the game');

@@ -211,7 +211,30 @@ export function readSummary(raw) {
     updateTime: pick(raw, 'update_time', ''),
     clock: readClock(pick(raw, 'clock', null)),
     endReason: pick(raw, 'end_reason', ''),
+    hostPolicy: readHostPolicy(pick(raw, 'host_policy', null)),
   };
+}
+
+// GameSummary.host_policy: what a resignation and a timeout do (null: not a hosted game).
+function readHostPolicy(raw) {
+  if (raw == null) return null;
+  return {
+    onResign: pick(raw, 'on_resign', 'RESIGN_POLICY_BOT_TAKES_OVER'),
+    onTimeout: pick(raw, 'on_timeout', 'TIMEOUT_POLICY_BOT_PLAYS_TURN'),
+    standInBot: pick(raw, 'stand_in_bot', ''),
+  };
+}
+
+// The host's policy in words, for the players taking a seat (timeouts only with a clock).
+export function hostPolicyText(policy, clocked) {
+  if (!policy) return '';
+  const bot = policy.standInBot ? `a bot (${policy.standInBot})` : 'a bot';
+  const resign = policy.onResign === 'RESIGN_POLICY_GAME_ENDS'
+    ? 'If a player resigns, the game ends.' : `If a player resigns, ${bot} plays the seat on.`;
+  if (!clocked) return resign;
+  const timeout = policy.onTimeout === 'TIMEOUT_POLICY_FORFEIT'
+    ? 'A player who runs out of time forfeits.' : `When a turn's time runs out, ${bot} plays that turn.`;
+  return `${resign} ${timeout}`;
 }
 
 // A ClockState: times in ms, and when they were read (the seat to act's time runs down

@@ -255,6 +255,11 @@ def test_the_host_seats_a_bot_in_an_open_seat(
     waiting = rest.game(game_id)["summary"]
     assert waiting["status"] == "GAME_STATUS_WAITING" and waiting["openSeats"] == 1
     page.wait_for_selector(".lobby-panel button.start[disabled]")
+    # the host's policy, as the summary states it, in words for whoever takes the seat
+    policy = waiting["hostPolicy"]
+    assert policy["onResign"] == "RESIGN_POLICY_BOT_TAKES_OVER"
+    assert page.locator(".lobby-panel .host-policy").inner_text() == (
+        f"If a player resigns, a bot ({policy['standInBot']}) plays the seat on.")
     panel = page.locator(".lobby-panel .seat-links li").nth(1)
     panel.locator("select").select_option("greedy")
     shot(page, artifacts, "15-waiting-seat-a-bot")

@@ -198,3 +198,24 @@ def test_lobby_events_reach_sse_watchers(server: ServerProcess) -> None:
         assert lobby[0]["kind"] == "seat_joined" and lobby[0]["name"] == "Fay"
         assert data["state"]["summary"]["openSeats"] == 0
         stream.close()
+
+
+def test_the_summary_says_the_hosts_policy_over_both_transports(server: ServerProcess) -> None:
+    """A player taking a seat can read what a resignation or a timeout will do."""
+    with server.client() as client:
+        created = client.create_game(
+            2, seed=6, open_seats=[1], on_resign=pb.RESIGN_POLICY_GAME_ENDS,
+            on_timeout=pb.TIMEOUT_POLICY_FORFEIT, stand_in_bot="random",
+            clock=pb.ClockOptions(turn_ms=60_000))
+        summary = client.get_game(created.game_id).summary
+        assert summary.host_policy == pb.HostPolicy(
+            on_resign=pb.RESIGN_POLICY_GAME_ENDS, on_timeout=pb.TIMEOUT_POLICY_FORFEIT,
+            stand_in_bot="random")
+        defaults = client.create_game(2, seed=6)  # no settings: the documented defaults
+        assert client.get_game(defaults.game_id).summary.host_policy == pb.HostPolicy(
+            on_resign=pb.RESIGN_POLICY_BOT_TAKES_OVER,
+            on_timeout=pb.TIMEOUT_POLICY_BOT_PLAYS_TURN, stand_in_bot="greedy")
+    rest = server.rest()
+    assert rest.get(f"/v1/games/{created.game_id}")["state"]["summary"]["hostPolicy"] == {
+        "onResign": "RESIGN_POLICY_GAME_ENDS", "onTimeout": "TIMEOUT_POLICY_FORFEIT",
+        "standInBot": "random"}
