@@ -229,13 +229,23 @@ uint32_t pgh_buildable_cards(const PittsburghGame *g, const PBoard *b, uint32_t 
     return found;
 }
 
-/* The positions whose tile can be built with this card: where pgh_build_position_reason is
-   PR_LEGAL. */
-uint32_t pgh_buildable_positions(const PittsburghGame *g, const PBoard *b, int card) {
+/* The positions whose tile can be built with this card (where pgh_build_position_reason is
+   PR_LEGAL), in ascending order up to the stop_after-th (0: all); *decided: the positions
+   whose answer that is. */
+uint32_t pgh_buildable_positions(const PittsburghGame *g, const PBoard *b, int card, int stop_after,
+                                 uint32_t *decided) {
     uint32_t found = 0, loc_cards[PGH_MAX_LOCS];
+    int n = 0;
+    *decided = ~0u;
     location_cards(pgh_T(g), 1u << card, loc_cards);
-    for (uint32_t acc = accessible_of(g, b); acc; acc &= acc - 1)
-        if (position_cards(g, b, __builtin_ctz(acc), 1u << card, loc_cards, 1)) found |= acc & -acc;
+    for (uint32_t acc = accessible_of(g, b); acc; acc &= acc - 1) {
+        if (!position_cards(g, b, __builtin_ctz(acc), 1u << card, loc_cards, 1)) continue;
+        found |= acc & -acc;
+        if (++n == stop_after) {
+            *decided = (acc & -acc) | ((acc & -acc) - 1); /* this one and all below */
+            break;
+        }
+    }
     return found;
 }
 

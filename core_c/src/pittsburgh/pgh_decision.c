@@ -169,7 +169,7 @@ static int candidates(const PittsburghGame *g, const PBoard *b, uint16_t *out) {
 }
 
 /* What many candidates of this decision ask, worked out once (the same answers). */
-void pgh_memo_answers(const PittsburghGame *g, PBoard *b) {
+void pgh_memo_answers(const PittsburghGame *g, PBoard *b, int stop_after) {
     const PghPlayer *pl = &g->players[g->h.current];
     int ph = g->h.phase;
     if (ph == PP_ACTION || (ph == PP_CARD && g->pend.action == PA_BUILD) || ph == PP_BUILD_POSITION ||
@@ -194,11 +194,10 @@ void pgh_memo_answers(const PittsburghGame *g, PBoard *b) {
         b->develop_known = 1;
         break;
     case PP_BUILD_POSITION:
-        b->build_positions = pgh_buildable_positions(g, b, g->pend.card);
-        b->build_positions_known = 1;
+        b->build_positions = pgh_buildable_positions(g, b, g->pend.card, stop_after, &b->build_decided);
         break;
     case PP_LINK_TYPE: case PP_SECOND_LINK:
-        pgh_link_type_reasons(g, b, g->h.phase == PP_SECOND_LINK, 0, b->link_reasons);
+        pgh_link_type_reasons(g, b, g->h.phase == PP_SECOND_LINK, stop_after, b->link_reasons);
         b->link_known = (uint8_t)(1 + (g->h.phase == PP_SECOND_LINK));
         break;
     case PP_COAL: case PP_IRON: case PP_STEEL: case PP_COKE: case PP_OIL:
@@ -211,22 +210,24 @@ void pgh_memo_answers(const PittsburghGame *g, PBoard *b) {
 
 /* Legal ids in ascending order; stop_after > 0 stops counting there (auto-resolve only
    needs to know whether there is exactly one). */
-static int legal_upto(const PittsburghGame *g, uint16_t *out, int cap, int stop_after) {
+static int legal_upto(const PittsburghGame *g, PBoard *ready, uint16_t *out, int cap, int stop_after) {
     if (g->h.game_over) return 0;
-    PBoard b;
+    PBoard own, *b = ready ? ready : &own;
     /* these decisions ask nothing of the board */
     int board_free = (g->h.phase == PP_CARD && g->pend.action != PA_BUILD) || g->h.phase == PP_FREE_DEVELOP ||
                      g->h.phase == PP_QUALITY || g->h.phase == PP_BONUS_SELL;
-    if (board_free) memset(&b, 0, sizeof b);
-    else pgh_pboard(g, g->h.current, &b);
-    pgh_memo_answers(g, &b);
+    if (!ready) { /* else the board of this very state, already worked out */
+        if (board_free) memset(b, 0, sizeof *b);
+        else pgh_pboard(g, g->h.current, b);
+    }
+    pgh_memo_answers(g, b, stop_after);
     uint16_t cand[PGH_NUM_ACTIONS];
-    int k = candidates(g, &b, cand), n = 0;
+    int k = candidates(g, b, cand), n = 0;
     for (int i = 0; i < k; i++) {
         /* where only legality is known, the reason is not worked out */
-        int legal = g->h.phase == PP_BUILD_POSITION && b.build_positions_known
-                        ? bit32(b.build_positions, cand[i] - PGA_POSITION)
-                        : pgh_phase_reason(g, &b, cand[i]) == PR_LEGAL;
+        int legal = g->h.phase == PP_BUILD_POSITION && bit32(b->build_decided, cand[i] - PGA_POSITION)
+                        ? bit32(b->build_positions, cand[i] - PGA_POSITION)
+                        : pgh_phase_reason(g, b, cand[i]) == PR_LEGAL;
         if (!legal) continue;
         if (n >= cap) return -BRASS_E_BUFFER;
         out[n++] = cand[i];
@@ -235,14 +236,16 @@ static int legal_upto(const PittsburghGame *g, uint16_t *out, int cap, int stop_
     return n;
 }
 
-int pgh_legal_list(const PittsburghGame *g, uint16_t *out, int cap) { return legal_upto(g, out, cap, 0); }
+int pgh_legal_list(const PittsburghGame *g, uint16_t *out, int cap) { return legal_upto(g, NULL, out, cap, 0); }
 
-/* Run the action on until the next decision (or its end). */
-void pgh_advance(PCtx *cx) {
+/* Run the action on until the next decision (or its end). 1 when it stops at a decision
+   right after asking *board about it: the legal list that follows may take that board
+   (nothing has changed since). */
+static int advance(PCtx *cx, PBoard *board) {
     PittsburghGame *g = cx->g;
     PghPending *pd = &g->pend;
     for (;;) {
-        if (g->h.game_over) return;
+        if (g->h.game_over) return 0;
         if (pd->free_develops) {
             if (pgh_any_free_develop(g)) {
                 if (!pd->free_batch) { /* canonical order within one run of free develops */
@@ -250,19 +253,18 @@ void pgh_advance(PCtx *cx) {
                     pd->acc_before = pgh_accessible_positions(g, g->h.current);
                 }
                 g->h.phase = PP_FREE_DEVELOP;
-                return;
+                return 0;
             }
             pd->free_develops = 0;
         }
         pd->free_batch = 0;
-        PBoard b;
         switch (pd->stage) {
         case ST_PAY: {
             int c = 0;
             while (c < PGH_NUM_CUBES && !pd->need[c]) c++;
             if (c < PGH_NUM_CUBES) {
                 g->h.phase = (uint8_t)(PP_COAL + c);
-                return;
+                return 0;
             }
             switch (pd->action) {
             case PA_BUILD: pgh_build_after_pay(cx); break;
@@ -274,10 +276,10 @@ void pgh_advance(PCtx *cx) {
         }
         case ST_BUILD_MARKET:
             if (pd->sale_cube < 2) {
-                pgh_pboard(g, g->h.current, &b);
-                if (pgh_market_sale_remaining(g, &b) > 0) {
+                pgh_pboard(g, g->h.current, board);
+                if (pgh_market_sale_remaining(g, board) > 0) {
                     g->h.phase = PP_MARKET_SALE;
-                    return;
+                    return 1;
                 }
                 pd->sale_cube++;
                 pd->sale_last_market = 0;
@@ -289,38 +291,38 @@ void pgh_advance(PCtx *cx) {
         case ST_BUILD_AFTER:
             if (pd->bonus_sell == 1) {
                 pd->bonus_sell = 0;
-                pgh_pboard(g, g->h.current, &b);
-                if (pgh_any_sell(g, &b)) {
+                pgh_pboard(g, g->h.current, board);
+                if (pgh_any_sell(g, board)) {
                     g->h.phase = PP_BONUS_SELL;
-                    return;
+                    return 1;
                 }
             }
             pd->stage = ST_END;
             break;
         case ST_NET_SECOND:
             if (pd->links_placed == 1) {
-                pgh_pboard(g, g->h.current, &b);
+                pgh_pboard(g, g->h.current, board);
                 uint8_t reasons[PGH_MAX_LINK_TYPES];
-                pgh_link_type_reasons(g, &b, 1, 1, reasons);
+                pgh_link_type_reasons(g, board, 1, 1, reasons);
                 for (int lt = 0; lt < cx->T->num_link_types; lt++)
                     if (reasons[lt] == PR_LEGAL) {
                         g->h.phase = PP_SECOND_LINK;
-                        return;
+                        return 1;
                     }
             }
             pd->stage = ST_END;
             break;
         case ST_DEV_AFTER:
             if (pd->count < 2) {
-                pgh_pboard(g, g->h.current, &b);
-                b.develop_payable = (uint8_t)pgh_develop_payable(g, &b);
-                b.develop_known = 1;
-                b.accessible = pgh_accessible_positions(g, g->h.current);
-                b.accessible_known = 1;
+                pgh_pboard(g, g->h.current, board);
+                board->develop_payable = (uint8_t)pgh_develop_payable(g, board);
+                board->develop_known = 1;
+                board->accessible = pgh_accessible_positions(g, g->h.current);
+                board->accessible_known = 1;
                 for (int pos = 0; pos < cx->T->num_positions; pos++)
-                    if (pgh_develop_reason(g, &b, pos, 0) == PR_LEGAL) {
+                    if (pgh_develop_reason(g, board, pos, 0) == PR_LEGAL) {
                         g->h.phase = PP_DEVELOP;
-                        return;
+                        return 1;
                     }
             }
             pd->stage = ST_END;
@@ -328,10 +330,10 @@ void pgh_advance(PCtx *cx) {
         case ST_SELL_AFTER: {
             int single = pd->bonus_sell == 2 && opt(g, OPT_skyscraper_bonus_sell) == 1;
             if (!single) {
-                pgh_pboard(g, g->h.current, &b);
-                if (pgh_any_sell(g, &b)) {
+                pgh_pboard(g, g->h.current, board);
+                if (pgh_any_sell(g, board)) {
                     g->h.phase = PP_SELL_TILE;
-                    return;
+                    return 1;
                 }
             }
             pd->stage = ST_SELL_REWARDS;
@@ -344,7 +346,7 @@ void pgh_advance(PCtx *cx) {
         case ST_SELL_QUALITY:
             if (pgh_any_quality(g)) {
                 g->h.phase = PP_QUALITY;
-                return;
+                return 0;
             }
             pd->stage = ST_SELL_FLIP;
             break;
@@ -354,13 +356,14 @@ void pgh_advance(PCtx *cx) {
             break;
         default:
             pgh_action_done(cx);
-            return;
+            return 0;
         }
     }
 }
 
 /* Apply an id known to be legal. */
-static void apply_one(PCtx *cx, int a) {
+/* 1: *board is the board of the state reached (see advance) */
+static int apply_one(PCtx *cx, int a, PBoard *board) {
     PittsburghGame *g = cx->g;
     PghPending *pd = &g->pend;
     PghPlayer *pl = &g->players[g->h.current];
@@ -369,7 +372,7 @@ static void apply_one(PCtx *cx, int a) {
     case PP_ACTION:
         pd->action = (uint8_t)(a - PGA_TYPE);
         g->h.phase = PP_CARD;
-        return;
+        return 0;
     case PP_CARD: {
         int c = a - PGA_CARD;
         pl->hand[c]--;
@@ -379,10 +382,10 @@ static void apply_one(PCtx *cx, int a) {
         pd->card = (uint8_t)c;
         pgh_pemit(cx, PE_ACTION, g->h.current, pd->action, c, 0);
         switch (pd->action) {
-        case PA_BUILD: g->h.phase = PP_BUILD_POSITION; return;
-        case PA_NETWORK: g->h.phase = PP_LINK_TYPE; return;
-        case PA_DEVELOP: g->h.phase = PP_DEVELOP; return;
-        case PA_SELL: g->h.phase = PP_SELL_TILE; return;
+        case PA_BUILD: g->h.phase = PP_BUILD_POSITION; return 0;
+        case PA_NETWORK: g->h.phase = PP_LINK_TYPE; return 0;
+        case PA_DEVELOP: g->h.phase = PP_DEVELOP; return 0;
+        case PA_SELL: g->h.phase = PP_SELL_TILE; return 0;
         case PA_LOAN: pgh_take_loan(cx); break;
         default: pgh_take_pass(cx); break;
         }
@@ -392,7 +395,7 @@ static void apply_one(PCtx *cx, int a) {
     case PP_BUILD_POSITION:
         pd->position = (uint8_t)(a - PGA_POSITION);
         g->h.phase = PP_BUILD_PLACE;
-        return;
+        return 0;
     case PP_BUILD_PLACE: pgh_build_choose_place(cx, a); break;
     case PP_COAL: case PP_IRON: case PP_STEEL: case PP_COKE: case PP_OIL: pgh_source_apply(cx, a); break;
     case PP_MARKET_SALE:
@@ -405,7 +408,7 @@ static void apply_one(PCtx *cx, int a) {
             break;
         }
         pgh_link_choose_type(cx, a - PGA_LINK_TYPE);
-        return;
+        return 0;
     case PP_LINK_ROUTE: pgh_link_place(cx, a); break;
     case PP_DEVELOP:
         if (a == PGA_DONE) {
@@ -415,7 +418,7 @@ static void apply_one(PCtx *cx, int a) {
         if (!pd->count) pd->acc_before = pgh_accessible_positions(g, g->h.current);
         pd->position = (uint8_t)(a - PGA_POSITION);
         g->h.phase = PP_DEVELOP_CUBE;
-        return;
+        return 0;
     case PP_DEVELOP_CUBE:
         memset(pd->need, 0, sizeof pd->need);
         pd->need[a - PGA_CUBE] = 1;
@@ -437,7 +440,7 @@ static void apply_one(PCtx *cx, int a) {
             break;
         }
         pgh_sell_choose_tile(cx, a - PGA_SPACE);
-        return;
+        return 0;
     case PP_SELL_MERCHANT: pgh_sell_choose_merchant(cx, a - PGA_MERCHANT); break;
     case PP_QUALITY:
         if (a != PGA_DONE) pgh_quality_claim(cx, a - PGA_QUALITY);
@@ -456,21 +459,27 @@ static void apply_one(PCtx *cx, int a) {
         pd->merchants_used = 0;
         pd->stars = 0;
         g->h.phase = PP_SELL_TILE;
-        return;
-    default: return;
+        return 0;
+    default: return 0;
     }
-    pgh_advance(cx);
+    return advance(cx, board);
+}
+
+void pgh_advance(PCtx *cx) {
+    PBoard board;
+    advance(cx, &board);
 }
 
 void pgh_apply_legal(PittsburghGame *g, int action, BrassEventLog *log, int resolve_forced) {
     PCtx cx = {g, pgh_T(g), log};
-    apply_one(&cx, action);
+    PBoard board;
+    int ready = apply_one(&cx, action, &board);
     if (!resolve_forced || !g->h.auto_resolve) return;
     /* a decision with one option is taken at once, except the action type and the card:
        whether those are forced depends on the hand, which the other seats must not learn */
     uint16_t opts[PGH_NUM_ACTIONS];
     while (!g->h.game_over && g->h.phase != PP_ACTION && g->h.phase != PP_CARD) {
-        if (legal_upto(g, opts, PGH_NUM_ACTIONS, 2) != 1) break;
-        apply_one(&cx, opts[0]);
+        if (legal_upto(g, ready ? &board : NULL, opts, PGH_NUM_ACTIONS, 2) != 1) break;
+        ready = apply_one(&cx, opts[0], &board);
     }
 }

@@ -42,7 +42,8 @@ typedef struct {
        (pgh_memo_answers; zero from pgh_pboard: not known yet, each asker works it out) */
     uint8_t build_cards_known, develop_known, develop_payable, target_known;
     uint8_t link_known;                /* 1: link_reasons of a first link, 2: of a second */
-    uint8_t accessible_known, build_positions_known;
+    uint8_t accessible_known;
+    uint32_t build_decided;            /* positions whose build_positions bit is worked out */
     uint32_t build_positions;          /* where the build card's tile can go (legality only) */
     uint32_t accessible;               /* pgh_accessible_positions of the player */
     uint8_t link_reasons[PGH_MAX_LINK_TYPES];
@@ -98,7 +99,8 @@ int pgh_loc_icons(const PittsburghGame *g, int loc);
 int pgh_card_allows(const PittsburghGame *g, const PBoard *b, int card, int tile, int action);
 int pgh_build_any(const PittsburghGame *g, const PBoard *b, int card);
 uint32_t pgh_buildable_cards(const PittsburghGame *g, const PBoard *b, uint32_t cards, int any);
-uint32_t pgh_buildable_positions(const PittsburghGame *g, const PBoard *b, int card);
+uint32_t pgh_buildable_positions(const PittsburghGame *g, const PBoard *b, int card, int stop_after,
+                                 uint32_t *decided);
 int pgh_source_reason(const PittsburghGame *g, const PBoard *b, int action);
 void pgh_source_apply(PCtx *cx, int action);
 int pgh_market_sells(const PghTables *T, int m, int cube, int *col);
@@ -125,7 +127,7 @@ void pgh_build_finish_market(PCtx *cx);
 
 /* pgh_network.c */
 int pgh_link_type_reason(const PittsburghGame *g, const PBoard *b, int lt, int second);
-void pgh_link_type_reasons(const PittsburghGame *g, const PBoard *b, int second, int stop_at_legal,
+void pgh_link_type_reasons(const PittsburghGame *g, const PBoard *b, int second, int stop_after,
                            uint8_t out[PGH_MAX_LINK_TYPES]);
 int pgh_link_route_reason(const PittsburghGame *g, const PBoard *b, int lt, int action, int second);
 void pgh_link_choose_type(PCtx *cx, int lt);
@@ -184,7 +186,7 @@ const char *pgh_name(const PghTables *T, int kind, int i); /* NULL out of range 
 
 /* pgh_decision.c */
 int pgh_phase_reason(const PittsburghGame *g, const PBoard *b, int action);
-void pgh_memo_answers(const PittsburghGame *g, PBoard *b);
+void pgh_memo_answers(const PittsburghGame *g, PBoard *b, int stop_after);
 void pgh_advance(PCtx *cx);
 int pgh_legal_list(const PittsburghGame *g, uint16_t *out, int cap);
 void pgh_apply_legal(PittsburghGame *g, int action, BrassEventLog *log, int resolve_forced);

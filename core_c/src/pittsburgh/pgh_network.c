@@ -113,19 +113,22 @@ static int route_search(const PittsburghGame *g, const PBoard *b, int lt, int se
 }
 
 int pgh_link_type_reason(const PittsburghGame *g, const PBoard *b, int lt, int second) {
-    if (b->link_known == 1 + second && lt < PGH_MAX_LINK_TYPES) return b->link_reasons[lt];
+    if (b->link_known == 1 + second && lt < PGH_MAX_LINK_TYPES && b->link_reasons[lt] != 255) return b->link_reasons[lt];
     int r = type_reason(g, lt, second);
     return r >= 0 ? r : route_search(g, b, lt, second);
 }
 
-/* pgh_link_type_reason of every link type, up to the first legal one with stop_at_legal.
-   Link types that place alike (their kind, Replacement or not, Reserve or not: all
-   route_place_reason and the cost ask) share one route search. */
-void pgh_link_type_reasons(const PittsburghGame *g, const PBoard *b, int second, int stop_at_legal,
+/* pgh_link_type_reason of every link type in order, up to the stop_after-th legal one
+   (0: all); the ones after it are 255 (not worked out). Link types that place alike (their
+   kind, Replacement or not, Reserve or not: all route_place_reason and the cost ask) share
+   one route search. */
+void pgh_link_type_reasons(const PittsburghGame *g, const PBoard *b, int second, int stop_after,
                            uint8_t out[PGH_MAX_LINK_TYPES]) {
     const PghTables *T = pgh_T(g);
     uint8_t searched[3 * 4];
     memset(searched, 255, sizeof searched);
+    memset(out, 255, PGH_MAX_LINK_TYPES);
+    int legal = 0;
     for (int lt = 0; lt < PGH_MAX_LINK_TYPES; lt++) {
         int r = type_reason(g, lt, second);
         if (r < 0) {
@@ -135,7 +138,7 @@ void pgh_link_type_reasons(const PittsburghGame *g, const PBoard *b, int second,
             r = searched[alike];
         }
         out[lt] = (uint8_t)r;
-        if (r == PR_LEGAL && stop_at_legal) return;
+        if (r == PR_LEGAL && ++legal == stop_after) return;
     }
 }
 
