@@ -232,6 +232,21 @@ int brass_reason(const BrassGame *g, int action) {
     return rs->reason(g, action);
 }
 
+/* A compound action ends where the action ends, or where hidden information is revealed
+   within it (an undo barrier, docs/UNDO.md: a Pittsburgh oilfield tile, P25-P26): what the
+   seat decides next depends on what it learns there, so a listing, a preview or an atomic
+   application of decisions past it would use (or show) the hidden outcome. */
+static int reveals(const BrassRuleset *rs, const BrassGame *after, const BrassGame *before) {
+    uint64_t was[2], now[2];
+    rs->undo_keys(before, was);
+    rs->undo_keys(after, now);
+    return was[1] != now[1];
+}
+
+static int compound_ended(const BrassRuleset *rs, const BrassGame *after, const BrassGame *before) {
+    return rs->action_ended(after, before) || reveals(rs, after, before);
+}
+
 static int check(const BrassRuleset *rs, const BrassGame *g, int seat, int action, int *reason) {
     if (reason) *reason = BRASS_R_LEGAL;
     if (g->header.game_over) return BRASS_E_GAME_OVER;
@@ -290,7 +305,7 @@ int brass_apply_sequence(BrassGame *g, int seat, const uint16_t *ids, int n, Bra
         memcpy(&before, &work, rs->state_size);
         int err = check(rs, &work, seat, ids[i], reason);
         if (!err) apply_counted(rs, &work, ids[i], log);
-        int ended = err == BRASS_OK && rs->action_ended(&work, &before);
+        int ended = err == BRASS_OK && compound_ended(rs, &work, &before);
         if (err == BRASS_OK && ended != (i == n - 1)) {
             err = BRASS_E_ILLEGAL;
             if (reason) *reason = ended ? BRASS_R_TOO_MANY_DECISIONS : BRASS_R_INCOMPLETE_ACTION;
@@ -347,7 +362,8 @@ static void compound_dfs(const BrassGame *g, const BrassGame *start, uint16_t *p
         memcpy(&next, g, o->rs->state_size);
         o->rs->apply_legal(&next, opts[i], NULL, 1);
         path[depth] = opts[i];
-        if (o->rs->action_ended(&next, start) || depth + 1 >= MAX_ACTION_DECISIONS) {
+        if (o->rs->action_ended(&next, start) || reveals(o->rs, &next, g) ||
+            depth + 1 >= MAX_ACTION_DECISIONS) {
             if (o->count >= o->max_actions || o->ids_used + depth + 1 > o->ids_cap) {
                 o->truncated = 1;
                 return;

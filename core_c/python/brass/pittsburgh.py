@@ -125,7 +125,8 @@ def name_event(d: dict[str, Any], rs: Any, players: int) -> None:
         d["tile"] = _pick(tiles["quality"], d["tile"])
     elif t == "reveal":
         d["oilfield"] = _pick(n.oilfield, d["oilfield"])
-        d["tile"] = _pick(tiles["oilfield"], d["tile"])
+        # -1: a preview's reveal, whose face-down tile the core does not show
+        d["tile"] = "unknown" if d["tile"] == -1 else _pick(tiles["oilfield"], d["tile"])
     elif t == "route_bonus":
         d["link"] = _pick(n.link, d["link"])
         d["kind"] = _pick(_BONUS_KINDS, d["kind"])

@@ -386,8 +386,9 @@ static const char *const EVENT_FIELDS[PGH_NUM_EVENTS] = {
 const char *pgh_event_fields(int t) { return t >= 0 && t < PGH_NUM_EVENTS ? EVENT_FIELDS[t] : NULL; }
 
 
-/* Previews: everything `seat` cannot see dealt in one canonical order (lowest card first;
-   face-down oilfield tiles in id order), random state fixed. */
+/* Previews: everything `seat` cannot see dealt in one canonical order (lowest card first),
+   the face-down oilfield tiles unknown (a reveal in the preview gives nothing: pgh_oil_reveal),
+   random state fixed. */
 void pgh_conceal(PittsburghGame *g, int seat) {
     const PghTables *T = pgh_T(g);
     int n = g->h.num_players;
@@ -412,18 +413,8 @@ void pgh_conceal(PittsburghGame *g, int seat) {
         for (int i = 0; i < pl->hand_size; i++) pl->hand[NEXT_CARD()]++;
     }
 #undef NEXT_CARD
-    uint8_t tiles[PGH_MAX_FIELDS];
-    int nt = 0;
     for (int f = 0; f < T->num_fields; f++)
-        if (g->fields[f].tile_state == FT_FACE_DOWN) tiles[nt++] = g->fields[f].tile;
-    for (int i = 1; i < nt; i++)
-        for (int j = i; j > 0 && tiles[j - 1] > tiles[j]; j--) {
-            uint8_t t = tiles[j];
-            tiles[j] = tiles[j - 1];
-            tiles[j - 1] = t;
-        }
-    for (int f = 0, k = 0; f < T->num_fields; f++)
-        if (g->fields[f].tile_state == FT_FACE_DOWN) g->fields[f].tile = tiles[k++];
+        if (g->fields[f].tile_state == FT_FACE_DOWN) g->fields[f].tile = PGH_NONE;
     rng_seed(&g->rng_state, 0);
     g->seed = 0;
 }

@@ -14,10 +14,17 @@ void pgh_oil_add_route(PCtx *cx, int pipe, int barrels) {
 }
 
 /* The first pipeline to an oilfield reveals its tile: the builder takes the reward now; the
-   oil waits for the era-1 end, or comes at once in era 2. */
+   oil waits for the era-1 end, or comes at once in era 2. In a preview the tile is unknown
+   (pgh_conceal): the field turns face up with no reward and no oil, and the event names no
+   tile (-1), so a preview never shows or guesses the face-down tile. */
 void pgh_oil_reveal(PCtx *cx, int field, int player) {
     PittsburghGame *g = cx->g;
     PghField *f = &g->fields[field];
+    if (f->tile == PGH_NONE) {
+        f->tile_state = g->h.era == 0 ? FT_PENDING : FT_GONE;
+        pgh_pemit(cx, PE_REVEAL, player, field, -1, 0);
+        return;
+    }
     const PghFieldTile *t = &cx->T->ftiles[f->tile];
     pgh_gain_reward(cx, player, &t->reward);
     if (g->h.era == 0) {
