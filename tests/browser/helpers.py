@@ -131,10 +131,10 @@ def any_of(locator: Any, rng: random.Random) -> Any:
 
 
 def play_whole_action(page: Any, rng: random.Random, group_name: str | None = None,
-                      without: str | None = None) -> str:
+                      without: str | None = None, prefer: str | None = None) -> str:
     """Through the page: pick a whole action from the list (of the group `group_name`,
-    "Build", when the page offers it; none whose words hold `without`), preview it,
-    confirm it."""
+    "Build", when the page offers it; none whose words hold `without`; one whose words hold
+    `prefer` when there is one), preview it, confirm it."""
     wait_my_options(page)
     groups = page.locator(".compound details")
     if group_name is not None:
@@ -147,6 +147,8 @@ def play_whole_action(page: Any, rng: random.Random, group_name: str | None = No
     buttons = group.locator("button.whole-action")
     if without is not None:
         buttons = buttons.filter(has_not_text=without)
+    if prefer is not None and buttons.filter(has_text=prefer).count():
+        buttons = buttons.filter(has_text=prefer)
     button = any_of(buttons, rng)
     label = button.inner_text()
     button.click()

@@ -288,9 +288,9 @@ def test_a_pittsburgh_game_plays_on_its_board(
     link_kinds = {t["id"]: t["kind"] for t in board["linkTiles"]}
     token = host_token(page, game_id)
     # each of seat 0's actions: the first on the board (keyboard), then builds and networks
-    # as whole actions, and a pipeline step by step. No whole action with a pipeline: the
-    # core lists some that its preview refuses (a pipeline that turns an oilfield's tile
-    # face up, P25, ends the action's compound there; reported to the core's owners).
+    # as whole actions (with a pipeline where one is offered), and a pipeline step by step.
+    # A pipeline that turns an oilfield's tile face up (P25) ends its whole action there:
+    # the rest of the action is then chosen one decision at a time, after the reveal.
     plan = ["board", "Build", "pipeline", "pipeline", "Build", "pipeline", "Build", "pipeline"]
     for step in [*plan, None]:
         while current_seat(rest.game(game_id)) != 0:
@@ -307,7 +307,11 @@ def test_a_pittsburgh_game_plays_on_its_board(
                     "links", [])):
             play_action_by_steps(page, rng, ("Pipe", "Network"))
         elif step == "pipeline":
-            play_whole_action(page, rng, "Network", without="Pipeline")
+            play_whole_action(page, rng, "Network", prefer="Pipeline")
+            after = rest.game(game_id, token)
+            if current_seat(after) == 0 and after["summary"]["decision"] != "action":
+                wait_page_version(page, int(after["summary"]["version"]))
+                play_action_by_steps(page, rng)  # the action goes on after the reveal
         elif step is not None:
             play_whole_action(page, rng, step, without="Pipeline")
     assert view["pittsburgh"].get("spaces"), "no tile was built"
