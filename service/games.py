@@ -14,6 +14,7 @@ import contextlib
 import hashlib
 import json
 import math
+import re
 import secrets
 import time
 import weakref
@@ -74,6 +75,13 @@ MAX_GAME_ID_CHARS = 64
 MAX_IDEMPOTENCY_KEY_CHARS = 128
 MAX_PAGE_TOKEN_CHARS = 512
 MAX_SEAT_NAME_CHARS = 64
+# A display name holds a character that is whitespace to neither reader of the OpenAPI
+# pattern: `\S` means one thing to the document's readers (ECMA-262: U+001C-U+001F are not
+# space) and another to Python's re and str.strip (they are), so the class lists every
+# space character of both; both transports check names with it.
+NAME_PATTERN = (r"[^\t\n\v\f\r \x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029"
+                r"\u202f\u205f\u3000\ufeff]")
+_VISIBLE_NAME = re.compile(NAME_PATTERN)
 # JoinGame, LeaveGame, StartGame: how often a change of seats is retried when another
 # process changed the seats between its read and its write.
 _SEATS_ATTEMPTS = 8
@@ -635,7 +643,8 @@ def _seat_set(row: GameRow, seat: int, name: str, digest: str, event: str,
 
 
 def _check_join_name(name: str) -> None:
-    _require(name.strip() != "", "name is required", "name")
+    _require(_VISIBLE_NAME.search(name) is not None,
+             "name is required (a character other than white space)", "name")
     _require(
         len(name) <= MAX_SEAT_NAME_CHARS,
         f"name is at most {MAX_SEAT_NAME_CHARS} characters",

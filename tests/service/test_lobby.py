@@ -175,7 +175,8 @@ def test_bad_lobby_requests_are_refused_and_change_nothing(server: ServerProcess
         assert bad_visibility.metadata["field"] == "visibility"
         created = client.create_game(players=2, open_seats=[1])
         game_id = created.game_id
-        for name in ("", "   ", "n" * 65):
+        # white space to either reader of the document's pattern (ECMA-262 and Python)
+        for name in ("", "   ", "n" * 65, "\x1e", "\ufeff", "\u3000\t"):
             error = expect_error("INVALID_ARGUMENT", client.join_game, game_id, name)
             assert error.metadata["field"] == "name"
         for seat in (2, -1):
@@ -186,6 +187,11 @@ def test_bad_lobby_requests_are_refused_and_change_nothing(server: ServerProcess
         expect_error("NOT_HOST", client.start_game, game_id, "not-a-token")
         unchanged = _summary(client, game_id)
         assert unchanged.open_seats == 1 and [s.open for s in unchanged.seats] == [False, True]
+        rest = server.rest()
+        for name in ("\x1e", "\ufeff"):
+            refused = expect_rest_error("INVALID_ARGUMENT", 400, rest.post,
+                                        f"/v1/games/{game_id}:join", {"name": name})
+            assert refused.body["error"]["details"][0]["metadata"]["field"] == "name"
         assert client.join_game(game_id, "n" * 64).seat.seat == 1
 
 
