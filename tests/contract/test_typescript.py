@@ -78,13 +78,15 @@ def test_a_wrong_field_fails_the_type_check(server: ServerProcess, tmp_path: Pat
     client = (TS_DIR / "client.ts").read_text()
     assert right in client
     wrong = client.replace(right, wrong_field)
-    (TS_DIR / "generated" / "wrong.ts").write_text(
-        wrong.replace('from "./generated/api"', 'from "./api"'))
+    # a file of its own per case: a shared one was once checked holding another case's text
+    wrong_file = TS_DIR / "generated" / f"wrong-{wrong_field.replace('.', '-')}.ts"
+    wrong_file.write_text(wrong.replace('from "./generated/api"', 'from "./api"'))
     checked = subprocess.run(
         [str(BIN / "tsc"), "--noEmit", "--strict", "--target", "ES2022", "--module", "ES2022",
          "--moduleResolution", "bundler", "--lib", "ES2022,DOM", "--skipLibCheck",
-         str(TS_DIR / "generated" / "wrong.ts")],
+         str(wrong_file)],
         cwd=TS_DIR, capture_output=True, text=True, timeout=300,
     )
+    wrong_file.unlink()
     assert checked.returncode != 0 and wrong_field.split(".")[1] in checked.stdout, \
         checked.stdout
