@@ -22,9 +22,12 @@ int pgh_loc_closed(const PittsburghGame *g, int loc) {
 }
 
 /* P16, P18, P19, P27: components of the train network, the player's network, the cubes
-   and barrels each component can reach. */
-void pgh_pboard(const PittsburghGame *g, int player, PBoard *b) {
+   and barrels each component can reach. (Asked once or more per decision: the counts and
+   masks stay in locals, which the byte-sized writes to *b would otherwise force reloaded.) */
+static void build_board(const PittsburghGame *g, int player, PBoard *b) {
     const PghTables *T = pgh_T(g);
+    const int num_rails = T->num_rails, num_spaces = T->num_spaces, num_pipes = T->num_pipes,
+              num_fields = T->num_fields;
     memset(b, 0, sizeof *b);
     b->player = (uint8_t)player;
     static const uint8_t identity[PGH_MAX_LOCS] = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11,
@@ -38,71 +41,117 @@ void pgh_pboard(const PittsburghGame *g, int player, PBoard *b) {
     if (opt(g, OPT_link_resource_delivery) == 1 && g->pend.action == PA_NETWORK && g->pend.stage == ST_PAY &&
         !g->pend.route_is_pipe && !g->pend.swapped && g->pend.route != PGH_NONE)
         skip = g->pend.route;
-    uint8_t cargo_rails[PGH_MAX_RAILS]; /* the player's trains with cargo, for the second pass */
-    int num_cargo = 0;
-    uint32_t joined = 0; /* locations that are no root any more */
-    for (int r = 0; r < T->num_rails; r++) {
+    uint64_t cargo_rails = 0; /* the player's trains with cargo, for the second pass */
+    uint32_t joined = 0;      /* locations that are no root any more */
+    uint32_t network = 0;
+    int presence = 0;
+    for (int r = 0; r < num_rails; r++) {
         const PghRailState *rs = &g->rails[r];
         if (rs->owner < 0) continue;
-        if (rs->owner == player && rs->cargo) cargo_rails[num_cargo++] = (uint8_t)r;
-        if (r == skip) {
-            if (rs->owner == player) b->presence = 1;
-            continue;
-        }
-        int a = find(parent, T->rails[r].a), c = find(parent, T->rails[r].b);
+        int own = rs->owner == player;
+        presence |= own;
+        if (own && rs->cargo) cargo_rails |= 1ull << r;
+        if (r == skip) continue;
+        const PghRail *R = &T->rails[r];
+        int a = find(parent, R->a), c = find(parent, R->b);
         if (a != c) { /* the lowest location is the root: parent[x] <= x */
             int lo = a < c ? a : c, hi = a < c ? c : a;
             parent[hi] = (uint8_t)lo;
             joined |= 1u << hi;
         }
-        if (rs->owner == player) {
-            b->network |= (1u << T->rails[r].a) | (1u << T->rails[r].b);
-            b->presence = 1;
-        }
+        if (own) network |= (1u << R->a) | (1u << R->b);
     }
     /* a component is numbered by its lowest location (numbers only tell components apart);
        in ascending order a joined location's parent is numbered before it */
-    memcpy(b->comp, identity, sizeof b->comp);
-    for (; joined; joined &= joined - 1) b->comp[__builtin_ctz(joined)] = b->comp[parent[__builtin_ctz(joined)]];
-    for (int s = 0; s < T->num_spaces; s++) {
+    uint8_t comp[PGH_MAX_LOCS];
+    memcpy(comp, identity, sizeof comp);
+    for (; joined; joined &= joined - 1) comp[__builtin_ctz(joined)] = comp[parent[__builtin_ctz(joined)]];
+    memcpy(b->comp, comp, sizeof comp);
+    for (int s = 0; s < num_spaces; s++) {
         const PghSpace *sp = &g->spaces[s];
         if (sp->owner < 0) continue;
         int loc = T->spaces[s].loc;
         if (sp->owner == player) {
-            b->network |= 1u << loc;
-            b->presence = 1;
+            network |= 1u << loc;
+            presence = 1;
         }
         if (sp->flipped) continue;
         const PghTile *t = &T->tiles[sp->tile];
         for (int k = 0; k < 2; k++)
-            if (t->prod_cube[k] < CUBE_OIL) b->cubes[b->comp[loc]][t->prod_cube[k]] += sp->cubes[k];
+            if (t->prod_cube[k] < CUBE_OIL) b->cubes[comp[loc]][t->prod_cube[k]] += sp->cubes[k];
     }
     int oil_sources = opt(g, OPT_oil_sources);
-    for (int i = 0; i < num_cargo; i++) {
-        const PghRailState *rs = &g->rails[cargo_rails[i]];
+    for (uint64_t m = cargo_rails; m; m &= m - 1) {
+        int r = __builtin_ctzll(m);
+        const PghRailState *rs = &g->rails[r];
         int cube = T->link_types[rs->link_type].cargo_cube;
         if (cube == CUBE_OIL && oil_sources != 0) continue;
-        if (cube < PGH_NUM_CUBES) b->train[b->comp[T->rails[cargo_rails[i]].a]][cube] += rs->cargo;
+        if (cube < PGH_NUM_CUBES) b->train[comp[T->rails[r].a]][cube] += rs->cargo;
     }
     uint32_t reached[PGH_MAX_FIELDS] = {0}; /* per field: components its pipelines reach */
     int joins = opt(g, OPT_pipeline_joins_network) == 0;
-    for (int p = 0; p < T->num_pipes; p++) {
+    for (int p = 0; p < num_pipes; p++) {
         const PghPipeState *ps = &g->pipes[p];
         if (ps->owner < 0) continue;
         if (ps->owner == player) {
-            b->presence = 1;
-            if (joins) b->network |= 1u << T->pipes[p].loc;
+            presence = 1;
+            if (joins) network |= 1u << T->pipes[p].loc;
         }
-        if (T->link_types[ps->link_type].pipe == PK_RESERVE || T->pipes[p].field >= T->num_fields) continue;
-        reached[T->pipes[p].field] |= 1u << b->comp[T->pipes[p].loc];
+        if (T->link_types[ps->link_type].pipe == PK_RESERVE || T->pipes[p].field >= num_fields) continue;
+        reached[T->pipes[p].field] |= 1u << comp[T->pipes[p].loc];
     }
-    for (int f = 0; f < T->num_fields; f++) {
+    for (int f = 0; f < num_fields; f++) {
         const PghField *fd = &g->fields[f];
-        if (fd->oc_owner == player) b->presence = 1;
+        if (fd->oc_owner == player) presence = 1;
         int barrels = fd->barrels + (oil_sources == 0 ? fd->oc_barrels : 0);
         for (uint32_t m = reached[f]; m; m &= m - 1) b->oil[__builtin_ctz(m)] += (uint8_t)barrels;
     }
-    for (uint32_t m = b->network; m; m &= m - 1) b->net_comps |= 1u << b->comp[__builtin_ctz(m)];
+    uint32_t net_comps = 0;
+    for (uint32_t m = network; m; m &= m - 1) net_comps |= 1u << comp[__builtin_ctz(m)];
+    b->network = network;
+    b->net_comps = net_comps;
+    b->presence = (uint8_t)presence;
+}
+
+/* The board of the last question asked on this thread, with every byte build_board reads
+   (the same bytes give the same board: it can never be stale). Consecutive decisions of one
+   action mostly ask about an unchanged board. Thread-local: callers may share nothing. */
+#define BOARD_BYTES_FIRST offsetof(PittsburghGame, spaces)
+#define BOARD_BYTES_END offsetof(PittsburghGame, players)
+_Static_assert(offsetof(PittsburghGame, spaces) < offsetof(PittsburghGame, rails) &&
+                   offsetof(PittsburghGame, rails) < offsetof(PittsburghGame, pipes) &&
+                   offsetof(PittsburghGame, pipes) < offsetof(PittsburghGame, fields) &&
+                   offsetof(PittsburghGame, fields) < BOARD_BYTES_END,
+               "the board's bytes are one run of the state");
+typedef struct {
+    uint8_t known, player, table_set;
+    uint8_t options[3];                 /* the three options build_board reads */
+    uint8_t pend[5];                    /* action, stage, route_is_pipe, swapped, route */
+    uint8_t bytes[BOARD_BYTES_END - BOARD_BYTES_FIRST]; /* spaces, rails, pipes, fields */
+    PBoard board;
+} BoardMemo;
+static _Thread_local BoardMemo memo;
+
+void pgh_pboard(const PittsburghGame *g, int player, PBoard *b) {
+    const PghPending *pd = &g->pend;
+    const uint8_t options[3] = {g->options[OPT_link_resource_delivery], g->options[OPT_oil_sources],
+                                g->options[OPT_pipeline_joins_network]};
+    const uint8_t pend[5] = {pd->action, pd->stage, pd->route_is_pipe, pd->swapped, pd->route};
+    const uint8_t *bytes = (const uint8_t *)g + BOARD_BYTES_FIRST;
+    if (memo.known && memo.player == player && memo.table_set == g->h.table_set &&
+        !memcmp(memo.options, options, sizeof options) && !memcmp(memo.pend, pend, sizeof pend) &&
+        !memcmp(memo.bytes, bytes, sizeof memo.bytes)) {
+        *b = memo.board;
+        return;
+    }
+    build_board(g, player, b);
+    memo.known = 1;
+    memo.player = (uint8_t)player;
+    memo.table_set = g->h.table_set;
+    memcpy(memo.options, options, sizeof options);
+    memcpy(memo.pend, pend, sizeof pend);
+    memcpy(memo.bytes, bytes, sizeof memo.bytes);
+    memo.board = *b;
 }
 
 /* ---- income track (P12) ---- */

@@ -19,7 +19,7 @@ _Static_assert(sizeof(PghPending) == 88, "PghPending has no hidden padding");
 _Static_assert(sizeof(PittsburghGame) == 1072, "PittsburghGame has no hidden padding");
 _Static_assert(offsetof(PittsburghGame, undo) % 4 == 0, "brass_hash masks the undo mark in one word");
 _Static_assert(sizeof(PittsburghGame) % 8 == 0 && sizeof(PittsburghGame) <= 2048, "state size");
-_Static_assert(PGH_MAX_LOCS <= 32 && PGH_MAX_SPACES <= 64 && PGH_MAX_POSITIONS <= 32, "masks");
+_Static_assert(PGH_MAX_LOCS <= 32 && PGH_MAX_SPACES <= 64 && PGH_MAX_RAILS <= 64 && PGH_MAX_POSITIONS <= 32, "masks");
 
 /* One call's context: the game, its tables and where events go. */
 typedef struct {
@@ -56,7 +56,7 @@ static inline int is_train_kind(const PghTables *T, int lt) { return T->link_typ
 static inline int bit32(uint32_t m, int i) { return (int)((m >> i) & 1u); }
 
 /* pgh_board.c: connectivity, networks, income track, mat accessibility */
-void pgh_pboard(const PittsburghGame *g, int player, PBoard *b);
+void pgh_pboard(const PittsburghGame *g, int player, PBoard *b); /* the last board is kept per thread */
 int pgh_level_of(const PittsburghGame *g, int space);
 int pgh_player_level(const PittsburghGame *g, int p);
 int pgh_income_after_levels(const PittsburghGame *g, int space, int levels); /* new space */
