@@ -24,7 +24,17 @@ int pgh_loc_closed(const PittsburghGame *g, int loc) {
 /* P16, P18, P19, P27: components of the train network, the player's network, the cubes
    and barrels each component can reach. (Asked once or more per decision: the counts and
    masks stay in locals, which the byte-sized writes to *b would otherwise force reloaded.) */
-static void build_board(const PittsburghGame *g, int player, PBoard *b) {
+/* P44 link_resource_delivery = before_placement: while a new train's cubes are paid, it
+   does not connect yet (a Replacement's route was connected before); -1: none */
+static int unconnected_rail(const PittsburghGame *g) {
+    const PghPending *pd = &g->pend;
+    if (opt(g, OPT_link_resource_delivery) == 1 && pd->action == PA_NETWORK && pd->stage == ST_PAY &&
+        !pd->route_is_pipe && !pd->swapped && pd->route != PGH_NONE)
+        return pd->route;
+    return -1;
+}
+
+static void build_board(const PittsburghGame *g, int player, int skip, PBoard *b) {
     const PghTables *T = pgh_T(g);
     const int num_rails = T->num_rails, num_spaces = T->num_spaces, num_pipes = T->num_pipes,
               num_fields = T->num_fields;
@@ -35,12 +45,6 @@ static void build_board(const PittsburghGame *g, int player, PBoard *b) {
     _Static_assert(PGH_MAX_LOCS == 24, "identity lists every location");
     uint8_t parent[PGH_MAX_LOCS];
     memcpy(parent, identity, sizeof parent);
-    /* P44 link_resource_delivery = before_placement: while a new train's cubes are paid, it
-       does not connect yet (a Replacement's route was connected before) */
-    int skip = -1;
-    if (opt(g, OPT_link_resource_delivery) == 1 && g->pend.action == PA_NETWORK && g->pend.stage == ST_PAY &&
-        !g->pend.route_is_pipe && !g->pend.swapped && g->pend.route != PGH_NONE)
-        skip = g->pend.route;
     uint64_t cargo_rails = 0; /* the player's trains with cargo, for the second pass */
     uint32_t joined = 0;      /* locations that are no root any more */
     uint32_t network = 0;
@@ -113,8 +117,8 @@ static void build_board(const PittsburghGame *g, int player, PBoard *b) {
     b->presence = (uint8_t)presence;
 }
 
-/* The board of the last question asked on this thread, with every byte build_board reads
-   (the same bytes give the same board: it can never be stale). Consecutive decisions of one
+/* The board of the last question asked on this thread, with everything build_board reads
+   (the same inputs give the same board: it can never be stale). Consecutive decisions of one
    action mostly ask about an unchanged board. Thread-local: callers may share nothing. */
 #define BOARD_BYTES_FIRST offsetof(PittsburghGame, spaces)
 #define BOARD_BYTES_END offsetof(PittsburghGame, players)
@@ -124,32 +128,28 @@ _Static_assert(offsetof(PittsburghGame, spaces) < offsetof(PittsburghGame, rails
                    offsetof(PittsburghGame, fields) < BOARD_BYTES_END,
                "the board's bytes are one run of the state");
 typedef struct {
-    uint8_t known, player, table_set;
-    uint8_t options[3];                 /* the three options build_board reads */
-    uint8_t pend[5];                    /* action, stage, route_is_pipe, swapped, route */
+    uint8_t known, player, table_set, skip; /* skip: unconnected_rail + 1 */
+    uint8_t options[2];                 /* the other two options build_board reads */
     uint8_t bytes[BOARD_BYTES_END - BOARD_BYTES_FIRST]; /* spaces, rails, pipes, fields */
     PBoard board;
 } BoardMemo;
 static _Thread_local BoardMemo memo;
 
 void pgh_pboard(const PittsburghGame *g, int player, PBoard *b) {
-    const PghPending *pd = &g->pend;
-    const uint8_t options[3] = {g->options[OPT_link_resource_delivery], g->options[OPT_oil_sources],
-                                g->options[OPT_pipeline_joins_network]};
-    const uint8_t pend[5] = {pd->action, pd->stage, pd->route_is_pipe, pd->swapped, pd->route};
+    const int skip = unconnected_rail(g);
+    const uint8_t options[2] = {g->options[OPT_oil_sources], g->options[OPT_pipeline_joins_network]};
     const uint8_t *bytes = (const uint8_t *)g + BOARD_BYTES_FIRST;
-    if (memo.known && memo.player == player && memo.table_set == g->h.table_set &&
-        !memcmp(memo.options, options, sizeof options) && !memcmp(memo.pend, pend, sizeof pend) &&
-        !memcmp(memo.bytes, bytes, sizeof memo.bytes)) {
+    if (memo.known && memo.player == player && memo.table_set == g->h.table_set && memo.skip == skip + 1 &&
+        !memcmp(memo.options, options, sizeof options) && !memcmp(memo.bytes, bytes, sizeof memo.bytes)) {
         *b = memo.board;
         return;
     }
-    build_board(g, player, b);
+    build_board(g, player, skip, b);
     memo.known = 1;
     memo.player = (uint8_t)player;
     memo.table_set = g->h.table_set;
+    memo.skip = (uint8_t)(skip + 1);
     memcpy(memo.options, options, sizeof options);
-    memcpy(memo.pend, pend, sizeof pend);
     memcpy(memo.bytes, bytes, sizeof memo.bytes);
     memo.board = *b;
 }
