@@ -103,7 +103,10 @@ static int candidates(const PittsburghGame *g, const PBoard *b, uint16_t *out) {
 #define RANGE(base, count) do { for (int a_ = (base); a_ < (base) + (count); a_++) out[n++] = (uint16_t)a_; } while (0)
     switch (g->h.phase) {
     case PP_ACTION: RANGE(PGA_TYPE, PGH_NUM_ACT_TYPES); break;
-    case PP_CARD: RANGE(PGA_CARD, T->num_card_types); break;
+    case PP_CARD: /* a card in hand */
+        for (int c = 0; c < T->num_card_types; c++)
+            if (g->players[p].hand[c]) out[n++] = (uint16_t)(PGA_CARD + c);
+        break;
     case PP_BUILD_POSITION: RANGE(PGA_POSITION, T->num_positions); break;
     case PP_BUILD_PLACE: {
         const PghTile *t = &T->tiles[T->positions[pd->position].tile];
@@ -156,9 +159,17 @@ static int candidates(const PittsburghGame *g, const PBoard *b, uint16_t *out) {
                 if (!b->presence || bit32(b->network, T->pipes[q].loc)) out[n++] = (uint16_t)(PGA_PIPE + q);
         }
         break;
-    case PP_DEVELOP: case PP_FREE_DEVELOP: RANGE(PGA_POSITION, T->num_positions); RANGE(PGA_DONE, 1); break;
+    case PP_DEVELOP: case PP_FREE_DEVELOP: /* an accessible position (pgh_memo_answers knows them) */
+        for (uint32_t m = b->accessible; m; m &= m - 1)
+            out[n++] = (uint16_t)(PGA_POSITION + __builtin_ctz(m));
+        RANGE(PGA_DONE, 1);
+        break;
     case PP_DEVELOP_CUBE: RANGE(PGA_CUBE, PGH_NUM_CUBES); break;
-    case PP_SELL_TILE: RANGE(PGA_SPACE, T->num_spaces); RANGE(PGA_DONE, 1); break;
+    case PP_SELL_TILE: /* one's own tile */
+        for (int s = 0; s < T->num_spaces; s++)
+            if (g->spaces[s].owner == p) out[n++] = (uint16_t)(PGA_SPACE + s);
+        RANGE(PGA_DONE, 1);
+        break;
     case PP_SELL_MERCHANT: RANGE(PGA_MERCHANT, T->num_mspaces); break;
     case PP_QUALITY: RANGE(PGA_QUALITY, T->num_qslots); RANGE(PGA_DONE, 1); break;
     case PP_BONUS_SELL: RANGE(PGA_BONUS_SELL, 2); break;
@@ -173,7 +184,7 @@ void pgh_memo_answers(const PittsburghGame *g, PBoard *b, int stop_after) {
     const PghPlayer *pl = &g->players[g->h.current];
     int ph = g->h.phase;
     if (ph == PP_ACTION || (ph == PP_CARD && g->pend.action == PA_BUILD) || ph == PP_BUILD_POSITION ||
-        ph == PP_DEVELOP) {
+        ph == PP_DEVELOP || ph == PP_FREE_DEVELOP) {
         b->accessible = pgh_accessible_positions(g, g->h.current);
         b->accessible_known = 1;
     }
