@@ -21,9 +21,6 @@ int pgh_loc_closed(const PittsburghGame *g, int loc) {
     return g->h.num_players == 2 || opt(g, OPT_east_location) == 1;
 }
 
-/* P16, P18, P19, P27: components of the train network, the player's network, the cubes
-   and barrels each component can reach. (Asked once or more per decision: the counts and
-   masks stay in locals, which the byte-sized writes to *b would otherwise force reloaded.) */
 /* P44 link_resource_delivery = before_placement: while a new train's cubes are paid, it
    does not connect yet (a Replacement's route was connected before); -1: none */
 static int unconnected_rail(const PittsburghGame *g) {
@@ -34,27 +31,56 @@ static int unconnected_rail(const PittsburghGame *g) {
     return -1;
 }
 
-static void build_board(const PittsburghGame *g, int player, int skip, PBoard *b) {
+/* The board of the last question asked on this thread, with everything it is built from
+   (the same inputs give the same board: it can never be stale). Consecutive decisions of one
+   action, and the first of the next seat, mostly ask about an unchanged board: the part of
+   each seat is kept for every seat. Thread-local: callers may share nothing. */
+#define BOARD_BYTES_FIRST offsetof(PittsburghGame, spaces)
+#define BOARD_BYTES_END offsetof(PittsburghGame, players)
+_Static_assert(offsetof(PittsburghGame, spaces) < offsetof(PittsburghGame, rails) &&
+                   offsetof(PittsburghGame, rails) < offsetof(PittsburghGame, pipes) &&
+                   offsetof(PittsburghGame, pipes) < offsetof(PittsburghGame, fields) &&
+                   offsetof(PittsburghGame, fields) < BOARD_BYTES_END,
+               "the board's bytes are one run of the state");
+typedef struct {
+    uint8_t known, table_set, skip;     /* skip: unconnected_rail + 1 */
+    uint8_t options[2];                 /* the two options the board reads besides */
+    uint8_t bytes[BOARD_BYTES_END - BOARD_BYTES_FIRST]; /* spaces, rails, pipes, fields */
+    PBoard board;                       /* the part that is no seat's (network, train... 0) */
+    uint32_t network[PGH_MAX_PLAYERS];
+    uint8_t presence[PGH_MAX_PLAYERS];
+    uint64_t cargo_rails[PGH_MAX_PLAYERS]; /* each seat's trains with cargo */
+} BoardMemo;
+static _Thread_local BoardMemo memo;
+
+static int seat_index(int owner) { return owner >= 0 && owner < PGH_MAX_PLAYERS ? owner : -1; }
+
+/* P16, P18, P19, P27: components of the train network, each seat's network, the cubes and
+   barrels each component can reach. (The counts and masks stay in locals, which the
+   byte-sized writes to the board would otherwise force reloaded.) */
+static void build_board(const PittsburghGame *g, int skip, BoardMemo *m) {
     const PghTables *T = pgh_T(g);
     const int num_rails = T->num_rails, num_spaces = T->num_spaces, num_pipes = T->num_pipes,
               num_fields = T->num_fields;
+    PBoard *b = &m->board;
     memset(b, 0, sizeof *b);
-    b->player = (uint8_t)player;
     static const uint8_t identity[PGH_MAX_LOCS] = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11,
                                                    12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23};
     _Static_assert(PGH_MAX_LOCS == 24, "identity lists every location");
     uint8_t parent[PGH_MAX_LOCS];
     memcpy(parent, identity, sizeof parent);
-    uint64_t cargo_rails = 0; /* the player's trains with cargo, for the second pass */
-    uint32_t joined = 0;      /* locations that are no root any more */
-    uint32_t network = 0;
-    int presence = 0;
+    uint64_t cargo_rails[PGH_MAX_PLAYERS] = {0};
+    uint32_t network[PGH_MAX_PLAYERS] = {0};
+    uint8_t presence[PGH_MAX_PLAYERS] = {0};
+    uint32_t joined = 0; /* locations that are no root any more */
     for (int r = 0; r < num_rails; r++) {
         const PghRailState *rs = &g->rails[r];
         if (rs->owner < 0) continue;
-        int own = rs->owner == player;
-        presence |= own;
-        if (own && rs->cargo) cargo_rails |= 1ull << r;
+        int seat = seat_index(rs->owner);
+        if (seat >= 0) {
+            presence[seat] = 1;
+            if (rs->cargo) cargo_rails[seat] |= 1ull << r;
+        }
         if (r == skip) continue;
         const PghRail *R = &T->rails[r];
         int a = find(parent, R->a), c = find(parent, R->b);
@@ -63,7 +89,7 @@ static void build_board(const PittsburghGame *g, int player, int skip, PBoard *b
             parent[hi] = (uint8_t)lo;
             joined |= 1u << hi;
         }
-        if (own) network |= (1u << R->a) | (1u << R->b);
+        if (seat >= 0) network[seat] |= (1u << R->a) | (1u << R->b);
     }
     /* a component is numbered by its lowest location (numbers only tell components apart);
        in ascending order a joined location's parent is numbered before it */
@@ -74,84 +100,77 @@ static void build_board(const PittsburghGame *g, int player, int skip, PBoard *b
     for (int s = 0; s < num_spaces; s++) {
         const PghSpace *sp = &g->spaces[s];
         if (sp->owner < 0) continue;
-        int loc = T->spaces[s].loc;
-        if (sp->owner == player) {
-            network |= 1u << loc;
-            presence = 1;
+        int loc = T->spaces[s].loc, seat = seat_index(sp->owner);
+        if (seat >= 0) {
+            network[seat] |= 1u << loc;
+            presence[seat] = 1;
         }
         if (sp->flipped) continue;
         const PghTile *t = &T->tiles[sp->tile];
         for (int k = 0; k < 2; k++)
             if (t->prod_cube[k] < CUBE_OIL) b->cubes[comp[loc]][t->prod_cube[k]] += sp->cubes[k];
     }
-    int oil_sources = opt(g, OPT_oil_sources);
-    for (uint64_t m = cargo_rails; m; m &= m - 1) {
-        int r = __builtin_ctzll(m);
-        const PghRailState *rs = &g->rails[r];
-        int cube = T->link_types[rs->link_type].cargo_cube;
-        if (cube == CUBE_OIL && oil_sources != 0) continue;
-        if (cube < PGH_NUM_CUBES) b->train[comp[T->rails[r].a]][cube] += rs->cargo;
-    }
     uint32_t reached[PGH_MAX_FIELDS] = {0}; /* per field: components its pipelines reach */
     int joins = opt(g, OPT_pipeline_joins_network) == 0;
     for (int p = 0; p < num_pipes; p++) {
         const PghPipeState *ps = &g->pipes[p];
         if (ps->owner < 0) continue;
-        if (ps->owner == player) {
-            presence = 1;
-            if (joins) network |= 1u << T->pipes[p].loc;
+        int seat = seat_index(ps->owner);
+        if (seat >= 0) {
+            presence[seat] = 1;
+            if (joins) network[seat] |= 1u << T->pipes[p].loc;
         }
         if (T->link_types[ps->link_type].pipe == PK_RESERVE || T->pipes[p].field >= num_fields) continue;
         reached[T->pipes[p].field] |= 1u << comp[T->pipes[p].loc];
     }
+    int oil_sources = opt(g, OPT_oil_sources);
     for (int f = 0; f < num_fields; f++) {
         const PghField *fd = &g->fields[f];
-        if (fd->oc_owner == player) presence = 1;
+        int seat = seat_index(fd->oc_owner);
+        if (seat >= 0) presence[seat] = 1;
         int barrels = fd->barrels + (oil_sources == 0 ? fd->oc_barrels : 0);
-        for (uint32_t m = reached[f]; m; m &= m - 1) b->oil[__builtin_ctz(m)] += (uint8_t)barrels;
+        for (uint32_t r = reached[f]; r; r &= r - 1) b->oil[__builtin_ctz(r)] += (uint8_t)barrels;
     }
-    uint32_t net_comps = 0;
-    for (uint32_t m = network; m; m &= m - 1) net_comps |= 1u << comp[__builtin_ctz(m)];
-    b->network = network;
-    b->net_comps = net_comps;
-    b->presence = (uint8_t)presence;
+    memcpy(m->network, network, sizeof network);
+    memcpy(m->presence, presence, sizeof presence);
+    memcpy(m->cargo_rails, cargo_rails, sizeof cargo_rails);
 }
 
-/* The board of the last question asked on this thread, with everything build_board reads
-   (the same inputs give the same board: it can never be stale). Consecutive decisions of one
-   action mostly ask about an unchanged board. Thread-local: callers may share nothing. */
-#define BOARD_BYTES_FIRST offsetof(PittsburghGame, spaces)
-#define BOARD_BYTES_END offsetof(PittsburghGame, players)
-_Static_assert(offsetof(PittsburghGame, spaces) < offsetof(PittsburghGame, rails) &&
-                   offsetof(PittsburghGame, rails) < offsetof(PittsburghGame, pipes) &&
-                   offsetof(PittsburghGame, pipes) < offsetof(PittsburghGame, fields) &&
-                   offsetof(PittsburghGame, fields) < BOARD_BYTES_END,
-               "the board's bytes are one run of the state");
-typedef struct {
-    uint8_t known, player, table_set, skip; /* skip: unconnected_rail + 1 */
-    uint8_t options[2];                 /* the other two options build_board reads */
-    uint8_t bytes[BOARD_BYTES_END - BOARD_BYTES_FIRST]; /* spaces, rails, pipes, fields */
-    PBoard board;
-} BoardMemo;
-static _Thread_local BoardMemo memo;
+/* The board as `player` sees it: the memo's, with that seat's network and train cargo. */
+static void seat_board(const PittsburghGame *g, const BoardMemo *m, int player, PBoard *b) {
+    const PghTables *T = pgh_T(g);
+    *b = m->board;
+    b->player = (uint8_t)player;
+    int seat = seat_index(player);
+    if (seat < 0) return;
+    b->network = m->network[seat];
+    b->presence = m->presence[seat];
+    int oil_sources = opt(g, OPT_oil_sources);
+    for (uint64_t r = m->cargo_rails[seat]; r; r &= r - 1) {
+        const PghRailState *rs = &g->rails[__builtin_ctzll(r)];
+        int cube = T->link_types[rs->link_type].cargo_cube;
+        if (cube == CUBE_OIL && oil_sources != 0) continue;
+        if (cube < PGH_NUM_CUBES) b->train[b->comp[T->rails[__builtin_ctzll(r)].a]][cube] += rs->cargo;
+    }
+    uint32_t net_comps = 0;
+    for (uint32_t n = b->network; n; n &= n - 1) net_comps |= 1u << b->comp[__builtin_ctz(n)];
+    b->net_comps = net_comps;
+}
 
 void pgh_pboard(const PittsburghGame *g, int player, PBoard *b) {
     const int skip = unconnected_rail(g);
     const uint8_t options[2] = {g->options[OPT_oil_sources], g->options[OPT_pipeline_joins_network]};
     const uint8_t *bytes = (const uint8_t *)g + BOARD_BYTES_FIRST;
-    if (memo.known && memo.player == player && memo.table_set == g->h.table_set && memo.skip == skip + 1 &&
-        !memcmp(memo.options, options, sizeof options) && !memcmp(memo.bytes, bytes, sizeof memo.bytes)) {
-        *b = memo.board;
-        return;
+    if (!memo.known || memo.table_set != g->h.table_set || memo.skip != skip + 1 ||
+        memcmp(memo.options, options, sizeof options) || memcmp(memo.bytes, bytes, sizeof memo.bytes)) {
+        build_board(g, skip, &memo);
+        memo.known = 1;
+        memo.table_set = g->h.table_set;
+        memo.skip = (uint8_t)(skip + 1);
+        memcpy(memo.options, options, sizeof options);
+        memcpy(memo.bytes, bytes, sizeof memo.bytes);
     }
-    build_board(g, player, skip, b);
-    memo.known = 1;
-    memo.player = (uint8_t)player;
-    memo.table_set = g->h.table_set;
-    memo.skip = (uint8_t)(skip + 1);
-    memcpy(memo.options, options, sizeof options);
-    memcpy(memo.bytes, bytes, sizeof memo.bytes);
-    memo.board = *b;
+    seat_board(g, &memo, player, b);
 }
 
 /* ---- income track (P12) ---- */
@@ -201,20 +220,33 @@ int pgh_board_accessible(const PittsburghGame *g, const PBoard *b, int pos) {
     return b->accessible_known ? bit32(b->accessible, pos) : pgh_position_accessible(g, g->h.current, pos);
 }
 
+/* Bit i set where byte i of the 8 at p is not zero: the high bit of each byte set by an
+   add that carries into it from a nonzero low part (or the byte's own high bit), then the
+   eight high bits gathered into the top byte by one multiplication. */
+static uint32_t nonzero_bytes8(const uint8_t *p) {
+    uint64_t x;
+    memcpy(&x, p, sizeof x);
+    const uint64_t low7 = 0x7f7f7f7f7f7f7f7full, high = 0x8080808080808080ull;
+    uint64_t nonzero = (((x & low7) + low7) | x) & high;
+    return (uint32_t)(((nonzero >> 7) * 0x0102040810204080ull) >> 56);
+}
+
 /* pgh_position_accessible of every position, in one pass over the positions and edges */
 uint32_t pgh_accessible_positions(const PittsburghGame *g, int p) {
     const PghTables *T = pgh_T(g);
     const PghPlayer *pl = &g->players[p];
-    uint32_t left = 0, via_edge = 0, acc = 0;
-    for (int i = 0; i < T->num_positions; i++)
-        if (pl->mat_left[i]) left |= 1u << i;
+    const int num_positions = T->num_positions;
+    uint32_t left = 0, via_edge = 0, covered = 0;
+    _Static_assert(PGH_MAX_POSITIONS == 24, "three words of mat_left");
+    left = nonzero_bytes8(pl->mat_left) | nonzero_bytes8(pl->mat_left + 8) << 8 | nonzero_bytes8(pl->mat_left + 16) << 16;
+    left &= ~(~0u << num_positions); /* num_positions <= 24 */
     for (int e = 0; e < T->num_edges; e++)
         if (!bit32(left, T->edges[e].from) && edge_active(g, &T->edges[e])) via_edge |= 1u << T->edges[e].to;
-    for (uint32_t m = left; m; m &= m - 1) {
-        int pos = __builtin_ctz(m), below = T->positions[pos].below;
-        if (below == PGH_NONE || !bit32(left, below) || bit32(via_edge, pos)) acc |= 1u << pos;
+    for (int pos = 0; pos < num_positions; pos++) { /* a tile is left on the position below */
+        unsigned below = T->positions[pos].below; /* PGH_NONE at a path's bottom */
+        covered |= (below < PGH_MAX_POSITIONS ? left >> below & 1u : 0u) << pos;
     }
-    return acc;
+    return left & (~covered | via_edge);
 }
 
 int pgh_empty_positions(const PittsburghGame *g, int p) {
