@@ -286,6 +286,14 @@ def generate(name: str, data: dict[str, Any]) -> str:  # noqa: C901 - one table 
           f"{mk['price']}, {{{cube[0]}, {cube[1]}}}, {{{nslots[0]}, {nslots[1]}}}, "
           f"{{{fill[0]}, {fill[1]}}}, {{{vps[0]}, {vps[1]}}}}},")
     w("  },")
+    # per cube, the markets selling it cheapest first (ties by market order), then NONE
+    by_price = []
+    for cube in CUBES:
+        sells = [i for i, mk in enumerate(markets) if cube in mk["columns"]]
+        sells.sort(key=lambda i: markets[i]["price"])
+        by_price.append(sells + [NONE] * (MAX["MARKETS"] - len(sells)))
+    w("  .markets_by_price = {" + ", ".join(
+        "{" + ", ".join(map(str, row)) + "}" for row in by_price) + "},")
     w("  .mspace_loc = {" + ", ".join(map(str, mspaces)) + "},")
     w("  .mtiles = {")
     for t in data["merchant_tiles"]:
@@ -348,6 +356,12 @@ def generate(name: str, data: dict[str, Any]) -> str:  # noqa: C901 - one table 
         w(f"    {{{c_str(p['id'])}, {tile_ix[p['tile']]}, {p['count']}, {below}, "
           f"{paths.index(p['path'])}}},")
     w("  },")
+    # per position, the positions right above it (whose tile is covered while it has one)
+    above = [0] * len(positions)
+    for i, p in enumerate(positions):
+        if p.get("below"):
+            above[pos_ix[p["below"]]] |= 1 << i
+    w("  .above = {" + ", ".join(map(str, above)) + "},")
     w("  .edges = {")
     for e in edges:
         bidir = 1 if e["kind"] == "shortcut_bidirectional" else 0

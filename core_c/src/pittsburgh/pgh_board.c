@@ -242,10 +242,7 @@ uint32_t pgh_accessible_positions(const PittsburghGame *g, int p) {
     left &= ~(~0u << num_positions); /* num_positions <= 24 */
     for (int e = 0; e < T->num_edges; e++)
         if (!bit32(left, T->edges[e].from) && edge_active(g, &T->edges[e])) via_edge |= 1u << T->edges[e].to;
-    for (int pos = 0; pos < num_positions; pos++) { /* a tile is left on the position below */
-        unsigned below = T->positions[pos].below; /* PGH_NONE at a path's bottom */
-        covered |= (below < PGH_MAX_POSITIONS ? left >> below & 1u : 0u) << pos;
-    }
+    for (uint32_t m = left; m; m &= m - 1) covered |= T->above[__builtin_ctz(m)]; /* a tile left below */
     return left & (~covered | via_edge);
 }
 

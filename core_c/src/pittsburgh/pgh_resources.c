@@ -27,25 +27,15 @@ int pgh_mincost(const PittsburghGame *g, const PBoard *b, int cube, int n, uint3
     int rest = n - free_cubes;
     if (rest <= 0) return 0;
     if (cube == CUBE_OIL) return -1;
-    int price[PGH_MAX_MARKETS], count[PGH_MAX_MARKETS], k = 0;
-    for (int m = 0; m < T->num_markets; m++) {
-        int col;
-        if (!pgh_market_sells(T, m, cube, &col) || !bit32(comps, b->comp[T->markets[m].loc])) continue;
+    int cost = 0;
+    const uint8_t *sellers = T->markets_by_price[cube];
+    for (int i = 0; i < PGH_MAX_MARKETS && sellers[i] != PGH_NONE && rest > 0; i++) {
+        int m = sellers[i], col = T->markets[m].col_cube[0] == cube ? 0 : 1;
+        if (!bit32(comps, b->comp[T->markets[m].loc])) continue;
         int have = g->market_fill[m][col] - (m == market_less);
         if (have <= 0) continue;
-        int j = k++;
-        while (j > 0 && price[j - 1] > T->markets[m].price) {
-            price[j] = price[j - 1];
-            count[j] = count[j - 1];
-            j--;
-        }
-        price[j] = T->markets[m].price;
-        count[j] = have;
-    }
-    int cost = 0;
-    for (int i = 0; i < k && rest > 0; i++) {
-        int take = rest < count[i] ? rest : count[i];
-        cost += take * price[i];
+        int take = rest < have ? rest : have;
+        cost += take * T->markets[m].price;
         rest -= take;
     }
     if (rest > 0) {

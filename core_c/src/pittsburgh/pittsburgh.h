@@ -149,6 +149,7 @@ typedef struct PghTables {
     const char *field_ids[PGH_MAX_FIELDS];
     PghPipeRoute pipes[PGH_MAX_PIPES];
     PghMarket markets[PGH_MAX_MARKETS];
+    uint8_t markets_by_price[PGH_NUM_CUBES][PGH_MAX_MARKETS]; /* sellers of a cube, cheapest first; PGH_NONE */
     uint8_t mspace_loc[PGH_MAX_MSPACES];
     PghMerchantTile mtiles[PGH_MAX_MTILES];
     PghFieldTile ftiles[PGH_MAX_FTILES];
@@ -158,6 +159,7 @@ typedef struct PghTables {
     uint8_t deck_card[PGH_MAX_DECK], deck_pc[PGH_MAX_DECK]; /* card type, player-count mask */
     PghTile tiles[PGH_MAX_TILES];
     PghPosition positions[PGH_MAX_POSITIONS];
+    uint32_t above[PGH_MAX_POSITIONS];       /* positions whose `below` is this one */
     PghEdge edges[PGH_MAX_EDGES];
     PghLinkSlot link_slots[PGH_MAX_LINK_SLOTS];
     PghLinkType link_types[PGH_MAX_LINK_TYPES];
