@@ -332,8 +332,59 @@ def _end_reason(row: GameRow, game: Any | None) -> int:
     return pb.END_REASON_UNSPECIFIED
 
 
+@dataclass(frozen=True, slots=True)
+class _RowSummary:
+    """The summary fields a row fixes (the game's identity, seats, creation, lobby and host
+    settings), made once per row object: a change of seats or settings stores a new row,
+    never changes one. Every answer that holds a state has a summary: building these fields
+    anew each time cost the gRPC path about 0.1 ms of its 1.5 ms a decision."""
+
+    data: bytes  # a GameSummary of just these fields, serialized
+    json: dict[str, Any]  # their proto3 JSON (read, never changed)
+
+
+# Rows by id(), with the row itself (so that an id is never reused while cached).
+_row_summaries: dict[int, tuple[GameRow, _RowSummary]] = {}
+_ROW_SUMMARIES_KEPT = 4096
+
+
+def _row_summary(row: GameRow) -> _RowSummary:
+    cached = _row_summaries.get(id(row))
+    if cached is not None and cached[0] is row:
+        return cached[1]
+    seats = _seat_list(row)
+    summary = pb.GameSummary(
+        game_id=row.game_id,
+        ruleset=row.ruleset,
+        seats=[pb.SeatInfo(**seat) for seat in seats],
+        create_time=_timestamp(row.created_at),
+        from_position=row.position_json is not None,
+        visibility=row.visibility,
+        open_seats=row.open_seats,
+    )
+    document: dict[str, Any] = {
+        "gameId": row.game_id,
+        "ruleset": _RULESET_NAMES.get(row.ruleset, row.ruleset),
+        "seats": seats,
+        "createTime": _timestamp_json(row.created_at),
+        "fromPosition": row.position_json is not None,
+        "visibility": _VISIBILITY_NAMES.get(row.visibility, row.visibility),
+        "openSeats": row.open_seats,
+    }
+    policy = hosted.host_policy(hosted.hosting_of(row))
+    if policy is not None:
+        summary.host_policy.CopyFrom(policy)
+        document["hostPolicy"] = message_to_json_dict(policy)
+    parts = _RowSummary(summary.SerializeToString(), document)
+    if len(_row_summaries) >= _ROW_SUMMARIES_KEPT:
+        _row_summaries.clear()
+    _row_summaries[id(row)] = (row, parts)
+    return parts
+
+
 def _summary_extras(row: GameRow, live: LiveGame | None, summary: pb.GameSummary) -> None:
-    """The hosted-play fields of a summary: the clock and how the game ended."""
+    """The hosted-play fields of a summary that change with the game: the clock and how the
+    game ended."""
     game = live.game if live is not None else None
     past = live is not None and live.as_of is not None
     hosting = hosted.hosting_of(row)
@@ -350,23 +401,13 @@ def _summary_extras(row: GameRow, live: LiveGame | None, summary: pb.GameSummary
     state = hosted.clock_message(hosting, clock, row.players, now)
     if state is not None:
         summary.clock.CopyFrom(state)
-    policy = hosted.host_policy(hosting)
-    if policy is not None:
-        summary.host_policy.CopyFrom(policy)
 
 
 def _summary(row: GameRow, live: LiveGame | None = None) -> pb.GameSummary:
     """Public facts; from the live game when given (it may be ahead of `row`)."""
-    summary = pb.GameSummary(
-        game_id=row.game_id,
-        ruleset=row.ruleset,
-        seats=[pb.SeatInfo(**seat) for seat in _seat_list(row)],
-        create_time=_timestamp(row.created_at),
-        update_time=_timestamp(live.updated_at if live is not None else row.updated_at),
-        from_position=row.position_json is not None,
-        visibility=row.visibility,
-        open_seats=row.open_seats,
-    )
+    summary = pb.GameSummary.FromString(_row_summary(row).data)
+    summary.update_time.FromNanoseconds(
+        int((live.updated_at if live is not None else row.updated_at) * 1e9))
     if _is_waiting(row):  # nobody is to act before the start
         summary.version = row.version
         summary.status = row.status
@@ -390,7 +431,7 @@ def _summary(row: GameRow, live: LiveGame | None = None) -> pb.GameSummary:
 
 def game_state(row: GameRow, live: LiveGame, seat: int | None) -> pb.GameState:
     game = live.game
-    state = pb.GameState(summary=_summary(row, live), **typed.view_arm(game, seat))
+    state = typed.game_state_with_view(game, seat, summary=_summary(row, live))
     if seat is not None:
         state.viewer_seat = seat
     if game.is_over:
@@ -458,19 +499,11 @@ _VISIBILITY_NAMES = {value: name for name, value in pb.Visibility.items()}
 def _summary_json(row: GameRow, live: LiveGame) -> dict[str, Any]:
     """The proto3 JSON of _summary(row, live), made directly."""
     game = live.game
-    document: dict[str, Any] = {
-        "gameId": row.game_id,
-        "ruleset": _RULESET_NAMES.get(row.ruleset, row.ruleset),
-        "seats": _seat_list(row),
-        "version": str(live.version),
-        "status": _STATUS_NAMES[row.status if _is_waiting(row) else _status_of(game)],
-        "decision": game.decision,
-        "createTime": _timestamp_json(row.created_at),
-        "updateTime": _timestamp_json(live.updated_at),
-        "fromPosition": row.position_json is not None,
-        "visibility": _VISIBILITY_NAMES.get(row.visibility, row.visibility),
-        "openSeats": row.open_seats,
-    }
+    document = dict(_row_summary(row).json)
+    document["version"] = str(live.version)
+    document["status"] = _STATUS_NAMES[row.status if _is_waiting(row) else _status_of(game)]
+    document["decision"] = game.decision
+    document["updateTime"] = _timestamp_json(live.updated_at)
     if game.current_seat is not None and not _is_waiting(row):
         document["currentSeat"] = game.current_seat
     extras = pb.GameSummary()
@@ -481,8 +514,6 @@ def _summary_json(row: GameRow, live: LiveGame) -> dict[str, Any]:
         document.pop("currentSeat", None)
     if extras.HasField("clock"):
         document["clock"] = message_to_json_dict(extras.clock)
-    if extras.HasField("host_policy"):
-        document["hostPolicy"] = message_to_json_dict(extras.host_policy)
     return document
 
 

@@ -20,6 +20,10 @@ PROTO_FILES = sorted(
 )
 
 DESCRIPTOR_SET_NAME = "brass_v1_descriptor_set.binpb"
+# nanopb's C code for the view messages the C core encodes itself (their sizes in the
+# options file of the same name): core_c/src/birmingham/birmingham_view_proto.c.
+NANOPB_DIR = REPO_ROOT / "core_c" / "nanopb"
+NANOPB_PROTOS = ("brass/v1/birmingham.proto",)
 _ABSOLUTE_IMPORT = re.compile(r"^from brass\.v1 import (\w+)", re.MULTILINE)
 
 
@@ -64,7 +68,35 @@ def generate(out_dir: Path) -> list[Path]:
     return written
 
 
+def generate_nanopb(out_dir: Path) -> list[Path]:
+    """Runs protoc with nanopb's generator plugin (the `nanopb` package of the dev extra):
+    out_dir/brass/v1/<name>.pb.c and .pb.h for each of NANOPB_PROTOS."""
+    import grpc_tools
+    from grpc_tools import protoc
+
+    plugin = Path(sys.executable).parent / "protoc-gen-nanopb"
+    include = Path(grpc_tools.__file__).parent / "_proto"
+    written = []
+    for proto in NANOPB_PROTOS:
+        options = NANOPB_DIR / (Path(proto).stem + ".options")
+        args = [
+            "protoc",
+            f"-I{PROTO_ROOT}",
+            f"-I{include}",
+            f"--plugin=protoc-gen-nanopb={plugin}",
+            f"--nanopb_out=-f{options}:{out_dir}",
+            proto,
+        ]
+        if protoc.main(args) != 0:
+            raise RuntimeError(f"protoc with nanopb's plugin failed on {proto}")
+        stem = out_dir / proto.removesuffix(".proto")
+        written += [stem.with_suffix(".pb.c"), stem.with_suffix(".pb.h")]
+    return written
+
+
 def main() -> int:
+    for path in generate_nanopb(NANOPB_DIR):
+        print(path.relative_to(REPO_ROOT))
     for path in generate(GEN_DIR):
         print(path.relative_to(REPO_ROOT))
     return 0

@@ -131,6 +131,7 @@ enum BrassError {
     BRASS_E_WRONG_RULESET = 9,  /* a snapshot or state of another ruleset than expected */
     BRASS_E_WRONG_EDITION = 10, /* a snapshot or state of a rules edition this core lacks */
     BRASS_E_CANNOT_UNDO = 11,   /* nothing may be undone now (see reason) */
+    BRASS_E_UNSUPPORTED = 12,   /* not in this build or for this ruleset (brass_view_proto) */
 };
 
 /* Undo within a turn (docs/UNDO.md). Every ruleset's state holds one of these: how many
@@ -267,6 +268,14 @@ enum { BRASS_KEYS_SNAKE = 0, BRASS_KEYS_CAMEL = 1, BRASS_KEYS_PROTO = 2 };
 /* brass_view_json in a key style (brass_view_json is BRASS_KEYS_SNAKE); a Pittsburgh view
    is snake_case in both for now. */
 int brass_view_json_keys(const BrassGame *g, int seat, int keys, char *out, int cap);
+/* `seat`'s view (seat -1 = spectator; redacted here) as the ruleset's typed view message of
+   brass.v1 in protobuf binary (Birmingham: BirminghamView), the same view as
+   brass_view_json_keys writes. Returns the length, -BRASS_E_BUFFER when `cap` is too small
+   (BRASS_VIEW_PROTO_CAP always suffices), -BRASS_E_BAD_ARGUMENT for a bad seat, or
+   -BRASS_E_UNSUPPORTED for a ruleset without one (Pittsburgh) or a core built without
+   nanopb (core_c/build_ffi.py). */
+#define BRASS_VIEW_PROTO_CAP 16384
+int brass_view_proto(const BrassGame *g, int seat, uint8_t *out, int cap);
 /* Seed the random state used for future shuffles (positions built from JSON). */
 void brass_set_seed(BrassGame *g, uint64_t seed);
 /* Scores and standing (seats best first, the ruleset's tie rules applied). */

@@ -504,6 +504,18 @@ int brass_view_json_keys(const BrassGame *g, int seat, int keys, char *out, int 
                                      cap, n);
 }
 
+int brass_view_proto(const BrassGame *g, int seat, uint8_t *out, int cap) {
+    const BrassRuleset *rs = ruleset_of(g);
+    if (!rs || !out || cap <= 0 || seat < -1 || seat >= g->header.num_players)
+        return -BRASS_E_BAD_ARGUMENT;
+    if (!rs->view_proto) return -BRASS_E_UNSUPPORTED;
+    BrassGame red;
+    rs->redact(g, seat, &red);
+    int steps = 0, refused = BRASS_R_LEGAL;
+    undo_steps(rs, g, -1, &steps, &refused);
+    return rs->view_proto(&red, seat, steps, refused, out, cap);
+}
+
 int brass_view_json(const BrassGame *g, int seat, char *out, int cap) {
     return brass_view_json_keys(g, seat, BRASS_KEYS_SNAKE, out, cap);
 }

@@ -40,6 +40,10 @@ typedef struct BrassRuleset {
     /* keys: BRASS_KEYS_* (common/json_writer.h applies it); the text ends with '}' */
     int (*position_json)(const BrassGame *g, int seat, int hidden, int keys, char *out, int cap);
     uint8_t snake_keys_only; /* position_json writes snake_case keys whatever `keys` says */
+    /* a redacted state's view as the ruleset's brass.v1 view message, protobuf binary, with
+       the undo fields given (NULL: none; brass_view_proto answers BRASS_E_UNSUPPORTED) */
+    int (*view_proto)(const BrassGame *g, int seat, int undo_steps, int undo_refused,
+                      uint8_t *out, int cap);
     /* the full position's JSON text back into a validated state (NULL: the ruleset's
        positions are read in Python, brass/position.py); BRASS_E_BAD_POSITION with the bad
        value's JSON path in field and what is wrong in message */

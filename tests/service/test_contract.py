@@ -34,6 +34,17 @@ def test_generated_code_is_current(tmp_path: Path) -> None:
         )
 
 
+def test_generated_nanopb_code_is_current(tmp_path: Path) -> None:
+    """The core's view encoder (core_c/nanopb/) is generated from the same .proto files."""
+    for path in gen_proto.generate_nanopb(tmp_path):
+        relative = path.relative_to(tmp_path)
+        committed = gen_proto.NANOPB_DIR / relative
+        assert committed.exists(), f"{relative} is missing; run python -m brass_service.gen_proto"
+        assert path.read_bytes() == committed.read_bytes(), (
+            f"core_c/nanopb/{relative} is stale; run python -m brass_service.gen_proto"
+        )
+
+
 def test_every_enum_starts_with_unspecified() -> None:
     for enum in pb.DESCRIPTOR.enum_types_by_name.values():
         assert enum.values[0].number == 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Iterable, Sequence
 from copy import deepcopy
 from dataclasses import dataclass, field
@@ -272,6 +273,7 @@ _ERRORS = {
     lib.BRASS_E_WRONG_RULESET: "BAD_SNAPSHOT",
     lib.BRASS_E_WRONG_EDITION: "BAD_SNAPSHOT",
     lib.BRASS_E_CANNOT_UNDO: "CANNOT_UNDO",
+    lib.BRASS_E_UNSUPPORTED: "UNSUPPORTED",
 }
 # The entry of a replay record's decision list that stands for an undo (Game.undo).
 UNDO = "undo"
@@ -380,6 +382,26 @@ def _view_json(state: Any, seat: int, keys: str = "snake") -> str:
     if n < 0:
         _raise(-n, what="seat")
     return ffi.unpack(out, n).decode()
+
+
+# Each thread's buffer for brass_view_proto: allocating 16 KiB a call costs as much as a
+# third of the encoding.
+_proto_buffers = threading.local()
+
+
+def _view_proto(state: Any, seat: int) -> bytes | None:
+    """The core's protobuf binary of what `seat` (-1: a spectator) sees of a state, as the
+    ruleset's brass.v1 view message; None where the core has no encoder for it (Pittsburgh,
+    or a core built without nanopb: core_c/build_ffi.py)."""
+    out = getattr(_proto_buffers, "out", None)
+    if out is None:
+        out = _proto_buffers.out = _new_uncleared("uint8_t[]", lib.BRASS_VIEW_PROTO_CAP)
+    n = lib.brass_view_proto(state, seat, out, lib.BRASS_VIEW_PROTO_CAP)
+    if n == -lib.BRASS_E_UNSUPPORTED:
+        return None
+    if n < 0:
+        _raise(-n, what="seat")
+    return ffi.buffer(out, n)[:]
 
 
 def meaning(action: int, ruleset_name: str | Ruleset = DEFAULT_RULESET) -> dict[str, Any]:
@@ -929,6 +951,12 @@ class Game:
         left out), the service's REST form; ``keys="proto"``: snake_case without null members
         (the typed message's field names). Map keys and values are the same."""
         return _view_json(self._g, self._check_seat(seat), keys)
+
+    def view_proto(self, seat: int | None = None) -> bytes | None:
+        """view() as the serialized typed message of brass.v1 (BirminghamView), encoded by
+        the core: the service's gRPC form. None where the core has none (Pittsburgh, or a
+        build without nanopb); the service then builds the message from view_json."""
+        return _view_proto(self._g, self._check_seat(seat))
 
     def position(self) -> dict[str, Any]:
         """The full position (hidden information included), in the documented JSON format."""

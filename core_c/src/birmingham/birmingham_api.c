@@ -19,9 +19,7 @@
 static int valid_opt(uint8_t v, int max) { return v == BRASS_NONE || v < max; }
 
 /* Field names are JSON paths of the position format (docs/POSITION.md). */
-static const char *industry_name(int i) { return BT_ACTION_NAMES[A_INDUSTRY + i] + 9; }
-static const char *space_name(int m) { return BT_ACTION_NAMES[A_MERCHANT + m] + 9; }
-#define SLOT_NAME(s) (BT_ACTION_NAMES[A_SLOT + (s)] + 5)
+/* (names: bham_entry_name, internal.h) */
 
 /* Every field in range and every invariant the rules rely on, so that no later call can read
    out of bounds or get stuck. */
@@ -93,7 +91,7 @@ int bham_validate(const BirminghamGame *g, char *field, size_t field_len) {
         if (pl->income_space > 99) FAILF("player_state[%d].income_space", p);
         if (pl->links_left > BHAM_LINK_TILES) FAILF("player_state[%d].links_left", p);
         for (int i = 0; i < BHAM_NUM_INDUSTRIES; i++)
-            if (pl->mat_taken[i] > BT_TILES_PER_PLAYER[i]) FAILF("player_state[%d].mat_taken.%s", p, industry_name(i));
+            if (pl->mat_taken[i] > BT_TILES_PER_PLAYER[i]) FAILF("player_state[%d].mat_taken.%s", p, INDUSTRY_NAME(i));
         int hs = 0;
         for (int c = 0; c < BHAM_NUM_CARD_TYPES; c++) {
             hs += pl->hand[c];
@@ -117,9 +115,9 @@ int bham_validate(const BirminghamGame *g, char *field, size_t field_len) {
     for (int m = 0; m < BHAM_NUM_MERCHANT_SPACES; m++) {
         uint8_t t = g->merchant_tile[m];
         if (t != BRASS_NONE && (t & ~((1u << IND_COTTON) | (1u << IND_MANUFACTURER) | (1u << IND_POTTERY))))
-            FAILF("merchants.%s.goods", space_name(m));
+            FAILF("merchants.%s.goods", SPACE_NAME(m));
         if (g->merchant_beer[m] > 1 || (g->merchant_beer[m] && (t == BRASS_NONE || t == 0)))
-            FAILF("merchants.%s.beer", space_name(m));
+            FAILF("merchants.%s.beer", SPACE_NAME(m));
     }
     for (int l = 0; l < BHAM_NUM_LINKS; l++) {
         int o = g->link_owner[l];
@@ -167,7 +165,7 @@ int bham_validate(const BirminghamGame *g, char *field, size_t field_len) {
             int taken[BT_MAX_LEVELS + 1] = {0};
             for (int k = 0; k < g->players[p].mat_taken[i]; k++) taken[BT_MAT_LEVEL[i][k]]++;
             for (int l = 1; l <= BT_MAX_LEVELS; l++)
-                if (on_board[p][i][l] > taken[l]) FAILF("player_state[%d].mat_taken.%s", p, industry_name(i));
+                if (on_board[p][i][l] > taken[l]) FAILF("player_state[%d].mat_taken.%s", p, INDUSTRY_NAME(i));
         }
     /* the action in progress must name things that exist */
     const BirminghamPending *pd = &g->pend;

@@ -7,27 +7,17 @@
 #include "internal.h"
 #include "common/json_writer.h"
 
-/* The name of entry `v` of an action-space range without its prefix ("card:leek" ->
-   "leek"); "unknown" for a value outside the range, so that even a state that was never
-   validated is written without reading past a table. */
-static const char *range_name(int first, int count, int v) {
+const char *bham_entry_name(int first, int count, int v) {
     if (v < 0 || v >= count) return "unknown";
     const char *name = BT_ACTION_NAMES[first + v];
     const char *colon = strchr(name, ':');
     return colon ? colon + 1 : name;
 }
 
-#define CARD_NAME(c) range_name(A_CARD, BHAM_NUM_CARD_TYPES, (c))
-#define INDUSTRY_NAME(i) range_name(A_INDUSTRY, BHAM_NUM_INDUSTRIES, (i))
-#define SLOT_NAME(s) range_name(A_SLOT, BHAM_NUM_SLOTS, (s))
-#define LINK_NAME(k) range_name(A_LINK, BHAM_NUM_LINKS, (k))
-#define SPACE_NAME(m) range_name(A_MERCHANT, BHAM_NUM_MERCHANT_SPACES, (m))
-#define ACTION_TYPE_NAME(t) range_name(A_ACTION_TYPE, NUM_ACT_TYPES, (t))
-
 /* A name from a range, or null for BRASS_NONE. */
 static void put_opt_name(JsonWriter *j, uint8_t v, int first, int count) {
     if (v == BRASS_NONE) json_null(j);
-    else json_str(j, range_name(first, count, v));
+    else json_str(j, bham_entry_name(first, count, v));
 }
 
 static void put_player(JsonWriter *j, const BirminghamGame *g, int p, int seat, int hidden) {

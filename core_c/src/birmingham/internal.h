@@ -156,6 +156,23 @@ void bham_conceal(BirminghamGame *g, int seat);
 void bham_redact_preview(const BirminghamGame *before, const BirminghamGame *after, int viewer,
                          BirminghamGame *out);
 int bham_observation(const BirminghamGame *g, int seat, float *out, int cap);
+/* The name of entry `v` of an action-space range without its prefix ("card:leek" ->
+   "leek"); "unknown" for a value outside the range, so that even a state that was never
+   validated is written without reading past a table (birmingham_json.c). */
+const char *bham_entry_name(int first, int count, int v);
+#define CARD_NAME(c) bham_entry_name(A_CARD, BHAM_NUM_CARD_TYPES, (c))
+#define INDUSTRY_NAME(i) bham_entry_name(A_INDUSTRY, BHAM_NUM_INDUSTRIES, (i))
+#define SLOT_NAME(s) bham_entry_name(A_SLOT, BHAM_NUM_SLOTS, (s))
+#define LINK_NAME(k) bham_entry_name(A_LINK, BHAM_NUM_LINKS, (k))
+#define SPACE_NAME(m) bham_entry_name(A_MERCHANT, BHAM_NUM_MERCHANT_SPACES, (m))
+#define ACTION_TYPE_NAME(t) bham_entry_name(A_ACTION_TYPE, NUM_ACT_TYPES, (t))
+/* The seat view of a redacted state as brass.v1.BirminghamView in protobuf binary
+   (birmingham_view_proto.c, through nanopb's generated encoder): the same view as
+   bham_position_json writes with hidden = 0, then undo_steps and undo_refused (a reason
+   code, BRASS_R_LEGAL for none). Returns the length, -BRASS_E_BUFFER, or
+   -BRASS_E_UNSUPPORTED in a build without nanopb. */
+int bham_view_proto(const BirminghamGame *g, int seat, int undo_steps, int undo_refused,
+                    uint8_t *out, int cap);
 int bham_position_json(const BirminghamGame *g, int seat, int hidden, int keys, char *out,
                        int cap);
 int bham_score_order(const BirminghamGame *g, uint8_t *ranking);

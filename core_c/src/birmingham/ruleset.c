@@ -46,6 +46,10 @@ static int position_json(const BrassGame *g, int seat, int hidden, int keys, cha
                          int cap) {
     return bham_position_json(CBG(g), seat, hidden, keys, out, cap);
 }
+static int view_proto(const BrassGame *g, int seat, int undo_steps, int undo_refused,
+                      uint8_t *out, int cap) {
+    return bham_view_proto(CBG(g), seat, undo_steps, undo_refused, out, cap);
+}
 static int result(const BrassGame *g, BrassResult *out) { return bham_result(CBG(g), out); }
 static int sane_options(const BrassGame *g, const uint16_t *opts, int n, uint16_t *keep) {
     return bham_sane_options(CBG(g), opts, n, keep);
@@ -94,6 +98,7 @@ const BrassRuleset BRASS_BIRMINGHAM = {
     .determinize = determinize,
     .observation = observation,
     .position_json = position_json,
+    .view_proto = view_proto,
     .result = result,
     .sane_options = sane_options,
     .decision_kind = decision_kind,
