@@ -403,9 +403,12 @@ def _summary_extras(row: GameRow, live: LiveGame | None, summary: pb.GameSummary
         summary.clock.CopyFrom(state)
 
 
-def _summary(row: GameRow, live: LiveGame | None = None) -> pb.GameSummary:
-    """Public facts; from the live game when given (it may be ahead of `row`)."""
-    summary = pb.GameSummary.FromString(_row_summary(row).data)
+def _summary(row: GameRow, live: LiveGame | None = None,
+             into: pb.GameSummary | None = None) -> pb.GameSummary:
+    """Public facts; from the live game when given (it may be ahead of `row`). Written into
+    `into` (empty) when given: a message held by another is filled in place, not copied."""
+    summary = pb.GameSummary() if into is None else into
+    summary.MergeFromString(_row_summary(row).data)
     summary.update_time.FromNanoseconds(
         int((live.updated_at if live is not None else row.updated_at) * 1e9))
     if _is_waiting(row):  # nobody is to act before the start
@@ -429,9 +432,14 @@ def _summary(row: GameRow, live: LiveGame | None = None) -> pb.GameSummary:
     return summary
 
 
-def game_state(row: GameRow, live: LiveGame, seat: int | None) -> pb.GameState:
+def game_state(row: GameRow, live: LiveGame, seat: int | None,
+               into: pb.GameState | None = None) -> pb.GameState:
+    """`seat`'s GameState (None: a spectator's); filled into `into` (empty) when given, as a
+    response's field: copying a whole state into its response cost as much as making it."""
     game = live.game
-    state = typed.game_state_with_view(game, seat, summary=_summary(row, live))
+    state = pb.GameState() if into is None else into
+    _summary(row, live, into=state.summary)
+    typed.put_view(state, game, seat)
     if seat is not None:
         state.viewer_seat = seat
     if game.is_over:
@@ -529,8 +537,8 @@ class _StateParts:
     def __init__(self, row: GameRow, live: LiveGame, seat: int | None) -> None:
         self.row, self.live, self.seat = row, live, seat
 
-    def message(self) -> pb.GameState:
-        return game_state(self.row, self.live, self.seat)
+    def message(self, into: pb.GameState | None = None) -> pb.GameState:
+        return game_state(self.row, self.live, self.seat, into)
 
     def to_json(self) -> dict[str, Any]:
         return json.loads(self.to_json_text())
@@ -550,6 +558,12 @@ class _StateParts:
             + ',"' + game.ruleset + '":' + typed.view_json_text(game, self.seat)
             + "," + _compact(rest)[1:]
         )
+
+
+def _filled(response: Any, state: _StateParts) -> Any:
+    """`response` with its `state` field filled in place by `state`."""
+    state.message(into=response.state)
+    return response
 
 
 def _compact(value: Any) -> str:
@@ -1656,7 +1670,7 @@ class GameService:
         parts = _StateParts(row, live, seat)
         return Reply(
             pb.GetGameResponse,
-            make_data=lambda: pb.GetGameResponse(state=parts.message()).SerializeToString(),
+            make_data=lambda: _filled(pb.GetGameResponse(), parts).SerializeToString(),
             json_text=lambda: '{"state":' + parts.to_json_text() + "}",
         )
 
@@ -2137,15 +2151,15 @@ class GameService:
             head, options_bytes, options_json = self._legal_parts(row, after, seat)
             if include_compound_actions:
                 _add_compound_actions(head, game)
-            listing = pb.ListLegalActionsResponse.FromString(
-                head.SerializeToString() + options_bytes)
-            next_bytes = pb.SubmitActionResponse(next_actions=listing).SerializeToString()
+            following = pb.SubmitActionResponse()
+            following.next_actions.MergeFromString(head.SerializeToString() + options_bytes)
+            next_bytes = following.SerializeToString()
             next_json = ',"nextActions":' + self._legal_json_text(
                 head, options_json, not include_compound_actions)
 
         def as_bytes() -> bytes:
-            head = pb.SubmitActionResponse(
-                state=state.message(), events=_events(game.ruleset, after.version, events))
+            head = _filled(pb.SubmitActionResponse(
+                events=_events(game.ruleset, after.version, events)), state)
             return (
                 head.SerializeToString()
                 + (next_bytes or b"") + (_REPLAYED_FIELD if replayed else b"")
@@ -2307,7 +2321,7 @@ class GameService:
                     if batch_end == head:
                         timed.extend(hosted.lobby_events_after(row, revision))
                         revision = row.seats_revision
-                        update.state.CopyFrom(game_state(row, live, seat))
+                        game_state(row, live, seat, into=update.state)
                     timed.sort(key=lambda pair: pair[0])  # (stable: a decision's stay in order)
                     update.events.extend(event for _at, event in timed)
                     sent_any = True

@@ -72,15 +72,15 @@ def _without_nulls(value: Any) -> Any:
 
 # ------------------------------------------------------------------------------ views
 
-def game_state_with_view(game: Any, seat: int | None, **fields: Any) -> pb.GameState:
-    """A GameState of `fields` holding `seat`'s view (None: a spectator's) in its `oneof`
-    arm: from the core's protobuf binary where it has one, else from its JSON text."""
+def put_view(state: pb.GameState, game: Any, seat: int | None) -> None:
+    """Sets `state`'s `oneof` view arm to `seat`'s view (None: a spectator's): from the
+    core's protobuf binary where it has one, else from its JSON text."""
     data = game.view_proto(seat)
+    view = getattr(state, game.ruleset)
     if data is None:
-        return pb.GameState(**fields, **view_arm(game, seat))
-    state = pb.GameState(**fields)
-    getattr(state, game.ruleset).MergeFromString(data)
-    return state
+        view.MergeFrom(type(view)(**view_arm(game, seat)[game.ruleset]))
+    else:
+        view.MergeFromString(data)
 
 
 def view_arm(game: Any, seat: int | None) -> dict[str, Any]:

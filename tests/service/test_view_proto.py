@@ -73,7 +73,8 @@ def test_the_service_state_holds_the_core_bytes() -> None:
     game = brass.Game.new(players=3, seed=5)
     for _ in range(40):
         game.apply(game.legal_ids()[0])
-    state = typed.game_state_with_view(game, 1, viewer_seat=1)
+    state = pb.GameState(viewer_seat=1)
+    typed.put_view(state, game, 1)
     assert state.WhichOneof("view") == "birmingham"
     assert state.birmingham == _from_json(game, 1)
     assert state.viewer_seat == 1
@@ -84,7 +85,8 @@ def test_pittsburgh_views_come_from_the_json_text() -> None:
     """No encoder for Pittsburgh's view yet: None, and the service's constructor path."""
     game = brass.Game.new(players=2, seed=3, ruleset="pittsburgh")
     assert game.view_proto(0) is None
-    state = typed.game_state_with_view(game, 0)
+    state = pb.GameState()
+    typed.put_view(state, game, 0)
     assert state.WhichOneof("view") == "pittsburgh"
     assert state.pittsburgh.num_players == 2
 
