@@ -6,14 +6,17 @@ from __future__ import annotations
 
 import os
 import random
+from typing import Any
 
 import orjson
 import pytest
+from google.protobuf import json_format
 
 import brass
 from brass_service import typed
 from brass_service.gen import birmingham_pb2 as bham_pb
 from brass_service.gen import game_service_pb2 as pb
+from brass_service.gen import pittsburgh_pb2 as pgh_pb
 
 # CI builds the core with BRASS_NANOPB=1: there the encoder must be in (a build that lost
 # it would silently fall back to the slower path and pass every other test).
@@ -96,3 +99,73 @@ def test_a_bad_seat_is_refused() -> None:
     with pytest.raises(brass.EngineError) as error:
         game.view_proto(2)
     assert error.value.code == "INVALID_ARGUMENT"
+
+
+# ------------------------------------------------ Pittsburgh's documents as proto3 JSON
+
+def _message_json(message: Any) -> dict[str, Any]:
+    return json_format.MessageToDict(message, always_print_fields_with_no_presence=True)
+
+
+def _kinds(descriptor: Any, seen: set[str]) -> set[int]:
+    """Every field type in a message and the messages it holds."""
+    if descriptor.full_name in seen:
+        return set()
+    seen.add(descriptor.full_name)
+    kinds = set()
+    for field in descriptor.fields:
+        kinds.add(field.type)
+        if field.message_type is not None:
+            kinds |= _kinds(field.message_type, seen)
+    return kinds
+
+
+PGH_DOCUMENTS = (pgh_pb.PittsburghView, pgh_pb.PittsburghEvent,
+                 pgh_pb.PittsburghOptionMeaning, pgh_pb.PittsburghPreviewCost)
+
+
+def test_pittsburgh_documents_hold_no_field_document_json_does_not_write() -> None:
+    """document_json writes scalars as the engine gives them: right for every kind but the
+    ones whose proto3 JSON differs from the value (64-bit integers as strings, floats'
+    special values, bytes as base64): none may appear in the documents it writes."""
+    descriptor = pgh_pb.PittsburghView.DESCRIPTOR
+    unsupported = {descriptor.fields[0].TYPE_INT64, descriptor.fields[0].TYPE_UINT64,
+                   descriptor.fields[0].TYPE_SINT64, descriptor.fields[0].TYPE_FIXED64,
+                   descriptor.fields[0].TYPE_SFIXED64, descriptor.fields[0].TYPE_DOUBLE,
+                   descriptor.fields[0].TYPE_FLOAT, descriptor.fields[0].TYPE_BYTES}
+    for message in PGH_DOCUMENTS:
+        assert not _kinds(message.DESCRIPTOR, set()) & unsupported, message.__name__
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_pittsburgh_rest_json_is_json_format_of_the_message(players: int) -> None:
+    """Views (every seat and a spectator), events, option meanings and preview costs of
+    random Pittsburgh games: document_json's JSON is json_format's of the typed message."""
+    rng = random.Random(players)
+    game = brass.Game.new(players=players, seed=rng.getrandbits(32), ruleset="pittsburgh")
+    checked = {"view": 0, "event": 0, "meaning": 0, "cost": 0}
+    for _ in range(160):
+        if game.is_over:
+            break
+        for seat in [None, *range(players)]:
+            document = game.view(seat)
+            assert typed.view_json("pittsburgh", document) == _message_json(
+                typed.view_from_document("pittsburgh", document))
+            checked["view"] += 1
+        options = game.legal_actions()
+        for option in rng.sample(options, min(4, len(options))):
+            _arm, message, as_json = typed.meaning_parts("pittsburgh", option.meaning)
+            assert as_json == _message_json(message)
+            checked["meaning"] += 1
+        choice = rng.choice(options).id
+        preview = game.preview(choice)
+        _arm, cost, cost_json = typed.cost_parts("pittsburgh", preview.get("cost") or {})
+        assert cost_json == _message_json(cost)
+        checked["cost"] += 1
+        version = game.decisions_applied
+        for event in game.apply(choice):
+            arm = typed.event_json("pittsburgh", version, event)["pittsburgh"]
+            assert arm == _message_json(typed.event_message("pittsburgh", version,
+                                                            event).pittsburgh)
+            checked["event"] += 1
+    assert min(checked.values()) > 0, checked
