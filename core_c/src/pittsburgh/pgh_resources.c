@@ -30,8 +30,9 @@ int pgh_mincost(const PittsburghGame *g, const PBoard *b, int cube, int n, uint3
     int cost = 0;
     const uint8_t *sellers = T->markets_by_price[cube];
     for (int i = 0; i < PGH_MAX_MARKETS && sellers[i] != PGH_NONE && rest > 0; i++) {
-        int m = sellers[i], col = T->markets[m].col_cube[0] == cube ? 0 : 1;
-        if (!bit32(comps, b->comp[T->markets[m].loc])) continue;
+        int m = sellers[i], col;
+        if (!pgh_market_sells(T, m, cube, &col) || !bit32(comps, b->comp[T->markets[m].loc]))
+            continue;
         int have = g->market_fill[m][col] - (m == market_less);
         if (have <= 0) continue;
         int take = rest < have ? rest : have;
