@@ -382,25 +382,33 @@ def _row_summary(row: GameRow) -> _RowSummary:
     return parts
 
 
-def _summary_extras(row: GameRow, live: LiveGame | None, summary: pb.GameSummary) -> None:
-    """The hosted-play fields of a summary that change with the game: the clock and how the
-    game ended."""
+def _ending_and_clock(row: GameRow, live: LiveGame | None) -> tuple[int, pb.ClockState | None]:
+    """The hosted-play facts of a summary that change with the game: how it ended
+    (END_REASON_UNSPECIFIED while it goes on) and its clock (None: it has none)."""
     game = live.game if live is not None else None
     past = live is not None and live.as_of is not None
     hosting = hosted.hosting_of(row)
     if past:
         hosting = {k: v for k, v in hosting.items() if k != "ended"}
-        summary.end_reason = pb.END_REASON_SCORED if game.is_over else pb.END_REASON_UNSPECIFIED
+        ended = pb.END_REASON_SCORED if game.is_over else pb.END_REASON_UNSPECIFIED
     else:
-        summary.end_reason = _end_reason(row, game)
-    if summary.end_reason != pb.END_REASON_UNSPECIFIED:
-        summary.status = pb.GAME_STATUS_FINISHED
-        summary.ClearField("current_seat")
+        ended = _end_reason(row, game)
+    if "clock" not in hosting:
+        return ended, None
     clock = _clock_of(row, live) if live is not None else row.clock
     now = live.as_of if past else time.time()
-    state = hosted.clock_message(hosting, clock, row.players, now)
-    if state is not None:
-        summary.clock.CopyFrom(state)
+    return ended, hosted.clock_message(hosting, clock, row.players, now)
+
+
+def _summary_extras(row: GameRow, live: LiveGame | None, summary: pb.GameSummary) -> None:
+    """The hosted-play fields of a summary that change with the game (_ending_and_clock)."""
+    ended, clock = _ending_and_clock(row, live)
+    summary.end_reason = ended
+    if ended != pb.END_REASON_UNSPECIFIED:
+        summary.status = pb.GAME_STATUS_FINISHED
+        summary.ClearField("current_seat")
+    if clock is not None:
+        summary.clock.CopyFrom(clock)
 
 
 def _summary(row: GameRow, live: LiveGame | None = None,
@@ -502,6 +510,7 @@ def _request_options(message: pb.GameOptions) -> dict[str, Any]:
     return options
 _STATUS_NAMES = {value: name for name, value in pb.GameStatus.items()}
 _VISIBILITY_NAMES = {value: name for name, value in pb.Visibility.items()}
+_END_REASON_NAMES = {value: name for name, value in pb.EndReason.items()}
 
 
 def _summary_json(row: GameRow, live: LiveGame) -> dict[str, Any]:
@@ -514,14 +523,13 @@ def _summary_json(row: GameRow, live: LiveGame) -> dict[str, Any]:
     document["updateTime"] = _timestamp_json(live.updated_at)
     if game.current_seat is not None and not _is_waiting(row):
         document["currentSeat"] = game.current_seat
-    extras = pb.GameSummary()
-    _summary_extras(row, live, extras)
-    document["endReason"] = pb.EndReason.Name(extras.end_reason)
-    if extras.end_reason != pb.END_REASON_UNSPECIFIED:
+    ended, clock = _ending_and_clock(row, live)
+    document["endReason"] = _END_REASON_NAMES[ended]
+    if ended != pb.END_REASON_UNSPECIFIED:
         document["status"] = "GAME_STATUS_FINISHED"
         document.pop("currentSeat", None)
-    if extras.HasField("clock"):
-        document["clock"] = message_to_json_dict(extras.clock)
+    if clock is not None:
+        document["clock"] = message_to_json_dict(clock)
     return document
 
 
@@ -2122,7 +2130,7 @@ class GameService:
         if seat in hosting.get("resigned", ()):
             raise ServiceError("SEAT_RESIGNED", f"seat {seat} has resigned", version=version,
                                seat=seat)
-        if seat in hosted.bots_of(hosting):
+        if hosted.is_bot_seat(hosting, seat):
             raise ServiceError("BOT_SEAT", f"seat {seat} is played by a server bot",
                                version=version, seat=seat)
         due = hosted.deadline(hosting, clock)

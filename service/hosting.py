@@ -57,6 +57,12 @@ def bots_of(hosting: dict[str, Any]) -> dict[int, str]:
     return {int(seat): str(spec) for seat, spec in (hosting.get("bots") or {}).items()}
 
 
+def is_bot_seat(hosting: dict[str, Any], seat: int) -> bool:
+    """Whether a server bot plays `seat` (bots_of without making the whole dict: this is
+    asked on every decision)."""
+    return str(seat) in (hosting.get("bots") or ())
+
+
 def end_reason(row: GameRow) -> int:
     return int(hosting_of(row).get("ended", 0))
 
@@ -236,7 +242,7 @@ def next_due(hosting: dict[str, Any], clock: dict[str, Any] | None, current_seat
     or the deadline of a person's turn; None when it never must (not started, over)."""
     if not playing or current_seat is None or hosting.get("ended"):
         return None
-    if current_seat in bots_of(hosting):
+    if is_bot_seat(hosting, current_seat):
         return now + bot_delay
     return deadline(hosting, clock)
 
