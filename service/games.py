@@ -99,8 +99,6 @@ _MAYBE_STALE = frozenset({"STALE_VERSION", "NOT_YOUR_TURN", "GAME_OVER", "ILLEGA
                           "NOTHING_TO_UNDO", "UNDO_BARRIER"})
 # A stored decision row that is an undo (UndoAction), and its entry in a replay record.
 _UNDO_ACTION = {"ids": [], "compound": False, "undo": True}
-# SubmitActionResponse.replayed = true, as bytes (field 3, varint 1).
-_REPLAYED_FIELD = pb.SubmitActionResponse(replayed=True).SerializeToString()
 # The requests that store a version: a decision (SubmitAction) or an undo (UndoAction).
 _ActRequest = pb.SubmitActionRequest | pb.UndoActionRequest
 # Public fields of a replay record; everything else (seed, starting position) waits for
@@ -2153,25 +2151,21 @@ class GameService:
         """SubmitAction's answer for the game `after` the caller's action: its bytes (sent
         as they are over gRPC) and the JSON text REST renders from the same parts."""
         state = _StateParts(row, after, seat)
-        next_bytes = next_json = ""
+        legal: tuple[pb.ListLegalActionsResponse, bytes, list[str]] | None = None
         game = after.game
         if include_legal_actions and not game.is_over and game.current_seat == seat:
-            head, options_bytes, options_json = self._legal_parts(row, after, seat)
+            legal = self._legal_parts(row, after, seat)
             if include_compound_actions:
-                _add_compound_actions(head, game)
-            following = pb.SubmitActionResponse()
-            following.next_actions.MergeFromString(head.SerializeToString() + options_bytes)
-            next_bytes = following.SerializeToString()
-            next_json = ',"nextActions":' + self._legal_json_text(
-                head, options_json, not include_compound_actions)
+                _add_compound_actions(legal[0], game)
 
-        def as_bytes() -> bytes:
-            head = _filled(pb.SubmitActionResponse(
+        def as_bytes() -> bytes:  # gRPC's answer (REST's is only the JSON text)
+            response = _filled(pb.SubmitActionResponse(
                 events=_events(game.ruleset, after.version, events)), state)
-            return (
-                head.SerializeToString()
-                + (next_bytes or b"") + (_REPLAYED_FIELD if replayed else b"")
-            )
+            if legal is not None:
+                response.next_actions.MergeFromString(legal[0].SerializeToString() + legal[1])
+            if replayed:
+                response.replayed = True
+            return response.SerializeToString()
 
         return Reply(
             pb.UndoActionResponse if undo else pb.SubmitActionResponse,
@@ -2180,7 +2174,9 @@ class GameService:
                 '{"state":' + state.to_json_text()
                 + ',"events":' + _compact(_events_json(game.ruleset, after.version, events))
                 + ',"replayed":' + ("true" if replayed else "false")
-                + next_json + "}"
+                + ("" if legal is None else ',"nextActions":' + self._legal_json_text(
+                    legal[0], legal[2], not include_compound_actions))
+                + "}"
             ),
         )
 
