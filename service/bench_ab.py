@@ -1,0 +1,183 @@
+"""Throughput of several builds of the service measured in turns, so that a before/after
+figure comes from one period of a noisy machine.
+
+    python -m brass_service.bench_ab --server before=../old/.venv/bin/python \\
+        --server after=.venv/bin/python --transport rest --rounds 6 --seconds 15
+
+Each `--server NAME=PYTHON` is `PYTHON -m brass_service`: the build installed for that
+interpreter (one venv per commit, say in a `git worktree`). Every run starts its server
+afresh on free loopback ports, with `--workers` processes, a new SQLite file and no
+creation quota, and measures it with this process's `brass_service.bench` clients, the same
+clients for every server. Round r runs the servers in an order rotated by r, so none is
+always first or last.
+
+Printed: each run's accepted decisions per second and the p99 of all its requests, then per
+server the range and median of both, and each server's per-round ratio to the first server
+(median and range). The medians are the figures: single runs on a shared machine vary by a
+fifth either way. It is a measurement, not a test: nothing is asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import http.client
+import os
+import signal
+import socket
+import statistics
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from .bench import Figure, measure
+
+LOOPBACK = "127.0.0.1"
+STARTUP_SECONDS = 60.0
+STOP_SECONDS = 20.0
+
+
+@dataclass(frozen=True)
+class Run:
+    round: int
+    server: str
+    per_second: float
+    p99_ms: float
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind((LOOPBACK, 0))
+        return int(probe.getsockname()[1])
+
+
+def _healthy(http_port: int) -> bool:
+    connection = http.client.HTTPConnection(LOOPBACK, http_port, timeout=2)
+    try:
+        connection.request("GET", "/healthz")
+        return connection.getresponse().status == 200
+    except OSError:
+        return False
+    finally:
+        connection.close()
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    """SIGTERM to the server's process group (its workers too), SIGKILL if it lingers."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGTERM)
+    try:
+        process.wait(timeout=STOP_SECONDS)
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+
+
+@contextlib.contextmanager
+def running_server(python: str, workdir: Path, workers: int) -> Iterator[tuple[str, str]]:
+    """A server of `python`'s build until the block ends: (gRPC address, REST address)."""
+    grpc_port, http_port = _free_port(), _free_port()
+    command = [
+        python, "-m", "brass_service", "--port", str(grpc_port), "--http-port", str(http_port),
+        "--database-url", f"sqlite:///{workdir / 'games.sqlite3'}", "--log-level", "warning",
+        "--workers", str(workers),
+    ]
+    env = {**os.environ, "BRASS_HOST": LOOPBACK, "BRASS_CREATE_GAME_RATE": ""}
+    log_path = workdir / "server.log"
+    with log_path.open("wb") as log:
+        process = subprocess.Popen(command, cwd=workdir, env=env, stdout=log,
+                                   stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        deadline = time.monotonic() + STARTUP_SECONDS
+        while not _healthy(http_port):
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"{python} -m brass_service did not start:\n"
+                                   + log_path.read_text(errors="replace")[-2000:])
+            time.sleep(0.1)
+        yield f"{LOOPBACK}:{grpc_port}", f"{LOOPBACK}:{http_port}"
+    finally:
+        _stop(process)
+
+
+def rotation(names: list[str], round_number: int) -> list[str]:
+    """The servers' order in a round (1-based): rotated by the round's number."""
+    shift = (round_number - 1) % len(names)
+    return names[shift:] + names[:shift]
+
+
+def summary(runs: list[Run], names: list[str]) -> list[str]:
+    """Per server: decisions/s and p99 (range, median); then the ratio to the first server,
+    from the rounds in which both ran."""
+    lines = []
+    for name in names:
+        own = [r for r in runs if r.server == name]
+        rates, p99s = [r.per_second for r in own], [r.p99_ms for r in own]
+        lines.append(
+            f"{name}: {len(own)} runs, {min(rates):.0f}-{max(rates):.0f}/s, median "
+            f"{statistics.median(rates):.0f}/s; p99 {min(p99s):.1f}-{max(p99s):.1f} ms, "
+            f"median {statistics.median(p99s):.1f} ms")
+    first = names[0]
+    for name in names[1:]:
+        ratios = []
+        for number in sorted({r.round for r in runs}):
+            pair = {r.server: r.per_second for r in runs if r.round == number}
+            if pair.get(first) and name in pair:
+                ratios.append(pair[name] / pair[first])
+        if ratios:
+            lines.append(
+                f"{name} / {first}: median ratio {statistics.median(ratios):.3f} "
+                f"({min(ratios):.3f}-{max(ratios):.3f}) over {len(ratios)} rounds")
+    return lines
+
+
+def _server_spec(text: str) -> tuple[str, str]:
+    name, sep, python = text.partition("=")
+    if not sep or not name or not python:
+        raise argparse.ArgumentTypeError(f"{text!r} is not NAME=PYTHON")
+    return name, python
+
+
+def main(argv: list[str] | None = None) -> list[Run]:
+    parser = argparse.ArgumentParser(prog="python -m brass_service.bench_ab",
+                                     description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--server", type=_server_spec, action="append", required=True,
+                        metavar="NAME=PYTHON", help="a build to measure (give two or more)")
+    parser.add_argument("--transport", choices=("rest", "grpc"), default="rest")
+    parser.add_argument("--rounds", type=int, default=6)
+    parser.add_argument("--seconds", type=float, default=15.0, help="seconds a run")
+    parser.add_argument("--workers", type=int, default=2, help="server processes")
+    parser.add_argument("--clients", type=int, default=2, help="client processes")
+    parser.add_argument("--concurrency", type=int, default=12,
+                        help="games in flight per client process")
+    parser.add_argument("--settle", type=float, default=1.0,
+                        help="seconds between a server's start and its run")
+    args = parser.parse_args(argv)
+    servers = dict(args.server)
+    if len(servers) != len(args.server):
+        parser.error("each --server needs a name of its own")
+    names = list(servers)
+    runs: list[Run] = []
+    for number in range(1, args.rounds + 1):
+        for name in rotation(names, number):
+            with tempfile.TemporaryDirectory(prefix="brass-bench-ab-") as workdir, \
+                    running_server(servers[name], Path(workdir), args.workers) as (g, h):
+                time.sleep(args.settle)
+                figure = measure(args.transport, h if args.transport == "rest" else g,
+                                 args.seconds, args.clients, args.concurrency)
+            run = Run(number, name, figure.per_second,
+                      Figure.percentile(figure.all_latencies, 0.99))
+            runs.append(run)
+            print(f"round {number} {name} {args.transport}: {figure.decisions} decisions, "
+                  f"{run.per_second:.0f}/s, p99 {run.p99_ms:.1f} ms", flush=True)
+    for line in summary(runs, names):
+        print(line)
+    return runs
+
+
+if __name__ == "__main__":
+    main()
