@@ -56,6 +56,8 @@ _REASONS: dict[str, tuple[grpc.StatusCode, int]] = {
     "NOTHING_TO_UNDO": (grpc.StatusCode.FAILED_PRECONDITION, 400),
     "UNDO_DISABLED": (grpc.StatusCode.FAILED_PRECONDITION, 400),
     "UNDO_BARRIER": (grpc.StatusCode.FAILED_PRECONDITION, 400),
+    # the server's bound on a game's log (ServiceSettings.max_undo_version), not the rules'
+    "UNDO_LIMIT": (grpc.StatusCode.FAILED_PRECONDITION, 400),
 }
 
 # Engine error codes (brass.EngineError.code) -> service reasons.

@@ -68,6 +68,7 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     ERROR_REASON_NOTHING_TO_UNDO: _ClassVar[ErrorReason]
     ERROR_REASON_UNDO_DISABLED: _ClassVar[ErrorReason]
     ERROR_REASON_UNDO_BARRIER: _ClassVar[ErrorReason]
+    ERROR_REASON_UNDO_LIMIT: _ClassVar[ErrorReason]
 
 class ResignPolicy(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -130,6 +131,7 @@ ERROR_REASON_TURN_TIMED_OUT: ErrorReason
 ERROR_REASON_NOTHING_TO_UNDO: ErrorReason
 ERROR_REASON_UNDO_DISABLED: ErrorReason
 ERROR_REASON_UNDO_BARRIER: ErrorReason
+ERROR_REASON_UNDO_LIMIT: ErrorReason
 RESIGN_POLICY_UNSPECIFIED: ResignPolicy
 RESIGN_POLICY_BOT_TAKES_OVER: ResignPolicy
 RESIGN_POLICY_GAME_ENDS: ResignPolicy

@@ -292,9 +292,10 @@ class GameServiceServicer:
         """Takes back the caller's decisions of this turn (the seat to act only): the action in
         progress back to its first decision, else the turn's previous action. Never across the
         start of the turn nor a point where hidden information was revealed; refused with
-        FAILED_PRECONDITION (reason NOTHING_TO_UNDO, UNDO_BARRIER, or UNDO_DISABLED when the
-        game's option turns undo off). An undo is a new version of the game (one step in its
-        replay record, an "undo" event for watchers).
+        FAILED_PRECONDITION (reason NOTHING_TO_UNDO, UNDO_BARRIER, UNDO_DISABLED when the
+        game's option turns undo off, or UNDO_LIMIT past the server's bound on a game's
+        versions). An undo is a new version of the game (one step in its replay record, an
+        "undo" event for watchers).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

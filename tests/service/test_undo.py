@@ -366,3 +366,47 @@ def test_a_retried_undo_answers_the_stored_result_and_undoes_once_over_rest(
                       {"expectedVersion": version, "idempotencyKey": "undo-2"},
                       token=tokens[seat])
     rest.close()
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+def test_undos_stop_at_the_servers_bound_on_a_games_versions_and_decisions_go_on(
+    backend: Backend,
+) -> None:
+    """UNDO_LIMIT (ServiceSettings.max_undo_version): taking a decision back and making
+    one again cannot grow a game's log without end. At the bound UndoAction is refused over
+    both transports with the limit, nothing is stored, the views still say what the rules
+    allow, and decisions go on."""
+    limit = 8
+    server = backend.start_server("undo-limit", env={"BRASS_MAX_UNDO_VERSION": str(limit)})
+    rng = random.Random(7)
+    rest = server.rest()
+    with server.client() as client:
+        created = client.create_game(players=2, seed=5)
+        game_id, tokens = created.game_id, [s.token for s in created.seats]
+        undos = 0
+        answer = _to_mid_turn(client, game_id, tokens, rng)
+        while answer.state.summary.version < limit:
+            seat, version = answer.state.summary.current_seat, answer.state.summary.version
+            client.undo_action(game_id, tokens[seat], expected_version=version)
+            undos += 1
+            answer = _to_mid_turn(client, game_id, tokens, rng)
+        assert undos >= 1  # the bound was reached through undos, not decisions alone
+        seat, version = answer.state.summary.current_seat, answer.state.summary.version
+        error = expect_error("UNDO_LIMIT", client.undo_action, game_id, tokens[seat],
+                             expected_version=version)
+        assert error.code.name == "FAILED_PRECONDITION"
+        assert error.metadata["limit"] == str(limit)
+        assert error.metadata["version"] == str(version)
+        rest_error = expect_rest_error("UNDO_LIMIT", 400, rest.post,
+                                       f"/v1/games/{game_id}:undo", {}, token=tokens[seat])
+        assert rest_error.body["error"]["details"][0]["metadata"]["limit"] == str(limit)
+        state = client.get_game(game_id, tokens[seat])
+        assert state.summary.version == version  # nothing stored
+        assert view_dict(state)["undo_steps"] > 0  # the rules would allow it
+        legal = client.list_legal_actions(game_id, tokens[seat])
+        going_on = client.submit_action(game_id, tokens[seat], legal.options[0].id,
+                                        expected_version=version)
+        assert going_on.state.summary.version == version + 1
+        _, record = client.get_replay(game_id)
+        assert record["decisions"].count("undo") == undos
+    rest.close()
