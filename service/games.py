@@ -11,6 +11,7 @@ import asyncio
 import base64
 import binascii
 import contextlib
+import functools
 import hashlib
 import json
 import math
@@ -350,6 +351,8 @@ class _RowSummary:
 # Rows by id(), with the row itself (so that an id is never reused while cached).
 _row_summaries: dict[int, tuple[GameRow, _RowSummary]] = {}
 _ROW_SUMMARIES_KEPT = 4096
+# GetReplay answers kept per process (each at most a few hundred KB: max_undo_version).
+_REPLAYS_KEPT = 64
 
 
 def _row_summary(row: GameRow) -> _RowSummary:
@@ -765,6 +768,11 @@ class GameService:
         # (decision, option id) -> (encoded LegalOption field, its JSON); bounded by the
         # action space times the decision kinds.
         self._option_cache: dict[tuple[str, str, int], tuple[bytes, str]] = {}
+        # GetReplay's answers by (game, version): the same for every caller, and a replay
+        # reads and replays the game's whole log (about 10 ms for a finished 4-player game,
+        # up to about 0.2 s at max_undo_version), so a viewer asking again, or a client
+        # asking on purpose, costs nothing more until the game moves.
+        self._replays: OrderedDict[tuple[str, int], Reply] = OrderedDict()
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self.batches = BatchRunner(self.settings.batch_limits())
         self.bots = BotPool(self.settings.bot_workers, self.settings.batch_worker_nice,
@@ -1838,10 +1846,25 @@ class GameService:
 
     async def get_replay(
         self, request: pb.GetReplayRequest, caller: Caller, record: RequestRecord
-    ) -> pb.GetReplayResponse:
+    ) -> Reply:
         record.game_id = request.game_id
         row, live = await self._live(request.game_id)
         record.seat, record.version = self._seat_of(row, caller), live.version
+        key = (row.game_id, live.version)
+        reply = self._replays.get(key)
+        if reply is None:
+            response = await self._replay_response(row, live)
+            reply = Reply(pb.GetReplayResponse, message=response, json_text=functools.cache(
+                lambda: json.dumps(message_to_json_dict(response), separators=(",", ":"))))
+            self._replays[key] = reply
+            if len(self._replays) > _REPLAYS_KEPT:
+                self._replays.popitem(last=False)
+        else:
+            self._replays.move_to_end(key)
+        return reply
+
+    async def _replay_response(self, row: GameRow, live: LiveGame) -> pb.GetReplayResponse:
+        """GetReplay's answer for the game at `live` (public fields only before the end)."""
         rows = await self.store.decisions_after(row.game_id, 0, up_to=live.version)
         decisions: list[int | str] = []
         for stored in rows:
