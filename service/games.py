@@ -351,8 +351,11 @@ class _RowSummary:
 # Rows by id(), with the row itself (so that an id is never reused while cached).
 _row_summaries: dict[int, tuple[GameRow, _RowSummary]] = {}
 _ROW_SUMMARIES_KEPT = 4096
-# GetReplay answers kept per process (each at most a few hundred KB: max_undo_version).
+# GetReplay answers kept per process: at most 64, and at most 4 MiB of protobuf bytes
+# together (a finished 4-player game's is about 11 KB; one at max_undo_version, ~190 KB;
+# its JSON text and message take about as much again each).
 _REPLAYS_KEPT = 64
+_REPLAY_BYTES_KEPT = 4 << 20
 
 
 def _row_summary(row: GameRow) -> _RowSummary:
@@ -772,7 +775,8 @@ class GameService:
         # reads and replays the game's whole log (about 10 ms for a finished 4-player game,
         # up to about 0.2 s at max_undo_version), so a viewer asking again, or a client
         # asking on purpose, costs nothing more until the game moves.
-        self._replays: OrderedDict[tuple[str, int], Reply] = OrderedDict()
+        self._replays: OrderedDict[tuple[str, int], tuple[Reply, int]] = OrderedDict()
+        self._replay_bytes = 0  # the kept answers' protobuf sizes, summed
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self.batches = BatchRunner(self.settings.batch_limits())
         self.bots = BotPool(self.settings.bot_workers, self.settings.batch_worker_nice,
@@ -1851,16 +1855,19 @@ class GameService:
         row, live = await self._live(request.game_id)
         record.seat, record.version = self._seat_of(row, caller), live.version
         key = (row.game_id, live.version)
-        reply = self._replays.get(key)
-        if reply is None:
-            response = await self._replay_response(row, live)
-            reply = Reply(pb.GetReplayResponse, message=response, json_text=functools.cache(
-                lambda: json.dumps(message_to_json_dict(response), separators=(",", ":"))))
-            self._replays[key] = reply
-            if len(self._replays) > _REPLAYS_KEPT:
-                self._replays.popitem(last=False)
-        else:
+        kept = self._replays.get(key)
+        if kept is not None:
             self._replays.move_to_end(key)
+            return kept[0]
+        response = await self._replay_response(row, live)
+        reply = Reply(pb.GetReplayResponse, message=response, json_text=functools.cache(
+            lambda: json.dumps(message_to_json_dict(response), separators=(",", ":"))))
+        size = len(reply.to_bytes())
+        self._replays[key] = (reply, size)
+        self._replay_bytes += size
+        while len(self._replays) > _REPLAYS_KEPT or self._replay_bytes > _REPLAY_BYTES_KEPT:
+            _, (_, dropped) = self._replays.popitem(last=False)
+            self._replay_bytes -= dropped
         return reply
 
     async def _replay_response(self, row: GameRow, live: LiveGame) -> pb.GetReplayResponse:

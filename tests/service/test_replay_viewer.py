@@ -14,6 +14,7 @@ from google.protobuf import json_format
 
 import brass
 from brass_clients.sdk import pb, view_dict
+from brass_service import games
 from brass_service.convert import message_to_json_dict
 from brass_service.games import Caller, GameService
 from brass_service.observability import RequestRecord
@@ -142,6 +143,13 @@ def test_a_replay_is_made_once_per_version_and_follows_the_game(
             legal.options[0].id]
         await service.get_replay(ask, anyone, record())
         assert made == [0, 1]
+        # past the kept bytes' budget nothing is kept: each answer is made again
+        monkeypatch.setattr(games, "_REPLAY_BYTES_KEPT", 0)
+        service._replays.clear()
+        service._replay_bytes = 0
+        await service.get_replay(ask, anyone, record())
+        await service.get_replay(ask, anyone, record())
+        assert made == [0, 1, 1, 1] and not service._replays
         service.close()
         await store.close()
 
