@@ -195,8 +195,15 @@ async def serve_async(
     health_pb2_grpc.add_HealthServicer_to_server(health, server)
     _enable_reflection(
         server, [SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name])
+    async def give_up() -> None:
+        """Before a start-up failure is raised: the service's background tasks (the expiry
+        sweep, the timer) stop before the store closes under them."""
+        service.close()
+        await store.close()
+
     bound_grpc = server.add_insecure_port(f"{host}:{grpc_port}")
     if bound_grpc == 0:
+        await give_up()
         raise CannotListen(f"cannot listen for gRPC on {host}:{grpc_port}")
 
     gateway = RestGateway(service, store.health)
@@ -225,7 +232,7 @@ async def serve_async(
         bound_http = await front.start(host, http_port, reuse_port=reuse_port)
     except OSError as exc:
         await runner.cleanup()
-        await store.close()
+        await give_up()
         raise CannotListen(f"cannot listen for REST on {host}:{http_port}: {exc}") from exc
 
     await server.start()
