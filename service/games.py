@@ -1862,7 +1862,7 @@ class GameService:
         response = await self._replay_response(row, live)
         reply = Reply(pb.GetReplayResponse, message=response, json_text=functools.cache(
             lambda: json.dumps(message_to_json_dict(response), separators=(",", ":"))))
-        size = len(reply.to_bytes())
+        size = response.ByteSize()
         self._replays[key] = (reply, size)
         self._replay_bytes += size
         while len(self._replays) > _REPLAYS_KEPT or self._replay_bytes > _REPLAY_BYTES_KEPT:
