@@ -61,3 +61,9 @@ def seat_of_token(token: str, token_hashes: Sequence[str]) -> int | None:
         if hmac.compare_digest(digest, stored):
             found = seat
     return found
+
+
+def holds_seat(digest: str, token_hashes: Sequence[str], seat: int) -> bool:
+    """Whether the token whose digest is `digest` still holds `seat` (compared in constant
+    time; an open, revoked or reissued seat has another digest or none)."""
+    return 0 <= seat < len(token_hashes) and hmac.compare_digest(digest, token_hashes[seat])

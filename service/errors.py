@@ -58,6 +58,8 @@ _REASONS: dict[str, tuple[grpc.StatusCode, int]] = {
     "UNDO_BARRIER": (grpc.StatusCode.FAILED_PRECONDITION, 400),
     # the server's bound on a game's log (ServiceSettings.max_undo_version), not the rules'
     "UNDO_LIMIT": (grpc.StatusCode.FAILED_PRECONDITION, 400),
+    # a watch stream's token lost its seat (reissued, revoked, left) while it was open
+    "SEAT_TOKEN_REVOKED": (grpc.StatusCode.UNAUTHENTICATED, 401),
 }
 
 # Engine error codes (brass.EngineError.code) -> service reasons.

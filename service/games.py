@@ -2330,10 +2330,30 @@ class GameService:
                 self.watch_limiter.release(client)
                 ACTIVE_WATCHERS.dec()
 
+        # The digest of the token the seat was resolved with: the stream checks at each
+        # wake-up that the seat still has it (a reissue, revocation or leave ends it).
+        digest = auth.hash_token(caller.token) if seat is not None and caller.token else None
         updates = self._watch_stream(
-            request.game_id, request.from_version, seat, wake, record, release
+            request.game_id, request.from_version, seat, wake, record, release, digest
         )
         return WatchStream(updates, release)
+
+    def _require_seat_held(self, row: GameRow, seat: int | None, digest: str | None) -> None:
+        """Ends a seat's watch stream (SEAT_TOKEN_REVOKED) once `row`, or the newer row in
+        memory, shows the seat without the token the stream was opened with."""
+        if seat is None or digest is None:
+            return
+        entry = self._entry(row.game_id)
+        if entry is not None and entry.row.seats_revision > row.seats_revision:
+            row = entry.row  # changed by this process since `row` was read
+        if not auth.holds_seat(digest, row.token_hashes, seat):
+            raise ServiceError(
+                "SEAT_TOKEN_REVOKED",
+                f"the token of this stream no longer holds seat {seat} of game "
+                f"{row.game_id} (reissued, revoked or left); watch again with the "
+                "seat's current token, or as a spectator",
+                game_id=row.game_id, seat=seat,
+            )
 
     async def _watch_stream(
         self,
@@ -2343,6 +2363,7 @@ class GameService:
         wake: asyncio.Event,
         record: RequestRecord,
         release: Callable[[], None],
+        digest: str | None = None,
     ) -> AsyncIterator[pb.WatchGameResponse]:
         last = from_version
         sent_any = False
@@ -2351,6 +2372,7 @@ class GameService:
             while True:
                 wake.clear()
                 row, live = await self._live(game_id)
+                self._require_seat_held(row, seat, digest)
                 game = live.game
                 head = live.version
                 if revision is None:
@@ -2374,6 +2396,8 @@ class GameService:
                     sent_any = True
                     last = batch_end
                     record.version = last
+                    # The seats may have changed while the decisions were read.
+                    self._require_seat_held(row, seat, digest)
                     yield update
                     if batch_end < head:
                         continue  # more stored decisions to send before waiting

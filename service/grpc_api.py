@@ -202,6 +202,9 @@ class GameServicer(pb_grpc.GameServiceServicer):
                 async for update in stream:
                     record.version = update.version
                     yield update
+            except ServiceError as error:  # e.g. SEAT_TOKEN_REVOKED: the stream's status
+                record.outcome = error.reason
+                await _abort(context, error)
             finally:
                 await stream.aclose()
 

@@ -151,7 +151,10 @@ export function watchGame(gameId, token, fromVersion, handlers) {
           return { retry: retry ?? 1000, shutdown: true };
         } else if (event === 'error') {
           controller.abort();
-          return { retry: delay, error: new ApiError(readError(payload, 500)) };
+          const error = new ApiError(readError(payload, 500));
+          // the token lost its seat (SEAT_TOKEN_REVOKED, 401): retrying will not mend it
+          if ([400, 401, 403, 404].includes(payload?.error?.code)) return { end: 'failed', error };
+          return { retry: delay, error };
         }
       }
     }
