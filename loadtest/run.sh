@@ -103,7 +103,8 @@ echo "server: gRPC 127.0.0.1:$GRPC_PORT, REST 127.0.0.1:$HTTP_PORT, store $STORE
 # Every user connects from 127.0.0.1, so the per-address limits (watch streams, games
 # created) are lifted.
 BRASS_HOST=127.0.0.1 BRASS_WATCH_BURST=100000 BRASS_WATCH_RATE_PER_SECOND=100000 \
-  BRASS_MAX_WATCHERS_PER_CLIENT=100000 BRASS_CREATE_GAME_RATE= \
+  BRASS_MAX_WATCHERS_PER_CLIENT=100000 BRASS_MAX_WATCHERS_PER_ADDRESS=100000 \
+  BRASS_MAX_WATCHERS_PER_CONNECTION=100000 BRASS_CREATE_GAME_RATE= \
   "$PYTHON" -m brass_service --port "$GRPC_PORT" --http-port "$HTTP_PORT" \
   --database-url "$DATABASE_URL" --log-level warning --workers "$WORKERS" \
   >"$OUT/server.log" 2>&1 &

@@ -60,6 +60,8 @@ _REASONS: dict[str, tuple[grpc.StatusCode, int]] = {
     "UNDO_LIMIT": (grpc.StatusCode.FAILED_PRECONDITION, 400),
     # a watch stream's token lost its seat (reissued, revoked, left) while it was open
     "SEAT_TOKEN_REVOKED": (grpc.StatusCode.UNAUTHENTICATED, 401),
+    # a watch stream whose game did not change for WATCH_IDLE_SECONDS (clients watch again)
+    "WATCH_IDLE": (grpc.StatusCode.DEADLINE_EXCEEDED, 408),
 }
 
 # Engine error codes (brass.EngineError.code) -> service reasons.

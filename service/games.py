@@ -44,6 +44,7 @@ from .limits import (
     ClientAddresses,
     RateQuota,
     WatchLimiter,
+    WatchSlot,
     parse_networks,
     rate_key,
 )
@@ -119,6 +120,14 @@ class ServiceSettings:
     watch_burst: int = 20
     # Watch streams (gRPC and SSE) one client may hold at once.
     max_watchers_per_client: int = 20
+    # Watch streams from one address (every token, every connection), at most; besides,
+    # never more than half of the slots (max_watchers) other addresses leave.
+    max_watchers_per_address: int = 100
+    # WatchGame streams one gRPC connection may carry at once.
+    max_watchers_per_connection: int = 20
+    # A watch stream with nothing to send for this long (its game unmoved) is ended with
+    # WATCH_IDLE, freeing its slot; clients that still want it watch again. 0: never.
+    watch_idle_seconds: float = 3600.0
     # Proxies (comma-separated addresses or CIDR networks) whose forwarding header names
     # the client; and which header they write: x-forwarded-for or forwarded (RFC 7239).
     trusted_proxies: str = ""
@@ -187,6 +196,9 @@ class Caller:
 
     token: str | None
     peer: str
+    # The gRPC connection (its peer, 'ipv4:203.0.113.9:51234'), which limits per connection
+    # count; None for REST and for a trusted proxy's connection (many clients share it).
+    connection: str | None = None
 
 
 def address_identity(caller: Caller) -> str:
@@ -756,6 +768,8 @@ class GameService:
             max_total=self.settings.max_watchers,
             max_per_game=self.settings.max_watchers_per_game,
             max_per_client=self.settings.max_watchers_per_client,
+            max_per_address=self.settings.max_watchers_per_address,
+            max_per_connection=self.settings.max_watchers_per_connection,
         )
         self.addresses = ClientAddresses(
             parse_networks(self.settings.trusted_proxies), self.settings.forwarded_header
@@ -2316,8 +2330,9 @@ class GameService:
             f"(version {live.version})",
             "from_version",
         )
-        client = client_identity(caller, request.game_id, seat)
-        self.watch_limiter.admit(client, request.game_id, self.broker)
+        slot = WatchSlot(client_identity(caller, request.game_id, seat),
+                         address_identity(caller), caller.connection)
+        self.watch_limiter.admit(slot, request.game_id, self.broker)
         wake = self.broker.subscribe(request.game_id)
         ACTIVE_WATCHERS.inc()
         released = False
@@ -2327,7 +2342,7 @@ class GameService:
             if not released:
                 released = True
                 self.broker.unsubscribe(request.game_id, wake)
-                self.watch_limiter.release(client)
+                self.watch_limiter.release(slot)
                 ACTIVE_WATCHERS.dec()
 
         # The digest of the token the seat was resolved with: the stream checks at each
@@ -2368,6 +2383,9 @@ class GameService:
         last = from_version
         sent_any = False
         revision: int | None = None  # the seats revision whose lobby events were sent
+        idle_limit = self.settings.watch_idle_seconds
+        loop = asyncio.get_running_loop()
+        last_sent = loop.time()
         try:
             while True:
                 wake.clear()
@@ -2399,12 +2417,24 @@ class GameService:
                     # The seats may have changed while the decisions were read.
                     self._require_seat_held(row, seat, digest)
                     yield update
+                    last_sent = loop.time()
                     if batch_end < head:
                         continue  # more stored decisions to send before waiting
                 if game.is_over or hosted.is_ended(row):
                     return
+                wait = self.settings.watch_poll_seconds
+                if idle_limit > 0:
+                    left = last_sent + idle_limit - loop.time()
+                    if left <= 0:  # nobody moved the game: free the slot
+                        raise ServiceError(
+                            "WATCH_IDLE",
+                            f"game {game_id} did not change for {idle_limit:g} s; this "
+                            f"stream ends at version {last}: watch again from it to go on",
+                            game_id=game_id, version=last, idle_seconds=f"{idle_limit:g}",
+                        )
+                    wait = min(wait, left)
                 try:
-                    await asyncio.wait_for(wake.wait(), timeout=self.settings.watch_poll_seconds)
+                    await asyncio.wait_for(wake.wait(), timeout=wait)
                 except TimeoutError:
                     pass
         finally:

@@ -137,11 +137,16 @@ class GameServicer(pb_grpc.GameServiceServicer):
                         f"the request is not a valid {request.message_name} message "
                         f"({request.error})",
                     )
+                peer = context.peer()
+                host = peer_host(peer)
                 caller = Caller(
                     token=bearer_token(_metadata(context, "authorization")),
                     peer=self.service.client_address(
-                        peer_host(context.peer()), lambda name: _metadata(context, name)
+                        host, lambda name: _metadata(context, name)
                     ),
+                    # the peer's port tells its connections apart; a trusted proxy's one
+                    # connection carries many clients
+                    connection=None if self.service.addresses.is_trusted_peer(host) else peer,
                 )
                 return await handler(caller, record)
             except ServiceError as error:

@@ -13,6 +13,7 @@ import math
 import time
 from collections import OrderedDict
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Protocol
 
 from limits import parse_many
@@ -220,19 +221,46 @@ class _WatcherCounter(Protocol):
     def watchers_of(self, game_id: str) -> int: ...
 
 
+@dataclass(frozen=True)
+class WatchSlot:
+    """What one admitted stream counts against: its client (a seat token is a client of
+    its own), its address (every stream from it, whatever the token), and its gRPC
+    connection (None: REST, one stream per connection, or a trusted proxy's connection,
+    which carries many clients)."""
+
+    client: str
+    address: str
+    connection: str | None = None
+
+
+def _count(counts: dict[str, int], key: str, step: int) -> None:
+    held = counts.get(key, 0) + step
+    if held > 0:
+        counts[key] = held
+    else:
+        counts.pop(key, None)
+
+
 class WatchLimiter:
-    """Admits new watch streams: at most `max_per_client` held at once by one client, a rate
-    of new ones per client, and caps in total and per game."""
+    """Admits new watch streams: caps in total and per game; per address, at most
+    `max_per_address` and never more than half of the slots that other addresses leave
+    (so that one address can never take every slot, however many tokens it has); per gRPC
+    connection and per client; and a rate of new ones per client."""
 
     def __init__(
         self, rate_per_second: float, burst: int, max_total: int, max_per_game: int,
-        max_per_client: int,
+        max_per_client: int, max_per_address: int, max_per_connection: int,
     ) -> None:
         self.max_total = max_total
         self.max_per_game = max_per_game
         self.max_per_client = max_per_client
+        self.max_per_address = max_per_address
+        self.max_per_connection = max_per_connection
         self.open_streams = 0
-        self._held: dict[str, int] = {}  # client -> streams open now (no zero entries)
+        # streams open now (no zero entries)
+        self._held: dict[str, int] = {}  # by client
+        self._by_address: dict[str, int] = {}
+        self._by_connection: dict[str, int] = {}
         self._opening = RateQuota.per_second(
             rate_per_second, burst, "watch streams opened", "watch_rate"
         )
@@ -240,8 +268,17 @@ class WatchLimiter:
     def held_by(self, client: str) -> int:
         return self._held.get(client, 0)
 
-    def admit(self, client: str, game_id: str, counter: _WatcherCounter) -> None:
-        """Counts a new stream of `client` (its identity) on `game_id`; release() it."""
+    def held_by_address(self, address: str) -> int:
+        return self._by_address.get(address, 0)
+
+    def address_share(self, address: str) -> int:
+        """The most streams `address` may hold now: MAX_WATCHERS_PER_ADDRESS, and at most
+        half of the process's slots not held by other addresses (at least one)."""
+        others = self.open_streams - self.held_by_address(address)
+        return min(self.max_per_address, max(1, (self.max_total - others) // 2))
+
+    def admit(self, slot: WatchSlot, game_id: str, counter: _WatcherCounter) -> None:
+        """Counts a new stream of `slot` on `game_id`; release() it."""
         if self.open_streams >= self.max_total:
             raise ServiceError(
                 "RATE_LIMITED",
@@ -254,23 +291,41 @@ class WatchLimiter:
                 f"game {game_id} already has {self.max_per_game} watchers on this server",
                 limit="max_watchers_per_game",
             )
-        if self.held_by(client) >= self.max_per_client:
+        share = self.address_share(slot.address)
+        if self.held_by_address(slot.address) >= share:
+            raise ServiceError(
+                "RATE_LIMITED",
+                f"this address already holds {share} watch streams, its share of this "
+                "server's; close one first",
+                limit="max_watchers_per_address",
+            )
+        if (slot.connection is not None
+                and self._by_connection.get(slot.connection, 0) >= self.max_per_connection):
+            raise ServiceError(
+                "RATE_LIMITED",
+                f"this connection already carries {self.max_per_connection} watch streams, "
+                "the most it may at once; close one first",
+                limit="max_watchers_per_connection",
+            )
+        if self.held_by(slot.client) >= self.max_per_client:
             raise ServiceError(
                 "RATE_LIMITED",
                 f"this client already holds {self.max_per_client} watch streams, the most "
                 "it may hold at once; close one first",
                 limit="max_watchers_per_client",
             )
-        self._opening.admit(client)
-        self._held[client] = self.held_by(client) + 1
+        self._opening.admit(slot.client)
+        self._count(slot, 1)
         self.open_streams += 1
 
-    def release(self, client: str) -> None:
-        held = self.held_by(client) - 1
-        if held > 0:
-            self._held[client] = held
-        else:
-            self._held.pop(client, None)
+    def _count(self, slot: WatchSlot, step: int) -> None:
+        _count(self._held, slot.client, step)
+        _count(self._by_address, slot.address, step)
+        if slot.connection is not None:
+            _count(self._by_connection, slot.connection, step)
+
+    def release(self, slot: WatchSlot) -> None:
+        self._count(slot, -1)
         self.open_streams = max(0, self.open_streams - 1)
 
 

@@ -70,6 +70,7 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     ERROR_REASON_UNDO_BARRIER: _ClassVar[ErrorReason]
     ERROR_REASON_UNDO_LIMIT: _ClassVar[ErrorReason]
     ERROR_REASON_SEAT_TOKEN_REVOKED: _ClassVar[ErrorReason]
+    ERROR_REASON_WATCH_IDLE: _ClassVar[ErrorReason]
 
 class ResignPolicy(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -134,6 +135,7 @@ ERROR_REASON_UNDO_DISABLED: ErrorReason
 ERROR_REASON_UNDO_BARRIER: ErrorReason
 ERROR_REASON_UNDO_LIMIT: ErrorReason
 ERROR_REASON_SEAT_TOKEN_REVOKED: ErrorReason
+ERROR_REASON_WATCH_IDLE: ErrorReason
 RESIGN_POLICY_UNSPECIFIED: ResignPolicy
 RESIGN_POLICY_BOT_TAKES_OVER: ResignPolicy
 RESIGN_POLICY_GAME_ENDS: ResignPolicy

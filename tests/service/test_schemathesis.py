@@ -85,7 +85,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> ServerProcess:
         "BRASS_BATCH_WORKERS": "1", "BRASS_BATCH_MAX_GAMES": "2",
         "BRASS_BATCH_MAX_MCTS_ITERATIONS": "20", "BRASS_MAX_BATCHES": "2",
         "BRASS_WATCH_BURST": "100000", "BRASS_WATCH_RATE_PER_SECOND": "100000",
-        "BRASS_MAX_WATCHERS_PER_CLIENT": "100000",
+        "BRASS_MAX_WATCHERS_PER_CLIENT": "100000", "BRASS_MAX_WATCHERS_PER_ADDRESS": "100000",
+        "BRASS_MAX_WATCHERS_PER_CONNECTION": "100000",
     }, name="schemathesis")
     proc.start()
     yield proc  # type: ignore[misc]
