@@ -99,7 +99,13 @@ export async function replayPage(root, go, gameId, startVersion) {
     }, 400);
   }
 
-  slider.addEventListener('input', () => show(Number(slider.value)));
+  // A drag fires an input event per step: ask only for where it rests (the server limits
+  // a client's reads of past versions, PAST_READ_RATE).
+  let dragging = null;
+  slider.addEventListener('input', () => {
+    clearTimeout(dragging);
+    dragging = setTimeout(() => show(Number(slider.value)), 120);
+  });
   function onKey(e) {
     if (e.target && ['INPUT', 'TEXTAREA', 'SELECT'].includes(e.target.tagName) && e.target !== slider) return;
     if (e.key === 'ArrowRight') { e.preventDefault(); show(st.version + 1); }
@@ -124,6 +130,7 @@ export async function replayPage(root, go, gameId, startVersion) {
   }
   return () => {
     st.closed = true;
+    clearTimeout(dragging);
     if (st.playing) clearInterval(st.playing);
     document.removeEventListener('keydown', onKey);
   };

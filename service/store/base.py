@@ -533,6 +533,16 @@ def decision_row_from_columns(columns: dict[str, Any]) -> DecisionRow:
         raise _corrupt(columns.get("game_id"), "decisions row", exc) from exc
 
 
+# decisions_after's rows start at the decision holding the version (the last one that begins
+# at or before it): one index probe, so that reading the end of a long log does not walk its
+# beginning (`to_version > v` alone is no bound on the primary key (game_id, from_version)).
+# Parameters: game id, version (%s: PostgreSQL's; SQLite writes ?).
+FROM_SPANNING_SQL = (
+    "from_version >= COALESCE((SELECT MAX(from_version) FROM decisions "
+    "WHERE game_id = %s AND from_version <= %s), 0)"
+)
+
+
 def snapshot_from_columns(game_id: str, version: Any, data: Any) -> Snapshot:
     try:
         return Snapshot(int(version), bytes(data))

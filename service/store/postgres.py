@@ -31,6 +31,7 @@ from psycopg_pool import AsyncConnectionPool
 from .base import (
     DECISION_COLUMNS,
     DUE_INDEX,
+    FROM_SPANNING_SQL,
     GAME_COLUMN_COUNT,
     GAME_COLUMNS,
     GAME_COLUMNS_ADDED,
@@ -309,8 +310,9 @@ class PostgresStore:
     async def decisions_after(
         self, game_id: str, version: int, up_to: int | None = None, limit: int | None = None
     ) -> list[DecisionRow]:
-        sql = f"SELECT {DECISION_COLUMNS} FROM decisions WHERE game_id = %s AND to_version > %s"
-        params: list[Any] = [game_id, version]
+        sql = (f"SELECT {DECISION_COLUMNS} FROM decisions WHERE game_id = %s "
+               f"AND to_version > %s AND {FROM_SPANNING_SQL}")
+        params: list[Any] = [game_id, version, game_id, version]
         if up_to is not None:
             sql += " AND to_version <= %s"
             params.append(up_to)

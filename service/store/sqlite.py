@@ -33,6 +33,7 @@ import structlog
 from .base import (
     DECISION_COLUMNS,
     DUE_INDEX,
+    FROM_SPANNING_SQL,
     GAME_COLUMN_COUNT,
     GAME_COLUMNS,
     GAME_COLUMNS_ADDED,
@@ -609,8 +610,9 @@ class SqliteStore:
         self, game_id: str, version: int, up_to: int | None = None, limit: int | None = None
     ) -> list[DecisionRow]:
         def read(conn: sqlite3.Connection) -> list[DecisionRow]:
-            sql = f"SELECT {DECISION_COLUMNS} FROM decisions WHERE game_id = ? AND to_version > ?"
-            params: list[Any] = [game_id, version]
+            sql = (f"SELECT {DECISION_COLUMNS} FROM decisions WHERE game_id = ? "
+                   f"AND to_version > ? AND {FROM_SPANNING_SQL.replace('%s', '?')}")
+            params: list[Any] = [game_id, version, game_id, version]
             if up_to is not None:
                 sql += " AND to_version <= ?"
                 params.append(up_to)

@@ -84,10 +84,11 @@ def free_port() -> int:
 
 
 # Every test server has an operator token (ServerProcess.client() sends it) and no limit on
-# the games one address creates (every test connects from 127.0.0.1), unless its env says
-# otherwise.
+# the games one address creates or its reads of past versions (every test connects from
+# 127.0.0.1), unless its env says otherwise.
 TEST_OPERATOR_TOKEN = "test-operator-token"
-TEST_SERVER_DEFAULTS = {"BRASS_CREATE_GAME_RATE": "", "BRASS_OPERATOR_TOKEN": TEST_OPERATOR_TOKEN}
+TEST_SERVER_DEFAULTS = {"BRASS_CREATE_GAME_RATE": "", "BRASS_PAST_READ_RATE": "",
+                        "BRASS_OPERATOR_TOKEN": TEST_OPERATOR_TOKEN}
 
 
 class ServerProcess:

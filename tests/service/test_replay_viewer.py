@@ -3,22 +3,14 @@ a past version, over gRPC and REST, revealing nothing the caller could not see t
 
 from __future__ import annotations
 
-import asyncio
 import json
 import random
-from pathlib import Path
-from typing import Any
 
-import pytest
 from google.protobuf import json_format
 
 import brass
 from brass_clients.sdk import pb, view_dict
-from brass_service import games
 from brass_service.convert import message_to_json_dict
-from brass_service.games import Caller, GameService
-from brass_service.observability import RequestRecord
-from brass_service.store import open_store
 
 from .helpers import (
     ServerProcess,
@@ -93,64 +85,3 @@ def test_typed_replay_and_past_views_match_the_engine(server: ServerProcess) -> 
         for text in ("x", str(2**63)):
             expect_rest_error("INVALID_ARGUMENT", 400, rest.get,
                               f"/v1/games/{game_id}?atVersion={text}")
-
-
-def test_a_replay_is_made_once_per_version_and_follows_the_game(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """GetReplay's answers are kept by (game, version): asked again at the same version the
-    replay is not made again (the same bytes and JSON), and each new version makes a new
-    one that holds it. (A replay reads and replays the whole log; kept, a client asking
-    again and again costs nothing more until the game moves.)"""
-
-    async def scenario() -> None:
-        store = open_store(f"sqlite:///{tmp_path / 'games.sqlite3'}")
-        await store.open()
-        service = GameService(store)
-        made: list[int] = []
-        make = service._replay_response
-
-        async def counted(row: Any, live: Any) -> pb.GetReplayResponse:
-            made.append(live.version)
-            return await make(row, live)
-
-        monkeypatch.setattr(service, "_replay_response", counted)
-        anyone = Caller(None, "127.0.0.1")
-
-        def record() -> RequestRecord:
-            return RequestRecord("test", "GetReplay", "r")
-
-        created = await service.create_game(pb.CreateGameRequest(players=2, seed=4),
-                                            anyone, record())
-        game_id = created.game_id
-        ask = pb.GetReplayRequest(game_id=game_id)
-        first = await service.get_replay(ask, anyone, record())
-        again = await service.get_replay(ask, anyone, record())
-        assert made == [0]
-        assert again.to_bytes() == first.to_bytes()
-        assert again.to_json_text() == first.to_json_text()
-        assert json.loads(first.to_json_text())["version"] == "0"
-        seat = created.state.summary.current_seat
-        player = Caller(created.seats[seat].token, "127.0.0.1")
-        legal = (await service.list_legal_actions(
-            pb.ListLegalActionsRequest(game_id=game_id), player, record())).message
-        await service.submit_action(
-            pb.SubmitActionRequest(game_id=game_id, action=pb.Action(option_id=legal.options[0].id),
-                                   expected_version=legal.version), player, record())
-        after = (await service.get_replay(ask, anyone, record())).message
-        assert made == [0, 1]
-        assert after.version == 1 and [d.option_id for d in after.decisions] == [
-            legal.options[0].id]
-        await service.get_replay(ask, anyone, record())
-        assert made == [0, 1]
-        # past the kept bytes' budget nothing is kept: each answer is made again
-        monkeypatch.setattr(games, "_REPLAY_BYTES_KEPT", 0)
-        service._replays.clear()
-        service._replay_bytes = 0
-        await service.get_replay(ask, anyone, record())
-        await service.get_replay(ask, anyone, record())
-        assert made == [0, 1, 1, 1] and not service._replays
-        service.close()
-        await store.close()
-
-    asyncio.run(scenario())

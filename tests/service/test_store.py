@@ -142,6 +142,15 @@ def test_store_contract(backend: Backend) -> None:
             assert await store.head_version("g4") == 0
             assert await store.head_version("g0") == 4
             assert await store.head_version("nope") is None
+            # From inside a compound action (the rows start at the one holding the version,
+            # found by the primary key), with bounds and a limit.
+            await store.append_decision(_decision("g0", 4, None), _head(5), None)
+            spans = {v: [(d.from_version, d.to_version)
+                         for d in await store.decisions_after("g0", v)] for v in range(6)}
+            assert spans == {0: [(0, 1), (1, 4), (4, 5)], 1: [(1, 4), (4, 5)],
+                             2: [(1, 4), (4, 5)], 3: [(1, 4), (4, 5)], 4: [(4, 5)], 5: []}
+            assert [d.to_version for d in await store.decisions_after("g0", 2, up_to=4)] == [4]
+            assert [d.to_version for d in await store.decisions_after("g0", 0, limit=2)] == [1, 4]
         finally:
             await store.close()
 
