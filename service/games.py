@@ -2591,10 +2591,12 @@ class GameService:
                             game_id=game_id, version=last, idle_seconds=f"{idle_limit:g}",
                         )
                     wait = min(wait, left)
-                try:
-                    await asyncio.wait_for(wake.wait(), timeout=wait)
-                except TimeoutError:
-                    pass
+                # Not asyncio.wait_for: on Python 3.11 it swallows a cancellation that comes
+                # as the wake-up does (the client left at a move), and the stream then went
+                # on forever, holding its slot and blocking the server's shutdown.
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(wait):
+                        await wake.wait()
         finally:
             release()
 

@@ -7,6 +7,7 @@ its own, so one address with 56 seat tokens held all 1,000 slots of a process.)"
 
 from __future__ import annotations
 
+import asyncio
 import http.client
 import json
 import time
@@ -18,7 +19,10 @@ import grpc
 from google.rpc import error_details_pb2, status_pb2
 
 from brass_clients.sdk import pb
+from brass_service.games import Caller, GameService, ServiceSettings
 from brass_service.gen import game_service_pb2_grpc as pb_grpc
+from brass_service.observability import RequestRecord
+from brass_service.store import open_store
 
 from .conftest import GENEROUS_LIMITS
 from .helpers import LOOPBACK, ServerProcess
@@ -244,3 +248,45 @@ def test_a_stream_of_a_game_nobody_moves_ends_after_the_idle_bound(tmp_path: Pat
             connection.close()
         channel.close()
         server.stop()
+
+
+def test_a_stream_cancelled_as_its_game_wakes_it_ends_and_frees_its_slot(
+    tmp_path: Path,
+) -> None:
+    """A client leaving (its stream's task cancelled) at the moment a change wakes the
+    stream: the stream ends and gives its slot back. (Before: asyncio.wait_for on Python
+    3.11 swallowed that cancellation, and the stream went on waiting for ever, holding its
+    slot and stalling the server's shutdown.)"""
+
+    async def scenario() -> None:
+        store = open_store(f"sqlite:///{tmp_path / 'games.sqlite3'}")
+        await store.open()
+        service = GameService(store, ServiceSettings(watch_poll_seconds=600))
+        anyone = Caller(token=None, peer="192.0.2.1")
+        record = RequestRecord("test", "watch", "r")
+        try:
+            created = await service.create_game(pb.CreateGameRequest(players=2, seed=1),
+                                                anyone, record)
+            stream = await service.watch_game(
+                pb.WatchGameRequest(game_id=created.game_id), anyone, record)
+            updates = stream.__aiter__()
+            await updates.__anext__()
+            waiting = asyncio.ensure_future(updates.__anext__())
+            await asyncio.sleep(0.05)  # the stream waits for a change
+            assert service.watch_limiter.open_streams == 1
+            service.broker.publish(created.game_id, 0)
+            waiting.cancel()
+            try:
+                await asyncio.wait_for(asyncio.shield(waiting), 5)
+                raise AssertionError("the cancelled stream sent an update")
+            except asyncio.CancelledError:
+                pass
+            except TimeoutError:
+                raise AssertionError("the cancelled stream goes on waiting") from None
+            await stream.aclose()
+            assert service.watch_limiter.open_streams == 0
+        finally:
+            service.close()
+            await store.close()
+
+    asyncio.run(scenario())

@@ -27,10 +27,13 @@ from .helpers import ServerProcess, sse_events
 @pytest.fixture(scope="module")
 def two_processes(backend: Backend) -> tuple[ServerProcess, ServerProcess]:
     """Two server processes on one database: watchers on both, changes made through the
-    second."""
+    second. The watchers' own store re-check is pushed out of reach (10 min), so a stream
+    that ends was woken by the change of seats (here, or from the other process through
+    the SQLite change stamps that `--workers N` share, or PostgreSQL's NOTIFY)."""
     url = backend.new_database_url()
-    return (backend.start_server("tokens-a", database_url=url),
-            backend.start_server("tokens-b", database_url=url))
+    env = {"BRASS_WATCH_POLL_SECONDS": "600"}
+    return (backend.start_server("tokens-a", database_url=url, env=env),
+            backend.start_server("tokens-b", database_url=url, env=env))
 
 
 def _error_info(error: grpc.RpcError) -> error_details_pb2.ErrorInfo:
