@@ -1,6 +1,6 @@
 """Server bots' decisions, computed in worker processes (never on the event loop).
 
-A small pool of its own (BotPool, `bot_workers` processes at the batch workers' nice level)
+A pool of its own (BotPool, a process per CPU and one for stand-ins, at batch workers' nice)
 so that a long RunBatch never delays the next move of a game someone is playing. A decision
 is computed from the game's snapshot on a copy re-dealt for the bot's seat
 (`Game.determinize`): a server bot sees only what its seat may see. Its random stream is
@@ -27,13 +27,50 @@ from .errors import ServiceError
 log = structlog.get_logger("brass_service.bot_seats")
 
 
-def check_seat_bot(spec: str, max_mcts_iterations: int, field: str) -> str:
-    """The spec if a server bot seat may run it (known bot, valid options, the budget within
-    the server's cap, no time budget); INVALID_ARGUMENT naming `field` otherwise."""
+# What a rollout played to the end of the game (mcts rollout_depth=0) is costed as: random
+# 4-player games end in about 390 (Birmingham) and 530 (Pittsburgh) decisions.
+FULL_GAME_DECISIONS = 600
+
+
+def search_cost(bot: Any) -> int:
+    """Decisions one decision's search plays out: iterations x rollout length, a rollout to
+    the end of the game counting FULL_GAME_DECISIONS (0 for bots that do not search)."""
+    iterations, depth = getattr(bot, "iterations", None), getattr(bot, "rollout_depth", None)
+    if iterations is None or depth is None:
+        return 0
+    return int(iterations) * (int(depth) if 0 < depth < FULL_GAME_DECISIONS
+                              else FULL_GAME_DECISIONS)
+
+
+def check_seat_bot(spec: str, max_mcts_iterations: int, field: str,
+                   max_search_cost: int | None = None) -> str:
+    """The spec if a server bot seat may run it (known bot, valid options, the budget and
+    the whole search's cost within the server's caps, no time budget); INVALID_ARGUMENT
+    naming `field` otherwise."""
+    from brass_clients.bots import make_bot
+
     try:
-        return check_bot_spec(spec, BatchLimits(max_mcts_iterations=max_mcts_iterations))
+        checked = check_bot_spec(spec, BatchLimits(max_mcts_iterations=max_mcts_iterations))
     except ServiceError as error:
         raise ServiceError("INVALID_ARGUMENT", error.message, field=field) from None
+    if max_search_cost is not None:
+        cost = search_cost(make_bot(checked))
+        if cost > max_search_cost:
+            raise ServiceError(
+                "INVALID_ARGUMENT",
+                f"bot {checked!r}: its search plays {cost:,} decisions a turn (iterations x "
+                f"rollout_depth, a rollout to the end of the game (rollout_depth=0) counting "
+                f"{FULL_GAME_DECISIONS}); at most {max_search_cost:,} on this server",
+                field=field)
+    return checked
+
+
+def available_cpus() -> int:
+    """CPUs this process may run on (its affinity mask where the OS has one)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
 
 
 def decision_seed(game_id: str, version: int) -> int:

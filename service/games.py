@@ -34,13 +34,14 @@ from brass.position import MAX_POSITION_CHARS
 from . import auth, typed
 from . import hosting as hosted
 from .batches import BatchLimits, BatchRunner, BatchStream
-from .bot_seats import BotPool, check_seat_bot, decision_seed
+from .bot_seats import BotPool, available_cpus, check_seat_bot, decision_seed
 from .convert import message_to_json_dict
 from .errors import ServiceError, from_engine_error
 from .gen import game_service_pb2 as pb
 from .limits import (
     BOT_MOVE_TIMEOUT_SECONDS,
     BOT_SEAT_MAX_MCTS_ITERATIONS,
+    BOT_SEAT_MAX_SEARCH_COST,
     ClientAddresses,
     RateQuota,
     WatchLimiter,
@@ -57,6 +58,7 @@ from .observability import (
     new_request_id,
 )
 from .reply import Reply
+from .server_moves import FairSlots
 from .store import (
     DecisionRow,
     GameRow,
@@ -162,20 +164,31 @@ class ServiceSettings:
     batch_workers: int = 0
     batch_max_mcts_iterations: int = 2000
     batch_worker_nice: int = 10
-    # Server bot seats: worker processes for their decisions (a pool of their own), the
-    # search budget a seat's bot may have, how long a decision may take before a random
+    # Server bot seats: worker processes for their decisions (a pool of their own; 0: one
+    # per CPU this process may use; one more is kept for the clock's stand-ins), the
+    # search budget a seat's bot may have and the whole search's cost (iterations x
+    # rollout length, bot_seats.search_cost), how long a decision may take before a random
     # legal one is played instead, and a pause before each bot decision (0: none; people
     # watching may prefer one).
-    bot_workers: int = 1
+    bot_workers: int = 0
     bot_max_mcts_iterations: int = BOT_SEAT_MAX_MCTS_ITERATIONS
+    bot_max_search_cost: int = BOT_SEAT_MAX_SEARCH_COST
+    # Per creator (the client's address; the operator is not limited), in the `limits`
+    # library's notation (empty: no limit): bot seats placed (CreateGame's bot_seats and
+    # SetSeatBot), games given a bot seat, and games whose every seat is a bot. Bot work
+    # is shared round-robin between creators whatever these allow.
+    bot_seat_rate: str = "60/hour;300/day"
+    bot_game_rate: str = "20/hour;100/day"
+    all_bot_game_rate: str = "2/hour;10/day"
     bot_move_timeout_seconds: float = BOT_MOVE_TIMEOUT_SECONDS
     bot_move_delay_seconds: float = 0.0
     # The server's own moves (bot turns, timeouts): how often each process looks for games
-    # due (one indexed read), how many it works on at once, and for how long a process
-    # that took one holds it before another may (should it die meanwhile).
+    # due (one indexed read), how many games it holds at once (most wait for a bot
+    # worker's turn), and for how long a process that took one holds it before another may
+    # (should it die meanwhile; renewed every third of it while a bot works).
     timer_poll_seconds: float = 0.2
-    max_server_moves: int = 4
-    server_move_lease_seconds: float = 40.0
+    max_server_moves: int = 1000
+    server_move_lease_seconds: float = 10.0
     # UndoAction is refused (UNDO_LIMIT) once a game has this many versions. Without it a
     # seat could take back and make again the same decision forever, growing the game's log
     # and the work of every GetReplay of it without bound. Random 4-player games end in
@@ -191,6 +204,42 @@ class ServiceSettings:
             max_mcts_iterations=self.batch_max_mcts_iterations,
             worker_nice=self.batch_worker_nice,
         )
+
+
+@dataclass
+class _Claim:
+    """A due game this process claimed (store.claim_due) until `lease`."""
+
+    version: int
+    seats_revision: int
+    lease: float
+
+
+# _owed's answer for a turn past its deadline under TIMEOUT_POLICY_FORFEIT.
+_FORFEIT = "forfeit"
+
+
+def _creator_digest(caller: Caller, operator: bool) -> str:
+    """The creator a new game records (hosting's "creator"): "operator", or a digest of
+    the client's address (kept out of the store as such)."""
+    if operator:
+        return "operator"
+    return hashlib.sha256(address_identity(caller).encode()).hexdigest()[:16]
+
+
+def _attended(row: GameRow) -> bool:
+    """Whether a person plays in the game (a seat held by a token that has not resigned):
+    someone is waiting for its bots' replies."""
+    resigned = set(hosted.hosting_of(row).get("resigned", ()))
+    return any(digest and digest != hosted.BOT_DIGEST and seat not in resigned
+               for seat, digest in enumerate(row.token_hashes))
+
+
+def _creator_of(row: GameRow) -> str:
+    """Whom a game's bot work counts against in the round-robin: its creator (a digest of
+    the creating client's address, or the operator); each game by itself for games made
+    before creators were recorded."""
+    return str(hosted.hosting_of(row).get("creator") or f"game:{row.game_id}")
 
 
 @dataclass
@@ -954,14 +1003,28 @@ class GameService:
         self._past_states: OrderedDict[tuple[str, int], LiveGame] = OrderedDict()
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self.batches = BatchRunner(self.settings.batch_limits())
-        self.bots = BotPool(self.settings.bot_workers, self.settings.batch_worker_nice,
+        # Bot work waits for a turn in a lane (FairSlots: round-robin between creators) with
+        # a worker for each of its turns: the seats' bots in one, the clock's stand-ins in
+        # their own, so a turn past its deadline never waits behind bot searches.
+        bot_workers = self.settings.bot_workers or available_cpus()
+        self._bot_lane = FairSlots(bot_workers)
+        self._clock_lane = FairSlots(1)
+        self.bots = BotPool(bot_workers + 1, self.settings.batch_worker_nice,
                             self.settings.bot_move_timeout_seconds)
+        self.bot_seat_quota = RateQuota(self.settings.bot_seat_rate, "bot seats",
+                                        "bot_seat_rate")
+        self.bot_game_quota = RateQuota(self.settings.bot_game_rate, "games with bots",
+                                        "bot_game_rate")
+        self.all_bot_game_quota = RateQuota(self.settings.all_bot_game_rate,
+                                            "games of bots only", "all_bot_game_rate")
         self._follower: asyncio.Task[None] | None = None
         self._sweeper: asyncio.Task[None] | None = None
         self._timer: asyncio.Task[None] | None = None
         self._timer_wake: asyncio.Event | None = None
-        # Games this process is making the server's move in (a bot's, a timeout's).
+        # Games this process is making the server's move in (a bot's, a timeout's), and the
+        # claims it holds on them (given back by stop()).
         self._moving: dict[str, asyncio.Task[None]] = {}
+        self._claims: dict[str, _Claim] = {}
         store.add_listener(self._on_store_change)
 
     async def start(self) -> None:
@@ -1024,56 +1087,149 @@ class GameService:
         except Exception:
             log.exception("server_move_failed", game_id=game_id)
 
+    @staticmethod
+    def _owed(row: GameRow, live: LiveGame, now: float) -> str | None:
+        """The move the server owes the game now: its bot's decision (BY_BOT), a stand-in's
+        for a turn past its deadline (BY_TIMEOUT), a forfeit (_FORFEIT), or none."""
+        hosting, game = hosted.hosting_of(row), live.game
+        seat = game.current_seat
+        if seat is None or not _playing(row, game):
+            return None
+        if hosted.is_bot_seat(hosting, seat):
+            return hosted.BY_BOT
+        deadline = hosted.deadline(hosting, _clock_of(row, live))
+        if deadline is None or deadline > now:
+            return None
+        if hosting.get("on_timeout") == pb.TIMEOUT_POLICY_FORFEIT:
+            return _FORFEIT
+        return hosted.BY_TIMEOUT
+
     async def _make_server_move(self, game_id: str) -> None:
         """One move the server owes a due game: its bot's decision, a stand-in's decision for
-        a turn past its deadline, or a forfeit (TIMEOUT_POLICY_FORFEIT)."""
+        a turn past its deadline, or a forfeit (TIMEOUT_POLICY_FORFEIT). A bot's work waits
+        for its creator's turn in a lane (round-robin between creators); a forfeit waits for
+        nothing."""
         row, live = await self._live(game_id)
-        now = time.time()
-        hosting, clock, game = hosted.hosting_of(row), _clock_of(row, live), live.game
-        seat = game.current_seat
-        playing = _playing(row, game)
-        bots = hosted.bots_of(hosting)
-        deadline = hosted.deadline(hosting, clock)
-        owed = playing and (seat in bots or (deadline is not None and deadline <= now))
-        if not owed:
+        owed = self._owed(row, live, time.time())
+        if owed in (hosted.BY_BOT, hosted.BY_TIMEOUT):
+            lane = self._bot_lane if owed == hosted.BY_BOT else self._clock_lane
+            attended = _attended(row)
+            async with lane.turn(_creator_of(row), urgent=attended):
+                # The wait may have been long: the game may have moved meanwhile (here, or
+                # in another process that took it). With a person waiting for it, the seat's
+                # whole turn (one or more decisions) is played in this lane turn.
+                mover = None
+                while True:
+                    row, live = await self._live(game_id)
+                    owed = self._owed(row, live, time.time())
+                    if owed not in (hosted.BY_BOT, hosted.BY_TIMEOUT):
+                        break
+                    seat = live.game.current_seat
+                    if mover is not None and (not attended or seat != mover or (
+                            row.next_due is not None and row.next_due > time.time())):
+                        return  # back in line for the next decision
+                    if not await self._bot_move(game_id, row, live, owed):
+                        return
+                    mover = seat
+        if owed == _FORFEIT:
+            seat = live.game.current_seat
+            async with self._claimed(game_id, live.version, row.seats_revision) as claimed:
+                if claimed:
+                    await self._change_seats(
+                        game_id, RequestRecord("timer", "Forfeit", new_request_id()),
+                        lambda fresh: self._forfeit(fresh, live.version, seat))
+                    log.info("seat_forfeited", game_id=game_id, seat=seat)
+            return
+        if owed is None:
             # The stored due time is a lapsed claim or out of date: put the right one.
-            due = hosted.next_due(hosting, clock, seat, playing, now, self._bot_delay)
+            now = time.time()
+            due = hosted.next_due(hosted.hosting_of(row), _clock_of(row, live),
+                                  live.game.current_seat, _playing(row, live.game), now,
+                                  self._bot_delay)
             await self.store.claim_due(game_id, live.version, row.seats_revision, now, due)
-            return
-        lease = now + self.settings.server_move_lease_seconds
-        if not await self.store.claim_due(game_id, live.version, row.seats_revision, now,
-                                          lease):
-            return  # another process took it, or the game moved meanwhile
+
+    async def _bot_move(self, game_id: str, row: GameRow, live: LiveGame, by: str) -> bool:
+        """The decision of the seat's bot (BY_BOT) or of the stand-in (BY_TIMEOUT), made
+        under this process's claim and stored on the version it was made for; whether it
+        was stored."""
+        hosting, game = hosted.hosting_of(row), live.game
+        seat = game.current_seat
         assert seat is not None
-        if seat in bots:
-            spec, by = bots[seat], hosted.BY_BOT
-        elif hosting.get("on_timeout") == pb.TIMEOUT_POLICY_FORFEIT:
-            await self._change_seats(
-                game_id, RequestRecord("timer", "Forfeit", new_request_id()),
-                lambda fresh: self._forfeit(fresh, live.version, seat))
-            log.info("seat_forfeited", game_id=game_id, seat=seat)
-            return
-        else:
-            spec = str(hosting.get("stand_in") or hosted.DEFAULT_STAND_IN)
-            by = hosted.BY_TIMEOUT
-        option = await self.bots.choose(game, spec, seat, decision_seed(game_id, live.version))
-        record = RequestRecord("timer", "ServerMove", new_request_id(), game_id=game_id)
-        async with self._lock_for(game_id):
-            row, current = await self._live(game_id)
-            if current.version != live.version:
-                return  # moved meanwhile: the new head says what is due
-            request = pb.SubmitActionRequest(
-                game_id=game_id, action=pb.Action(option_id=option),
-                expected_version=live.version)
-            try:
-                stored = await self._apply_and_store(request, record, None, row, current, seat,
-                                                     f"{by}:{seat}:{option}", by=by)
-            except ServiceError as error:
-                log.warning("server_move_refused", game_id=game_id, reason=error.reason)
-                return
+        spec = (hosted.bots_of(hosting)[seat] if by == hosted.BY_BOT
+                else str(hosting.get("stand_in") or hosted.DEFAULT_STAND_IN))
+        async with self._claimed(game_id, live.version, row.seats_revision) as claimed:
+            if not claimed:
+                return False  # another process took it, or the game moved meanwhile
+            option = await self.bots.choose(game, spec, seat,
+                                            decision_seed(game_id, live.version))
+            record = RequestRecord("timer", "ServerMove", new_request_id(), game_id=game_id)
+            async with self._lock_for(game_id):
+                row, current = await self._live(game_id)
+                if current.version != live.version:
+                    return False  # moved meanwhile: the new head says what is due
+                request = pb.SubmitActionRequest(
+                    game_id=game_id, action=pb.Action(option_id=option),
+                    expected_version=live.version)
+                try:
+                    stored = await self._apply_and_store(
+                        request, record, None, row, current, seat, f"{by}:{seat}:{option}",
+                        by=by)
+                except ServiceError as error:
+                    log.warning("server_move_refused", game_id=game_id, reason=error.reason)
+                    return False
         if stored is not None:
             log.info("server_move", game_id=game_id, seat=seat, by=by, bot=spec,
                      version=record.version)
+        return stored is not None
+
+    @contextlib.asynccontextmanager
+    async def _claimed(self, game_id: str, version: int,
+                       seats_revision: int) -> AsyncIterator[bool]:
+        """Claims the due game (claim_due: only if still at `version` and `seats_revision`
+        and due) for server_move_lease_seconds, renewed every third of that while the body
+        runs (a bot's search may take longer than a lease), so that a process that dies
+        holds a game only briefly; the body is told whether the claim was won."""
+        lease_seconds = self.settings.server_move_lease_seconds
+        now = time.time()
+        claim = _Claim(version, seats_revision, now + lease_seconds)
+        if not await self.store.claim_due(game_id, version, seats_revision, now, claim.lease):
+            yield False
+            return
+        self._claims[game_id] = claim
+        renewal = asyncio.create_task(self._renew_claim(game_id, claim, lease_seconds))
+        try:
+            yield True
+        finally:
+            renewal.cancel()
+            if self._claims.get(game_id) is claim:
+                del self._claims[game_id]
+
+    async def _renew_claim(self, game_id: str, claim: _Claim, lease_seconds: float) -> None:
+        while True:
+            await asyncio.sleep(lease_seconds / 3)
+            lease = time.time() + lease_seconds
+            try:
+                # Conditional on the lease it holds: a process that took the game after a
+                # lapse moved next_due past it, and then this one stops renewing (its
+                # decision is refused anyway, being made for an older version or claim).
+                renewed = await self.store.claim_due(
+                    game_id, claim.version, claim.seats_revision, claim.lease, lease)
+            except Exception as exc:  # the store is down: try again at the next renewal
+                log.warning("claim_renewal_failed", game_id=game_id, error=str(exc))
+                continue
+            if not renewed:
+                return
+            claim.lease = lease
+
+    async def _give_back_claims(self, claims: dict[str, _Claim]) -> int:
+        """Makes the claimed games due now again (for another process, or this server when
+        it is back), each only if this process's claim still holds it; how many."""
+        given = 0
+        for game_id, claim in claims.items():
+            with contextlib.suppress(Exception):  # a stop must not fail on the store
+                given += await self.store.claim_due(
+                    game_id, claim.version, claim.seats_revision, claim.lease, time.time())
+        return given
 
     def _forfeit(self, row: GameRow, version: int, seat: int) -> tuple[SeatsUpdate, None]:
         if row.version != version or hosted.is_ended(row):
@@ -1146,6 +1302,19 @@ class GameService:
         if not self.addresses.trusted:
             return peer
         return self.addresses.resolve(peer, headers(self.addresses.header))
+
+    async def stop(self) -> None:
+        """A graceful stop: the server's moves in progress are abandoned and their games'
+        claims given back, so that they are due at once for another process or a restart
+        (rather than after the lease), then everything close() closes is closed."""
+        claims = dict(self._claims)
+        moving = [task for task in (self._timer, *self._moving.values()) if task is not None]
+        for task in moving:
+            task.cancel()
+        await asyncio.gather(*moving, return_exceptions=True)
+        if claims:
+            log.info("server_moves_given_back", games=await self._give_back_claims(claims))
+        self.close()
 
     def close(self) -> None:
         for task in (self._follower, self._sweeper, self._timer, *self._moving.values()):
@@ -1425,8 +1594,16 @@ class GameService:
             "visibility",
         )
         hosting = self._new_hosting(request)
-        if not self.is_operator(caller):
-            self.create_quota.admit(address_identity(caller))
+        operator = self.is_operator(caller)
+        hosting["creator"] = _creator_digest(caller, operator)
+        if not operator:
+            bots = len(hosting["bots"])
+            self._admit(address_identity(caller), [
+                (self.create_quota, 1),
+                (self.bot_seat_quota, bots),
+                (self.bot_game_quota, 1 if bots else 0),
+                (self.all_bot_game_quota, 1 if bots == request.players else 0),
+            ])
         seed = request.seed if request.HasField("seed") else secrets.randbits(63)
         options = _request_options(request.options)
         try:
@@ -1442,10 +1619,19 @@ class GameService:
             visibility=request.visibility or pb.VISIBILITY_PUBLIC, hosting=hosting,
         )
 
+    @staticmethod
+    def _admit(client: str, counts: list[tuple[RateQuota, int]]) -> None:
+        """Counts against each quota, or against none when one of them refuses."""
+        wanted = [(quota, count) for quota, count in counts if count]
+        for quota, count in wanted:
+            quota.admit(client, count=count, record=False)
+        for quota, count in wanted:
+            quota.admit(client, count=count)
+
     def _new_hosting(self, request: pb.CreateGameRequest) -> dict[str, Any]:
         """The hosting settings of CreateGame (bot seats, clock, policies), checked."""
         bots: dict[int, str] = {}
-        cap = self.settings.bot_max_mcts_iterations
+        cap, cost = self.settings.bot_max_mcts_iterations, self.settings.bot_max_search_cost
         for index, bot_seat in enumerate(request.bot_seats):
             field_name = f"bot_seats[{index}]"
             _require(0 <= bot_seat.seat < request.players,
@@ -1455,9 +1641,10 @@ class GameService:
                      f"{field_name}.seat")
             _require(bot_seat.seat not in request.open_seats,
                      f"seat {bot_seat.seat} is open and a bot seat", f"{field_name}.seat")
-            bots[bot_seat.seat] = check_seat_bot(bot_seat.bot, cap, f"{field_name}.bot")
+            bots[bot_seat.seat] = check_seat_bot(bot_seat.bot, cap, f"{field_name}.bot",
+                                                 cost)
         stand_in = check_seat_bot(request.options.stand_in_bot or hosted.DEFAULT_STAND_IN,
-                                  cap, "options.stand_in_bot")
+                                  cap, "options.stand_in_bot", cost)
         clock = hosted.clock_settings(request.options.clock)
         return hosted.new_hosting(request.options, bots, stand_in, clock)
 
@@ -1825,9 +2012,11 @@ class GameService:
     async def set_seat_bot(
         self, request: pb.SetSeatBotRequest, caller: Caller, record: RequestRecord
     ) -> pb.SetSeatBotResponse:
-        spec = check_seat_bot(request.bot, self.settings.bot_max_mcts_iterations, "bot")
+        spec = check_seat_bot(request.bot, self.settings.bot_max_mcts_iterations, "bot",
+                              self.settings.bot_max_search_cost)
+        operator = self.is_operator(caller)
 
-        def seat_bot(row: GameRow) -> tuple[SeatsUpdate, None]:
+        def seat_bot(row: GameRow) -> tuple[SeatsUpdate, list[tuple[RateQuota, int]]]:
             seat = self._host_seat(row, caller, "SetSeatBot", request.seat)
             hosting = hosted.changed(row)
             vacant = seat in hosting.get("vacant", ())
@@ -1847,9 +2036,23 @@ class GameService:
             hosting["vacant"] = [s for s in hosting.get("vacant", ()) if s != seat]
             hosted.add_event(hosting, row, "bot_seated", seat=seat, name=names[seat],
                              bot=spec)
-            return _seats_update(row, names, digests, hosting, self._bot_delay), None
+            bots_before = len(hosted.bots_of(hosted.hosting_of(row)))
+            counts = [] if operator else [
+                (self.bot_seat_quota, 1),
+                (self.bot_game_quota, 0 if bots_before else 1),
+                (self.all_bot_game_quota,
+                 1 if all(d == hosted.BOT_DIGEST for d in digests) else 0),
+            ]
+            for quota, count in counts:  # counted once the seat is stored
+                if count:
+                    quota.admit(address_identity(caller), count=count, record=False)
+            return _seats_update(row, names, digests, hosting, self._bot_delay), counts
 
-        row, _ = await self._change_seats(request.game_id, record, seat_bot)
+        row, counts = await self._change_seats(request.game_id, record, seat_bot)
+        for quota, count in counts:
+            if count:  # (a concurrent call may have taken the room: the seat stays)
+                with contextlib.suppress(ServiceError):
+                    quota.admit(address_identity(caller), count=count)
         record.seat = request.seat
         return pb.SetSeatBotResponse(summary=_summary(row))
 

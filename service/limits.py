@@ -145,9 +145,11 @@ class _Window:
     def weight(self, now: float, seconds: float) -> float:
         return self.previous * (1.0 - (now - self.start) / seconds) + self.current
 
-    def wait(self, now: float, seconds: float, amount: int) -> float:
-        """Seconds until one more request fits (the window already rolled to `now`)."""
-        room = amount - 1
+    def wait(self, now: float, seconds: float, amount: int, count: int = 1) -> float:
+        """Seconds until `count` more requests fit (the window already rolled to `now`)."""
+        if count > amount:
+            return seconds  # never fits: any wait is as good
+        room = amount - count
         if self.current > room:  # only the next window, with this one weighing less
             return (self.start + seconds - now) + seconds * (1.0 - room / self.current)
         # the previous window's share must shrink to what the current one leaves
@@ -188,9 +190,11 @@ class RateQuota:
         quota.windows = [(max(1, burst), float(seconds), f"{burst} per {seconds} seconds")]
         return quota
 
-    def admit(self, key: str, now: float | None = None) -> None:
-        """Counts one request of `key`, or raises RATE_LIMITED (nothing counted) with the
-        time until every window has room."""
+    def admit(self, key: str, now: float | None = None, count: int = 1,
+              record: bool = True) -> None:
+        """Counts `count` requests of `key` (only checks that they would fit when not
+        `record`), or raises RATE_LIMITED (nothing counted) with the time until every
+        window has room."""
         if not self.windows:
             return
         now = time.time() if now is None else now
@@ -203,8 +207,8 @@ class RateQuota:
         waits = []
         for (amount, seconds, text), window in zip(self.windows, windows, strict=True):
             window.roll(now, seconds)
-            if window.weight(now, seconds) + 1 > amount:
-                waits.append((window.wait(now, seconds, amount), text))
+            if window.weight(now, seconds) + count > amount:
+                waits.append((window.wait(now, seconds, amount, count), text))
         if waits:
             wait, text = max(waits)
             raise ServiceError(
@@ -213,8 +217,9 @@ class RateQuota:
                 limit=self.limit_name,
                 retry_after_seconds=wait,
             )
-        for window in windows:
-            window.current += 1
+        if record:
+            for window in windows:
+                window.current += count
 
 
 class _WatcherCounter(Protocol):
@@ -334,4 +339,7 @@ class WatchLimiter:
 # bot's decision costs the same on any machine), and how long the server waits for one
 # decision before it plays a random legal option instead (the worker may be stuck).
 BOT_SEAT_MAX_MCTS_ITERATIONS = 1000
+# A server bot's whole search, in decisions played out a turn (iterations x rollout length,
+# bot_seats.search_cost): mcts:iterations=1000 (rollouts of 30) or 50 rollouts to the end.
+BOT_SEAT_MAX_SEARCH_COST = 30_000
 BOT_MOVE_TIMEOUT_SECONDS = 30.0

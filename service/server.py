@@ -263,7 +263,7 @@ async def serve_async(
         await server.stop(grace=2.0)
         await front.close(grace_seconds=2.0)
         await runner.cleanup()
-        service.close()
+        await service.stop()  # gives back the claims of the server's moves in progress
         await store.close()
         request_lines.flush()
         log.info("stopped")

@@ -14,7 +14,13 @@ import brass
 from brass_clients.sdk import GameClient, pb
 
 from .conftest import Backend
-from .helpers import ServerProcess, expect_error, expect_rest_error, sse_events
+from .helpers import (
+    TEST_OPERATOR_TOKEN,
+    ServerProcess,
+    expect_error,
+    expect_rest_error,
+    sse_events,
+)
 
 
 def wait_for(predicate, timeout: float = 60.0, interval: float = 0.05):  # noqa: ANN001,ANN201
@@ -242,3 +248,95 @@ def test_two_processes_make_each_bot_decision_once(backend: Backend) -> None:
         for decision in stored.decisions:
             game.apply(decision.option_id, seat=decision.seat)
         assert game.version == len(versions)
+
+
+def _rest_field(error) -> str:  # noqa: ANN001
+    return error.body["error"]["details"][0]["metadata"]["field"]
+
+
+def test_a_bot_search_over_the_cost_cap_is_refused_naming_the_field(
+    server: ServerProcess,
+) -> None:
+    """The cap counts the whole search, iterations x rollout length, a rollout to the end
+    (rollout_depth=0) as a whole game (600 decisions): 50 such iterations are the cap
+    (30,000), 51 or the issue's 1000 are refused, at CreateGame (a seat's bot, the stand-in)
+    and at SetSeatBot, over gRPC and REST; nothing is created or seated."""
+    costly = "mcts:iterations=1000:rollout_depth=0"
+    with server.client() as client:
+        before = sum(1 for _ in client.iter_games())
+        for bot in (costly, "mcts:iterations=51:rollout_depth=0"):
+            error = expect_error("INVALID_ARGUMENT", client.create_game, players=2,
+                                 bot_seats={1: bot})
+            assert error.metadata["field"] == "bot_seats[0].bot"
+            assert "rollout_depth" in error.message
+        error = expect_error("INVALID_ARGUMENT", client.create_game, players=2,
+                             stand_in_bot=costly)
+        assert error.metadata["field"] == "options.stand_in_bot"
+        assert sum(1 for _ in client.iter_games()) == before
+        created = client.create_game(players=2, open_seats=[1])
+        error = expect_error("INVALID_ARGUMENT", client.set_seat_bot, created.game_id, 1,
+                             costly, created.host_token)
+        assert error.metadata["field"] == "bot"
+        assert client.get_game(created.game_id).summary.seats[1].open
+        accepted = client.create_game(players=2, bot_seats={
+            1: "mcts:iterations=50:rollout_depth=0"}, open_seats=[0])
+        assert accepted.state.summary.seats[1].bot == "mcts:iterations=50:rollout_depth=0"
+    rest = server.rest()
+    try:
+        error = expect_rest_error("INVALID_ARGUMENT", 400, rest.post, "/v1/games",
+                                  {"players": 2, "botSeats": [{"seat": 1, "bot": costly}]})
+        assert _rest_field(error) == "bot_seats[0].bot"
+        error = expect_rest_error("INVALID_ARGUMENT", 400, rest.post,
+                                  f"/v1/games/{created.game_id}:setSeatBot",
+                                  {"seat": 1, "bot": costly}, token=created.host_token)
+        assert _rest_field(error) == "bot"
+    finally:
+        rest.close()
+
+
+def test_bot_games_are_limited_per_creator_but_not_for_the_operator(tmp_path) -> None:  # noqa: ANN001
+    """Per creating address: games of bots only (all_bot_game_rate), games with a bot
+    (bot_game_rate) and bot seats (bot_seat_rate, SetSeatBot's too) are rate-limited with
+    RATE_LIMITED naming the limit; a refused call creates or seats nothing and counts
+    against no other quota; the operator is not limited."""
+    server = ServerProcess(tmp_path, env={
+        "BRASS_ALL_BOT_GAME_RATE": "1/hour", "BRASS_BOT_GAME_RATE": "3/hour",
+        "BRASS_BOT_SEAT_RATE": "4/hour"}, name="bot-quotas").start()
+    try:
+        with GameClient(server.grpc_target) as client, GameClient(
+            server.grpc_target, operator_token=TEST_OPERATOR_TOKEN
+        ) as operator:
+            client.create_game(players=2, bot_seats={0: "random", 1: "random"})
+            error = expect_error("RATE_LIMITED", client.create_game, players=2,
+                                 bot_seats={0: "random", 1: "random"})
+            assert error.metadata["limit"] == "all_bot_game_rate"
+            for _ in range(3):  # all-bot games for the operator, as many as it likes
+                operator.create_game(players=2, bot_seats={0: "random", 1: "random"})
+            total = sum(1 for _ in client.iter_games())
+            # 2 bot seats used of 4: a game with 3 more is refused, seat quota first ...
+            error = expect_error("RATE_LIMITED", client.create_game, players=4,
+                                 bot_seats={1: "random", 2: "random", 3: "random"})
+            assert error.metadata["limit"] == "bot_seat_rate"
+            assert sum(1 for _ in client.iter_games()) == total
+            # ... and the refused one counted nowhere: two games of one bot fit (3 games,
+            # 4 seats), and a third game with a bot does not.
+            client.create_game(players=2, bot_seats={1: "random"})
+            waiting = client.create_game(players=3, open_seats=[1, 2])
+            client.set_seat_bot(waiting.game_id, 1, "random", waiting.host_token)
+            error = expect_error("RATE_LIMITED", client.set_seat_bot, waiting.game_id, 2,
+                                 "random", waiting.host_token)
+            assert error.metadata["limit"] == "bot_seat_rate"
+            assert client.get_game(waiting.game_id).summary.seats[2].open
+            error = expect_error("RATE_LIMITED", client.create_game, players=2,
+                                 bot_seats={1: "random"})
+            assert error.metadata["limit"] in ("bot_game_rate", "bot_seat_rate")
+            client.create_game(players=2)  # games without bots are not limited by them
+        rest = server.rest()
+        try:
+            error = expect_rest_error("RATE_LIMITED", 429, rest.post, "/v1/games", {
+                "players": 2, "botSeats": [{"seat": 0, "bot": "random"},
+                                           {"seat": 1, "bot": "random"}]})
+        finally:
+            rest.close()
+    finally:
+        server.stop()

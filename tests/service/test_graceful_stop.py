@@ -26,7 +26,7 @@ from brass_clients.sdk import BrassError
 from brass_service.gen import game_service_pb2 as pb
 from brass_service.store import open_store
 
-from .conftest import GENEROUS_LIMITS
+from .conftest import GENEROUS_LIMITS, Backend
 from .helpers import LOOPBACK, ServerProcess
 
 REST_PLAYERS = 6
@@ -185,3 +185,43 @@ def test_sigterm_under_load_loses_nothing_acknowledged(tmp_path: Path) -> None:
     finally:
         restarted.stop()
     assert "Traceback" not in server.log_text(), server.log_text()[-3000:]
+
+
+def test_sigterm_gives_back_the_games_whose_bots_were_searching(backend: Backend) -> None:
+    """Issue 20, item 8: SIGTERM while the server's bots search (three four-seat games of
+    mcts:iterations=1000, each decision a fraction of a second) gives their claims back:
+    every game is due no later than the stop, so a restarted server or another process
+    takes it at once, not after the claim's lease (60 s here); and one does."""
+    url = backend.new_database_url()
+    env = {**GENEROUS_LIMITS, "BRASS_SERVER_MOVE_LEASE_SECONDS": "60"}
+    first = backend.start_server("claims-a", database_url=url, env=env)
+    bots = {seat: "mcts:iterations=1000" for seat in range(4)}
+    with first.client() as client:
+        games = [client.create_game(4, ruleset="pittsburgh", bot_seats=bots).game_id
+                 for _ in range(3)]
+        deadline = time.monotonic() + 60
+        while not all(client.get_game(g).summary.version >= 1 for g in games):
+            assert time.monotonic() < deadline, "the bots never moved"
+            time.sleep(0.05)
+    first.stop()  # SIGTERM: a graceful stop
+    stopped = time.time()
+    assert first.process is not None and first.process.returncode == 0
+
+    async def read() -> list[Any]:
+        store = open_store(url)
+        await store.open()
+        try:
+            return [await store.get_game(game_id) for game_id in games]
+        finally:
+            await store.close()
+
+    rows = asyncio.run(read())
+    assert all(row is not None and row.next_due is not None and row.next_due <= stopped
+               for row in rows), [row.next_due - stopped for row in rows if row]
+    versions = {row.game_id: row.version for row in rows if row}
+    second = backend.start_server("claims-b", database_url=url, env=env)
+    with second.client() as client:
+        deadline = time.monotonic() + 30  # well within the lease
+        while not all(client.get_game(g).summary.version > versions[g] for g in games):
+            assert time.monotonic() < deadline, "the games stalled after the restart"
+            time.sleep(0.05)
