@@ -123,6 +123,18 @@ static void play(int players, uint64_t seed, int policy_mix) {
             brass_redact(&g, BH(&g)->current, &v1);
             brass_redact(&det, BH(&g)->current, &v2);
             CHECK(memcmp(&v1, &v2, STATE_SIZE) == 0, "determinize changed the seat's view");
+            /* a deal no seat can tell from the true one (its own hand and view kept, the deck
+               order and the others' hands re-dealt) determinizes the same for a seed: the
+               result depends on what the seat knows only */
+            for (int s = 0; s < players; s++) {
+                BrassGame twin = g, a = g, b;
+                CHECK(brass_determinize(&twin, s, seed + 11 + (uint64_t)s) == BRASS_OK, "twin");
+                b = twin;
+                CHECK(brass_determinize(&a, s, seed + 3) == BRASS_OK, "determinize");
+                CHECK(brass_determinize(&b, s, seed + 3) == BRASS_OK, "determinize the twin");
+                CHECK(memcmp(&a, &b, STATE_SIZE) == 0,
+                      "determinize(%d) depends on hidden cards at decision %d", s, decisions);
+            }
         }
         int pick = opts[lcg(&rng) % (uint64_t)n];
         if (policy_mix && BH(&g)->phase == 0 && n > 2) {

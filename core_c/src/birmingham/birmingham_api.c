@@ -384,17 +384,25 @@ void bham_redact_preview(const BirminghamGame *before, const BirminghamGame *aft
         if (hand[before->deck[i]]) hand[before->deck[i]]--;
 }
 
+/* The unseen cards are gathered as counts and laid out by card type, ascending, before the
+   shuffle: the deal then depends on the seed and on what `seat` knows only, never on the
+   true order of the deck or the true hands (a bot's search must not read them). */
 static void redeal(BirminghamGame *g, int seat, int keep, uint64_t seed) {
-    uint8_t pool[BHAM_MAX_DECK + 40];
-    int n = 0;
-    for (int i = 0; i < g->deck_size; i++) pool[n++] = g->deck[i];
+    uint8_t count[BHAM_NUM_CARD_TYPES] = {0};
+    for (int i = 0; i < g->deck_size; i++) count[g->deck[i]]++;
     for (int p = 0; p < g->num_players; p++) {
         BirminghamPlayer *pl = &g->players[p];
-        if (pl->facedown_card != BHAM_NO_CARD) pool[n++] = pl->facedown_card;
+        if (pl->facedown_card != BHAM_NO_CARD) count[pl->facedown_card]++;
         if (p == seat || p == keep) continue;
-        for (int c = 0; c < BT_CARD_WILD_LOCATION; c++)
-            for (; pl->hand[c]; pl->hand[c]--) pool[n++] = (uint8_t)c;
+        for (int c = 0; c < BT_CARD_WILD_LOCATION; c++) {
+            count[c] = (uint8_t)(count[c] + pl->hand[c]);
+            pl->hand[c] = 0;
+        }
     }
+    uint8_t pool[BHAM_MAX_DECK + 40];
+    int n = 0;
+    for (int c = 0; c < BHAM_NUM_CARD_TYPES; c++)
+        for (int i = 0; i < count[c] && n < (int)sizeof pool; i++) pool[n++] = (uint8_t)c;
     rng_seed(&g->rng_state, seed);
     g->seed = seed;
     for (int i = n - 1; i > 0; i--) {
