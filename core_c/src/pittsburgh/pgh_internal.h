@@ -176,7 +176,7 @@ void pgh_start_seat(PittsburghGame *g);
 /* pgh_setup.c */
 int pgh_setup(PittsburghGame *g, int players, int set, const uint8_t *options, uint64_t seed);
 
-/* pgh_position.c: the names of the position format (writer and reader) and its reader */
+/* pgh_tables.c: the names of the position format (writer, reader and validation) */
 enum PghNameKind {
     PN_CARD, PN_POSITION, PN_SPACE, PN_RAIL, PN_PIPE, PN_LINK_TYPE, PN_LOC, PN_FIELD, PN_MTILE, PN_FTILE,
     PN_QTILE, PN_TILE, PN_MSPACE, PN_MARKET, PN_PHASE, PN_STAGE, PN_ACTION_TYPE, PN_CUBE, PN_FIELD_STATE, PN_NUM
