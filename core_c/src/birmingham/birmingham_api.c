@@ -405,12 +405,7 @@ static void redeal(BirminghamGame *g, int seat, int keep, uint64_t seed) {
         for (int i = 0; i < count[c] && n < (int)sizeof pool; i++) pool[n++] = (uint8_t)c;
     rng_seed(&g->rng_state, seed);
     g->seed = seed;
-    for (int i = n - 1; i > 0; i--) {
-        int j = (int)rng_below(&g->rng_state, (uint32_t)i + 1);
-        uint8_t t = pool[i];
-        pool[i] = pool[j];
-        pool[j] = t;
-    }
+    rng_shuffle_bytes(&g->rng_state, pool, n);
     int k = 0;
     for (int i = 0; i < g->deck_size; i++) g->deck[i] = pool[k++];
     for (int p = 0; p < g->num_players; p++) {

@@ -1,4 +1,5 @@
 /* Setup, turns, round end (turn order, income, shortfall), era end and game end. */
+#include "common/turn_order.h"
 #include "internal.h"
 
 #define START_MONEY 17
@@ -6,14 +7,7 @@
 
 static uint8_t *deck_top(BirminghamGame *g) { return &g->deck[g->deck_size - 1]; }
 
-void shuffle_deck(BirminghamGame *g) {
-    for (int i = g->deck_size - 1; i > 0; i--) {
-        int j = (int)rng_below(&g->rng_state, (uint32_t)i + 1);
-        uint8_t t = g->deck[i];
-        g->deck[i] = g->deck[j];
-        g->deck[j] = t;
-    }
-}
+void shuffle_deck(BirminghamGame *g) { rng_shuffle_bytes(&g->rng_state, g->deck, g->deck_size); }
 
 static int draw_card(BirminghamGame *g) {
     if (!g->deck_size) return BHAM_NO_CARD;
@@ -239,15 +233,9 @@ static void round_end(Ctx *cx) {
     BirminghamGame *g = cx->g;
     int n = g->num_players;
     emit(cx, EV_ROUND_END, -1, g->round, 0, 0);
-    for (int i = 1; i < n; i++) {
-        uint8_t p = g->turn_order[i];
-        int j = i - 1;
-        while (j >= 0 && g->players[g->turn_order[j]].spent > g->players[p].spent) {
-            g->turn_order[j + 1] = g->turn_order[j];
-            j--;
-        }
-        g->turn_order[j + 1] = p;
-    }
+    int16_t spent[BRASS_MAX_PLAYERS];
+    for (int p = 0; p < n; p++) spent[p] = g->players[p].spent;
+    turn_order_by_spent(g->turn_order, n, spent);
     int packed = 0;
     for (int i = 0; i < n; i++) packed |= g->turn_order[i] << (4 * i);
     emit(cx, EV_TURN_ORDER, -1, packed, n, 0);
@@ -287,12 +275,7 @@ int bham_new(BirminghamGame *g, const BrassOptions *opt, uint64_t seed) {
     int nt = 0;
     for (int i = 0; i < BT_NUM_MERCHANT_TILES; i++)
         if (BT_MERCHANT_TILE_PLAYERS[i] <= n) tiles[nt++] = BT_MERCHANT_TILE_ACCEPTS[i];
-    for (int i = nt - 1; i > 0; i--) {
-        int j = (int)rng_below(&g->rng_state, (uint32_t)i + 1);
-        uint8_t t = tiles[i];
-        tiles[i] = tiles[j];
-        tiles[j] = t;
-    }
+    rng_shuffle_bytes(&g->rng_state, tiles, nt);
     int k = 0;
     for (int m = 0; m < BHAM_NUM_MERCHANT_SPACES; m++) {
         if (BT_SPACE_MIN_PLAYERS[m] <= n && k < nt) {
@@ -319,12 +302,7 @@ int bham_new(BirminghamGame *g, const BrassOptions *opt, uint64_t seed) {
         g->players[p].last_discard = BHAM_NO_CARD;
     }
     for (int i = 0; i < n; i++) g->turn_order[i] = (uint8_t)i;
-    for (int i = n - 1; i > 0; i--) {
-        int j = (int)rng_below(&g->rng_state, (uint32_t)i + 1);
-        uint8_t t = g->turn_order[i];
-        g->turn_order[i] = g->turn_order[j];
-        g->turn_order[j] = t;
-    }
+    rng_shuffle_bytes(&g->rng_state, g->turn_order, n);
     g->era = ERA_CANAL;
     g->round = 1;
     start_turn(g);

@@ -1,5 +1,6 @@
 /* Turn end, round end (turn order, income, bankruptcy), era end and game end (P9-P14,
    P59-P65). */
+#include "common/turn_order.h"
 #include "pgh_internal.h"
 
 void pgh_deal_to(PittsburghGame *g, int p, int n) {
@@ -67,15 +68,9 @@ void pgh_round_end(PCtx *cx) {
     PittsburghGame *g = cx->g;
     int n = g->h.num_players;
     /* P11: ascending spent money, ties keep their relative order (stable insertion) */
-    for (int i = 1; i < n; i++) {
-        uint8_t s = g->turn_order[i];
-        int j = i;
-        while (j > 0 && g->players[g->turn_order[j - 1]].spent > g->players[s].spent) {
-            g->turn_order[j] = g->turn_order[j - 1];
-            j--;
-        }
-        g->turn_order[j] = s;
-    }
+    int16_t spent[BRASS_MAX_PLAYERS];
+    for (int p = 0; p < n; p++) spent[p] = g->players[p].spent;
+    turn_order_by_spent(g->turn_order, n, spent);
     pgh_pemit(cx, PE_TURN_ORDER, -1, g->turn_order[0] | g->turn_order[1] << 4 | g->turn_order[2] << 8 | g->turn_order[3] << 12, 0, 0);
     for (int p = 0; p < n; p++) g->players[p].spent = 0;
     int cards = g->deck_size;
