@@ -140,6 +140,33 @@ GAME_COLUMNS_ADDED = (
 DUE_INDEX = (
     "CREATE INDEX IF NOT EXISTS games_by_due ON games (next_due) WHERE next_due IS NOT NULL"
 )
+# brass.v1 Visibility.VISIBILITY_UNLISTED (the store does not import the API).
+UNLISTED = 2
+# What ListGames always asks (public games only) and what its has_open_seats filter asks,
+# written as literals: a partial index serves a query only if the query states its
+# condition (with a parameter in place of the 2, the planners could not know it holds).
+_LISTED = f"visibility <> {UNLISTED}"
+OPEN_SEATS = {True: "open_seats > 0", False: "open_seats = 0"}
+_PAGE_ORDER = "created_at DESC, game_id DESC"
+# Created once the lobby's columns exist (and by every start-up of a database made before
+# them). ListGames pages newest first from one of these: each holds only public games in
+# the page's order, after the equality its filter gives (status, rule set), or only those
+# with (or without) open seats; a filter combining several is served by one of them and
+# the others are checked on its rows. The expiry sweep and the gauge of games in progress
+# read games_by_status (by creation: a game idle since a time was created before it, and
+# an index on updated_at, which every move changes, would be rewritten by every move).
+LIST_INDEXES = (
+    f"CREATE INDEX IF NOT EXISTS games_listed ON games ({_PAGE_ORDER}) WHERE {_LISTED}",
+    "CREATE INDEX IF NOT EXISTS games_listed_by_status "
+    f"ON games (status, {_PAGE_ORDER}) WHERE {_LISTED}",
+    "CREATE INDEX IF NOT EXISTS games_listed_by_ruleset "
+    f"ON games (ruleset, {_PAGE_ORDER}) WHERE {_LISTED}",
+    "CREATE INDEX IF NOT EXISTS games_listed_open "
+    f"ON games ({_PAGE_ORDER}) WHERE {_LISTED} AND {OPEN_SEATS[True]}",
+    "CREATE INDEX IF NOT EXISTS games_listed_full "
+    f"ON games ({_PAGE_ORDER}) WHERE {_LISTED} AND {OPEN_SEATS[False]}",
+    "CREATE INDEX IF NOT EXISTS games_by_status ON games (status, created_at)",
+)
 
 
 @dataclass
@@ -589,7 +616,8 @@ GAME_COLUMN_COUNT = GAME_COLUMNS.count(",") + 1
 
 
 def list_conditions(where: ListFilter | None, placeholder: str) -> tuple[str, list[Any]]:
-    """The SQL conditions (each starting with " AND ") and parameters of a ListFilter."""
+    """The SQL conditions (each starting with " AND ") and parameters of a ListFilter, in
+    the words of LIST_INDEXES so that one of them serves the page."""
     sql, params = "", []
     if where is None:
         return sql, params
@@ -597,15 +625,12 @@ def list_conditions(where: ListFilter | None, placeholder: str) -> tuple[str, li
         sql += f" AND ruleset = {placeholder}"
         params.append(where.ruleset)
     if where.has_open_seats is not None:
-        sql += " AND open_seats > 0" if where.has_open_seats else " AND open_seats = 0"
+        sql += f" AND {OPEN_SEATS[where.has_open_seats]}"
     if where.public_only:
-        sql += f" AND visibility <> {placeholder}"
-        params.append(UNLISTED)
+        sql += f" AND {_LISTED}"
     return sql, params
 
 
-# brass.v1 Visibility.VISIBILITY_UNLISTED (the store does not import the API).
-UNLISTED = 2
 DECISION_COLUMNS = (
     "game_id, from_version, to_version, seat, action, idempotency_key, fingerprint, events, "
     "response, created_at, state_hash"

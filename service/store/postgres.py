@@ -35,6 +35,7 @@ from .base import (
     GAME_COLUMN_COUNT,
     GAME_COLUMNS,
     GAME_COLUMNS_ADDED,
+    LIST_INDEXES,
     NO_VERSION_LIMIT,
     ChangeListener,
     DecisionRow,
@@ -109,7 +110,7 @@ CREATE TABLE IF NOT EXISTS store_probe (
 """ + "".join(  # the columns a database made by an earlier version lacks
     f"ALTER TABLE games ADD COLUMN IF NOT EXISTS {name} {kind};\n"
     for name, kind in GAME_COLUMNS_ADDED
-) + DUE_INDEX + ";\n"
+) + "".join(f"{index};\n" for index in (DUE_INDEX, *LIST_INDEXES))
 
 log = structlog.get_logger("brass_service.store")
 
@@ -381,33 +382,18 @@ class PostgresStore:
         self, limit: int, cursor: tuple[float, str] | None, status: int | None,
         where: ListFilter | None = None,
     ) -> ListPage:
-        sql = f"SELECT {GAME_COLUMNS} FROM games WHERE TRUE"
-        params: list[Any] = []
-        if status is not None:
-            sql += " AND status = %s"
-            params.append(status)
-        conditions, values = list_conditions(where, "%s")
-        sql += conditions
-        params.extend(values)
-        if cursor is not None:
-            sql += " AND (created_at, game_id) < (%s, %s)"
-            params.extend(cursor)
-        sql += " ORDER BY created_at DESC, game_id DESC LIMIT %s"
-        params.append(limit + 1)
+        sql, params = list_games_sql(limit, cursor, status, where)
         return list_page(await self._fetch(sql, tuple(params)), limit)
 
     async def count_games(self, status: int | None) -> int:
         if status is None:
-            rows = await self._fetch("SELECT COUNT(*) AS n FROM games", ())
+            rows = await self._fetch(COUNT_ALL_SQL, ())
         else:
-            rows = await self._fetch("SELECT COUNT(*) AS n FROM games WHERE status = %s", (status,))
+            rows = await self._fetch(COUNT_SQL, (status,))
         return int(rows[0]["n"])
 
     async def idle_games(self, status: int, updated_before: float, limit: int) -> list[str]:
-        rows = await self._fetch(
-            "SELECT game_id FROM games WHERE status = %s AND updated_at < %s LIMIT %s",
-            (status, updated_before, limit),
-        )
+        rows = await self._fetch(IDLE_SQL, (status, updated_before, updated_before, limit))
         return [str(row["game_id"]) for row in rows]
 
     async def due_games(self, now: float, limit: int) -> list[str]:
@@ -481,6 +467,36 @@ class PostgresStore:
         except _UNREACHABLE as exc:
             raise StoreUnavailable(f"postgresql: {exc}") from exc
         return True
+
+
+def list_games_sql(
+    limit: int, cursor: tuple[float, str] | None, status: int | None,
+    where: ListFilter | None = None,
+) -> tuple[str, list[Any]]:
+    """ListGames' query and parameters (limit + 1 rows: one more says more follow)."""
+    sql = f"SELECT {GAME_COLUMNS} FROM games WHERE TRUE"
+    params: list[Any] = []
+    if status is not None:
+        sql += " AND status = %s"
+        params.append(status)
+    conditions, values = list_conditions(where, "%s")
+    sql += conditions
+    params.extend(values)
+    if cursor is not None:
+        sql += " AND (created_at, game_id) < (%s, %s)"
+        params.extend(cursor)
+    sql += " ORDER BY created_at DESC, game_id DESC LIMIT %s"
+    params.append(limit + 1)
+    return sql, params
+
+
+# count_games and idle_games (the expiry sweep): both read games_by_status.
+COUNT_ALL_SQL = "SELECT COUNT(*) AS n FROM games"
+COUNT_SQL = "SELECT COUNT(*) AS n FROM games WHERE status = %s"
+IDLE_SQL = (
+    "SELECT game_id FROM games WHERE status = %s AND created_at < %s AND updated_at < %s "
+    "LIMIT %s"
+)
 
 
 def _game_values(game: GameRow) -> tuple[Any, ...]:

@@ -37,6 +37,7 @@ from .base import (
     GAME_COLUMN_COUNT,
     GAME_COLUMNS,
     GAME_COLUMNS_ADDED,
+    LIST_INDEXES,
     NO_VERSION_LIMIT,
     ChangeListener,
     DecisionRow,
@@ -652,24 +653,26 @@ class SqliteStore:
                 if "idempotency_key" in str(exc):
                     raise IdempotencyConflict(row.game_id) from exc
                 raise VersionConflict(row.game_id) from exc
-            moved = conn.execute(
-                "UPDATE games SET version = ?, status = ?, current_seat = ?, decision = ?, "
-                "updated_at = ?, clock = ?, next_due = ? WHERE game_id = ? AND version = ? "
-                "AND (? IS NULL OR seats_revision = ?)",
-                (
-                    head.version,
-                    head.status,
-                    head.current_seat,
-                    head.decision,
-                    head.updated_at,
-                    optional_dumps(head.clock),
-                    head.next_due,
-                    row.game_id,
-                    row.from_version,
-                    head.seats_revision,
-                    head.seats_revision,
-                ),
-            ).rowcount
+            values = (
+                head.version,
+                head.current_seat,
+                head.decision,
+                head.updated_at,
+                optional_dumps(head.clock),
+                head.next_due,
+                row.game_id,
+                row.from_version,
+                head.seats_revision,
+                head.seats_revision,
+                head.status,
+            )
+            # Most decisions leave the status as it is: the head moves without naming it,
+            # since SQLite rewrites the entries of every index of a column the UPDATE sets
+            # (the status indexes of the listings), changed or not; otherwise with it.
+            moved = conn.execute(_MOVE_HEAD_SQL + " AND status = ?", values).rowcount
+            if moved != 1:
+                moved = conn.execute(_MOVE_HEAD_SQL.replace("SET ", "SET status = ?, ", 1),
+                                     (head.status, *values[:-1])).rowcount
             if moved != 1:  # the head is elsewhere: take the decision back, change nothing
                 conn.execute(
                     "DELETE FROM decisions WHERE game_id = ? AND from_version = ?",
@@ -688,20 +691,9 @@ class SqliteStore:
         self, limit: int, cursor: tuple[float, str] | None, status: int | None,
         where: ListFilter | None = None,
     ) -> ListPage:
+        sql, params = list_games_sql(limit, cursor, status, where)
+
         def read(conn: sqlite3.Connection) -> ListPage:
-            sql = f"SELECT {GAME_COLUMNS} FROM games WHERE 1 = 1"
-            params: list[Any] = []
-            if status is not None:
-                sql += " AND status = ?"
-                params.append(status)
-            conditions, values = list_conditions(where, "?")
-            sql += conditions
-            params.extend(values)
-            if cursor is not None:
-                sql += " AND (created_at < ? OR (created_at = ? AND game_id < ?))"
-                params.extend([cursor[0], cursor[0], cursor[1]])
-            sql += " ORDER BY created_at DESC, game_id DESC LIMIT ?"
-            params.append(limit + 1)
             return list_page([dict(r) for r in conn.execute(sql, params)], limit)
 
         return await self._run(read)
@@ -709,18 +701,15 @@ class SqliteStore:
     async def count_games(self, status: int | None) -> int:
         def read(conn: sqlite3.Connection) -> int:
             if status is None:
-                return int(conn.execute("SELECT COUNT(*) FROM games").fetchone()[0])
-            return int(
-                conn.execute("SELECT COUNT(*) FROM games WHERE status = ?", (status,)).fetchone()[0]
-            )
+                return int(conn.execute(COUNT_ALL_SQL).fetchone()[0])
+            return int(conn.execute(COUNT_SQL, (status,)).fetchone()[0])
 
         return await self._run(read)
 
     async def idle_games(self, status: int, updated_before: float, limit: int) -> list[str]:
         def read(conn: sqlite3.Connection) -> list[str]:
             rows = conn.execute(
-                "SELECT game_id FROM games WHERE status = ? AND updated_at < ? LIMIT ?",
-                (status, updated_before, limit),
+                IDLE_SQL, (status, updated_before, updated_before, limit)
             ).fetchall()
             return [str(row[0]) for row in rows]
 
@@ -801,6 +790,48 @@ class SqliteStore:
         return deleted
 
 
+# append_decision's move of the head (parameters: version, current_seat, decision,
+# updated_at, clock, next_due, game_id, from_version, seats_revision twice).
+_MOVE_HEAD_SQL = (
+    "UPDATE games SET version = ?, current_seat = ?, decision = ?, updated_at = ?, "
+    "clock = ?, next_due = ? WHERE game_id = ? AND version = ? "
+    "AND (? IS NULL OR seats_revision = ?)"
+)
+
+
+def list_games_sql(
+    limit: int, cursor: tuple[float, str] | None, status: int | None,
+    where: ListFilter | None = None,
+) -> tuple[str, list[Any]]:
+    """ListGames' query and parameters (limit + 1 rows: one more says more follow)."""
+    sql = f"SELECT {GAME_COLUMNS} FROM games WHERE 1 = 1"
+    params: list[Any] = []
+    if status is not None:
+        sql += " AND status = ?"
+        params.append(status)
+    conditions, values = list_conditions(where, "?")
+    sql += conditions
+    params.extend(values)
+    if cursor is not None:
+        # (a row value: a range of the index, where an OR would be a filter on every
+        # entry before the cursor)
+        sql += " AND (created_at, game_id) < (?, ?)"
+        params.extend(cursor)
+    sql += " ORDER BY created_at DESC, game_id DESC LIMIT ?"
+    params.append(limit + 1)
+    return sql, params
+
+
+# count_games (a count of the index's entries for one status, or of the smallest index's)
+# and idle_games (the expiry sweep): both read games_by_status.
+COUNT_ALL_SQL = "SELECT COUNT(*) FROM games"
+COUNT_SQL = "SELECT COUNT(*) FROM games WHERE status = ?"
+IDLE_SQL = (
+    "SELECT game_id FROM games WHERE status = ? AND created_at < ? AND updated_at < ? "
+    "LIMIT ?"
+)
+
+
 def _add_missing_columns(conn: sqlite3.Connection) -> None:
     """Brings a database made by an earlier version up to the games columns of this one
     (BEGIN IMMEDIATE: another process opening the file at once adds none twice)."""
@@ -810,7 +841,8 @@ def _add_missing_columns(conn: sqlite3.Connection) -> None:
         for name, kind in GAME_COLUMNS_ADDED:
             if name not in present:
                 conn.execute(f"ALTER TABLE games ADD COLUMN {name} {kind}")
-        conn.execute(DUE_INDEX)
+        for index in (DUE_INDEX, *LIST_INDEXES):
+            conn.execute(index)
         conn.execute("COMMIT")
     except BaseException:
         _rollback(conn)
