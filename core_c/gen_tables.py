@@ -1,4 +1,4 @@
-"""Generate core_c/src/birmingham/birmingham_tables.h from core_c/data/birmingham.json.
+"""Generate core_c/src/birmingham/bham_tables.h from core_c/data/birmingham.json.
 
 The output is committed; tests/test_tables_current.py checks that it is current.
 Run: python core_c/gen_tables.py  (or with --check to only compare).
@@ -12,7 +12,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 DATA = HERE / "data" / "birmingham.json"
-OUT = HERE / "src" / "birmingham" / "birmingham_tables.h"
+OUT = HERE / "src" / "birmingham" / "bham_tables.h"
 
 INDUSTRIES = ["cotton", "manufacturer", "pottery", "coal", "iron", "brewery"]
 INDUSTRY_CARD_KINDS = [["iron"], ["coal"], ["pottery"], ["brewery"], ["cotton", "manufacturer"]]

@@ -196,7 +196,7 @@ def test_the_whole_position_round_trips() -> None:
 
 
 def test_every_name_is_plain_json_without_escaping() -> None:
-    # The writer quotes names without escaping them (birmingham_json.c, put_str).
+    # The writer quotes names without escaping them (bham_view.c, put_str).
     for action in range(BIRMINGHAM.num_actions):
         assert re.fullmatch(r"[a-z0-9_.:-]+", action_name(action)), action_name(action)
 

@@ -164,7 +164,7 @@ typedef struct {
 } BirminghamPending;
 
 /* Birmingham's whole state. Its first 20 bytes are the common BrassHeader (checked in
-   internal.h); the opaque BirminghamGame handle holds it. */
+   bham_internal.h); the opaque BirminghamGame handle holds it. */
 typedef struct BirminghamGame {
     uint32_t magic;
     uint16_t format_version;

@@ -11,7 +11,7 @@
    BRASS_E_UNSUPPORTED and the service builds the message from the JSON text. */
 #include <string.h>
 
-#include "internal.h"
+#include "bham_internal.h"
 
 #ifdef BRASS_HAVE_NANOPB
 #include <pb_encode.h>

@@ -1,5 +1,5 @@
 /* Connectivity over built links, networks, and where coal, iron and beer can come from. */
-#include "internal.h"
+#include "bham_internal.h"
 
 int has_presence(const BirminghamGame *g, int player) {
     for (int s = 0; s < BHAM_NUM_SLOTS; s++)

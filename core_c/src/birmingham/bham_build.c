@@ -1,5 +1,5 @@
 /* Build action: cards, slots, overbuilding, costs, production and market sales. */
-#include "internal.h"
+#include "bham_internal.h"
 
 static uint64_t network_slots(const Board *b) { return b->net_slots; }
 
@@ -113,7 +113,7 @@ static int build_possible_in(const BirminghamGame *g, const Board *b, int indust
 }
 
 /* An option above the slot decision (action type, card, industry) that no slot completes
-   is refused with the reason of its best candidate (better_reason, decision.c). A slot
+   is refused with the reason of its best candidate (better_reason, bham_decision.c). A slot
    refused because a single-icon slot must be used first is no candidate (rank 0): that
    slot is, and its own reason is the one that counts. */
 /* Why no slot takes `industry` with `card`: its best candidate's reason (every slot showing

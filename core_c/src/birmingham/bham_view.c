@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "bham_internal.h"
 #include "common/json_writer.h"
 
 const char *bham_entry_name(int first, int count, int v) {

@@ -1,5 +1,5 @@
 /* Paying coal (ruling 7), iron (ruling 8) and beer (ruling 9), one cube or barrel per decision. */
-#include "internal.h"
+#include "bham_internal.h"
 
 /* Where the cube is needed: the build location, or every location the new link touches. */
 static uint32_t coal_target(const BirminghamGame *g) {

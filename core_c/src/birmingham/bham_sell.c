@@ -1,5 +1,5 @@
 /* Sell action (ruling 10) and merchant beer bonuses (ruling 11). */
-#include "internal.h"
+#include "bham_internal.h"
 
 #define SELLABLE ((1u << IND_COTTON) | (1u << IND_MANUFACTURER) | (1u << IND_POTTERY))
 

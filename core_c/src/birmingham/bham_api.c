@@ -2,7 +2,7 @@
 #include <stdio.h>
 
 #include "common/card_pool.h"
-#include "internal.h"
+#include "bham_internal.h"
 
 
 #define FAIL(name)                                                   \
@@ -19,7 +19,7 @@
 static int valid_opt(uint8_t v, int max) { return v == BRASS_NONE || v < max; }
 
 /* Field names are JSON paths of the position format (docs/POSITION.md). */
-/* (names: bham_entry_name, internal.h) */
+/* (names: bham_entry_name, bham_internal.h) */
 
 /* Every field in range and every invariant the rules rely on, so that no later call can read
    out of bounds or get stuck. */

@@ -1,5 +1,5 @@
 /* Network action: canals, single and double rails (rulings 2, 3, 16). */
-#include "internal.h"
+#include "bham_internal.h"
 
 #define CANAL_COST 3
 #define RAIL_COST 5

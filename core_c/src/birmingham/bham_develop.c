@@ -1,5 +1,5 @@
 /* Develop action (ruling 15) and the Gloucester free develop (ruling 11). */
-#include "internal.h"
+#include "bham_internal.h"
 
 int develop_reason(const BirminghamGame *g, const Board *b, int industry, int free_develop) {
     const BirminghamPlayer *pl = &g->players[b->player];

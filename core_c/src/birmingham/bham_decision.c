@@ -1,5 +1,5 @@
 /* The decision model: which ids are legal now (and why not), and applying one. */
-#include "internal.h"
+#include "bham_internal.h"
 
 static int in_range(int action, int base, int count) { return action >= base && action < base + count; }
 

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "birmingham.h"
-#include "birmingham_tables.h"
+#include "bham_tables.h"
 #include "common/rng.h"
 
 _Static_assert(BT_NUM_LOCATIONS == BHAM_NUM_LOCATIONS, "locations");
@@ -68,7 +68,7 @@ typedef struct {
 } Board;
 
 
-/* board.c: connectivity and resources */
+/* bham_board.c: connectivity and resources */
 void board_analyse(const BirminghamGame *g, int player, Board *b);
 int location_comp_set(const Board *b, uint32_t touches, uint8_t *comps); /* distinct comps */
 int coal_from_mines(const Board *b, uint32_t touches);
@@ -81,7 +81,7 @@ int iron_money_needed(const BirminghamGame *g, const Board *b, int n);
 int tile_cost(const BirminghamGame *g, int industry, int level);
 int has_presence(const BirminghamGame *g, int player);
 
-/* effects.c: small state changes shared by the rules */
+/* bham_effects.c: small state changes shared by the rules */
 void emit(Ctx *cx, int type, int seat, int a, int b, int c);
 void pay_money(Ctx *cx, int player, int amount);
 void advance_income(BirminghamGame *g, int player, int spaces);
@@ -95,7 +95,8 @@ int tally_add(int tally, int amount);
 int gain_money(BirminghamGame *g, int player, int amount);
 void gain_vp(BirminghamGame *g, int player, int vp);
 
-/* rules_*.c: reasons and effects of each action's decisions */
+/* bham_build.c, bham_network.c, bham_develop.c, bham_sell.c, bham_loan_scout.c: reasons
+   and effects of each action's decisions */
 int build_slot_reason(const BirminghamGame *g, const Board *b, int player, int card, int industry,
                       int slot);
 uint64_t build_feasible_slots(const BirminghamGame *g, const Board *b, int industry);
@@ -135,7 +136,7 @@ int scout_card_reason(const BirminghamGame *g, int card, int picks_after);
 void take_loan(Ctx *cx);
 void scout_take_wilds(Ctx *cx);
 
-/* turns.c: turn, round and era end */
+/* bham_era.c: turn, round and era end */
 void action_done(Ctx *cx);
 void start_turn(BirminghamGame *g);
 void shortfall_remove(Ctx *cx, int slot);
@@ -158,7 +159,7 @@ void bham_redact_preview(const BirminghamGame *before, const BirminghamGame *aft
 int bham_observation(const BirminghamGame *g, int seat, float *out, int cap);
 /* The name of entry `v` of an action-space range without its prefix ("card:leek" ->
    "leek"); "unknown" for a value outside the range, so that even a state that was never
-   validated is written without reading past a table (birmingham_json.c). */
+   validated is written without reading past a table (bham_view.c). */
 const char *bham_entry_name(int first, int count, int v);
 #define CARD_NAME(c) bham_entry_name(A_CARD, BHAM_NUM_CARD_TYPES, (c))
 #define INDUSTRY_NAME(i) bham_entry_name(A_INDUSTRY, BHAM_NUM_INDUSTRIES, (i))
@@ -167,7 +168,7 @@ const char *bham_entry_name(int first, int count, int v);
 #define SPACE_NAME(m) bham_entry_name(A_MERCHANT, BHAM_NUM_MERCHANT_SPACES, (m))
 #define ACTION_TYPE_NAME(t) bham_entry_name(A_ACTION_TYPE, NUM_ACT_TYPES, (t))
 /* The seat view of a redacted state as brass.v1.BirminghamView in protobuf binary
-   (birmingham_view_proto.c, through nanopb's generated encoder): the same view as
+   (bham_view_proto.c, through nanopb's generated encoder): the same view as
    bham_position_json writes with hidden = 0, then undo_steps and undo_refused (a reason
    code, BRASS_R_LEGAL for none). Returns the length, -BRASS_E_BUFFER, or
    -BRASS_E_UNSUPPORTED in a build without nanopb. */
@@ -184,7 +185,7 @@ const char *bham_event_name(int type);
 const char *bham_event_fields(int type);
 int bham_result(const BirminghamGame *g, BrassResult *out);
 
-/* decision.c */
+/* bham_decision.c */
 int better_reason(int a, int b); /* the refusal of the candidate that got furthest */
 int phase_reason(const BirminghamGame *g, const Board *b, int action);
 int legal_into(const BirminghamGame *g, uint16_t *out, int cap);

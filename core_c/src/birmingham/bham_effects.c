@@ -1,5 +1,5 @@
 /* Small state changes shared by every rule: money, income, flips, cubes, cards. */
-#include "internal.h"
+#include "bham_internal.h"
 #include "common/event_log.h"
 
 void emit(Ctx *cx, int type, int seat, int a, int b, int c) {

@@ -1,6 +1,6 @@
 /* Birmingham's entry in the ruleset table: its sizes, options and the casts from the
    opaque BrassGame handle to BirminghamGame (the handle holds it, header first). */
-#include "internal.h"
+#include "bham_internal.h"
 #include "ruleset.h"
 
 #define BG(g) ((BirminghamGame *)(void *)(g))

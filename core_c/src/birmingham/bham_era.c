@@ -1,6 +1,6 @@
 /* Setup, turns, round end (turn order, income, shortfall), era end and game end. */
 #include "common/turn_order.h"
-#include "internal.h"
+#include "bham_internal.h"
 
 #define START_MONEY 17
 #define HAND_SIZE 8

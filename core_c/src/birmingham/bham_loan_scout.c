@@ -1,5 +1,5 @@
 /* Loan (ruling 17) and Scout (ruling 6). */
-#include "internal.h"
+#include "bham_internal.h"
 
 #define LOAN_MONEY 30
 #define LOAN_LEVELS 3
