@@ -1,6 +1,7 @@
 """Pittsburgh rulings P1-P70 (/work/shared/rules/PITTSBURGH_RULINGS.md), one C conformance
-test each (core_c/tests/pgh_rules.c: an explicit position, decisions applied through the
-public ids, the exact outcome checked), built under ASan + UBSan and run one by one here.
+test each (core_c/tests/pgh_rules/, one file per rule file: an explicit position, decisions
+applied through the public ids, the exact outcome checked), built under ASan + UBSan and run
+one by one here.
 
 They run in C because the Pittsburgh ruleset is not wired into the Python engine yet; most
 use the synthetic tiny table set so they do not lean on the draft's placeholder values.
@@ -16,8 +17,9 @@ from pathlib import Path
 import pytest
 
 CORE = Path(__file__).resolve().parents[2] / "core_c"
-NAMES = re.findall(r"^static void (test_\w+)\(void\)", (CORE / "tests" / "pgh_rules.c").read_text(),
-                   re.M)
+# one file of tests per rule file of src/pittsburgh/ (core_c/tests/pgh_rules/), one program
+NAMES = [name for path in sorted((CORE / "tests" / "pgh_rules").glob("*.c"))
+         for name in re.findall(r"^static void (test_\w+)\(void\)", path.read_text(), re.M)]
 
 
 @pytest.fixture(scope="module")
