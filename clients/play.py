@@ -135,7 +135,8 @@ def play(
     from .sdk import GameClient
 
     with GameClient(target) as client:
-        created = client.create_game(players, seed=game_seed, seat_names=list(seats))
+        created = client.create_game(players, seed=game_seed,
+                                     seat_names=evaluation.entry_labels(seats))
         out.write(f"game {created.game_id} created on {target}\n")
         tokens_by_seat = {s.seat: s.token for s in created.seats}
         while not game.is_over:

@@ -499,9 +499,11 @@ class GameClient:
                           retry=False)
 
     def revoke_seat_token(
-        self, game_id: str, seat: int, host_token: str
+        self, game_id: str, seat: int, host_token: str, *, ban: bool = False
     ) -> pb.RevokeSeatTokenResponse:
-        request = pb.RevokeSeatTokenRequest(game_id=game_id, seat=seat)
+        """Revokes the seat's token (the host token); `ban` also bars its holder (the
+        address it joined from, its name) from joining the game again."""
+        request = pb.RevokeSeatTokenRequest(game_id=game_id, seat=seat, ban=ban)
         return self._call("RevokeSeatToken", request, host_token, retry=False)
 
     def set_seat_bot(

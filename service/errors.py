@@ -62,6 +62,12 @@ _REASONS: dict[str, tuple[grpc.StatusCode, int]] = {
     "SEAT_TOKEN_REVOKED": (grpc.StatusCode.UNAUTHENTICATED, 401),
     # a watch stream whose game did not change for WATCH_IDLE_SECONDS (clients watch again)
     "WATCH_IDLE": (grpc.StatusCode.DEADLINE_EXCEEDED, 408),
+    # JoinGame: the host banned the caller's address or the name (RevokeSeatToken ban)
+    "BANNED": (grpc.StatusCode.PERMISSION_DENIED, 403),
+    # JoinGame: the caller's address already holds its share of the game's seats
+    "ALREADY_SEATED": (grpc.StatusCode.FAILED_PRECONDITION, 409),
+    # REST only: a body that is not sent as application/json
+    "UNSUPPORTED_MEDIA_TYPE": (grpc.StatusCode.INVALID_ARGUMENT, 415),
 }
 
 # Engine error codes (brass.EngineError.code) -> service reasons.
@@ -188,6 +194,9 @@ def http_status_of_grpc(code: grpc.StatusCode) -> int:
 REST_ONLY_REASONS = {
     "UNSUPPORTED_ENCODING": "A Content-Encoding was sent: bodies are read as they are sent "
     "(HTTP 415).",
+    "UNSUPPORTED_MEDIA_TYPE": "A request body sent with a Content-Type other than "
+    "application/json (HTTP 415): a browser sends text/plain and form bodies from any web "
+    "page without asking the server first, so they are refused.",
     "REQUEST_TIMEOUT": "The request did not arrive whole in time (HTTP 408).",
     "HEADERS_TOO_LARGE": "The request line or a header is longer than the server reads "
     "(HTTP 431).",

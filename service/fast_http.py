@@ -249,14 +249,18 @@ def parse_head(head: bytes) -> _Head | None:
 
 
 def response_bytes(
-    status: int, text: str, date: bytes, close: bool, headers: Mapping[str, str] | None = None
+    status: int, text: str, date: bytes, close: bool, headers: Mapping[str, str] | None = None,
+    vary_origin: bool = False,
 ) -> bytes:
-    """A whole JSON answer; `headers` adds lines (Retry-After on a 429)."""
+    """A whole JSON answer; `headers` adds lines (Retry-After on a 429). `vary_origin`: the
+    server answers CORS requests, so this answer (made for a request without Origin, or it
+    would have gone to aiohttp) is not the one a request with an Origin gets, and a cache
+    must not serve it for one."""
     body = text.encode()
     extra = (
         "".join(f"{k}: {v}\r\n" for k, v in headers.items()).encode("latin-1")
         if headers else b""
-    )
+    ) + (b"Vary: Origin\r\n" if vary_origin else b"")
     return (
         b"HTTP/1.1 %d %s\r\nContent-Type: application/json; charset=utf-8\r\n"
         b"Content-Length: %d\r\nDate: %s\r\n%s%s\r\n%s"
@@ -494,7 +498,8 @@ class FastHttpProtocol(asyncio.Protocol):
             return  # the client left; the operation has done its work regardless
         close = close or self._closing
         transport.write(
-            response_bytes(status, text, self._front.date.value(), close, headers)
+            response_bytes(status, text, self._front.date.value(), close, headers,
+                           self._front.hand_off_cross_origin)
         )
         self.last_active = time.monotonic()
         if close:
@@ -514,7 +519,7 @@ class FastHttpProtocol(asyncio.Protocol):
         transport.write(
             response_bytes(
                 error.http_status, _error_text(error), self._front.date.value(), True,
-                error.http_headers(),
+                error.http_headers(), self._front.hand_off_cross_origin,
             )
         )
         self._discarding = True

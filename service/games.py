@@ -15,7 +15,6 @@ import functools
 import hashlib
 import json
 import math
-import re
 import secrets
 import time
 import weakref
@@ -44,11 +43,13 @@ from .limits import (
     BOT_SEAT_MAX_SEARCH_COST,
     ClientAddresses,
     RateQuota,
+    SeatHoldings,
     WatchLimiter,
     WatchSlot,
     parse_networks,
     rate_key,
 )
+from .names import MAX_NAME_CHARS, display_name, name_key
 from .observability import (
     ACTIVE_GAMES,
     ACTIVE_WATCHERS,
@@ -78,14 +79,12 @@ log = structlog.get_logger("brass_service.games")
 MAX_GAME_ID_CHARS = 64
 MAX_IDEMPOTENCY_KEY_CHARS = 128
 MAX_PAGE_TOKEN_CHARS = 512
-MAX_SEAT_NAME_CHARS = 64
-# A display name holds a character that is whitespace to neither reader of the OpenAPI
-# pattern: `\S` means one thing to the document's readers (ECMA-262: U+001C-U+001F are not
-# space) and another to Python's re and str.strip (they are), so the class lists every
-# space character of both; both transports check names with it.
-NAME_PATTERN = (r"[^\t\n\v\f\r \x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029"
-                r"\u202f\u205f\u3000\ufeff]")
-_VISIBLE_NAME = re.compile(NAME_PATTERN)
+MAX_SEAT_NAME_CHARS = MAX_NAME_CHARS
+# RevokeSeatToken with ban: the addresses and the names a game keeps barred (each list).
+MAX_BANS_PER_GAME = 64
+# When a client holding max_waiting_seats_per_address seats is told to try again: its seats
+# free up when their games start or it leaves one, not at a known time.
+_WAITING_SEATS_RETRY_SECONDS = 30.0
 # JoinGame, LeaveGame, StartGame: how often a change of seats is retried when another
 # process changed the seats between its read and its write.
 _SEATS_ATTEMPTS = 8
@@ -141,6 +140,14 @@ class ServiceSettings:
     # and GetReplay, together (the web replay viewer asks one a step, 2.5 a second when
     # it plays, one where a dragged slider rests); empty: no limit.
     past_read_rate: str = "30/second;900/minute"
+    # JoinGame from one client (its address), in the same notation; empty: no limit.
+    join_game_rate: str = "2/second;30/minute;500/day"
+    # Seats one address may hold at once in games waiting for players (0: no limit), and
+    # in any one such game (0: no limit) unless it created the game: one client cannot
+    # take every open seat of the lobby, nor fill a stranger's game. The operator token is
+    # not limited.
+    max_waiting_seats_per_address: int = 8
+    max_seats_per_address_per_game: int = 1
     # The bearer token of the operator: needed for RunBatch and CreateGameFromPosition
     # (refused for everyone when empty), and free of the creation quota.
     operator_token: str = field(default="", repr=False)
@@ -224,7 +231,7 @@ def _creator_digest(caller: Caller, operator: bool) -> str:
     the client's address (kept out of the store as such)."""
     if operator:
         return "operator"
-    return hashlib.sha256(address_identity(caller).encode()).hexdigest()[:16]
+    return address_digest(caller)
 
 
 def _attended(row: GameRow) -> bool:
@@ -256,6 +263,12 @@ class Caller:
 
 def address_identity(caller: Caller) -> str:
     return f"address:{rate_key(caller.peer)}"
+
+
+def address_digest(caller: Caller) -> str:
+    """How a game's hosting remembers an address (who created it, who joined a seat, whom
+    the host banned) without storing the address itself."""
+    return hashlib.sha256(address_identity(caller).encode()).hexdigest()[:16]
 
 
 def client_identity(caller: Caller, game_id: str, seat: int | None) -> str:
@@ -864,18 +877,33 @@ def _check_action_size(action: pb.Action) -> None:
     )
 
 
-def _check_seat_names(seat_names: list[str], players: int) -> None:
+def _check_seat_names(seat_names: list[str], players: int,
+                      open_seats: set[int] = frozenset()) -> list[str]:  # type: ignore[assignment]
+    """CreateGame's seat names as stored: each a display name (names.py; the names of open
+    seats are not used, so not checked), no two the same name."""
     _require(
         len(seat_names) in (0, players),
         f"seat_names must be empty or name all {players} seats",
         "seat_names",
     )
-    for name in seat_names:
-        _require(
-            len(name) <= MAX_SEAT_NAME_CHARS,
-            f"seat names are at most {MAX_SEAT_NAME_CHARS} characters",
-            "seat_names",
-        )
+    checked = [raw if i in open_seats else display_name(raw, f"seat_names[{i}]")
+               for i, raw in enumerate(seat_names)]
+    seen: dict[str, int] = {}
+    for seat, name in enumerate(checked):
+        if seat in open_seats:
+            continue
+        first = seen.setdefault(name_key(name), seat)
+        if first != seat:
+            raise _same_name(f"seat_names[{seat}]", first, checked[first])
+    return checked
+
+
+def _same_name(field: str, seat: int, name: str) -> ServiceError:
+    return ServiceError(
+        "INVALID_ARGUMENT",
+        f"{field}: seat {seat} is already named {name!r} (names are the same when they "
+        "differ only in case, character width or spacing)", field=field, seat=seat,
+    )
 
 
 def _check_open_seats(open_seats: list[int], players: int) -> None:
@@ -920,14 +948,33 @@ def _seat_set(row: GameRow, seat: int, name: str, digest: str, event: str,
     return _seats_update(row, names, digests, hosting, bot_delay)
 
 
-def _check_join_name(name: str) -> None:
-    _require(_VISIBLE_NAME.search(name) is not None,
-             "name is required (a character other than white space)", "name")
-    _require(
-        len(name) <= MAX_SEAT_NAME_CHARS,
-        f"name is at most {MAX_SEAT_NAME_CHARS} characters",
-        "name",
-    )
+def _check_name_free(row: GameRow, name: str) -> None:
+    """JoinGame: no seat of the game has this name already (names.name_key)."""
+    key = name_key(name)
+    for seat, taken in enumerate(row.seat_names):
+        if taken and row.token_hashes[seat] and name_key(taken) == key:
+            raise _same_name("name", seat, taken)
+
+
+def _refuse_banned(row: GameRow, hosting: dict[str, Any], digest: str, name: str) -> None:
+    """JoinGame: the host banned this address, or this name, from the game."""
+    banned = hosting.get("banned", {})
+    if digest in banned.get("addresses", ()) or name_key(name) in banned.get("names", ()):
+        raise ServiceError(
+            "BANNED", f"the host of game {row.game_id} has barred this client or this name "
+            "from joining it", game_id=row.game_id,
+        )
+
+
+def _ban(hosting: dict[str, Any], joiner: str | None, name: str) -> None:
+    """RevokeSeatToken with ban: bars the seat's joiner (its address) and its name from
+    JoinGame; the most recent MAX_BANS_PER_GAME of each are kept."""
+    banned = hosting.setdefault("banned", {})
+    for kind, value in (("addresses", joiner), ("names", name_key(name) if name else None)):
+        if value is None:
+            continue
+        kept = [item for item in banned.get(kind, ()) if item != value]
+        banned[kind] = [*kept, value][-MAX_BANS_PER_GAME:]
 
 
 def _check_game_id(game_id: str) -> None:
@@ -983,6 +1030,9 @@ class GameService:
         self.past_read_quota = RateQuota(
             self.settings.past_read_rate, "reads of past versions and replays", "past_read_rate"
         )
+        self.join_quota = RateQuota(self.settings.join_game_rate, "games joined",
+                                    "join_game_rate")
+        self.waiting_seats = SeatHoldings()
         self._operator_digest = (
             auth.hash_token(self.settings.operator_token) if self.settings.operator_token
             else None
@@ -1587,8 +1637,9 @@ class GameService:
     ) -> pb.CreateGameResponse:
         ruleset = _ruleset_name(request.ruleset)
         _require(2 <= request.players <= 4, "players must be 2, 3 or 4", "players")
-        _check_seat_names(list(request.seat_names), request.players)
         _check_open_seats(list(request.open_seats), request.players)
+        seat_names = _check_seat_names(list(request.seat_names), request.players,
+                                       set(request.open_seats))
         _require(
             request.visibility in _VISIBILITY_NAMES, "visibility is not a Visibility",
             "visibility",
@@ -1596,6 +1647,7 @@ class GameService:
         hosting = self._new_hosting(request)
         operator = self.is_operator(caller)
         hosting["creator"] = _creator_digest(caller, operator)
+        hosting["host_address"] = address_digest(caller)  # not limited per game in joins
         if not operator:
             bots = len(hosting["bots"])
             self._admit(address_identity(caller), [
@@ -1614,7 +1666,7 @@ class GameService:
         # Store the options the engine actually used, so the replay record is complete.
         used_options = game.replay_record().get("options", options)
         return await self._store_new_game(
-            game, list(request.seat_names), seed=seed, options=used_options,
+            game, seat_names, seed=seed, options=used_options,
             position_json=None, record=record, open_seats=set(request.open_seats),
             visibility=request.visibility or pb.VISIBILITY_PUBLIC, hosting=hosting,
         )
@@ -1712,7 +1764,7 @@ class GameService:
         hosting: dict[str, Any] | None = None,
     ) -> pb.CreateGameResponse:
         players = game.num_players
-        _check_seat_names(seat_names, players)
+        seat_names = _check_seat_names(seat_names, players, open_seats)
         bots = hosted.bots_of(hosting or {})
         names = seat_names or [
             f"Bot ({bots[i]})" if i in bots else f"Player {i + 1}" for i in range(players)
@@ -1842,8 +1894,9 @@ class GameService:
             self._require_no_bot(row, request.seat)
             update = _seat_set(row, request.seat, row.seat_names[request.seat],
                                auth.hash_token(token), "seat_token_reissued", self._bot_delay)
+            assert update.hosting is not None
+            update.hosting.get("joiners", {}).pop(str(request.seat), None)
             if vacant:
-                assert update.hosting is not None
                 update.hosting["vacant"] = [
                     s for s in update.hosting.get("vacant", ()) if s != request.seat]
             return update, None
@@ -1856,11 +1909,21 @@ class GameService:
     async def join_game(
         self, request: pb.JoinGameRequest, caller: Caller, record: RequestRecord
     ) -> pb.JoinGameResponse:
-        _check_join_name(request.name)
+        name = display_name(request.name, "name")
+        limited = not self.is_operator(caller)
+        address, digest = address_identity(caller), address_digest(caller)
+        if limited:
+            self.join_quota.admit(address)
+            await self._check_waiting_seats(address, digest)
         token = auth.new_token()
 
         def take_seat(row: GameRow) -> tuple[SeatsUpdate, int]:
             self._require_waiting(row, "JoinGame")
+            hosting = hosted.hosting_of(row)
+            _refuse_banned(row, hosting, digest, name)
+            if limited:
+                self._check_seats_in_game(row, hosting, digest)
+            _check_name_free(row, name)
             if request.HasField("seat"):
                 seat = request.seat
                 _require(0 <= seat < row.players,
@@ -1878,16 +1941,63 @@ class GameService:
                         game_id=row.game_id,
                     )
                 seat = free[0]
-            return _seat_set(row, seat, request.name, auth.hash_token(token), "seat_joined",
-                             self._bot_delay), seat
+            update = _seat_set(row, seat, name, auth.hash_token(token), "seat_joined",
+                               self._bot_delay)
+            assert update.hosting is not None
+            update.hosting.setdefault("joiners", {})[str(seat)] = digest
+            return update, seat
 
         row, seat = await self._change_seats(request.game_id, record, take_seat)
         record.seat = seat
+        if limited:
+            self.waiting_seats.add(address, row.game_id, seat)
         return pb.JoinGameResponse(
             game_id=row.game_id,
-            seat=pb.SeatToken(seat=seat, name=request.name, token=token),
+            seat=pb.SeatToken(seat=seat, name=name, token=token),
             summary=_summary(row),
         )
+
+    async def _check_waiting_seats(self, address: str, digest: str) -> None:
+        """Refuses a join from an address that holds max_waiting_seats_per_address seats of
+        games waiting for players. The seats it joined through this process are counted;
+        each is looked at again in the store only when the count is reached (a seat the
+        address left, was revoked from, or whose game started no longer counts)."""
+        cap = self.settings.max_waiting_seats_per_address
+        if cap <= 0 or len(self.waiting_seats.held(address)) < cap:
+            return
+        for game_id, seat in self.waiting_seats.held(address):
+            try:
+                row = await self._row(game_id)
+            except ServiceError:
+                row = None
+            if row is None or not _is_waiting(row) or hosted.hosting_of(row).get(
+                    "joiners", {}).get(str(seat)) != digest:
+                self.waiting_seats.drop(address, game_id, seat)
+        if len(self.waiting_seats.held(address)) >= cap:
+            raise ServiceError(
+                "RATE_LIMITED",
+                f"this client already holds {cap} seats of games waiting for players, the "
+                "most it may hold at once; leave one, or wait for a game to start",
+                limit="max_waiting_seats_per_address",
+                retry_after_seconds=_WAITING_SEATS_RETRY_SECONDS,
+            )
+
+    def _check_seats_in_game(self, row: GameRow, hosting: dict[str, Any], digest: str) -> None:
+        """At most max_seats_per_address_per_game seats of a game joined from one address,
+        unless that address created the game (a host seating people at the same table)."""
+        cap = self.settings.max_seats_per_address_per_game
+        if cap <= 0 or hosting.get("host_address") == digest:
+            return
+        joiners = hosting.get("joiners", {})
+        held = [int(seat) for seat, by in joiners.items()
+                if by == digest and row.token_hashes[int(seat)]]
+        if len(held) >= cap:
+            raise ServiceError(
+                "ALREADY_SEATED",
+                f"this client already holds seat {held[0]} of game {row.game_id}: one client "
+                f"may join at most {cap} seat(s) of a game it did not create",
+                game_id=row.game_id, seat=held[0], limit="max_seats_per_address_per_game",
+            )
 
     async def leave_game(
         self, request: pb.LeaveGameRequest, caller: Caller, record: RequestRecord
@@ -1895,7 +2005,10 @@ class GameService:
         def free_seat(row: GameRow) -> tuple[SeatsUpdate, int]:
             seat = self._seat_with_token(row, caller, "LeaveGame")
             self._require_waiting(row, "LeaveGame")
-            return _seat_set(row, seat, "", "", "seat_left", self._bot_delay), seat
+            update = _seat_set(row, seat, "", "", "seat_left", self._bot_delay)
+            assert update.hosting is not None
+            update.hosting.get("joiners", {}).pop(str(seat), None)
+            return update, seat
 
         row, record.seat = await self._change_seats(request.game_id, record, free_seat)
         return pb.LeaveGameResponse(summary=_summary(row))
@@ -1998,6 +2111,9 @@ class GameService:
             hosting = hosted.changed(row)
             hosting.get("bots", {}).pop(str(seat), None)
             digests[seat] = ""
+            joiner = hosting.get("joiners", {}).pop(str(seat), None)
+            if request.ban:
+                _ban(hosting, joiner, row.seat_names[seat])
             if _is_waiting(row):  # open again: JoinGame takes it
                 names[seat] = ""
             else:  # held by nobody until ReissueSeatToken or SetSeatBot

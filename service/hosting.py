@@ -11,7 +11,10 @@ a position) holds the host's settings and the seats' state:
      "on_resign": 1, "on_timeout": 1, "stand_in": "greedy",
      "clock": {"initial_ms": ..., "increment_ms": ..., "turn_ms": ...},
      "started_at": 1764600000.5,         when the game started (Unix seconds)
-     "events": [{"revision": 4, "kind": "seat_joined", "seat": 1, ...}, ...]}
+     "events": [{"revision": 4, "kind": "seat_joined", "seat": 1, ...}, ...],
+     "host_address": "9f2c...",          digest of the creating client's address
+     "joiners": {"1": "51ab..."},        seat -> digest of the address that joined it
+     "banned": {"addresses": [...], "names": [...]}}  RevokeSeatToken ban: digests, name keys
 
 The `clock` column is the clock at the head version: {"remaining": [ms by seat] (Fischer:
 each seat's time left when its current or last turn started), "seat": the seat whose turn

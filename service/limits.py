@@ -222,6 +222,33 @@ class RateQuota:
                 window.current += count
 
 
+class SeatHoldings:
+    """The seats each address joined (game id, seat) through this process, while it may
+    still hold them: the game service drops the ones it finds left, revoked or started. At
+    most `max_addresses` addresses are kept, the least recently seen forgotten first."""
+
+    def __init__(self, max_addresses: int = 100_000) -> None:
+        self.max_addresses = max_addresses
+        self._held: OrderedDict[str, set[tuple[str, int]]] = OrderedDict()
+
+    def held(self, address: str) -> list[tuple[str, int]]:
+        return sorted(self._held.get(address, ()))
+
+    def add(self, address: str, game_id: str, seat: int) -> None:
+        seats = self._held.pop(address, set())
+        seats.add((game_id, seat))
+        self._held[address] = seats
+        while len(self._held) > self.max_addresses:
+            self._held.popitem(last=False)
+
+    def drop(self, address: str, game_id: str, seat: int) -> None:
+        seats = self._held.get(address)
+        if seats is not None:
+            seats.discard((game_id, seat))
+            if not seats:
+                del self._held[address]
+
+
 class _WatcherCounter(Protocol):
     def watchers_of(self, game_id: str) -> int: ...
 

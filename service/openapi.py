@@ -16,7 +16,7 @@ import jsonschema
 from google.api import field_behavior_pb2
 from google.protobuf import descriptor_pb2
 
-from . import batches, games
+from . import batches, games, names
 from .errors import REST_ONLY_REASONS, ServiceError, all_reasons
 from .games import ServiceSettings
 
@@ -112,7 +112,7 @@ def _field_bounds(settings: ServiceSettings) -> dict[tuple[str, str], dict[str, 
             "maxLength": games.MAX_IDEMPOTENCY_KEY_CHARS},
         ("ActionIds", "ids"): {"minItems": 1, "maxItems": games.MAX_COMPOUND_IDS},
         ("Action", "compoundKey"): {"maxLength": games.MAX_COMPOUND_KEY_CHARS},
-        ("JoinGameRequest", "name"): {"minLength": 1, "pattern": games.NAME_PATTERN, **name},
+        ("JoinGameRequest", "name"): {"minLength": 1, "pattern": names.NAME_PATTERN, **name},
         ("JoinGameRequest", "seat"): seat,
         ("ReissueSeatTokenRequest", "seat"): seat,
         ("RevokeSeatTokenRequest", "seat"): seat,
@@ -450,13 +450,16 @@ def _json_body(schema_name: str) -> dict[str, Any]:
 _ERROR_RESPONSES = {
     "400": "Invalid argument, illegal action or game over.",
     "401": "Missing or wrong seat token.",
-    "403": "Not this seat's turn, or the operator token is needed.",
+    "403": "Not this seat's turn, the operator token is needed, or the host banned the "
+           "caller from the game.",
     "404": "Unknown game or ruleset.",
     "405": "The path does not take this method (the Allow header lists those it takes).",
     "408": "The request did not arrive whole in time.",
-    "409": "Stale version, or idempotency key reused.",
+    "409": "Stale version, idempotency key reused, a seat taken, or the caller already "
+           "seated in the game.",
     "413": "Request body too large.",
-    "415": "A Content-Encoding was sent (bodies are read as sent).",
+    "415": "A Content-Encoding was sent (bodies are read as sent), or a body whose "
+           "Content-Type is not application/json.",
     "429": "Rate limited (Retry-After says when to retry).",
     "431": "A header or the request line is too long.",
     "500": "Server fault.",

@@ -218,6 +218,20 @@ def encoding_refused(encoding: str) -> ServiceError:
     )
 
 
+def _require_json_media_type(content_type: str | None) -> None:
+    """A request body is JSON and says so. A browser sends text/plain, form and multipart
+    bodies across origins without asking the server first (no preflight): refusing them
+    keeps any web page from making its visitors create games or join seats here."""
+    media_type = (content_type or "").partition(";")[0].strip().lower()
+    if media_type != "application/json":
+        sent = f"not {content_type[:100]!r}" if content_type else "and this one has none"
+        raise ServiceError(
+            "UNSUPPORTED_MEDIA_TYPE",
+            f"a request body must be sent with Content-Type: application/json, {sent}",
+            content_type=(content_type or "")[:100],
+        )
+
+
 def read_timeout(seconds: float) -> ServiceError:
     return ServiceError(
         "REQUEST_TIMEOUT", f"the request did not arrive whole within {seconds:g} s",
@@ -296,6 +310,18 @@ def _allow_cross_origin(app: web.Application, origins: Sequence[str]) -> None:
     cors = aiohttp_cors.setup(app, defaults={origin: options for origin in origins})
     for route in list(app.router.routes()):
         cors.add(route)
+    app.on_response_prepare.append(_vary_by_origin)
+
+
+async def _vary_by_origin(request: web.Request, response: web.StreamResponse) -> None:
+    """Every answer of a server with CORS on depends on the request's Origin (its CORS
+    headers, or their absence): `Vary: Origin` keeps a shared cache from giving one
+    origin's answer to another (aiohttp-cors does not say so). Streams and errors too:
+    the signal runs as any answer's headers are sent."""
+    varies = [name.strip() for line in response.headers.getall("Vary", ())
+              for name in line.split(",") if name.strip()]
+    if not {"*", "origin"} & {name.lower() for name in varies}:
+        response.headers["Vary"] = ", ".join([*varies, "Origin"])
 
 
 @web.middleware
@@ -623,6 +649,8 @@ class RestGateway:
 
     async def _body(self, request: RestRequest, message: Message) -> Message:
         raw = await request.body()
+        if raw:
+            _require_json_media_type(request.header("content-type"))
         if isinstance(message, (pb.SubmitActionRequest, pb.PreviewActionRequest)):
             _check_action_body_size(raw)
         document = RestGateway._json_document(raw)

@@ -71,6 +71,8 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     ERROR_REASON_UNDO_LIMIT: _ClassVar[ErrorReason]
     ERROR_REASON_SEAT_TOKEN_REVOKED: _ClassVar[ErrorReason]
     ERROR_REASON_WATCH_IDLE: _ClassVar[ErrorReason]
+    ERROR_REASON_BANNED: _ClassVar[ErrorReason]
+    ERROR_REASON_ALREADY_SEATED: _ClassVar[ErrorReason]
 
 class ResignPolicy(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -136,6 +138,8 @@ ERROR_REASON_UNDO_BARRIER: ErrorReason
 ERROR_REASON_UNDO_LIMIT: ErrorReason
 ERROR_REASON_SEAT_TOKEN_REVOKED: ErrorReason
 ERROR_REASON_WATCH_IDLE: ErrorReason
+ERROR_REASON_BANNED: ErrorReason
+ERROR_REASON_ALREADY_SEATED: ErrorReason
 RESIGN_POLICY_UNSPECIFIED: ResignPolicy
 RESIGN_POLICY_BOT_TAKES_OVER: ResignPolicy
 RESIGN_POLICY_GAME_ENDS: ResignPolicy
@@ -1029,12 +1033,14 @@ class ResignGameResponse(_message.Message):
     def __init__(self, state: _Optional[_Union[GameState, _Mapping]] = ...) -> None: ...
 
 class RevokeSeatTokenRequest(_message.Message):
-    __slots__ = ("game_id", "seat")
+    __slots__ = ("game_id", "seat", "ban")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
+    BAN_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     seat: int
-    def __init__(self, game_id: _Optional[str] = ..., seat: _Optional[int] = ...) -> None: ...
+    ban: bool
+    def __init__(self, game_id: _Optional[str] = ..., seat: _Optional[int] = ..., ban: _Optional[bool] = ...) -> None: ...
 
 class RevokeSeatTokenResponse(_message.Message):
     __slots__ = ("summary",)

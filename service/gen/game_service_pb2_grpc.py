@@ -273,7 +273,8 @@ class GameServiceServicer:
         """Revokes a seat's token without issuing another (the host token). Before the start the
         seat is open again (JoinGame takes it); after it the seat is held by nobody
         (SeatInfo.vacant) until the host issues a new token (ReissueSeatToken) or seats a bot
-        (SetSeatBot); its clock, if any, runs meanwhile.
+        (SetSeatBot); its clock, if any, runs meanwhile. With `ban` the holder may not join
+        the game again.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

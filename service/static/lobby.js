@@ -124,13 +124,19 @@ async function createForm(go) {
     const rows = [...seatsBox.querySelectorAll('.seat-row')].map((row, i) => ({
       seat: i, role: row.querySelector('select').value, name: row.querySelector('input').value.trim(),
     }));
+    // The server refuses two seats of one name (ignoring case): a name filled in here for
+    // a second bot of one kind gets its seat number.
+    const given = new Set(rows.filter((s) => s.role !== 'open' && s.name).map((s) => s.name.toLowerCase()));
+    const filled = (name, seat) => (given.has(name.toLowerCase()) ? `${name} (seat ${seat + 1})` : name);
     const body = {
       ruleset: r.enumName,
       players: rows.length,
       seatNames: rows.map((s) => {
         if (s.role === 'open') return '';
-        if (s.role.startsWith('bot:')) return s.name || `${title(s.role.slice(4).split(':')[0])} bot`;
-        return s.name || `Player ${s.seat + 1}`;
+        let name = s.name;
+        if (!name) name = filled(s.role.startsWith('bot:') ? `${title(s.role.slice(4).split(':')[0])} bot` : `Player ${s.seat + 1}`, s.seat);
+        given.add(name.toLowerCase());
+        return name;
       }),
       openSeats: rows.filter((s) => s.role === 'open').map((s) => s.seat),
       visibility: visibility.value,

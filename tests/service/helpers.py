@@ -84,13 +84,14 @@ def free_port() -> int:
 
 
 # Every test server has an operator token (ServerProcess.client() sends it) and no limit on
-# the games one address creates, its bot games or its reads of past versions (every test
-# connects from 127.0.0.1), unless its env says otherwise.
+# the games one address creates, its bot games, its reads of past versions or its joins
+# (every test connects from 127.0.0.1), unless its env says otherwise.
 TEST_OPERATOR_TOKEN = "test-operator-token"
 TEST_SERVER_DEFAULTS = {"BRASS_CREATE_GAME_RATE": "", "BRASS_PAST_READ_RATE": "",
                         "BRASS_OPERATOR_TOKEN": TEST_OPERATOR_TOKEN,
                         "BRASS_BOT_SEAT_RATE": "", "BRASS_BOT_GAME_RATE": "",
-                        "BRASS_ALL_BOT_GAME_RATE": ""}
+                        "BRASS_ALL_BOT_GAME_RATE": "", "BRASS_JOIN_GAME_RATE": "",
+                        "BRASS_MAX_WAITING_SEATS_PER_ADDRESS": "0"}
 
 
 class ServerProcess:

@@ -94,6 +94,57 @@ def test_cross_origin_requests_get_cors_headers(cors_server: ServerProcess) -> N
     assert status == 200 and "Access-Control-Allow-Origin" not in headers
 
 
+def _varies_by_origin(headers: http.client.HTTPMessage) -> bool:
+    return "origin" in {name.strip().lower() for line in headers.get_all("Vary") or ()
+                        for name in line.split(",")}
+
+
+def test_every_answer_varies_by_origin(cors_server: ServerProcess) -> None:
+    """With CORS on, an answer's CORS headers depend on the request's Origin, so every
+    answer says `Vary: Origin` (a shared cache must not give one origin's answer, or a
+    non-browser's, to another): preflights, answers to allowed and other origins, errors,
+    the event stream (aiohttp), and answers to requests without Origin (the lean front).
+    (Before: none did.)"""
+    port = cors_server.http_port
+    status, headers, data = _request(port, "POST", "/v1/games", {
+        "Origin": APP, "Content-Type": "application/json"},
+        json.dumps({"players": 2, "seed": "4"}).encode())
+    assert status == 200 and _varies_by_origin(headers)
+    game_id = json.loads(data)["gameId"]
+    answers = [
+        _preflight(port, "/v1/games", "POST"),
+        _preflight(port, "/v1/games", "POST", origin="https://evil.example"),
+        _request(port, "GET", f"/v1/games/{game_id}", {"Origin": "https://evil.example"}),
+        _request(port, "GET", "/v1/games/no-such-game", {"Origin": APP}),
+        _request(port, "GET", f"/v1/games/{game_id}/events",
+                 {"Origin": APP, "Accept": "text/event-stream"}, stream=True),
+        _request(port, "GET", f"/v1/games/{game_id}", {}),
+        _request(port, "GET", "/v1/games/no-such-game", {}),
+        _request(port, "POST", "/v1/games", {"Content-Type": "application/json"},
+                 json.dumps({"players": 2, "seed": "5"}).encode()),
+    ]
+    for index, (_, headers, _) in enumerate(answers):
+        assert _varies_by_origin(headers), (index, dict(headers))
+    assert [status for status, _, _ in answers] == [204, 403, 200, 404, 200, 200, 404, 200]
+
+
+def test_a_web_page_cannot_post_a_simple_request(cors_server: ServerProcess) -> None:
+    """A form or text/plain POST from any page needs no preflight; the server refuses it
+    (415 UNSUPPORTED_MEDIA_TYPE, with the CORS headers of its origin) and creates nothing,
+    on the request with an Origin (aiohttp) and without one (the lean front)."""
+    port = cors_server.http_port
+    body = json.dumps({"players": 2, "seed": "6"}).encode()
+    for origin in ("https://evil.example", APP, None):
+        for content_type in ("text/plain", "application/x-www-form-urlencoded"):
+            headers = {"Content-Type": content_type}
+            if origin:
+                headers["Origin"] = origin
+            status, answer_headers, data = _request(port, "POST", "/v1/games", headers, body)
+            assert status == 415, (origin, content_type, data)
+            assert json.loads(data)["error"]["reason"] == "UNSUPPORTED_MEDIA_TYPE"
+            assert _varies_by_origin(answer_headers)
+
+
 def test_cors_is_off_by_default(server: ServerProcess) -> None:
     status, headers, _ = _preflight(server.http_port, "/v1/games", "POST")
     assert status == 405 and "Access-Control-Allow-Origin" not in headers

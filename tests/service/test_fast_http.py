@@ -953,6 +953,47 @@ def test_oversized_length_is_refused_before_the_body(port: int, aiohttp_port: in
         assert answer.from_aiohttp and answer.headers["connection"] == "close"
 
 
+def _typed_body(target: str, body: bytes, content_type: str | None) -> bytes:
+    """A POST whose body is sent with `content_type` (None: no Content-Type)."""
+    typed = b"" if content_type is None else b"Content-Type: %s\r\n" % content_type.encode()
+    return (b"POST %s HTTP/1.1\r\nHost: x\r\n%sContent-Length: %d\r\n\r\n%s"
+            % (target.encode(), typed, len(body), body))
+
+
+def test_bodies_not_sent_as_json_are_refused_alike(port: int, aiohttp_port: int) -> None:
+    """A browser sends text/plain, form and multipart bodies to any origin without a
+    preflight: a body without Content-Type application/json is refused with 415
+    UNSUPPORTED_MEDIA_TYPE on both fronts, before anything is done (no game created, no
+    seat taken); application/json with parameters, in any case, is read. (Before: a
+    text/plain body created a game.)"""
+    with Connection(port) as conn:
+        waiting = conn.request("POST", "/v1/games", {"players": 2, "openSeats": [1]}).json()
+    join = json.dumps({"name": "Mallory"}).encode()
+    before = _count_games(port), _count_games(aiohttp_port)
+    for content_type in ("text/plain", "text/plain;charset=UTF-8",
+                         "application/x-www-form-urlencoded", "multipart/form-data; boundary=b",
+                         None, "", "application/jsonp", "text/json"):
+        fast, _ = _answer(port, _typed_body("/v1/games", CREATE, content_type))
+        slow, _ = _answer(aiohttp_port, _typed_body("/v1/games", CREATE, content_type))
+        assert not fast.from_aiohttp and slow.from_aiohttp
+        assert (fast.status, fast.reason) == (slow.status, slow.reason) == (
+            415, "UNSUPPORTED_MEDIA_TYPE"), content_type
+        assert fast.json() == slow.json()
+        assert "application/json" in fast.json()["error"]["message"]
+        joined, _ = _answer(port, _typed_body(f"/v1/games/{waiting['gameId']}:join", join,
+                                              content_type))
+        assert (joined.status, joined.reason) == (415, "UNSUPPORTED_MEDIA_TYPE")
+    assert (_count_games(port), _count_games(aiohttp_port)) == before
+    with Connection(port) as conn:
+        summary = conn.request("GET", f"/v1/games/{waiting['gameId']}").json()["state"]["summary"]
+        assert summary["openSeats"] == 1
+    for content_type in ("application/json; charset=utf-8", "Application/JSON"):
+        for front in (port, aiohttp_port):
+            assert _answer(front, _typed_body("/v1/games", CREATE, content_type))[0].status == 200
+    # a request without a body needs no Content-Type
+    assert _answer(port, build("GET", "/v1/games?pageSize=1"))[0].status == 200
+
+
 @pytest.fixture(scope="module")
 def strict_port(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
     """A second a request may take to arrive; 2 s of keep-alive."""

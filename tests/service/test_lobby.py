@@ -296,11 +296,12 @@ def test_concurrent_joins_of_one_seat_through_two_processes(backend: Backend) ->
     barrier = threading.Barrier(2)
     seats: list[int] = []
 
-    def join_next(client: GameClient) -> None:
+    def join_next(client: GameClient, name: str) -> None:
         barrier.wait()
-        seats.append(client.join_game(game_id, "Next").seat.seat)
+        seats.append(client.join_game(game_id, name).seat.seat)
 
-    pair = [threading.Thread(target=join_next, args=(c,)) for c in clients[:2]]
+    pair = [threading.Thread(target=join_next, args=(c, f"Next {i}"))
+            for i, c in enumerate(clients[:2])]
     for thread in pair:
         thread.start()
     for thread in pair:
