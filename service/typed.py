@@ -23,6 +23,8 @@ costs) by document_json, from the dict and the message's descriptor.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import orjson
@@ -79,15 +81,27 @@ def put_view(state: pb.GameState, game: Any, seat: int | None) -> None:
 def view_arm(game: Any, seat: int | None) -> dict[str, Any]:
     """`seat`'s view (None: a spectator's) as the keyword argument of its `oneof` arm, for
     a message constructor (GameState(**view_arm(game, seat))), built from the JSON text."""
-    if game.ruleset == BIRMINGHAM:
-        return {BIRMINGHAM: orjson.loads(game.view_json(seat, keys="proto"))}
-    return {PITTSBURGH: _without_nulls(orjson.loads(game.view_json(seat)))}
+    return {game.ruleset: MESSAGES[game.ruleset].view_fields(game, seat)}
 
 
 def view_json_text(game: Any, seat: int | None) -> str:
     """The REST JSON text of a view (the value of its `oneof` arm)."""
-    if game.ruleset == BIRMINGHAM:
-        return str(game.view_json(seat, keys="camel"))
+    return MESSAGES[game.ruleset].view_json_text(game, seat)
+
+
+def _bham_view_fields(game: Any, seat: int | None) -> dict[str, Any]:
+    return orjson.loads(game.view_json(seat, keys="proto"))
+
+
+def _pgh_view_fields(game: Any, seat: int | None) -> dict[str, Any]:
+    return _without_nulls(orjson.loads(game.view_json(seat)))
+
+
+def _bham_view_json_text(game: Any, seat: int | None) -> str:
+    return str(game.view_json(seat, keys="camel"))
+
+
+def _pgh_view_json_text(game: Any, seat: int | None) -> str:
     return orjson.dumps(
         document_json(pgh_pb.PittsburghView.DESCRIPTOR, orjson.loads(game.view_json(seat)))
     ).decode()
@@ -151,8 +165,10 @@ def document_json(descriptor: Any, document: dict[str, Any]) -> dict[str, Any]:
 
 def view_json(ruleset: str, document: dict[str, Any]) -> dict[str, Any]:
     """The REST JSON of a view given as the engine's dict (a preview's outcome)."""
-    if ruleset == BIRMINGHAM:
-        return _view_camel(document)
+    return MESSAGES[ruleset].view_json(document)
+
+
+def _pgh_view_json(document: dict[str, Any]) -> dict[str, Any]:
     return document_json(pgh_pb.PittsburghView.DESCRIPTOR, document)
 
 
@@ -180,9 +196,7 @@ def _view_camel(document: dict[str, Any]) -> dict[str, Any]:
 
 def view_from_document(ruleset: str, document: dict[str, Any]) -> Message:
     """The typed view message of the engine's view dict (Game.view, a preview's view)."""
-    if ruleset == BIRMINGHAM:
-        return bham_pb.BirminghamView(**_without_nulls(document))
-    return pgh_pb.PittsburghView(**_without_nulls(document))
+    return MESSAGES[ruleset].view(**_without_nulls(document))
 
 
 # ----------------------------------------------------------------------------- events
@@ -195,9 +209,7 @@ def _event_parts(event: dict[str, Any]) -> tuple[int | None, str, dict[str, Any]
 def event_message(ruleset: str, version: int, event: dict[str, Any]) -> Message:
     """A GameEvent of the engine's event dict ({"type", "seat", its fields})."""
     seat, kind, fields = _event_parts(event)
-    arm: dict[str, Any] = (
-        {BIRMINGHAM: {kind: fields}} if ruleset == BIRMINGHAM
-        else {PITTSBURGH: _without_nulls(event_by_kind(event))})
+    arm = {ruleset: MESSAGES[ruleset].event_fields(event, kind, fields)}
     if seat is None:
         return pb.GameEvent(version=version, **arm)
     return pb.GameEvent(version=version, seat=seat, **arm)
@@ -209,24 +221,48 @@ def event_json(ruleset: str, version: int, event: dict[str, Any]) -> dict[str, A
     out: dict[str, Any] = {"version": str(version)}
     if seat is not None:
         out["seat"] = seat
-    if ruleset == BIRMINGHAM:
-        out[BIRMINGHAM] = {camel(kind): {camel(k): v for k, v in fields.items()}}
-    else:
-        out[PITTSBURGH] = document_json(pgh_pb.PittsburghEvent.DESCRIPTOR, event_by_kind(event))
+    out[ruleset] = MESSAGES[ruleset].event_json(event, kind, fields)
     return out
+
+
+def _bham_event_fields(event: dict[str, Any], kind: str, fields: dict[str, Any]
+                       ) -> dict[str, Any]:
+    return {kind: fields}
+
+
+def _pgh_event_fields(event: dict[str, Any], kind: str, fields: dict[str, Any]
+                      ) -> dict[str, Any]:
+    return _without_nulls(event_by_kind(event))
+
+
+def _bham_event_json(event: dict[str, Any], kind: str, fields: dict[str, Any]
+                     ) -> dict[str, Any]:
+    return {camel(kind): {camel(k): v for k, v in fields.items()}}
+
+
+def _pgh_event_json(event: dict[str, Any], kind: str, fields: dict[str, Any]
+                    ) -> dict[str, Any]:
+    return document_json(pgh_pb.PittsburghEvent.DESCRIPTOR, event_by_kind(event))
 
 
 # --------------------------------------------------------------------------- meanings
 
 def meaning_parts(ruleset: str, meaning: dict[str, Any]) -> tuple[str, Message, dict[str, Any]]:
     """A LegalOption's meaning arm: its field name, message and proto3 JSON."""
-    if ruleset == BIRMINGHAM:
-        kind = str(meaning["kind"])
-        fields = {k: v for k, v in meaning.items() if k != "kind"}
-        message = bham_pb.BirminghamMeaning(**{kind: fields})
-        return BIRMINGHAM, message, {camel(kind): {camel(k): v for k, v in fields.items()}}
+    message, document = MESSAGES[ruleset].meaning(meaning)
+    return ruleset, message, document
+
+
+def _bham_meaning(meaning: dict[str, Any]) -> tuple[Message, dict[str, Any]]:
+    kind = str(meaning["kind"])
+    fields = {k: v for k, v in meaning.items() if k != "kind"}
+    message = bham_pb.BirminghamMeaning(**{kind: fields})
+    return message, {camel(kind): {camel(k): v for k, v in fields.items()}}
+
+
+def _pgh_meaning(meaning: dict[str, Any]) -> tuple[Message, dict[str, Any]]:
     message = pgh_pb.PittsburghOptionMeaning(**_without_nulls(meaning))
-    return PITTSBURGH, message, document_json(pgh_pb.PittsburghOptionMeaning.DESCRIPTOR, meaning)
+    return message, document_json(pgh_pb.PittsburghOptionMeaning.DESCRIPTOR, meaning)
 
 
 # ------------------------------------------------------------------------------ costs
@@ -242,15 +278,54 @@ def _cost_document(cost: dict[str, Any]) -> dict[str, Any]:
 
 def cost_parts(ruleset: str, cost: dict[str, Any]) -> tuple[str, Message, dict[str, Any]]:
     """A preview's cost arm: its field name, message and proto3 JSON."""
-    if ruleset == BIRMINGHAM:
-        document = _cost_document(cost)
-        return ("birmingham_cost", bham_pb.BirminghamCost(**document),
-                camel_keys(document))
+    messages = MESSAGES[ruleset]
+    message, document = messages.cost(cost)
+    return messages.cost_field, message, document
+
+
+def _bham_cost(cost: dict[str, Any]) -> tuple[Message, dict[str, Any]]:
+    document = _cost_document(cost)
+    return bham_pb.BirminghamCost(**document), camel_keys(document)
+
+
+def _pgh_cost(cost: dict[str, Any]) -> tuple[Message, dict[str, Any]]:
     message = pgh_pb.PittsburghPreviewCost(**_without_nulls(cost))
-    return ("pittsburgh_cost", message,
-            document_json(pgh_pb.PittsburghPreviewCost.DESCRIPTOR, cost))
+    return message, document_json(pgh_pb.PittsburghPreviewCost.DESCRIPTOR, cost)
 
 
 def reason_code_field(ruleset: str) -> str:
     """UnavailableOption's typed reason field for a ruleset."""
-    return "birmingham_reason" if ruleset == BIRMINGHAM else "pittsburgh_reason"
+    return MESSAGES[ruleset].reason_field
+
+
+# -------------------------------------------------------------- the table by ruleset
+
+@dataclass(frozen=True)
+class RulesetMessages:
+    """One ruleset's brass.v1 messages: how each engine document becomes its message
+    (and its proto3 JSON), and the ruleset's arm names where they are not the ruleset's."""
+
+    view: type[Message]
+    view_fields: Callable[[Any, int | None], dict[str, Any]]
+    view_json_text: Callable[[Any, int | None], str]
+    view_json: Callable[[dict[str, Any]], dict[str, Any]]
+    event_fields: Callable[[dict[str, Any], str, dict[str, Any]], dict[str, Any]]
+    event_json: Callable[[dict[str, Any], str, dict[str, Any]], dict[str, Any]]
+    meaning: Callable[[dict[str, Any]], tuple[Message, dict[str, Any]]]
+    cost: Callable[[dict[str, Any]], tuple[Message, dict[str, Any]]]
+    cost_field: str  # PreviewAnswer's cost arm
+    reason_field: str  # UnavailableOption's typed reason field
+
+
+# Every ruleset's messages by its name (the `oneof` arms' field name), as brass.registry
+# keeps the engine's hooks: no function here tests a ruleset's name.
+MESSAGES: dict[str, RulesetMessages] = {
+    BIRMINGHAM: RulesetMessages(
+        bham_pb.BirminghamView, _bham_view_fields, _bham_view_json_text, _view_camel,
+        _bham_event_fields, _bham_event_json, _bham_meaning, _bham_cost,
+        "birmingham_cost", "birmingham_reason"),
+    PITTSBURGH: RulesetMessages(
+        pgh_pb.PittsburghView, _pgh_view_fields, _pgh_view_json_text, _pgh_view_json,
+        _pgh_event_fields, _pgh_event_json, _pgh_meaning, _pgh_cost,
+        "pittsburgh_cost", "pittsburgh_reason"),
+}

@@ -4,15 +4,17 @@ Description, not rules: locations, industry spaces and their icons, rail and pip
 routes with the link tiles each takes and their printed bonuses, merchants, markets and
 oilfields come from the provisional data file the C tables are generated from
 (core_c/data/pittsburgh.json); the drawing points from pittsburgh_layout.json (approximate
-real-world latitudes and longitudes, projected as brass.board.project does). `validate`
-checks the board against the engine's action space, as brass.board does for Birmingham.
+real-world latitudes and longitudes, projected by brass.board_common.project). `validate`
+checks the board against the engine's action space, as brass.board_birmingham does for
+Birmingham.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from brass.engine import Ruleset
+from brass.board_common import _check_same, project
+from brass.rulesets import Ruleset
 
 # The decision kinds that may offer an id, by the prefix of its name (docs/PITTSBURGH.md,
 # "Decisions and the action space"; tests check them against the ids random games offer).
@@ -40,8 +42,6 @@ def _used(rs: Ruleset, prefix: str) -> set[str]:
 
 def validate(rs: Ruleset, data: dict[str, Any], layout: dict[str, Any]) -> list[str]:
     """What the board and the engine disagree on (empty when they agree)."""
-    from brass.board import _check_same  # board imports this module
-
     board_slots = {f"{loc['id']}.{s['index']}" for loc in data["locations"]
                    for s in loc["spaces"]}
     problems = _check_same("slots", _used(rs, "slot"), board_slots)
@@ -78,8 +78,6 @@ def validate(rs: Ruleset, data: dict[str, Any], layout: dict[str, Any]) -> list[
 
 def build(rs: Ruleset, data: dict[str, Any], layout: dict[str, Any]) -> dict[str, Any]:
     """The board (brass.v1.Board as a dict)."""
-    from brass.board import project  # board imports this module
-
     ids = rs.action_ids
     cities = [loc["id"] for loc in data["locations"] if loc["type"] == "city"]
     points = project({**layout, "locations": {**layout["locations"], **layout["oilfields"]}},

@@ -4,7 +4,8 @@ The core reports an event as a kind and up to three numbers (`pgh_event_fields`)
 module only replaces the numbers by the ids of the ruleset's action space and data file
 ("slot" 5 becomes "saginaw.2", "source" 128 becomes "market:toledo"), so that every event
 matches its message in proto/brass/v1/pittsburgh.proto. No rule is decided here: the cost
-breakdown is a summary of the events the core emitted for the preview.
+breakdown is a summary of the events the core emitted for the preview. `HOOKS` is the
+ruleset's table of these for the neutral modules (brass.hooks).
 """
 
 from __future__ import annotations
@@ -12,6 +13,11 @@ from __future__ import annotations
 import json
 from functools import cache
 from typing import Any
+
+from brass import board_pittsburgh
+from brass.board_common import data_dir
+from brass.hooks import RulesetHooks
+from brass.position import state_from_c_position
 
 # The core's enums the events carry (pittsburgh.h: PghPipeKind, PghBonusKind).
 _PIPE_KINDS = ("none", "vp", "money", "income_spaces", "reserve")
@@ -25,8 +31,6 @@ SOURCE_KINDS = {"slot": "tile", "link": "train", "market": "market", "vanderbilt
 def _data_tile_ids() -> dict[str, tuple[str, ...]]:
     """Merchant, oilfield and quality tile ids in the core's table order (the generator
     keeps the data file's order)."""
-    from brass.board import data_dir  # board imports the engine, which imports this module
-
     data = json.loads((data_dir() / "pittsburgh.json").read_text(encoding="utf-8"))
     return {"merchant": tuple(t["id"] for t in data["merchant_tiles"]),
             "oilfield": tuple(t["id"] for t in data["oilfield_tiles"]),
@@ -180,3 +184,16 @@ def preview_cost(events: list[dict[str, Any]], actor: int, before: Any, after: A
             cost["market_sales"].append(fields)
             cost["market_income"] += e["price"]
     return cost
+
+
+def read_position(position: dict[str, Any], text: str | bytes | None) -> Any:
+    """A state from a Pittsburgh position: read by the core (core_c/src/pittsburgh), from
+    the caller's own text when the position came as text."""
+    return state_from_c_position(position if text is None else text, "pittsburgh")
+
+
+HOOKS = RulesetHooks(
+    name_event=name_event, preview_cost=preview_cost, read_position=read_position,
+    board_files=("pittsburgh.json", "pittsburgh_layout.json"),
+    board_decisions=board_pittsburgh.DECISIONS_BY_PREFIX,
+    board_problems=board_pittsburgh.validate, build_board=board_pittsburgh.build)

@@ -12,19 +12,19 @@ import json
 from typing import Any
 
 from brass._core import ffi, lib
-from brass.engine import (
+from brass.birmingham_names import (
     ACTION_TYPES,
     CARD_NAMES,
     ERAS,
     INDUSTRIES,
     LINK_NAMES,
     PHASE_NAMES,
-    POSITION_FORMAT,
     SLOT_NAMES,
     SPACE_NAMES,
-    EngineError,
-    get_ruleset,
 )
+from brass.errors import EngineError
+from brass.rulesets import get_ruleset
+from brass.views import POSITION_FORMAT
 
 _NONE = lib.BRASS_NONE
 RULES_EDITION = get_ruleset("birmingham").rules_edition

@@ -1,0 +1,461 @@
+"""The `Game` class: a thin, typed wrapper over the C core's plain state struct."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from copy import deepcopy
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from brass._core import ffi, lib
+from brass.args import _INT32_MAX, _integer, _is_integer, _seed
+from brass.errors import EngineError
+from brass.events import decode_events
+from brass.playouts import _policy, batch_playouts
+from brass.preview import Compound, compound_actions_of, preview_state
+from brass.registry import hooks_of
+from brass.rulesets import (
+    DEFAULT_RULESET,
+    Ruleset,
+    _action_id,
+    _id_list,
+    _raise,
+    _ruleset_of,
+    get_ruleset,
+    meaning,
+)
+from brass.states import _snapshot_of, new_state, position_state, snapshot_state
+from brass.views import _observation_of, _position_of, _result_of, _view_json, _view_proto
+
+# The entry of a replay record's decision list that stands for an undo (Game.undo).
+UNDO = "undo"
+
+
+@dataclass(frozen=True)
+class Option:
+    id: int
+    decision: str
+    name: str
+    meaning: dict[str, Any] = field(hash=False, compare=False)
+
+
+def _barrier_within(barrier: Any, path: list[int], depth: int) -> tuple[Any, list[int] | None]:
+    """The state at the undo barrier `depth` decisions before the end of `path` (replayed
+    from `barrier`) and the decisions since it; (None, None) when there is none."""
+    state = ffi.new("BrassGame *")
+    lib.brass_clone(state, barrier)
+    for k, option in enumerate(path):
+        lib.brass_apply(state, -1, option, ffi.NULL, ffi.NULL)
+        if lib.brass_undo_depth(state) == 0 and len(path) - k - 1 == depth:
+            return state, path[k + 1:]
+    return None, None
+
+
+class Game:
+    """One game of Brass in the C core. Methods never leave the state half-changed."""
+
+    __slots__ = ("_barrier", "_g", "_owner", "_record", "_rs", "_turn")
+
+    def __init__(self, _state: Any, _record: dict[str, Any], _owner: Any = None) -> None:
+        self._g = _state
+        self._record = _record
+        self._rs = _ruleset_of(_state)
+        # A game viewing a GameBatch slot keeps the batch's C array alive (a pointer into
+        # it does not).
+        self._owner = _owner
+        # Undo (docs/UNDO.md): the core counts the decisions since its undo barrier; the
+        # game keeps the state at the barrier and those decisions, to replay all but the
+        # undone ones. None: not known (restored or re-dealt away from a barrier).
+        self._barrier: Any = None
+        self._turn: list[int] | None = None
+        if lib.brass_undo_depth(_state) == 0:
+            self._at_barrier()
+
+    def _at_barrier(self) -> None:
+        barrier = ffi.new("BrassGame *")
+        lib.brass_clone(barrier, self._g)
+        self._barrier, self._turn = barrier, []
+
+    def _note_applied(self, ids: list[int]) -> None:
+        """Keeps the barrier and the decisions since it after `ids` were applied."""
+        depth = lib.brass_undo_depth(self._g)
+        turn = self._turn
+        if depth == 0:
+            self._at_barrier()
+        elif turn is not None and depth == len(turn) + len(ids):
+            turn.extend(ids)
+        elif turn is not None and depth < len(ids):
+            # the barrier moved inside a compound action (a reveal): find its state
+            self._barrier, self._turn = _barrier_within(self._barrier, turn + ids, depth)
+        else:
+            self._barrier = self._turn = None
+
+    # ---- creation ----
+    @classmethod
+    def new(cls, players: int, seed: int = 0, *, ruleset: str = DEFAULT_RULESET,
+            options: dict[str, Any] | None = None, **option_kwargs: Any) -> Game:
+        """A new game. `options` (or keywords: ``beginner=True``) are the ruleset's own,
+        plus ``auto_resolve``; an unknown option or a bad value is refused."""
+        return cls(*new_state(players, seed, ruleset, options, option_kwargs))
+
+    @classmethod
+    def from_position(cls, position: dict[str, Any] | str | bytes) -> Game:
+        """A game from a position (docs/POSITION.md), a dict or its JSON text."""
+        return cls(*position_state(position))
+
+    @classmethod
+    def restore(cls, data: bytes, ruleset: str | None = None) -> Game:
+        """A game from snapshot bytes; `ruleset` (when given) must be the snapshot's."""
+        return cls(*snapshot_state(data, ruleset))
+
+    @classmethod
+    def replay(cls, record: dict[str, Any]) -> Game:
+        """Rebuild a game from its seed (or start position) and decision list."""
+        try:
+            rs = get_ruleset(record.get("ruleset", DEFAULT_RULESET))
+            edition = int(record.get("rules_edition", rs.rules_edition))
+            if edition > rs.rules_edition:
+                raise EngineError("INVALID_ARGUMENT",
+                                  f"replay needs {rs.name} rules edition {edition}; this "
+                                  f"engine has {rs.rules_edition}", None, "rules_edition")
+            if "position" in record:
+                game = cls.from_position(record["position"])
+                if game.ruleset != rs.name:
+                    raise EngineError("INVALID_ARGUMENT", f"the record's position is of "
+                                      f"{game.ruleset}, not {rs.name}", None, "ruleset")
+            else:
+                game = cls.new(int(record["players"]), int(record["seed"]), ruleset=rs.name,
+                               options=dict(record.get("options") or {}))
+            decisions = [UNDO if d == UNDO else int(d) for d in record.get("decisions", [])]
+        except (KeyError, TypeError, ValueError) as exc:
+            raise EngineError("INVALID_ARGUMENT", f"malformed replay record: {exc}") from exc
+        for i, d in enumerate(decisions):
+            try:
+                if d == UNDO:
+                    game.undo()
+                else:
+                    game.apply(d)
+            except EngineError as exc:
+                raise EngineError(exc.code, f"decision {i}: {exc.message}", exc.reason,
+                                  f"decisions[{i}]") from exc
+        return game
+
+    def clone(self) -> Game:
+        """An independent copy (its own C state and replay record)."""
+        g = ffi.new("BrassGame *")
+        lib.brass_clone(g, self._g)
+        rec = dict(self._record)
+        rec["decisions"] = list(self._record["decisions"])
+        copy = Game(g, rec)
+        # the barrier state is never changed once kept: the copy may share it
+        copy._barrier = self._barrier
+        copy._turn = None if self._turn is None else list(self._turn)
+        return copy
+
+    # copy.copy and copy.deepcopy give independent games (a shallow copy sharing the C
+    # state would let a move on the copy change the original); pickling goes through the
+    # snapshot, validated again when loaded, with the replay record.
+    def __copy__(self) -> Game:
+        return self.clone()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Game:
+        copy = self.clone()
+        copy._record = deepcopy(self._record, memo)
+        return copy
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        barrier = None
+        if self._barrier is not None and self._turn:
+            barrier = (_snapshot_of(self._barrier, self._rs), list(self._turn))
+        return _unpickle_game, (self.snapshot(), self.replay_record(), barrier)
+
+    # ---- state ----
+    @property
+    def ruleset(self) -> str:
+        """The ruleset's name ("birmingham", ...)."""
+        return self._rs.name
+
+    @property
+    def ruleset_info(self) -> Ruleset:
+        return self._rs
+
+    @property
+    def rules_edition(self) -> int:
+        return self._g.header.rules_edition
+
+    @property
+    def num_actions(self) -> int:
+        """The size of this ruleset's action space (OpenSpiel's num_distinct_actions)."""
+        return self._rs.num_actions
+
+    @property
+    def observation_size(self) -> int:
+        return self._rs.observation_size
+
+    @property
+    def num_players(self) -> int:
+        return self._g.header.num_players
+
+    @property
+    def is_over(self) -> bool:
+        return bool(self._g.header.game_over)
+
+    @property
+    def current_seat(self) -> int | None:
+        return None if self._g.header.game_over else self._g.header.current
+
+    @property
+    def decision(self) -> str:
+        return self._rs.decision_names[lib.brass_decision_kind(self._g)]
+
+    @property
+    def decisions_applied(self) -> int:
+        """Every decision applied, forced ones included."""
+        return int(lib.brass_decisions_applied(self._g))
+
+    @property
+    def undo_depth(self) -> int:
+        """Decisions applied since the core's undo barrier (0: at the start of the turn or
+        right after a reveal)."""
+        return int(lib.brass_undo_depth(self._g))
+
+    @property
+    def version(self) -> int:
+        """Number of decisions submitted to this game object (its replay length)."""
+        return len(self._record["decisions"])
+
+    def state_hash(self) -> int:
+        """A hash of the whole state; its bytes include the ruleset and rules edition."""
+        return int(lib.brass_hash(self._g))
+
+    def snapshot(self) -> bytes:
+        return _snapshot_of(self._g, self._rs)
+
+    def replay_record(self) -> dict[str, Any]:
+        rec = dict(self._record)
+        rec["decisions"] = list(self._record["decisions"])
+        return rec
+
+    # ---- decisions ----
+    def legal_ids(self) -> list[int]:
+        cap = self._rs.num_actions
+        buf = ffi.new("uint16_t[]", cap)
+        n = lib.brass_legal(self._g, buf, cap)
+        if n < 0:
+            _raise(-n, rs=self._rs)
+        return list(buf[0:n])
+
+    def legal_actions(self) -> list[Option]:
+        phase = self.decision
+        names = self._rs.action_names
+        return [Option(i, phase, names[i], meaning(i, self._rs)) for i in self.legal_ids()]
+
+    def legal_mask(self) -> np.ndarray:
+        mask = np.zeros(self._rs.num_actions, dtype=bool)
+        mask[self.legal_ids()] = True
+        return mask
+
+    def reason(self, action: int) -> str | None:
+        """Why `action` is not legal now (None when it is)."""
+        r = lib.brass_reason(self._g, _action_id(action, "action", self._rs))
+        return None if r == 0 else self._rs.reason_name(r)
+
+    def unavailable(self) -> list[tuple[int, str, str]]:
+        """Options of this decision's kind that are not legal now, with reason and message."""
+        out = []
+        for a in range(self._rs.num_actions):
+            r = lib.brass_reason(self._g, a)
+            if r not in (0, lib.BRASS_R_WRONG_DECISION):
+                out.append((a, self._rs.reason_name(r), self._rs.reason_message(r)))
+        return out
+
+    def _check_seat(self, seat: int | None) -> int:
+        if seat is None:
+            return -1
+        if not _is_integer(seat) or not 0 <= seat < self.num_players:
+            raise EngineError("INVALID_ARGUMENT", f"seat must be 0..{self.num_players - 1}",
+                              None, "seat")
+        return int(seat)
+
+    def apply(self, action: int, seat: int | None = None) -> list[dict[str, Any]]:
+        """Apply one decision id; returns the events it caused."""
+        s = self._check_seat(seat)
+        rs = self._rs
+        action = _action_id(action, "action", rs)
+        log = ffi.new("BrassEventLog *")
+        reason = ffi.new("int *")
+        err = lib.brass_apply(self._g, s, action, log, reason)
+        if err:
+            _raise(err, reason[0], f"action {action} ({rs.action_names[action]})" if err != 2
+                   else f"seat {seat} tried to act; seat {self._g.header.current} is to act",
+                   rs=rs)
+        self._record["decisions"].append(action)
+        self._note_applied([action])
+        return self._events(log)
+
+    def apply_compound(self, ids: Iterable[int], seat: int | None = None) -> list[dict[str, Any]]:
+        """Apply a whole compound action atomically: all of it or nothing."""
+        rs = self._rs
+        ids = _id_list(ids, rs)
+        s = self._check_seat(seat)
+        arr = ffi.new("uint16_t[]", ids)
+        log = ffi.new("BrassEventLog *")
+        reason = ffi.new("int *")
+        at = ffi.new("int *")
+        err = lib.brass_apply_sequence(self._g, s, arr, len(ids), log, reason, at)
+        if err:
+            k = at[0]
+            _raise(err, reason[0], f"ids[{k}]={ids[k]} ({rs.action_names[ids[k]]})", rs=rs)
+        self._record["decisions"].extend(ids)
+        self._note_applied(ids)
+        return self._events(log)
+
+    def undo_steps(self, seat: int | None = None) -> int:
+        """How many decisions undo() would take back now (0 when it would be refused)."""
+        s = self._check_seat(seat)
+        steps = ffi.new("int *")
+        return steps[0] if lib.brass_undo_steps(self._g, s, steps, ffi.NULL) == 0 else 0
+
+    def undo(self, seat: int | None = None) -> list[dict[str, Any]]:
+        """Take back the action in progress (back to its first decision) or, at an action's
+        start, the turn's previous action; the core says how far (never across the start of
+        the turn nor a reveal of hidden information) and whether the game's `undo` option
+        allows it. Recorded in the replay record as "undo"; returns the undo event.
+        EngineError CANNOT_UNDO (reason NOTHING_TO_UNDO, UNDO_DISABLED, UNDO_BARRIER),
+        NOT_YOUR_TURN, GAME_OVER."""
+        s = self._check_seat(seat)
+        rs = self._rs
+        steps = ffi.new("int *")
+        reason = ffi.new("int *")
+        acting = self._g.header.current
+        err = lib.brass_undo_steps(self._g, s, steps, reason)
+        if not err and (self._barrier is None or self._turn is None):
+            raise EngineError("CANNOT_UNDO", "nothing can be undone: this game was restored "
+                              "away from the start of the turn, which it does not hold",
+                              "TURN_START_UNKNOWN")
+        if not err:
+            turn = self._turn
+            assert turn is not None
+            ids = ffi.new("uint16_t[]", turn)
+            err = lib.brass_undo(self._g, s, self._barrier, ids, len(turn), steps, reason)
+        if err:
+            _raise(err, reason[0], f"seat {seat} tried to undo; seat {acting} is to act"
+                   if err == lib.BRASS_E_NOT_YOUR_TURN else "undo", rs=rs)
+        undone = turn[len(turn) - steps[0]:]
+        del turn[len(turn) - steps[0]:]
+        self._record["decisions"].append(UNDO)
+        return [{"type": "undo", "seat": acting, "decisions": len(undone),
+                 "ids": undone}]
+
+    def compound_actions(self, limit: int = 20000) -> tuple[list[Compound], bool]:
+        """Every complete compound action from here (canonical), and whether the list was cut
+        (at `limit` actions, at most MAX_COMPOUND_LIMIT)."""
+        return compound_actions_of(self._g, self._rs, limit)
+
+    def _result(self) -> Any:
+        return _result_of(self._g, self._rs)
+
+    def preview(self, ids: int | Sequence[int], seat: int | None = None) -> dict[str, Any]:
+        """What apply (one id) or apply_compound (a list) would do, as `seat` may see it
+        (None: a spectator): the events, the cost breakdown and the resulting view; this game
+        is unchanged. Worked out in the core from what the seat to act knows only: cards
+        drawn from the face-down deck are not shown, the view's hand is the one kept before
+        the draw and ``hand_unseen`` counts the cards drawn (docs/ENGINE_API.md)."""
+        s = self._check_seat(seat)
+        rs = self._rs
+        if isinstance(ids, int | np.integer):
+            seq = [_action_id(ids, "action", rs)]
+        else:
+            seq = _id_list(ids, rs)
+        return preview_state(self._g, rs, s, seq, seat)
+
+    def _events(self, log: Any) -> list[dict[str, Any]]:
+        return decode_events(log, self._rs, self.num_players, hooks_of(self._rs.name).name_event)
+
+    # ---- views ----
+    def view(self, seat: int | None = None) -> dict[str, Any]:
+        """What `seat` may see (spectator when None): never others' hands, deck order, seed."""
+        return json.loads(self.view_json(seat))
+
+    def view_json(self, seat: int | None = None, keys: str = "snake") -> str:
+        """view() as compact JSON text, written by the core (no dict in between). With
+        ``keys="camel"``: canonical proto3 JSON (lowerCamelCase field names, null members
+        left out), the service's REST form; ``keys="proto"``: snake_case without null members
+        (the typed message's field names). Map keys and values are the same."""
+        return _view_json(self._g, self._check_seat(seat), keys)
+
+    def view_proto(self, seat: int | None = None) -> bytes | None:
+        """view() as the serialized typed message of brass.v1 (BirminghamView), encoded by
+        the core: the service's gRPC form. None where the core has none (Pittsburgh, or a
+        build without nanopb); the service then builds the message from view_json."""
+        return _view_proto(self._g, self._check_seat(seat))
+
+    def position(self) -> dict[str, Any]:
+        """The full position (hidden information included), in the documented JSON format."""
+        return _position_of(self._g)
+
+    def observation(self, seat: int) -> np.ndarray:
+        if seat is None:
+            raise EngineError("INVALID_ARGUMENT", "an observation is a seat's: seat is needed",
+                              None, "seat")
+        return _observation_of(self._g, self._rs, self._check_seat(seat))
+
+    def determinize(self, seat: int, seed: int) -> Game:
+        """A copy with what `seat` cannot see re-dealt at random (for information-set search)."""
+        s = self._check_seat(seat)
+        seed = _seed(seed)
+        copy = self.clone()
+        err = lib.brass_determinize(copy._g, s, seed)
+        if err:
+            _raise(err, what="seat", rs=self._rs)
+        # the turn's start was dealt otherwise: the re-dealt copy cannot replay from it
+        copy._barrier = copy._turn = None
+        if copy.undo_depth == 0:
+            copy._at_barrier()
+        return copy
+
+    # ---- results ----
+    def scores(self) -> list[int]:
+        res = self._result()
+        return [res.vp[p] for p in range(self.num_players)]
+
+    def ranking(self) -> list[int]:
+        res = self._result()
+        return list(res.ranking[0:res.num_players])
+
+    def winners(self) -> list[int]:
+        """Seats sharing first place (the ruleset's tie rules, applied in C)."""
+        res = self._result()
+        return list(res.ranking[0:res.num_first])
+
+    def playout(self, seed: int, policy: str = "random", max_decisions: int = 1 << 20) -> int:
+        """Play this game to the end inside C with a random policy; returns decisions made."""
+        max_decisions = _integer(max_decisions, "max_decisions", 0, _INT32_MAX)
+        n = lib.brass_playout(self._g, _policy(policy), _seed(seed), max_decisions)
+        if n < 0:
+            _raise(-n, rs=self._rs)
+        self._record["playout"] = True
+        if n:
+            self._at_barrier()  # the core's barrier: those decisions are nobody's record
+        return n
+
+    def batch_playouts(self, n: int, seed: int, policy: str = "random") -> np.ndarray:
+        """Play n copies of this game to the end inside C (one call); returns their final VP
+        as an n x players int array. This game is not changed."""
+        return batch_playouts(self._g, self._rs, self.num_players, n, seed, policy)
+
+    def __repr__(self) -> str:
+        return (f"<brass.Game ruleset={self.ruleset} players={self.num_players} "
+                f"decision={self.decision} seat={self.current_seat}>")
+
+def _unpickle_game(snapshot: bytes, record: dict[str, Any],
+                   barrier: tuple[bytes, list[int]] | None = None) -> Game:
+    game = Game.restore(snapshot, record.get("ruleset"))
+    game._record = record
+    if barrier is not None:  # the turn so far, so that undo still works
+        game._barrier = Game.restore(barrier[0], record.get("ruleset"))._g
+        game._turn = [int(i) for i in barrier[1]]
+    return game

@@ -1,0 +1,73 @@
+"""Looking ahead without changing the game: every compound action from here
+(Game.compound_actions), and a decision or compound action worked out on a copy of the state
+(Game.preview): its events, the ruleset's cost breakdown (its hooks' `preview_cost`) and
+the resulting view."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from brass._core import ffi, lib
+from brass.args import MAX_COMPOUND_LIMIT, _integer
+from brass.errors import EngineError
+from brass.events import decode_events
+from brass.registry import hooks_of
+from brass.rulesets import Ruleset, _raise
+from brass.views import _result_of, _view_json
+
+
+@dataclass(frozen=True)
+class Compound:
+    key: str
+    ids: tuple[int, ...]
+
+
+def compound_actions_of(state: Any, rs: Ruleset, limit: int) -> tuple[list[Compound], bool]:
+    """Every complete compound action from `state` (canonical), and whether the list was
+    cut (at `limit` actions, at most MAX_COMPOUND_LIMIT)."""
+    limit = _integer(limit, "limit", 0, MAX_COMPOUND_LIMIT)
+    ids = ffi.new("uint16_t[]", limit * 16)
+    offs = ffi.new("uint32_t[]", limit + 1)
+    trunc = ffi.new("int *")
+    n = lib.brass_compound_actions(state, ids, limit * 16, offs, limit, trunc)
+    if n < 0:
+        _raise(-n, rs=rs)
+    names = rs.action_names
+    out = []
+    for k in range(n):
+        seq = tuple(ids[offs[k]:offs[k + 1]])
+        out.append(Compound(" ".join(names[i] for i in seq), seq))
+    return out, bool(trunc[0])
+
+
+def preview_state(state: Any, rs: Ruleset, s: int, seq: list[int], seat: int | None
+                  ) -> dict[str, Any]:
+    """The preview of the checked ids `seq` by seat index `s` (-1: a spectator; `seat` as
+    the caller gave it, for messages), from what the seat to act knows."""
+    hooks = hooks_of(rs.name)
+    after = ffi.new("BrassGame *")
+    log = ffi.new("BrassEventLog *")
+    reason = ffi.new("int *")
+    at = ffi.new("int *")
+    err = lib.brass_preview(state, s, ffi.new("uint16_t[]", seq), len(seq), after, log,
+                            reason, at)
+    if err == lib.BRASS_E_BAD_ARGUMENT:  # the arguments were checked: the ruleset has none
+        raise EngineError("INVALID_ARGUMENT", f"previews are not available for {rs.name} "
+                          "yet (its core cannot hide what the seat to act does not know)")
+    if err:
+        names = rs.action_names
+        if len(seq) == 1:
+            _raise(err, reason[0], f"action {seq[0]} ({names[seq[0]]})" if err != 2
+                   else f"seat {seat} tried to act; seat {state.header.current} is to act",
+                   rs=rs)
+        k = at[0]
+        _raise(err, reason[0], f"ids[{k}]={seq[k]} ({names[seq[k]]})", rs=rs)
+    events = decode_events(log, rs, state.header.num_players, hooks.name_event)
+    actor = state.header.current
+    before, now = _result_of(state, rs), ffi.new("BrassResult *")
+    if lib.brass_result(after, now) < 0:
+        _raise(lib.BRASS_E_BAD_ARGUMENT, what="preview", rs=rs)
+    cost = hooks.preview_cost(events, actor, before, now)
+    return {"events": events, "cost": cost, "view": json.loads(_view_json(after, s))}

@@ -1,0 +1,101 @@
+"""A game's C state from each of its sources, with the replay record it starts: a new deal
+(options and a seed), a position (JSON), a snapshot (bytes); and a state's snapshot."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from brass._core import ffi, lib
+from brass.args import _c_options, _deal_seed
+from brass.errors import EngineError
+from brass.position import MAX_POSITION_CHARS
+from brass.registry import position_reader
+from brass.rulesets import _BY_ID, DEFAULT_RULESET, Ruleset, _raise, _ruleset_of, get_ruleset
+from brass.views import _position_of
+
+# A state and the replay record it starts with (Game's two halves).
+Start = tuple[Any, dict[str, Any]]
+
+
+def new_state(players: int, seed: int = 0, ruleset: str = DEFAULT_RULESET,
+              options: dict[str, Any] | None = None,
+              option_kwargs: dict[str, Any] | None = None) -> Start:
+    """A new deal (Game.new): `options` and `option_kwargs` merged, each checked."""
+    rs = get_ruleset(ruleset)
+    merged = dict(options or {})
+    for key, value in (option_kwargs or {}).items():
+        if key in merged and merged[key] != value:
+            raise EngineError("INVALID_ARGUMENT", f"option {key!r} given twice", None,
+                              f"options.{key}")
+        merged[key] = value
+    opt, used = _c_options(rs, players, merged)
+    seed = _deal_seed(seed)
+    g = ffi.new("BrassGame *")
+    err = lib.brass_new(g, opt, seed)
+    if err:
+        _raise(err, what="options", rs=rs)
+    record = {"rules_edition": rs.rules_edition, "ruleset": rs.name, "players": players,
+              "seed": seed, "options": used, "decisions": []}
+    return g, record
+
+
+def position_state(position: dict[str, Any] | str | bytes) -> Start:
+    """A state from a position, a dict or its JSON text (Game.from_position), read by its
+    ruleset's reader (brass.registry)."""
+    text = None
+    if isinstance(position, str | bytes):
+        if len(position) > MAX_POSITION_CHARS:
+            raise EngineError("BAD_POSITION", f"position is over {MAX_POSITION_CHARS} "
+                              "characters", None, "$")
+        text = position
+        try:
+            position = json.loads(position)
+        except (ValueError, UnicodeDecodeError, RecursionError) as exc:
+            raise EngineError("BAD_POSITION", f"position is not valid JSON: {exc}", None,
+                              "$") from exc
+    ruleset = position.get("ruleset") if isinstance(position, dict) else None
+    g = position_reader(ruleset)(position, text)
+    rs = _ruleset_of(g)
+    # the record keeps the engine's own rewrite of the position, never the caller's object
+    record = {"rules_edition": g.header.rules_edition, "ruleset": rs.name,
+              "players": g.header.num_players, "position": _position_of(g),
+              "decisions": []}
+    return g, record
+
+
+def snapshot_state(data: bytes, ruleset: str | None = None) -> Start:
+    """A state from snapshot bytes (Game.restore); `ruleset` (when given) must be the
+    snapshot's."""
+    if not isinstance(data, bytes | bytearray | memoryview):
+        raise EngineError("BAD_SNAPSHOT", "snapshot must be bytes")
+    data = bytes(data)
+    expected = -1 if ruleset is None else get_ruleset(ruleset).id
+    g = ffi.new("BrassGame *")
+    err = lib.brass_restore(g, data, len(data), expected)
+    if err == lib.BRASS_E_WRONG_RULESET:
+        got = lib.brass_snapshot_ruleset(data, len(data), ffi.NULL)
+        name = _BY_ID[got].name if 0 <= got < len(_BY_ID) else f"#{got}"
+        raise EngineError("BAD_SNAPSHOT", f"the snapshot is of ruleset {name}, not "
+                          f"{ruleset}", None, "ruleset")
+    if err == lib.BRASS_E_WRONG_EDITION:
+        edition = ffi.new("int *")
+        got = lib.brass_snapshot_ruleset(data, len(data), edition)
+        rs = _BY_ID[got]
+        raise EngineError("BAD_SNAPSHOT", f"the snapshot needs {rs.name} rules edition "
+                          f"{edition[0]}; this engine has {rs.rules_edition}", None,
+                          "rules_edition")
+    if err:
+        _raise(err)
+    rs = _ruleset_of(g)
+    return g, {"rules_edition": g.header.rules_edition, "ruleset": rs.name,
+               "players": g.header.num_players, "restored": True, "decisions": []}
+
+
+def _snapshot_of(state: Any, rs: Ruleset) -> bytes:
+    n = lib.brass_snapshot_size(rs.id)
+    buf = ffi.new("uint8_t[]", n)
+    err = lib.brass_snapshot(state, buf, n)
+    if err:
+        _raise(err, rs=rs)
+    return bytes(ffi.buffer(buf, n))
