@@ -1,5 +1,6 @@
 /* Small state changes shared by every rule: money, income, flips, cubes, cards. */
 #include "bham_internal.h"
+#include "common/income_track.h"
 #include "common/event_log.h"
 
 void emit(Ctx *cx, int type, int seat, int a, int b, int c) {
@@ -17,8 +18,7 @@ void pay_money(Ctx *cx, int player, int amount) {
 
 /* Income rises by track spaces; level 30 (space 99) is the cap (ruling 18). */
 void advance_income(BirminghamGame *g, int player, int spaces) {
-    int s = g->players[player].income_space + spaces;
-    g->players[player].income_space = (uint8_t)(s > 99 ? 99 : s);
+    g->players[player].income_space = income_track_up(g->players[player].income_space, spaces);
 }
 
 /* Money, VP and spending stop at BRASS_TALLY_MAX, the bound brass_validate accepts: a real

@@ -1,5 +1,6 @@
 /* Loan (ruling 17) and Scout (ruling 6). */
 #include "bham_internal.h"
+#include "common/income_track.h"
 
 #define LOAN_MONEY 30
 #define LOAN_LEVELS 3
@@ -20,8 +21,9 @@ int loan_reason(const BirminghamGame *g) {
 void take_loan(Ctx *cx) {
     BirminghamGame *g = cx->g;
     BirminghamPlayer *pl = &g->players[g->current];
-    int level = BT_INCOME_LEVEL[pl->income_space] - LOAN_LEVELS;
-    pl->income_space = BT_LEVEL_TOP_SPACE[level - MIN_INCOME_LEVEL];
+    /* loan_reason keeps the new level at MIN_INCOME_LEVEL or above */
+    pl->income_space = (uint8_t)income_track_down(BT_LEVEL_TOP_SPACE, BT_INCOME_LEVEL[pl->income_space],
+                                                  LOAN_LEVELS, MIN_INCOME_LEVEL);
     gain_money(g, g->current, LOAN_MONEY);
     emit(cx, EV_LOAN, g->current, pl->income_space, 0, 0);
 }

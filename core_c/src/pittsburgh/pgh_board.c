@@ -1,6 +1,7 @@
 /* Connectivity, networks, the income track, the player mat, and small shared effects. */
 #include "pgh_internal.h"
 #include "common/event_log.h"
+#include "common/income_track.h"
 
 static int find(uint8_t *parent, int x) {
     while (parent[x] != x) x = parent[x] = parent[parent[x]];
@@ -181,15 +182,11 @@ int pgh_player_level(const PittsburghGame *g, int p) { return pgh_level_of(g, g-
    below the lowest level. */
 int pgh_income_after_levels(const PittsburghGame *g, int space, int levels) {
     const PghTables *T = pgh_T(g);
-    int lv = pgh_level_of(g, space) - levels;
-    if (lv < T->min_level) return -1;
-    if (lv > 30) lv = 30;
-    return T->top_space_of_level[lv + 10];
+    return income_track_down(T->top_space_of_level, pgh_level_of(g, space), levels, T->min_level);
 }
 
 void pgh_income_up(PittsburghGame *g, int p, int spaces) {
-    int s = g->players[p].income_space + spaces;
-    g->players[p].income_space = (uint8_t)(s > 99 ? 99 : s);
+    g->players[p].income_space = income_track_up(g->players[p].income_space, spaces);
 }
 
 /* ---- player mat (P66-P68) ---- */
