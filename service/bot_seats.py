@@ -4,17 +4,20 @@ A pool of its own (BotPool, a process per CPU and one for stand-ins, at batch wo
 so that a long RunBatch never delays the next move of a game someone is playing. A decision
 is computed from the game's snapshot on a copy re-dealt for the bot's seat
 (`Game.determinize`): a server bot sees only what its seat may see. Its random stream is
-seeded from the game id and version, so every process that computes a decision computes
-the same one.
+seeded from the game id and version keyed with the server's secret (BRASS_BOT_SECRET, or one
+drawn at start-up and handed to every worker): every process of the server computes the same
+decision, and nobody outside it can compute the seed and replay the bot's search.
 """
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
+import hmac
 import multiprocessing
 import os
 import random
+import secrets
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -73,8 +76,18 @@ def available_cpus() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def decision_seed(game_id: str, version: int) -> int:
-    digest = hashlib.sha256(f"{game_id}:{version}".encode()).digest()
+BOT_SECRET_ENV = "BRASS_BOT_SECRET"
+
+
+def new_bot_secret() -> str:
+    return secrets.token_hex(32)
+
+
+def decision_seed(secret: str, game_id: str, version: int) -> int:
+    """A bot decision's random seed: HMAC-SHA256 of the game id and version under the
+    server's secret, so that it is the same in every process of the server and nobody
+    without the secret can compute it (from the id and version alone anyone could)."""
+    digest = hmac.new(secret.encode(), f"{game_id}:{version}".encode(), hashlib.sha256).digest()
     return int.from_bytes(digest[:8], "little")
 
 

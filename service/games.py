@@ -33,7 +33,7 @@ from brass.position import MAX_POSITION_CHARS
 from . import auth, typed
 from . import hosting as hosted
 from .batches import BatchLimits, BatchRunner, BatchStream
-from .bot_seats import BotPool, available_cpus, check_seat_bot, decision_seed
+from .bot_seats import BotPool, available_cpus, check_seat_bot, decision_seed, new_bot_secret
 from .convert import message_to_json_dict
 from .errors import ServiceError, from_engine_error
 from .gen import game_service_pb2 as pb
@@ -151,6 +151,9 @@ class ServiceSettings:
     # The bearer token of the operator: needed for RunBatch and CreateGameFromPosition
     # (refused for everyone when empty), and free of the creation quota.
     operator_token: str = field(default="", repr=False)
+    # The key of server bots' random seeds (BRASS_BOT_SECRET); empty: one drawn at start-up
+    # (`--workers` hands the supervisor's to every worker).
+    bot_secret: str = field(default="", repr=False)
     # Games in progress with no decision for this many days are deleted (0: never), by a
     # sweep every expiry_sweep_seconds in each process. Finished games are kept.
     abandoned_game_days: float = 7.0
@@ -1033,6 +1036,7 @@ class GameService:
         self.join_quota = RateQuota(self.settings.join_game_rate, "games joined",
                                     "join_game_rate")
         self.waiting_seats = SeatHoldings()
+        self._bot_secret = self.settings.bot_secret or new_bot_secret()
         self._operator_digest = (
             auth.hash_token(self.settings.operator_token) if self.settings.operator_token
             else None
@@ -1211,7 +1215,8 @@ class GameService:
             if not claimed:
                 return False  # another process took it, or the game moved meanwhile
             option = await self.bots.choose(game, spec, seat,
-                                            decision_seed(game_id, live.version))
+                                            decision_seed(self._bot_secret, game_id,
+                                                          live.version))
             record = RequestRecord("timer", "ServerMove", new_request_id(), game_id=game_id)
             async with self._lock_for(game_id):
                 row, current = await self._live(game_id)

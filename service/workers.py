@@ -33,6 +33,7 @@ from typing import Any
 
 import structlog
 
+from .bot_seats import BOT_SECRET_ENV, new_bot_secret
 from .observability import configure_logging, request_lines
 from .store import BadDatabaseUrl, StoreUnavailable, open_store
 
@@ -111,6 +112,15 @@ async def _prepare_store(database_url: str | None) -> None:
     await store.close()
 
 
+def share_bot_secret() -> str:
+    """The supervisor's bot secret, exported (unless BRASS_BOT_SECRET gives one) for the
+    workers to inherit with the other settings: a game's bot decision is then the same
+    whichever worker computes it."""
+    if not os.environ.get(BOT_SECRET_ENV):
+        os.environ[BOT_SECRET_ENV] = new_bot_secret()
+    return os.environ[BOT_SECRET_ENV]
+
+
 def serve_workers(
     count: int,
     grpc_port: int,
@@ -143,6 +153,7 @@ def serve_workers(
     grpc_port, http_port = (sock.getsockname()[1] for sock in reserved)
     metrics_dir = tempfile.mkdtemp(prefix="brass-metrics-")
     os.environ["PROMETHEUS_MULTIPROC_DIR"] = metrics_dir
+    share_bot_secret()
     context = multiprocessing.get_context("spawn")
     ready = context.Queue()
     stopping = False
