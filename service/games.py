@@ -1122,8 +1122,11 @@ class GameService:
             except Exception:  # never let the timer die quietly
                 log.exception("timer_failed")
             self._timer_wake.clear()
+            # asyncio.timeout, not wait_for: on Python 3.11 wait_for can swallow a
+            # cancellation that arrives as the wake-up does, and the timer would outlive stop()
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._timer_wake.wait(), self.settings.timer_poll_seconds)
+                async with asyncio.timeout(self.settings.timer_poll_seconds):
+                    await self._timer_wake.wait()
 
     def _moved(self, game_id: str) -> None:
         self._moving.pop(game_id, None)
