@@ -7,18 +7,20 @@ from urllib.parse import urlsplit, urlunsplit
 
 from .base import (
     CorruptRecord,
-    DecisionRow,
-    GameRow,
-    HeadUpdate,
     IdempotencyConflict,
-    ListFilter,
-    ListPage,
-    SeatsUpdate,
-    Snapshot,
     Store,
     StoreHealth,
     StoreUnavailable,
     VersionConflict,
+)
+from .rows import (
+    DecisionRow,
+    GameRow,
+    HeadUpdate,
+    ListFilter,
+    ListPage,
+    SeatsUpdate,
+    Snapshot,
 )
 
 DEFAULT_SQLITE_FILE = "brass-games.sqlite3"

@@ -29,6 +29,14 @@ from psycopg.rows import dict_row
 from psycopg_pool import AsyncConnectionPool
 
 from .base import (
+    ChangeListener,
+    FailureTracker,
+    IdempotencyConflict,
+    StoreHealth,
+    StoreUnavailable,
+    VersionConflict,
+)
+from .rows import (
     DECISION_COLUMNS,
     DUE_INDEX,
     FROM_SPANNING_SQL,
@@ -37,19 +45,13 @@ from .base import (
     GAME_COLUMNS_ADDED,
     LIST_INDEXES,
     NO_VERSION_LIMIT,
-    ChangeListener,
     DecisionRow,
-    FailureTracker,
     GameRow,
     HeadUpdate,
-    IdempotencyConflict,
     ListFilter,
     ListPage,
     SeatsUpdate,
     Snapshot,
-    StoreHealth,
-    StoreUnavailable,
-    VersionConflict,
     decision_row_from_columns,
     dumps,
     game_row_from_columns,

@@ -228,7 +228,7 @@ def test_sqlite_game_marks_move_only_for_that_game_group(backend: Backend) -> No
     """Per-game change marks (ChangeStamps): another process's write moves the mark of the
     game it wrote, not of other games; a write under way reads as None (unknown); a
     process's own write answers the game's new mark."""
-    from brass_service.store.sqlite import ChangeStamps
+    from brass_service.store.sqlite_conn import ChangeStamps
 
     url = backend.new_database_url()
     first, second = "g-first", "g-second"
@@ -527,7 +527,7 @@ def test_sqlite_change_stamps_file_is_allocated_at_open(tmp_path: Path) -> None:
     """The change stamps file is memory-mapped: every page of it has its block on disk once
     the store is open, including a file left sparse by an earlier version, so no later store
     into it can need space (a SIGBUS on a full disk)."""
-    from brass_service.store.sqlite import ChangeStamps
+    from brass_service.store.sqlite_conn import ChangeStamps
 
     database = tmp_path / "games.sqlite3"
     stamps = Path(str(database) + "-brass-changes")
