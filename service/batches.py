@@ -10,7 +10,6 @@ games as `brass eval --seed` with the same line-up. Nothing is stored.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import importlib
 import multiprocessing
 import os
@@ -27,6 +26,7 @@ import structlog
 from .errors import ServiceError
 from .gen import game_service_pb2 as pb
 from .observability import ACTIVE_BATCHES, BATCH_GAMES, RequestRecord
+from .procs import CANCEL_SLOTS, cancel_flags, init_worker, terminate
 
 log = structlog.get_logger("brass_service.batches")
 
@@ -48,36 +48,6 @@ class BatchLimits:
     @property
     def worker_count(self) -> int:
         return self.workers if self.workers > 0 else max(1, (os.cpu_count() or 2) - 1)
-
-
-# --------------------------------------------------------------------- worker processes
-
-# Cancellation flags shared with the workers, one per batch slot (batch id modulo the
-# size): a game checks its batch's flag between decisions and stops when it is set, so a
-# batch whose client left frees its workers within one decision.
-_CANCEL_SLOTS = 1024
-_cancelled: Any = None  # the shared flags, in a worker process
-
-
-def _init_worker(
-    nice: int, cancelled: Any, bot_modules: tuple[str, ...] = (), server_pid: int = 0
-) -> None:
-    global _cancelled
-    from .workers import _die_with_parent
-
-    # A server that is killed outright takes its workers along, rather than leaving them
-    # to finish a game of minutes for nobody; one killed before this point already left.
-    _die_with_parent()
-    if server_pid and os.getppid() != server_pid:
-        os._exit(1)
-    _cancelled = cancelled
-    if nice > 0:
-        with contextlib.suppress(OSError):
-            os.nice(nice)
-    import brass_clients.bots  # noqa: F401  (import once per worker, before the first game)
-
-    for module in bot_modules:
-        importlib.import_module(module)
 
 
 def play_batch_game(
@@ -112,7 +82,7 @@ def _play_batch_game(
 ) -> dict[str, Any] | None:
     from brass_clients.eval import run_game
 
-    flags, slot = _cancelled, batch_id % _CANCEL_SLOTS
+    flags, slot = cancel_flags(), batch_id % CANCEL_SLOTS
     started = time.perf_counter()
     played = run_game(
         entries, base_seed, index, options,
@@ -247,7 +217,7 @@ class BatchRunner:
         self.running = 0
         self._pool: ProcessPoolExecutor | None = None
         self._context = multiprocessing.get_context("spawn")
-        self._cancelled = self._context.RawArray("b", _CANCEL_SLOTS)
+        self._cancelled = self._context.RawArray("b", CANCEL_SLOTS)
         self._next_id = 0
 
     def _worker_args(self) -> tuple[Any, ...]:
@@ -258,7 +228,7 @@ class BatchRunner:
             self._pool = ProcessPoolExecutor(
                 max_workers=self.limits.worker_count,
                 mp_context=self._context,
-                initializer=_init_worker,
+                initializer=init_worker,
                 initargs=self._worker_args(),
             )
         return self._pool
@@ -266,16 +236,16 @@ class BatchRunner:
     def _discard_pool(self, pool: ProcessPoolExecutor) -> None:
         if self._pool is pool:
             self._pool = None
-        _terminate(pool)
+        terminate(pool)
 
     def close(self) -> None:
         """Stops the workers now (games in progress are abandoned)."""
         self._closed = True
         if self._pool is not None:
             pool, self._pool = self._pool, None
-            _terminate(pool)
+            terminate(pool)
         for alone in list(self._alone):
-            _terminate(alone)
+            terminate(alone)
 
     def start(self, request: pb.RunBatchRequest, record: RequestRecord) -> BatchStream:
         """Validates and admits the batch, then returns its stream of results.
@@ -350,7 +320,7 @@ class BatchRunner:
     ) -> AsyncIterator[pb.RunBatchResponse]:
         loop = asyncio.get_running_loop()
         batch_id, self._next_id = self._next_id, self._next_id + 1
-        slot = batch_id % _CANCEL_SLOTS
+        slot = batch_id % CANCEL_SLOTS
         self._cancelled[slot] = 0
 
         def game_args(index: int) -> tuple[Any, ...]:
@@ -436,7 +406,7 @@ class BatchRunner:
         """Plays one game lost with a dead worker in a worker process of its own."""
         self._refuse_when_closed()
         alone = ProcessPoolExecutor(
-            max_workers=1, mp_context=self._context, initializer=_init_worker,
+            max_workers=1, mp_context=self._context, initializer=init_worker,
             initargs=self._worker_args(),
         )
         self._alone.add(alone)
@@ -455,7 +425,7 @@ class BatchRunner:
             }
         finally:
             self._alone.discard(alone)
-            _terminate(alone)
+            terminate(alone)
 
 
 @dataclass(frozen=True)
@@ -480,10 +450,3 @@ def _game_failed(result: dict[str, Any], record: RequestRecord) -> ServiceError:
         engine_code=failure["engine_code"] or None,
     )
 
-
-def _terminate(pool: ProcessPoolExecutor) -> None:
-    processes = list((getattr(pool, "_processes", None) or {}).values())
-    pool.shutdown(wait=False, cancel_futures=True)
-    for process in processes:
-        with contextlib.suppress(Exception):
-            process.terminate()

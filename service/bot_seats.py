@@ -24,8 +24,9 @@ from typing import Any
 
 import structlog
 
-from .batches import BatchLimits, _init_worker, _terminate, check_bot_spec
+from .batches import BatchLimits, check_bot_spec
 from .errors import ServiceError
+from .procs import init_worker, terminate
 
 log = structlog.get_logger("brass_service.bot_seats")
 
@@ -119,7 +120,7 @@ class BotPool:
             self._pool = ProcessPoolExecutor(
                 max_workers=self.workers,
                 mp_context=multiprocessing.get_context("spawn"),
-                initializer=_init_worker,
+                initializer=init_worker,
                 initargs=(self.nice, None, (), os.getpid()),
             )
         return self._pool
@@ -141,7 +142,7 @@ class BotPool:
                 self._pool is pool
             ):
                 self._pool = None
-                _terminate(pool)
+                terminate(pool)
             legal = game.legal_ids()
             return int(legal[random.Random(seed).randrange(len(legal))])
 
@@ -149,4 +150,4 @@ class BotPool:
         self._closed = True
         if self._pool is not None:
             pool, self._pool = self._pool, None
-            _terminate(pool)
+            terminate(pool)

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import ctypes
 import multiprocessing
 import multiprocessing.connection
 import os
@@ -35,6 +34,7 @@ import structlog
 
 from .bot_seats import BOT_SECRET_ENV, new_bot_secret
 from .observability import configure_logging, request_lines
+from .procs import die_with_parent
 from .store import BadDatabaseUrl, StoreUnavailable, open_store
 
 log = structlog.get_logger("brass_service.workers")
@@ -49,7 +49,6 @@ RESTART_FIRST_SECONDS = 0.1
 RESTART_MAX_SECONDS = 30.0
 RESTART_RESET_SECONDS = 60.0
 STOP_GRACE_SECONDS = 10.0
-_PR_SET_PDEATHSIG = 1
 
 
 def _reserve_port(host: str, port: int) -> socket.socket:
@@ -67,12 +66,6 @@ def _reserve_port(host: str, port: int) -> socket.socket:
     return sock
 
 
-def _die_with_parent() -> None:
-    with contextlib.suppress(OSError, AttributeError):
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
-
-
 def _worker_main(
     index: int,
     grpc_port: int,
@@ -81,7 +74,7 @@ def _worker_main(
     log_level: str,
     ready: Any,
 ) -> None:
-    _die_with_parent()
+    die_with_parent()
     from .server import run_event_loop, serve_async
 
     async def main() -> None:
