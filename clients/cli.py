@@ -183,7 +183,7 @@ def serve(grpc_port: int, http_port: int, database_url: str | None, log_level: s
     if cors_origins is not None:
         os.environ["BRASS_CORS_ORIGINS"] = cors_origins  # read by every worker
     try:
-        from brass_service.server import serve as run_server
+        from brass_service.app.main import serve as run_server
     except ImportError as exc:
         raise click.ClickException(f"the game service is not available: {exc}") from exc
     run_server(grpc_port=grpc_port, http_port=http_port, database_url=database_url,

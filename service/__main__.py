@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 import os
 
-from .server import DEFAULT_GRPC_PORT, DEFAULT_HTTP_PORT, serve
+from .app.config import DEFAULT_GRPC_PORT, DEFAULT_HTTP_PORT
+from .app.main import serve
 
 
 def main(argv: list[str] | None = None) -> None:

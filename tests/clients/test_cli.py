@@ -130,11 +130,11 @@ def test_eval_rejects_unknown_bot() -> None:
 
 
 def test_serve_passes_options_and_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    pytest.importorskip("brass_service.server", reason="the game service is not importable")
-    import brass_service.server
+    pytest.importorskip("brass_service.app.main", reason="the game service is not importable")
+    import brass_service.app.main
 
     calls: list[dict] = []
-    monkeypatch.setattr(brass_service.server, "serve", lambda **kw: calls.append(kw))
+    monkeypatch.setattr(brass_service.app.main, "serve", lambda **kw: calls.append(kw))
     monkeypatch.setenv("BRASS_HTTP_PORT", "18080")
     monkeypatch.setenv("BRASS_DATABASE_URL", "sqlite:///tmp/x.db")
     monkeypatch.setenv("BRASS_WORKERS", "3")
@@ -155,7 +155,7 @@ def test_serve_passes_options_and_environment(monkeypatch: pytest.MonkeyPatch) -
 @pytest.fixture(scope="module")
 def service_target(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A real game service on loopback (ephemeral ports, SQLite in a temp dir)."""
-    server = pytest.importorskip("brass_service.server",
+    server = pytest.importorskip("brass_service.app.server",
                                  reason="the game service is not importable")
     pytest.importorskip("brass_clients.sdk", reason="the SDK is not importable")
     database = Path(tmp_path_factory.mktemp("service")) / "games.db"

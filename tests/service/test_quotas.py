@@ -422,11 +422,11 @@ def test_serve_takes_the_proxies_and_the_operator_token_from_flags_or_environmen
     reach the server, which exports them for its workers; a bad network stops it."""
     from click.testing import CliRunner
 
-    import brass_service.server
+    import brass_service.app.main
     from brass_clients import cli
 
     calls: list[dict[str, Any]] = []
-    monkeypatch.setattr(brass_service.server, "serve", lambda **kw: calls.append(kw))
+    monkeypatch.setattr(brass_service.app.main, "serve", lambda **kw: calls.append(kw))
     runner = CliRunner()
     assert runner.invoke(
         cli.main, ["serve", "--trusted-proxies", "10.0.0.0/8", "--operator-token", "s3"]
@@ -438,13 +438,13 @@ def test_serve_takes_the_proxies_and_the_operator_token_from_flags_or_environmen
         ("10.0.0.0/8", "s3"), ("192.0.2.0/24", "from-env")
     ]
     monkeypatch.undo()
-    monkeypatch.setattr(brass_service.server, "run_event_loop", lambda main: main.close())
+    monkeypatch.setattr(brass_service.app.main, "run_event_loop", lambda main: main.close())
     try:
-        brass_service.server.serve(trusted_proxies="10.1.0.0/16", operator_token="t")
+        brass_service.app.main.serve(trusted_proxies="10.1.0.0/16", operator_token="t")
         assert os.environ["BRASS_TRUSTED_PROXIES"] == "10.1.0.0/16"
         assert os.environ["BRASS_OPERATOR_TOKEN"] == "t"
         with pytest.raises(SystemExit, match="nonsense"):
-            brass_service.server.serve(trusted_proxies="nonsense")
+            brass_service.app.main.serve(trusted_proxies="nonsense")
     finally:
         os.environ.pop("BRASS_TRUSTED_PROXIES", None)
         os.environ.pop("BRASS_OPERATOR_TOKEN", None)

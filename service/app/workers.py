@@ -5,14 +5,14 @@ one core. The supervisor here starts N worker processes, each a whole server (gR
 REST) listening with SO_REUSEPORT on the same two ports; the kernel spreads new connections
 over them. The workers share the store like replicas do: PostgreSQL through per-game
 versions and LISTEN/NOTIFY; SQLite through its file locks, the same version checks and the
-shared change counter (store/sqlite.py, ChangeCounter) that tells each worker when another
+shared change stamps (store/sqlite_conn.py, ChangeStamps) that tell each worker when another
 one has written. Metrics are summed over the workers (prometheus_client's multiprocess
 mode; any worker answers /metrics for all of them).
 
 The supervisor creates the store's tables once before the workers start, restarts a
 worker that dies (never giving up: see RESTART_FIRST_SECONDS), and on SIGTERM/SIGINT stops
 them all gracefully and waits for them; the workers receive SIGTERM if the supervisor
-itself is killed (Linux PR_SET_PDEATHSIG).
+itself is killed (Linux PR_SET_PDEATHSIG, procs.die_with_parent).
 """
 
 from __future__ import annotations
@@ -32,10 +32,12 @@ from typing import Any
 
 import structlog
 
-from .bot_seats import BOT_SECRET_ENV, new_bot_secret
-from .observability import configure_logging, request_lines
-from .procs import die_with_parent
-from .store import BadDatabaseUrl, StoreUnavailable, open_store
+from ..bot_seats import BOT_SECRET_ENV, new_bot_secret
+from ..observability import configure_logging, request_lines
+from ..procs import die_with_parent
+from ..store import BadDatabaseUrl, StoreUnavailable, open_store
+from .config import DEFAULT_HOST
+from .server import run_event_loop, serve_async
 
 log = structlog.get_logger("brass_service.workers")
 
@@ -75,7 +77,6 @@ def _worker_main(
     ready: Any,
 ) -> None:
     die_with_parent()
-    from .server import run_event_loop, serve_async
 
     async def main() -> None:
         started: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
@@ -122,8 +123,6 @@ def serve_workers(
     log_level: str,
 ) -> int:
     """Runs `count` worker processes until SIGTERM/SIGINT; returns the exit status."""
-    from .server import DEFAULT_HOST
-
     configure_logging(log_level)
     host = os.environ.get("BRASS_HOST", DEFAULT_HOST)
     try:

@@ -1,6 +1,6 @@
-"""Runs the gRPC server and the REST gateway together on one asyncio loop.
-
-`serve(...)` blocks until SIGINT/SIGTERM; `serve_async(...)` is the same as a coroutine.
+"""The composition root: the store, GameService, the gRPC server and the REST fronts on one
+asyncio loop. `serve_async(...)` serves until stopped; app/main.py's `serve(...)` (what
+`brass serve` runs) starts it in this process or in each of N workers (app/workers.py).
 """
 
 from __future__ import annotations
@@ -9,11 +9,10 @@ import asyncio
 import contextlib
 import gc
 import os
-import re
 import signal
 import sys
 from collections.abc import Coroutine
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
 import grpc
@@ -24,46 +23,25 @@ from grpc_health.v1._async import HealthServicer
 from grpc_reflection.v1alpha import reflection, reflection_pb2
 from grpc_reflection.v1alpha._async import ReflectionServicer as AsyncReflectionServicer
 
-from .fast_http import FastHttpFront
-from .games import GameService, ServiceSettings
-from .gen import game_service_pb2 as pb
-from .grpc_api import GameServicer, add_to_server
-from .limits import parse_networks
-from .observability import configure_logging, request_lines
-from .rest import RestGateway, with_json_errors
-from .store import BadDatabaseUrl, StoreUnavailable, open_store
+from ..fast_http import FastHttpFront
+from ..games import GameService, ServiceSettings
+from ..gen import game_service_pb2 as pb
+from ..grpc_api import GameServicer, add_to_server
+from ..observability import configure_logging, request_lines
+from ..rest import RestGateway, with_json_errors
+from ..store import open_store
+from .config import (
+    DEFAULT_GRPC_PORT,
+    DEFAULT_HOST,
+    DEFAULT_HTTP_PORT,
+    Limits,
+    parse_cors_origins,
+    settings_from_env,
+)
 
 log = structlog.get_logger("brass_service.server")
 
-DEFAULT_GRPC_PORT = 50051
-DEFAULT_HTTP_PORT = 8080
-DEFAULT_HOST = "127.0.0.1"
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["GameService"].full_name
-
-
-@dataclass
-class Limits:
-    """Transport limits (service-level ones live in ServiceSettings)."""
-
-    max_message_bytes: int = 1 << 20  # requests; positions are the largest legitimate ones
-    max_send_message_bytes: int = 16 << 20
-    # How long a thread may hold the GIL while another waits (Python's default is 5 ms).
-    # The event loop shares the interpreter with the SQLite writer thread; handing the GIL
-    # over sooner shortens the time a committed write waits to be acknowledged. 0 keeps
-    # Python's default.
-    gil_switch_interval_ms: float = 0.5
-    # A REST connection with no request in flight for this long is closed.
-    http_keepalive_seconds: float = 75.0
-    # A REST request must arrive whole (head and body) within this long of its first byte.
-    http_request_read_seconds: float = 30.0
-    # REST connections open at once from one client address (per process).
-    http_max_connections_per_address: int = 256
-    # False hands every REST connection to aiohttp (fast_http.py's front then only
-    # listens): for comparing the two, or should the lean front ever misread a client.
-    http_fast_front: bool = True
-    # Browser origins allowed to call the REST API and its event streams (CORS), comma
-    # separated, or "*" for any; empty (the default): no CORS headers, preflights refused.
-    cors_origins: str = ""
 
 
 class CannotListen(OSError):
@@ -76,30 +54,6 @@ class ServerInfo:
 
     grpc_port: int
     http_port: int
-
-
-class BadSetting(ValueError):
-    """A server setting (flag or BRASS_* variable) that cannot be used."""
-
-
-def parse_cors_origins(text: str) -> tuple[str, ...]:
-    """`--cors-origins` as a tuple: "*" alone, or origins like https://play.example.org
-    (scheme://host[:port], no path); anything else is refused at start-up."""
-    origins = tuple(o.strip() for o in text.split(",") if o.strip())
-    if origins == ("*",):
-        return origins
-    for origin in origins:
-        if not re.fullmatch(r"https?://[A-Za-z0-9.\-\[\]:]+", origin):
-            raise BadSetting(f"CORS origin {origin!r}: use scheme://host[:port] or '*'")
-    return origins
-
-
-def _env_bool(raw: str) -> bool:
-    if raw.strip().lower() in ("1", "true", "yes", "on"):
-        return True
-    if raw.strip().lower() in ("0", "false", "no", "off"):
-        return False
-    raise ValueError(f"{raw!r} is not a boolean (use true or false)")
 
 
 # The cyclic collector's young-generation threshold while serving (Python's is 700).
@@ -131,18 +85,6 @@ def _raise_open_file_limit() -> None:
     if soft != resource.RLIM_INFINITY and soft < wanted:
         with contextlib.suppress(ValueError, OSError):
             resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
-
-
-def settings_from_env() -> tuple[ServiceSettings, Limits]:
-    """BRASS_<FIELD> environment variables override the defaults (e.g. BRASS_WATCH_BURST)."""
-    settings, limits = ServiceSettings(), Limits()
-    for target in (settings, limits):
-        for spec in fields(target):
-            raw = os.environ.get(f"BRASS_{spec.name.upper()}")
-            if raw is not None:
-                kind = type(getattr(target, spec.name))
-                setattr(target, spec.name, _env_bool(raw) if kind is bool else kind(raw))
-    return settings, limits
 
 
 async def serve_async(
@@ -299,56 +241,3 @@ def run_event_loop(main: Coroutine[Any, Any, None]) -> None:
         asyncio.run(main)
         return
     uvloop.run(main)
-
-
-def serve(
-    grpc_port: int = DEFAULT_GRPC_PORT,
-    http_port: int = DEFAULT_HTTP_PORT,
-    database_url: str | None = None,
-    log_level: str = "info",
-    workers: int = 1,
-    *,
-    trusted_proxies: str | None = None,
-    operator_token: str | None = None,
-) -> None:
-    """Blocking entry point used by `brass serve`; exits with status 2 when the store
-    cannot be opened (the reason is logged). With `workers` > 1, that many processes serve
-    the same ports and store (see workers.py).
-
-    `trusted_proxies` and `operator_token` (given: they override BRASS_TRUSTED_PROXIES and
-    BRASS_OPERATOR_TOKEN) are exported to the environment, where every ServiceSettings
-    field is read from, the workers' too."""
-    if trusted_proxies is not None:
-        try:
-            parse_networks(trusted_proxies)
-        except ValueError as exc:
-            raise SystemExit(f"--trusted-proxies: {exc}") from exc
-        os.environ["BRASS_TRUSTED_PROXIES"] = trusted_proxies
-    if operator_token is not None:
-        os.environ["BRASS_OPERATOR_TOKEN"] = operator_token
-    configure_logging(log_level)
-    try:  # settings are checked before any worker starts
-        parse_cors_origins(settings_from_env()[1].cors_origins)
-    except BadSetting as exc:
-        log.error("bad_setting", error=str(exc))
-        raise SystemExit(2) from exc
-    if workers > 1:
-        from .workers import serve_workers
-
-        raise SystemExit(serve_workers(workers, grpc_port, http_port, database_url, log_level))
-    try:
-        run_event_loop(
-            serve_async(grpc_port, http_port, database_url, log_level, tune_process=True)
-        )
-    except StoreUnavailable as exc:
-        log.error("store_unavailable", error=str(exc))
-        raise SystemExit(2) from exc
-    except BadDatabaseUrl as exc:
-        log.error("bad_database_url", error=str(exc))
-        raise SystemExit(2) from exc
-    except BadSetting as exc:
-        log.error("bad_setting", error=str(exc))
-        raise SystemExit(2) from exc
-    except CannotListen as exc:
-        log.error("cannot_listen", error=str(exc))
-        raise SystemExit(1) from exc

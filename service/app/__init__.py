@@ -1,0 +1,2 @@
+"""Starting the server: its settings (config), its composition (server), the `brass serve`
+entry (main) and the supervisor of worker processes (workers)."""
