@@ -254,13 +254,14 @@ class BatchRunner:
         """
         import brass
 
-        # CreateGame's reading of the ruleset and its options, so a batch refuses what
-        # CreateGame refuses (games.py imports this module, hence imported here)
-        from .games import _request_options, _ruleset_name
         from .hosting import refuse_hosted_options
 
+        # CreateGame's reading of the ruleset and its options, so a batch refuses what
+        # CreateGame refuses (games.py imports this module, hence imported here)
+        from .requests import request_options, ruleset_name
+
         limits = self.limits
-        ruleset = _ruleset_name(request.ruleset)
+        ruleset = ruleset_name(request.ruleset)
         rules = brass.get_ruleset(ruleset)
         if not rules.min_players <= request.players <= rules.max_players:
             raise _invalid(f"players must be {rules.min_players} to {rules.max_players}",
@@ -275,7 +276,7 @@ class BatchRunner:
             )
         specs = [check_bot_spec(spec, limits) for spec in request.bots]
         entries = [specs[k % len(specs)] for k in range(request.players)]
-        options = _request_options(request.options)
+        options = request_options(request.options)
         refuse_hosted_options(request.options)  # a batch game has no clock, nobody resigns
         try:
             brass.Game.new(request.players, seed=0, ruleset=ruleset, options=options)

@@ -16,9 +16,9 @@ import jsonschema
 from google.api import field_behavior_pb2
 from google.protobuf import descriptor_pb2
 
-from . import batches, games, names
+from . import batches, names, requests
 from .errors import REST_ONLY_REASONS, ServiceError, all_reasons
-from .games import ServiceSettings
+from .games.settings import ServiceSettings
 
 _FD = descriptor_pb2.FieldDescriptorProto
 _INT32 = {"type": "integer", "format": "int32", "minimum": -(2**31), "maximum": 2**31 - 1}
@@ -98,7 +98,7 @@ SCHEMA_REF = "#/components/schemas/"
 def _field_bounds(settings: ServiceSettings) -> dict[tuple[str, str], dict[str, Any]]:
     seat = {"minimum": 0, "maximum": 3}
     players = {"minimum": 2, "maximum": 4}
-    name = {"maxLength": games.MAX_SEAT_NAME_CHARS}
+    name = {"maxLength": requests.MAX_SEAT_NAME_CHARS}
     return {
         ("CreateGameRequest", "players"): players,
         ("CreateGameRequest", "seatNames"): {"maxItems": 4, "items": name},
@@ -107,11 +107,11 @@ def _field_bounds(settings: ServiceSettings) -> dict[tuple[str, str], dict[str, 
         # its length is the engine's to refuse (BAD_POSITION), with the position's faults
         ("CreateGameFromPositionRequest", "positionJson"): {"minLength": 1},
         ("CreateGameFromPositionRequest", "seatNames"): {"maxItems": 4, "items": name},
-        ("GameOptions", "rulesetOptions"): {"maxProperties": games.MAX_RULESET_OPTIONS},
+        ("GameOptions", "rulesetOptions"): {"maxProperties": requests.MAX_RULESET_OPTIONS},
         ("SubmitActionRequest", "idempotencyKey"): {
-            "maxLength": games.MAX_IDEMPOTENCY_KEY_CHARS},
-        ("ActionIds", "ids"): {"minItems": 1, "maxItems": games.MAX_COMPOUND_IDS},
-        ("Action", "compoundKey"): {"maxLength": games.MAX_COMPOUND_KEY_CHARS},
+            "maxLength": requests.MAX_IDEMPOTENCY_KEY_CHARS},
+        ("ActionIds", "ids"): {"minItems": 1, "maxItems": requests.MAX_COMPOUND_IDS},
+        ("Action", "compoundKey"): {"maxLength": requests.MAX_COMPOUND_KEY_CHARS},
         ("JoinGameRequest", "name"): {"minLength": 1, "pattern": names.NAME_PATTERN, **name},
         ("JoinGameRequest", "seat"): seat,
         ("ReissueSeatTokenRequest", "seat"): seat,
@@ -468,7 +468,7 @@ _ERROR_RESPONSES = {
 
 
 PATH_PARAMETERS: dict[str, tuple[dict[str, Any], str]] = {
-    "gameId": ({"type": "string", "minLength": 1, "maxLength": games.MAX_GAME_ID_CHARS,
+    "gameId": ({"type": "string", "minLength": 1, "maxLength": requests.MAX_GAME_ID_CHARS,
                 "pattern": "^[^/:]+$"}, "The game id."),
     "ruleset": ({"type": "string", "minLength": 1},
                 "A ruleset's name (birmingham) or Ruleset enum name (RULESET_BIRMINGHAM)."),

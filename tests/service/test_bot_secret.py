@@ -64,7 +64,7 @@ def _first_bot_seed(tmp_path: Path, name: str, secret: str) -> tuple[str, int]:
         service = GameService(store, ServiceSettings(
             operator_token=OPERATOR.token or "", bot_secret=secret, timer_poll_seconds=0.05))
         bots = _RecordingBots()
-        service.bots = bots  # type: ignore[assignment]
+        service.bots = service.server_moves.bots = bots  # type: ignore[assignment]
         await service.start()
         try:
             created = await service.create_game(pb.CreateGameRequest(

@@ -18,9 +18,9 @@ import pytest
 from google.rpc import error_details_pb2, status_pb2
 
 from brass_clients.sdk import GameClient, pb
-from brass_service import bench_past_reads, games
+from brass_service import bench_past_reads
 from brass_service.convert import message_to_json_dict
-from brass_service.games import Caller, GameService, ServiceSettings
+from brass_service.games import Caller, GameService, ServiceSettings, replay
 from brass_service.observability import RequestRecord
 from brass_service.reply import Reply
 from brass_service.store import Snapshot, open_store
@@ -132,7 +132,7 @@ def test_a_past_version_reads_only_the_decisions_after_its_snapshot(
         while head < 70:
             head = await _move(service, game_id, seats, rng, undo_share=0.3)
         row = await counted.get_game(game_id)
-        snapshots = [(await service._snapshot_game(row, v))[1] for v in range(head)]
+        snapshots = [(await service.live.snapshot_game(row, v))[1] for v in range(head)]
         assert max(snapshots) >= head - 2 * EVERY  # the reads below start from them
         for version in range(head):
             for caller in (ANYONE, *seats):
@@ -162,14 +162,14 @@ def test_a_replay_after_a_move_is_extended_not_made_again(
     JSON, a rebuild's from the first snapshot, and its JSON text is the message's
     canonical JSON as before."""
     replayed: list[int] = []
-    extend = games._extend_replay
+    extend = replay.extend_replay
 
     def counted_extend(game_id: str, parts: Any, rows: list[Any], version: int) -> None:
         before = parts.version
         extend(game_id, parts, rows, version)
         replayed.append(parts.version - before)
 
-    monkeypatch.setattr(games, "_extend_replay", counted_extend)
+    monkeypatch.setattr(replay, "extend_replay", counted_extend)
 
     async def body(service: GameService, rebuild: GameService, counted: _Counted) -> None:
         game_id, seats = await _new_game(service, clock=False)
@@ -194,8 +194,8 @@ def test_a_replay_after_a_move_is_extended_not_made_again(
             over = answer.message.complete
             moves += 1
             if moves % 40 == 0 or over:
-                rebuild._replays.clear()
-                rebuild._replay_bytes = 0
+                rebuild.replays._replays.clear()
+                rebuild.replays._replay_bytes = 0
                 _same(answer, await rebuild.get_replay(ask, ANYONE, _record()))
                 assert answer.to_json_text() == json.dumps(
                     message_to_json_dict(answer.message), separators=(",", ":"))
@@ -212,14 +212,14 @@ def test_a_replay_is_made_once_per_version_and_kept_within_its_bounds(
     """GetReplay asked again at the same version is the same answer, made once; past the
     kept bytes' budget nothing is kept and each answer is made from the start again."""
     replayed: list[int] = []
-    extend = games._extend_replay
+    extend = replay.extend_replay
 
     def counted_extend(game_id: str, parts: Any, rows: list[Any], version: int) -> None:
         before = parts.version
         extend(game_id, parts, rows, version)
         replayed.append(parts.version - before)
 
-    monkeypatch.setattr(games, "_extend_replay", counted_extend)
+    monkeypatch.setattr(replay, "extend_replay", counted_extend)
 
     async def body(service: GameService, rebuild: GameService, counted: _Counted) -> None:
         game_id, seats = await _new_game(service, clock=False)
@@ -231,11 +231,12 @@ def test_a_replay_is_made_once_per_version_and_kept_within_its_bounds(
         head = await _move(service, game_id, seats, random.Random(1))
         after = (await service.get_replay(ask, ANYONE, _record())).message
         assert after.version == head and replayed == [0, head]
-        monkeypatch.setattr(games, "_REPLAY_BYTES_KEPT", 0)
+        monkeypatch.setattr(replay, "_REPLAY_BYTES_KEPT", 0)
         replayed.clear()
         await service.get_replay(ask, ANYONE, _record())  # kept from before: then dropped
         await service.get_replay(ask, ANYONE, _record())
-        assert replayed == [head] and not service._replays and service._replay_bytes == 0
+        replays = service.replays
+        assert replayed == [head] and not replays._replays and replays._replay_bytes == 0
 
     asyncio.run(_with_services(tmp_path, body))
 

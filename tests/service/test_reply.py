@@ -21,20 +21,13 @@ from google.protobuf import json_format
 
 import brass
 from brass_service.convert import message_to_json_dict
-from brass_service.games import (
-    GameService,
-    LiveGame,
-    _events_json,
-    _option_kind,
-    _StateParts,
-    _status_of,
-    _summary,
-    _timestamp,
-    _timestamp_json,
-)
+from brass_service.games import GameService
 from brass_service.gen import birmingham_pb2 as bham_pb
 from brass_service.gen import game_service_pb2 as pb
+from brass_service.model import LiveGame, status_of
 from brass_service.store import GameRow
+from brass_service.views.answers import StateParts, events_json, option_kind
+from brass_service.views.summary import game_summary, timestamp_json, timestamp_message
 
 from .helpers import without_defaults
 
@@ -55,7 +48,8 @@ def _reference_event(version: int, event: dict[str, Any]) -> pb.GameEvent:
 
 def _reference_state(row: GameRow, live: LiveGame, seat: int | None) -> pb.GameState:
     game = live.game
-    state = pb.GameState(summary=_summary(row, live), birmingham=_reference_view(game.view(seat)))
+    state = pb.GameState(summary=game_summary(row, live),
+                         birmingham=_reference_view(game.view(seat)))
     if seat is not None:
         state.viewer_seat = seat
     if game.is_over:
@@ -71,7 +65,7 @@ def _row(game: Any, position: bool = False) -> GameRow:
         players=game.num_players, seed=1, options={}, position_json="{}" if position else None,
         seat_names=[f"P{i}" for i in range(game.num_players)],
         token_hashes=["x"] * game.num_players, created_at=now - 100.25, updated_at=now,
-        version=0, status=_status_of(game), current_seat=game.current_seat,
+        version=0, status=status_of(game), current_seat=game.current_seat,
         decision=game.decision,
     )
 
@@ -94,7 +88,7 @@ def test_submit_and_get_replies_match_the_plain_route(players: int) -> None:
         live = LiveGame(game, version, time.time() + rng.random())
         viewers = [seat, None] if rng.random() < 0.3 else [seat]
         for viewer in viewers:
-            parts = _StateParts(row, live, viewer)
+            parts = StateParts(row, live, viewer)
             data = pb.SubmitActionResponse(
                 state=parts.message(),
                 events=[_typed_event(version, e) for e in events]).SerializeToString()
@@ -105,7 +99,7 @@ def test_submit_and_get_replies_match_the_plain_route(players: int) -> None:
             assert pb.SubmitActionResponse.FromString(data) == reference
             expected = message_to_json_dict(reference)
             fast_json = {"state": parts.to_json(),
-                         "events": _events_json("birmingham", version, events),
+                         "events": events_json("birmingham", version, events),
                          "replayed": False}
             assert without_defaults(fast_json) == without_defaults(expected)
             # The JSON text (the view's as the core wrote it) parses strictly into the same
@@ -130,13 +124,13 @@ def test_legal_options_match_the_plain_route() -> None:
         while not game.is_over:
             decision = game.decision
             head = pb.ListLegalActionsResponse(game_id="g", version=3, seat=1, decision=decision)
-            options_bytes, options_json = service._options(decision, game)
+            options_bytes, options_json = service.legal.options(decision, game)
             reference = pb.ListLegalActionsResponse()
             reference.CopyFrom(head)
             for option in game.legal_actions():
                 kind = option.meaning["kind"]
                 fields = {k: v for k, v in option.meaning.items() if k != "kind"}
-                reference.options.add(id=option.id, kind=_option_kind(option), name=option.name,
+                reference.options.add(id=option.id, kind=option_kind(option), name=option.name,
                                       birmingham=json_format.ParseDict(
                                           {kind: fields}, bham_pb.BirminghamMeaning()))
             assert pb.ListLegalActionsResponse.FromString(
@@ -190,4 +184,4 @@ def test_timestamp_json_is_protobufs_text() -> None:
         samples += [base, base + rng.randint(1, 999) / 1000, base + rng.randint(1, 999_999) / 1e6,
                     base + rng.random()]
     for seconds in samples:
-        assert _timestamp_json(seconds) == _timestamp(seconds).ToJsonString(), seconds
+        assert timestamp_json(seconds) == timestamp_message(seconds).ToJsonString(), seconds

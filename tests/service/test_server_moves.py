@@ -102,7 +102,7 @@ async def _service(tmp_path: Path) -> tuple[GameService, _HeldBots]:
                                timer_poll_seconds=0.05)
     service = GameService(store, settings)
     bots = _HeldBots()
-    service.bots = bots  # type: ignore[assignment]
+    service.bots = service.server_moves.bots = bots  # type: ignore[assignment]
     await service.start()
     return service, bots
 
@@ -125,7 +125,7 @@ def test_a_forfeit_due_while_bot_work_is_queued_happens_without_waiting(
                     OPERATOR, record)
 
             async def queued() -> bool:  # one decision under way, the rest in hand
-                return bots.asked != [] and len(service._moving) >= min(
+                return bots.asked != [] and len(service.server_moves._moving) >= min(
                     6, service.settings.max_server_moves)
 
             await _until(queued, "the bot work queued")
@@ -142,7 +142,7 @@ def test_a_forfeit_due_while_bot_work_is_queued_happens_without_waiting(
 
             await _until(forfeited, "the forfeit")
             assert len(bots.asked) == 1  # the bot work is still where it was
-            assert service._bot_lane.waiting == 5
+            assert service.server_moves._bot_lane.waiting == 5
         finally:
             await service.stop()
             await service.store.close()
@@ -166,7 +166,7 @@ def test_a_persons_bot_turn_comes_before_a_flooding_creators_queue(tmp_path: Pat
                     OPERATOR, record)
 
             async def all_in_hand() -> bool:
-                return bots.asked != [] and len(service._moving) >= min(
+                return bots.asked != [] and len(service.server_moves._moving) >= min(
                     6, service.settings.max_server_moves)
 
             await _until(all_in_hand, "the operator's bot work")
@@ -175,7 +175,7 @@ def test_a_persons_bot_turn_comes_before_a_flooding_creators_queue(tmp_path: Pat
                                       pb.BotSeat(seat=1, bot="greedy")]), PERSON, record)
 
             async def person_in_hand() -> bool:
-                return person.game_id in service._moving
+                return person.game_id in service.server_moves._moving
 
             await _until(person_in_hand, "the person's bot work")
             started = len(bots.asked)
@@ -210,7 +210,7 @@ def test_a_claim_is_renewed_while_its_bot_works_and_given_back_on_stop(
             operator_token=OPERATOR.token or "", bot_workers=1, timer_poll_seconds=0.05,
             server_move_lease_seconds=1.0))
         bots = _HeldBots()
-        service.bots = bots  # type: ignore[assignment]
+        service.bots = service.server_moves.bots = bots  # type: ignore[assignment]
         await service.start()
         try:
             created = await service.create_game(pb.CreateGameRequest(

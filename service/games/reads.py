@@ -1,0 +1,118 @@
+"""TODO games.reads"""
+
+from __future__ import annotations
+
+import structlog
+
+from .. import hosting as hosted
+from .. import typed
+from ..errors import ServiceError
+from ..gen import game_service_pb2 as pb
+from ..observability import (
+    RequestRecord,
+)
+from ..reply import Reply
+from ..requests import decode_cursor, encode_cursor, require
+from ..store import (
+    ListFilter,
+    Store,
+    StoreUnavailable,
+)
+from ..views.answers import LegalOptions, StateParts, add_compound_actions, filled
+from ..views.summary import game_summary
+from .access import Access, Caller
+from .live import LiveGames
+from .replay import Replays
+from .settings import ServiceSettings
+
+log = structlog.get_logger("brass_service.games.reads")
+
+
+class Reads:
+    """GetGame, ListLegalActions, ListGames."""
+
+    def __init__(self, store: Store, settings: ServiceSettings, live: LiveGames,
+                 access: Access, legal: LegalOptions, replays: Replays) -> None:
+        self.store = store
+        self.settings = settings
+        self.live = live
+        self.access = access
+        self.legal = legal
+        self.replays = replays
+
+    async def get_game(
+        self, request: pb.GetGameRequest, caller: Caller, record: RequestRecord
+    ) -> Reply:
+        record.game_id = request.game_id
+        if request.HasField("at_version"):
+            self.replays.admit_past_read(caller)
+        row, live = await self.live.get(request.game_id)
+        seat = self.access.seat_of(row, caller)
+        if request.HasField("at_version") and request.at_version != live.version:
+            require(0 <= request.at_version <= live.version,
+                     f"at_version must be from 0 to {live.version}", "at_version")
+            live = await self.replays.game_at_version(row, request.at_version)
+        record.seat, record.version = seat, live.version
+        parts = StateParts(row, live, seat)
+        return Reply(
+            pb.GetGameResponse,
+            make_data=lambda: filled(pb.GetGameResponse(), parts).SerializeToString(),
+            json_text=lambda: '{"state":' + parts.to_json_text() + "}",
+        )
+
+    async def list_legal_actions(
+        self, request: pb.ListLegalActionsRequest, caller: Caller, record: RequestRecord
+    ) -> Reply:
+        record.game_id = request.game_id
+        row, live = await self.live.get(request.game_id)
+        seat = self.access.require_seat(row, caller, "ListLegalActions")
+        game = live.game
+        record.seat, record.version = seat, live.version
+        if game.is_over or hosted.is_ended(row):
+            raise ServiceError("GAME_OVER", f"game {row.game_id} is over", version=live.version)
+        if game.current_seat != seat:
+            raise ServiceError(
+                "NOT_YOUR_TURN",
+                f"seat {game.current_seat} is to act, not seat {seat}",
+                version=live.version,
+                current_seat=game.current_seat,
+            )
+        head, options_bytes, options_json = self.legal.parts(row, live, seat)
+        if request.include_unavailable:
+            for option_id, reason, message in game.unavailable():
+                head.unavailable.add(id=option_id, reason=reason, message=message,
+                                     **{typed.reason_code_field(game.ruleset): reason})
+        if request.include_compound_actions:
+            add_compound_actions(head, game)
+        plain = not (request.include_unavailable or request.include_compound_actions)
+        return Reply(
+            pb.ListLegalActionsResponse,
+            data=head.SerializeToString() + options_bytes,
+            json_text=lambda: self.legal.json_text(head, options_json, plain),
+        )
+
+    async def list_games(
+        self, request: pb.ListGamesRequest, record: RequestRecord
+    ) -> pb.ListGamesResponse:
+        page_size = request.page_size or self.settings.default_page_size
+        require(
+            1 <= page_size <= self.settings.max_page_size,
+            f"page_size must be between 1 and {self.settings.max_page_size}",
+            "page_size",
+        )
+        cursor = decode_cursor(request.page_token) if request.page_token else None
+        status = request.status if request.status != pb.GAME_STATUS_UNSPECIFIED else None
+        try:
+            page = await self.store.list_games(page_size, cursor, status, ListFilter(
+                ruleset=request.ruleset or None,
+                has_open_seats=(request.has_open_seats if request.HasField("has_open_seats")
+                                else None),
+                public_only=True,
+            ))
+        except StoreUnavailable as exc:
+            raise ServiceError("UNAVAILABLE", "the game store is unavailable; retry") from exc
+        record.extra["returned"] = len(page.games)
+        return pb.ListGamesResponse(
+            games=[game_summary(row) for row in page.games],
+            next_page_token=encode_cursor(page.next_cursor) if page.next_cursor else "",
+        )

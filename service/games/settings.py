@@ -1,0 +1,124 @@
+"""TODO games.settings"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import structlog
+
+from ..batches import BatchLimits
+from ..limits import (
+    BOT_MOVE_TIMEOUT_SECONDS,
+    BOT_SEAT_MAX_MCTS_ITERATIONS,
+    BOT_SEAT_MAX_SEARCH_COST,
+)
+from ..store.sqlite import DEFAULT_COMMIT_WAIT_MS
+
+log = structlog.get_logger("brass_service.games.settings")
+
+
+@dataclass
+class ServiceSettings:
+    snapshot_every: int = 32
+    cache_size: int = 2048
+    default_page_size: int = 20
+    max_page_size: int = 100
+    max_watchers: int = 1000
+    max_watchers_per_game: int = 100
+    watch_rate_per_second: float = 2.0
+    watch_burst: int = 20
+    # Watch streams (gRPC and SSE) one client may hold at once.
+    max_watchers_per_client: int = 20
+    # Watch streams from one address (every token, every connection), at most; besides,
+    # never more than half of the slots (max_watchers) other addresses leave.
+    max_watchers_per_address: int = 100
+    # WatchGame streams one gRPC connection may carry at once.
+    max_watchers_per_connection: int = 20
+    # A watch stream with nothing to send for this long (its game unmoved) is ended with
+    # WATCH_IDLE, freeing its slot; clients that still want it watch again. 0: never.
+    watch_idle_seconds: float = 3600.0
+    # Proxies (comma-separated addresses or CIDR networks) whose forwarding header names
+    # the client; and which header they write: x-forwarded-for or forwarded (RFC 7239).
+    trusted_proxies: str = ""
+    forwarded_header: str = "x-forwarded-for"
+    # Games one client may create (CreateGame), in the `limits` library's notation; empty:
+    # no limit. The operator token is not limited.
+    create_game_rate: str = "5/second;60/minute;1000/day"
+    # Reads of a game's past one client (its address) may make: GetGame with at_version
+    # and GetReplay, together (the web replay viewer asks one a step, 2.5 a second when
+    # it plays, one where a dragged slider rests); empty: no limit.
+    past_read_rate: str = "30/second;900/minute"
+    # JoinGame from one client (its address), in the same notation; empty: no limit.
+    join_game_rate: str = "2/second;30/minute;500/day"
+    # Seats one address may hold at once in games waiting for players (0: no limit), and
+    # in any one such game (0: no limit) unless it created the game: one client cannot
+    # take every open seat of the lobby, nor fill a stranger's game. The operator token is
+    # not limited.
+    max_waiting_seats_per_address: int = 8
+    max_seats_per_address_per_game: int = 1
+    # The bearer token of the operator: needed for RunBatch and CreateGameFromPosition
+    # (refused for everyone when empty), and free of the creation quota.
+    operator_token: str = field(default="", repr=False)
+    # The key of server bots' random seeds (BRASS_BOT_SECRET); empty: one drawn at start-up
+    # (`--workers` hands the supervisor's to every worker).
+    bot_secret: str = field(default="", repr=False)
+    # Games in progress with no decision for this many days are deleted (0: never), by a
+    # sweep every expiry_sweep_seconds in each process. Finished games are kept.
+    abandoned_game_days: float = 7.0
+    expiry_sweep_seconds: float = 3600.0
+    # Watchers re-check the store this often even without a notification, so a lost
+    # notification (or another process on the same SQLite file) only delays an update.
+    watch_poll_seconds: float = 2.0
+    # With several processes on one SQLite file: how often each checks whether another one
+    # wrote (a read of shared memory), to wake its watchers.
+    other_writers_poll_seconds: float = 0.05
+    # SQLite: how long the writer waits under load for more writes to share a commit.
+    sqlite_commit_wait_ms: float = DEFAULT_COMMIT_WAIT_MS
+    watch_batch: int = 256
+    # RunBatch: games per request, batches at once, worker processes (0: CPUs - 1, at
+    # least 1), the search budget accepted from clients, the workers' nice increment.
+    batch_max_games: int = 1000
+    max_batches: int = 4
+    batch_workers: int = 0
+    batch_max_mcts_iterations: int = 2000
+    batch_worker_nice: int = 10
+    # Server bot seats: worker processes for their decisions (a pool of their own; 0: one
+    # per CPU this process may use; one more is kept for the clock's stand-ins), the
+    # search budget a seat's bot may have and the whole search's cost (iterations x
+    # rollout length, bot_seats.search_cost), how long a decision may take before a random
+    # legal one is played instead, and a pause before each bot decision (0: none; people
+    # watching may prefer one).
+    bot_workers: int = 0
+    bot_max_mcts_iterations: int = BOT_SEAT_MAX_MCTS_ITERATIONS
+    bot_max_search_cost: int = BOT_SEAT_MAX_SEARCH_COST
+    # Per creator (the client's address; the operator is not limited), in the `limits`
+    # library's notation (empty: no limit): bot seats placed (CreateGame's bot_seats and
+    # SetSeatBot), games given a bot seat, and games whose every seat is a bot. Bot work
+    # is shared round-robin between creators whatever these allow.
+    bot_seat_rate: str = "60/hour;300/day"
+    bot_game_rate: str = "20/hour;100/day"
+    all_bot_game_rate: str = "2/hour;10/day"
+    bot_move_timeout_seconds: float = BOT_MOVE_TIMEOUT_SECONDS
+    bot_move_delay_seconds: float = 0.0
+    # The server's own moves (bot turns, timeouts): how often each process looks for games
+    # due (one indexed read), how many games it holds at once (most wait for a bot
+    # worker's turn), and for how long a process that took one holds it before another may
+    # (should it die meanwhile; renewed every third of it while a bot works).
+    timer_poll_seconds: float = 0.2
+    max_server_moves: int = 1000
+    server_move_lease_seconds: float = 10.0
+    # UndoAction is refused (UNDO_LIMIT) once a game has this many versions. Without it a
+    # seat could take back and make again the same decision forever, growing the game's log
+    # and the work of every GetReplay of it without bound. Random 4-player games end in
+    # about 390 (Birmingham) and 530 (Pittsburgh) versions: no game played in earnest comes
+    # near.
+    max_undo_version: int = 5000
+
+    def batch_limits(self) -> BatchLimits:
+        return BatchLimits(
+            max_games=self.batch_max_games,
+            max_batches=self.max_batches,
+            workers=self.batch_workers,
+            max_mcts_iterations=self.batch_max_mcts_iterations,
+            worker_nice=self.batch_worker_nice,
+        )

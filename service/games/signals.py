@@ -1,0 +1,63 @@
+"""TODO games.signals"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import structlog
+
+from .settings import ServiceSettings
+
+log = structlog.get_logger("brass_service.games.signals")
+
+
+class ChangeBroker:
+    """Wakes the watchers of a game when a decision is committed (here or elsewhere)."""
+
+    def __init__(self) -> None:
+        self._waiters: dict[str, set[asyncio.Event]] = {}
+
+    def subscribe(self, game_id: str) -> asyncio.Event:
+        event = asyncio.Event()
+        self._waiters.setdefault(game_id, set()).add(event)
+        return event
+
+    def unsubscribe(self, game_id: str, event: asyncio.Event) -> None:
+        waiters = self._waiters.get(game_id)
+        if waiters is not None:
+            waiters.discard(event)
+            if not waiters:
+                del self._waiters[game_id]
+
+    def publish(self, game_id: str, version: int) -> None:
+        for event in self._waiters.get(game_id, ()):
+            event.set()
+
+    def watchers_of(self, game_id: str) -> int:
+        return len(self._waiters.get(game_id, ()))
+
+    def wake_all(self) -> None:
+        for waiters in self._waiters.values():
+            for event in waiters:
+                event.set()
+
+
+class Signals:
+    """Who is woken when a game changes: its watchers (the broker), and the timer when a
+    change makes a game due soon (a bot is to move)."""
+
+    def __init__(self, broker: ChangeBroker, settings: ServiceSettings) -> None:
+        self.broker = broker
+        self.settings = settings
+        # Set by GameService.start: the timer's wake-up (ServerMoves.run waits on it).
+        self.timer_wake: asyncio.Event | None = None
+
+    def wake_timer(self, due: float | None) -> None:
+        """Looks for due games now rather than at the next poll (a bot is to move)."""
+        if (due is not None and self.timer_wake is not None
+                and due <= time.time() + self.settings.timer_poll_seconds):
+            self.timer_wake.set()
+
+    def on_store_change(self, game_id: str, version: int) -> None:
+        self.broker.publish(game_id, version)
