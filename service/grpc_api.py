@@ -16,8 +16,8 @@ from .games import Caller, GameService
 from .gen import game_service_pb2 as pb
 from .gen import game_service_pb2_grpc as pb_grpc
 from .observability import RequestRecord, new_request_id, observe_request
-from .reply import serialize
 from .rulesets import get_ruleset
+from .views.reply import serialize
 
 log = structlog.get_logger("brass_service.grpc")
 T = TypeVar("T")
@@ -84,7 +84,7 @@ def add_to_server(servicer: GameServicer, server: grpc.aio.Server) -> None:
         handlers[method.name] = make(
             getattr(servicer, method.name),
             request_deserializer=_tolerant_parser(request_class),
-            # Messages, or Replies whose bytes are already made (see reply.py).
+            # Messages, or Replies whose bytes are already made (see views/reply.py).
             response_serializer=serialize,
         )
     server.add_generic_rpc_handlers(

@@ -23,16 +23,16 @@ from google.protobuf import json_format
 from google.protobuf.message import Message
 
 from .auth import bearer_token
-from .convert import message_to_json_dict, parse_json_into
 from .errors import ServiceError
 from .games import Caller, GameService, ServiceSettings
 from .gen import game_service_pb2 as pb
 from .observability import RequestRecord, metrics_text, new_request_id, observe_request
 from .openapi import INT64_PATTERN, BodyValidator, Route, build_openapi
-from .reply import Reply
 from .requests import MAX_COMPOUND_IDS, MAX_PAGE_TOKEN_CHARS, check_compound_length
 from .rulesets import get_ruleset, parse_ruleset
 from .store import StoreHealth
+from .views.convert import message_to_json_dict, parse_json_into
+from .views.reply import Reply
 from .web import WebApp
 
 log = structlog.get_logger("brass_service.rest")

@@ -17,7 +17,7 @@ from brass.board import describe_ruleset
 
 from .errors import ServiceError
 from .gen import game_service_pb2 as pb
-from .reply import Reply
+from .views.reply import Reply
 
 _PREFIX = "RULESET_"
 

@@ -11,7 +11,6 @@ import structlog
 import brass
 
 from .. import hosting as hosted
-from .. import typed
 from ..errors import ServiceError, from_engine_error
 from ..gen import game_service_pb2 as pb
 from ..model import LiveGame, clock_of, status_of
@@ -19,7 +18,6 @@ from ..observability import (
     DECISIONS,
     RequestRecord,
 )
-from ..reply import Reply
 from ..requests import MAX_IDEMPOTENCY_KEY_CHARS, check_action_size, check_game_id, require
 from ..store import (
     DecisionRow,
@@ -31,6 +29,7 @@ from ..store import (
     StoreUnavailable,
     VersionConflict,
 )
+from ..views import typed
 from ..views.answers import (
     LegalOptions,
     StateParts,
@@ -41,6 +40,7 @@ from ..views.answers import (
     events_json,
     filled,
 )
+from ..views.reply import Reply
 from .access import Access, Caller
 from .live import LiveGames
 from .settings import ServiceSettings

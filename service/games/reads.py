@@ -5,20 +5,20 @@ from __future__ import annotations
 import structlog
 
 from .. import hosting as hosted
-from .. import typed
 from ..errors import ServiceError
 from ..gen import game_service_pb2 as pb
 from ..observability import (
     RequestRecord,
 )
-from ..reply import Reply
 from ..requests import decode_cursor, encode_cursor, require
 from ..store import (
     ListFilter,
     Store,
     StoreUnavailable,
 )
+from ..views import typed
 from ..views.answers import LegalOptions, StateParts, add_compound_actions, filled
+from ..views.reply import Reply
 from ..views.summary import game_summary
 from .access import Access, Caller
 from .live import LiveGames

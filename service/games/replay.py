@@ -20,13 +20,13 @@ from ..model import LiveGame
 from ..observability import (
     RequestRecord,
 )
-from ..reply import Reply
 from ..requests import ENGINE_RULESETS
 from ..store import (
     DecisionRow,
     GameRow,
     Store,
 )
+from ..views.reply import Reply
 from .access import Access, Caller, Quotas, address_identity
 from .live import LiveGames
 

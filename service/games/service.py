@@ -18,11 +18,11 @@ from ..limits import (
 from ..observability import (
     RequestRecord,
 )
-from ..reply import Reply
 from ..store import (
     Store,
 )
 from ..views.answers import LegalOptions
+from ..views.reply import Reply
 from .access import Access, Caller, Quotas
 from .act import Play
 from .create import Creation

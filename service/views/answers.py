@@ -11,8 +11,6 @@ import structlog
 import brass
 
 from .. import hosting as hosted
-from .. import typed
-from ..convert import message_to_json_dict
 from ..gen import game_service_pb2 as pb
 from ..model import LiveGame
 from ..store import (
@@ -20,6 +18,8 @@ from ..store import (
     GameRow,
 )
 from ..views.summary import game_summary, game_summary_json
+from . import typed
+from .convert import message_to_json_dict
 
 log = structlog.get_logger("brass_service.views.answers")
 
@@ -59,7 +59,7 @@ class StateParts:
     """A GameState made of its parts, to be written as protobuf bytes or as JSON.
 
     The view, the bulk of it, comes from the core as JSON text in proto3 JSON's key style,
-    which REST sends as it is; gRPC gets the typed message (service/typed.py).
+    which REST sends as it is; gRPC gets the typed message (views/typed.py).
     """
 
     __slots__ = ("live", "row", "seat")

@@ -10,12 +10,12 @@ import structlog
 from google.protobuf import timestamp_pb2
 
 from .. import hosting as hosted
-from ..convert import message_to_json_dict
 from ..gen import game_service_pb2 as pb
 from ..model import LiveGame, clock_of, is_waiting, status_of
 from ..store import (
     GameRow,
 )
+from .convert import message_to_json_dict
 
 log = structlog.get_logger("brass_service.views.summary")
 

@@ -595,7 +595,7 @@ def engine_view(document: dict[str, Any], ruleset: str = "birmingham") -> dict[s
     sdk.view_dict: the typed view's fields (absent optional fields left out, maps and lists
     always written)."""
     from brass_clients.sdk import view_dict
-    from brass_service import typed
+    from brass_service.views import typed
 
     return view_dict(pb.GameState(**{ruleset: typed.view_from_document(ruleset, document)}))
 
@@ -604,7 +604,7 @@ def engine_cost(cost: dict[str, Any], ruleset: str = "birmingham") -> dict[str, 
     """A preview's cost dict (brass.Game.preview) as the service sends it, read back with
     sdk.cost_dict."""
     from brass_clients.sdk import cost_dict
-    from brass_service import typed
+    from brass_service.views import typed
 
     arm, message, _ = typed.cost_parts(ruleset, cost)
     return cost_dict(pb.PreviewActionResponse(**{arm: message}))

@@ -12,7 +12,7 @@ from pathlib import Path
 import brass
 from brass_clients.aio_sdk import AsyncGameClient
 from brass_clients.sdk import BrassError, GameClient, event_dict, pb, view_dict
-from brass_service.convert import message_to_json_dict
+from brass_service.views.convert import message_to_json_dict
 
 from .helpers import (
     ServerProcess,

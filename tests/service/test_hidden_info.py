@@ -17,7 +17,7 @@ import pytest
 
 import brass
 from brass_clients.sdk import GameClient, cost_dict, view_dict
-from brass_service import typed
+from brass_service.views import typed
 
 from .conftest import Backend
 from .helpers import (

@@ -18,11 +18,11 @@ import pytest
 import brass
 from brass_clients.sdk import BrassError, GameClient, pb
 from brass_service.auth import hash_token, new_token
-from brass_service.convert import message_to_json_dict
 from brass_service.games import Caller, GameService, ServiceSettings
 from brass_service.observability import RequestRecord
 from brass_service.store import GameRow, ListFilter, SeatsUpdate, Snapshot, open_store
 from brass_service.store.sqlite_conn import SCHEMA as SQLITE_SCHEMA
+from brass_service.views.convert import message_to_json_dict
 
 from .conftest import Backend
 from .helpers import ServerProcess, expect_error, expect_rest_error, without_defaults

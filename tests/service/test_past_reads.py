@@ -19,11 +19,11 @@ from google.rpc import error_details_pb2, status_pb2
 
 from brass_clients.sdk import GameClient, pb
 from brass_service import bench_past_reads
-from brass_service.convert import message_to_json_dict
 from brass_service.games import Caller, GameService, ServiceSettings, replay
 from brass_service.observability import RequestRecord
-from brass_service.reply import Reply
 from brass_service.store import Snapshot, open_store
+from brass_service.views.convert import message_to_json_dict
+from brass_service.views.reply import Reply
 
 from .helpers import LOOPBACK, ServerProcess, expect_error
 

@@ -10,7 +10,7 @@ from google.protobuf import json_format
 
 import brass
 from brass_clients.sdk import pb, view_dict
-from brass_service.convert import message_to_json_dict
+from brass_service.views.convert import message_to_json_dict
 
 from .helpers import (
     ServerProcess,

@@ -20,13 +20,13 @@ import pytest
 from google.protobuf import json_format
 
 import brass
-from brass_service.convert import message_to_json_dict
 from brass_service.games import GameService
 from brass_service.gen import birmingham_pb2 as bham_pb
 from brass_service.gen import game_service_pb2 as pb
 from brass_service.model import LiveGame, status_of
 from brass_service.store import GameRow
 from brass_service.views.answers import StateParts, events_json, option_kind
+from brass_service.views.convert import message_to_json_dict
 from brass_service.views.summary import game_summary, timestamp_json, timestamp_message
 
 from .helpers import without_defaults
@@ -111,7 +111,7 @@ def test_submit_and_get_replies_match_the_plain_route(players: int) -> None:
 
 
 def _typed_event(version: int, event: dict[str, Any]) -> pb.GameEvent:
-    from brass_service import typed
+    from brass_service.views import typed
 
     return typed.event_message("birmingham", version, event)  # type: ignore[return-value]
 

@@ -18,7 +18,7 @@ import pytest
 from google.protobuf import json_format
 
 import brass
-from brass_service import typed
+from brass_service.views import typed
 
 
 def _positions(ruleset: str, players: int, seed: int, samples: int) -> list[brass.Game]:

@@ -13,10 +13,10 @@ import pytest
 from google.protobuf import json_format
 
 import brass
-from brass_service import typed
 from brass_service.gen import birmingham_pb2 as bham_pb
 from brass_service.gen import game_service_pb2 as pb
 from brass_service.gen import pittsburgh_pb2 as pgh_pb
+from brass_service.views import typed
 
 # CI builds the core with BRASS_NANOPB=1: there the encoder must be in (a build that lost
 # it would silently fall back to the slower path and pass every other test).

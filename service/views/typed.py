@@ -32,9 +32,9 @@ from google.protobuf.message import Message
 
 from brass.pittsburgh import event_by_kind
 
-from .gen import birmingham_pb2 as bham_pb
-from .gen import game_service_pb2 as pb
-from .gen import pittsburgh_pb2 as pgh_pb
+from ..gen import birmingham_pb2 as bham_pb
+from ..gen import game_service_pb2 as pb
+from ..gen import pittsburgh_pb2 as pgh_pb
 
 # The engine's ruleset names are the `oneof` arms' field names.
 BIRMINGHAM, PITTSBURGH = "birmingham", "pittsburgh"
