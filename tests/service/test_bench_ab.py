@@ -1,4 +1,4 @@
-"""python -m brass_service.bench_ab: servers measured in turns, in rotated order, each from
+"""python -m brass_service.tools.bench_ab: servers measured in turns, in rotated order, each from
 a fresh start, and summarised per server and as ratios to the first.
 
 Only what it does is checked (which servers ran, in which order, that every run accepted
@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from brass_service import bench_ab
-from brass_service.bench_ab import Run, rotation, summary
+from brass_service.tools import bench_ab
+from brass_service.tools.bench_ab import Run, rotation, summary
 
 
 def test_rotation_puts_each_server_first_in_turn() -> None:

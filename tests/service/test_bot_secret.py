@@ -20,11 +20,11 @@ import pytest
 from brass_service.app import workers
 from brass_service.app.config import settings_from_env
 from brass_service.bot_seats import BOT_SECRET_ENV, decision_seed
-from brass_service.bot_twins import differing_choices
 from brass_service.games import GameService, ServiceSettings
 from brass_service.gen import game_service_pb2 as pb
 from brass_service.observability import RequestRecord
 from brass_service.store import open_store
+from brass_service.tools.bot_twins import differing_choices
 
 from .test_server_moves import OPERATOR
 

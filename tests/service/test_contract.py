@@ -7,10 +7,10 @@ from pathlib import Path
 
 from openapi_spec_validator import validate
 
-from brass_service import gen_proto
 from brass_service.gen import game_service_pb2 as pb
 from brass_service.openapi import build_openapi
 from brass_service.rest import ROUTES
+from brass_service.tools import gen_proto
 
 from .helpers import ServerProcess
 
@@ -25,12 +25,14 @@ def test_generated_code_is_current(tmp_path: Path) -> None:
     written = gen_proto.generate(tmp_path)
     for path in written:
         committed = gen_proto.GEN_DIR / path.name
-        assert committed.exists(), f"{path.name} is missing; run python -m brass_service.gen_proto"
+        assert committed.exists(), (
+            f"{path.name} is missing; run python -m brass_service.tools.gen_proto"
+        )
         fresh, kept = path.read_bytes(), committed.read_bytes()
         if path.suffix == ".py":
             fresh, kept = _VERSION_LINE.sub(b"", fresh), _VERSION_LINE.sub(b"", kept)
         assert fresh == kept, (
-            f"service/gen/{path.name} is stale; run python -m brass_service.gen_proto"
+            f"service/gen/{path.name} is stale; run python -m brass_service.tools.gen_proto"
         )
 
 
@@ -39,9 +41,11 @@ def test_generated_nanopb_code_is_current(tmp_path: Path) -> None:
     for path in gen_proto.generate_nanopb(tmp_path):
         relative = path.relative_to(tmp_path)
         committed = gen_proto.NANOPB_DIR / relative
-        assert committed.exists(), f"{relative} is missing; run python -m brass_service.gen_proto"
+        assert committed.exists(), (
+            f"{relative} is missing; run python -m brass_service.tools.gen_proto"
+        )
         assert path.read_bytes() == committed.read_bytes(), (
-            f"core_c/nanopb/{relative} is stale; run python -m brass_service.gen_proto"
+            f"core_c/nanopb/{relative} is stale; run python -m brass_service.tools.gen_proto"
         )
 
 

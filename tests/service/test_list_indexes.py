@@ -2,7 +2,7 @@
 (issue 20, item 7): each query's plan reads one of the store's indexes, without a scan of
 the table or a sort of its rows; a database made before those indexes gets them when it is
 opened; and the pages are the same as a filter of all games would give. The figures at
-300,000 games are `python -m brass_service.bench_list_games`'s."""
+300,000 games are `python -m brass_service.tools.bench_list_games`'s."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ import itertools
 import sqlite3
 from typing import Any
 
-from brass_service import bench_list_games
 from brass_service.store import GameRow, ListFilter, Snapshot, open_store
 from brass_service.store import postgres as pg_store
 from brass_service.store import sqlite as sqlite_store
+from brass_service.tools import bench_list_games
 
 from .conftest import Backend
 

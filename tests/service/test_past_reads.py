@@ -18,10 +18,10 @@ import pytest
 from google.rpc import error_details_pb2, status_pb2
 
 from brass_clients.sdk import GameClient, pb
-from brass_service import bench_past_reads
 from brass_service.games import Caller, GameService, ServiceSettings, replay
 from brass_service.observability import RequestRecord
 from brass_service.store import Snapshot, open_store
+from brass_service.tools import bench_past_reads
 from brass_service.views.convert import message_to_json_dict
 from brass_service.views.reply import Reply
 
@@ -291,7 +291,7 @@ def test_reads_of_the_past_are_rate_limited_per_client_over_both_transports(
 
 
 def test_the_past_reads_figures_command_runs(capsys: pytest.CaptureFixture[str]) -> None:
-    """`python -m brass_service.bench_past_reads` (the figures of docs/SERVICE.md), on a
+    """`python -m brass_service.tools.bench_past_reads` (the figures of docs/SERVICE.md), on a
     short game: it prints both figures."""
     bench_past_reads.main(["--versions", "30", "--reads", "3", "--moves", "2"])
     printed = capsys.readouterr().out

@@ -1,7 +1,7 @@
 /* Birmingham's seat view as brass.v1.BirminghamView in protobuf binary, for the gRPC
    service: the message is filled here and encoded by nanopb's generated encoder
    (core_c/nanopb/, generated from proto/brass/v1/birmingham.proto by
-   `python -m brass_service.gen_proto`). Building the message from the JSON text in Python
+   `python -m brass_service.tools.gen_proto`). Building the message from the JSON text in Python
    costs the service about 0.3 ms a response; this takes a few microseconds.
 
    It writes the same view as bham_position_json with hidden = 0, field for field (the

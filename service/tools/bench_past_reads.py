@@ -1,6 +1,6 @@
 """CPU figures of the reads of a long game's past (issue 20, item 5):
 
-    python -m brass_service.bench_past_reads [--versions 5000] [--reads 40] [--moves 20]
+    python -m brass_service.tools.bench_past_reads [--versions 5000] [--reads 40] [--moves 20]
 
 Builds, in this process on a fresh SQLite file, a game that one seat grows to `--versions`
 versions the cheap way (a decision and its undo, over and over: the server's undo bound is
@@ -31,10 +31,10 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from .games import Caller, GameService, ServiceSettings
-from .gen import game_service_pb2 as pb
-from .observability import RequestRecord
-from .store import open_store
+from ..games import Caller, GameService, ServiceSettings
+from ..gen import game_service_pb2 as pb
+from ..observability import RequestRecord
+from ..store import open_store
 
 
 def _record(method: str) -> RequestRecord:
@@ -161,7 +161,7 @@ async def _run(versions: int, reads: int, moves: int, seed: int) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> list[str]:
-    parser = argparse.ArgumentParser(prog="python -m brass_service.bench_past_reads",
+    parser = argparse.ArgumentParser(prog="python -m brass_service.tools.bench_past_reads",
                                      description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--versions", type=int, default=5000)

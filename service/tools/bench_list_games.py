@@ -1,6 +1,6 @@
 """ListGames at scale (issue 20, item 7):
 
-    python -m brass_service.bench_list_games [--games 300000] [--reads 20]
+    python -m brass_service.tools.bench_list_games [--games 300000] [--reads 20]
         [--database sqlite|postgresql://...]
 
 Opens a fresh store (a new SQLite file, or a new schema of the PostgreSQL database given),

@@ -5,7 +5,7 @@ seat's view identical), each taken from a random game some decisions in; the sea
 (`choose_decision`, as the server runs it) decides in both with the same seed. A bot that
 sees only what its seat may see decides the same in both.
 
-    python -m brass_service.bot_twins --pairs 37 --bot mcts:iterations=200
+    python -m brass_service.tools.bot_twins --pairs 37 --bot mcts:iterations=200
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import random
 
 import brass
 
-from .bot_seats import choose_decision
+from ..bot_seats import choose_decision
 
 
 def twin_pair(seed: int) -> tuple[brass.Game, brass.Game]:

@@ -1,7 +1,7 @@
 """Regenerates the Python code of proto/brass/v1 into service/gen.
 
-Run `python -m brass_service.gen_proto` after editing a .proto file; a test checks that the
-committed code is current. The generated modules import each other relatively, so they
+Run `python -m brass_service.tools.gen_proto` after editing a .proto file; a test checks
+that the committed code is current. The generated modules import each other relatively, so they
 live inside brass_service and never clash with the engine's `brass` package.
 """
 
@@ -12,9 +12,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+REPO_ROOT = Path(__file__).resolve().parents[2]
 PROTO_ROOT = REPO_ROOT / "proto"
-GEN_DIR = Path(__file__).resolve().parent / "gen"
+GEN_DIR = Path(__file__).resolve().parents[1] / "gen"  # service/gen
 PROTO_FILES = sorted(
     p.relative_to(PROTO_ROOT).as_posix() for p in PROTO_ROOT.glob("brass/v1/*.proto")
 )

@@ -1,6 +1,6 @@
 """Throughput figure: accepted decisions per second through gRPC and through REST.
 
-    python -m brass_service.bench --grpc 127.0.0.1:50051 --http 127.0.0.1:8080 \\
+    python -m brass_service.tools.bench --grpc 127.0.0.1:50051 --http 127.0.0.1:8080 \\
         --seconds 30 --clients 2 --concurrency 8 [--only grpc|rest] [--calls both]
 
 Each client process keeps `--concurrency` random games in flight (asyncio) against a
@@ -250,7 +250,8 @@ def measure(transport: str, address: str, seconds: float, clients: int,
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m brass_service.bench", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m brass_service.tools.bench",
+                                     description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--grpc", default="127.0.0.1:50051", help="gRPC address")
     parser.add_argument("--http", default="127.0.0.1:8080", help="REST address")

@@ -1,7 +1,7 @@
 """A flood of all-bot games against a person's bot reply and a clock: how long do they wait?
 
-    python -m brass_service.flood [--games 40] [--bot mcts:iterations=1000:rollout_depth=0]
-                                  [--grpc HOST:PORT --operator-token TOKEN] [--samples 5]
+    python -m brass_service.tools.flood [--games 40] [--bot mcts:iterations=1000:rollout_depth=0]
+                                        [--grpc HOST:PORT --operator-token TOKEN] [--samples 5]
 
 Starts a server (SQLite in a temporary directory; or uses the one at --grpc, whose operator
 token is given), creates `--games` four-seat Pittsburgh games whose every seat is the bot
@@ -39,7 +39,7 @@ import grpc
 
 from brass_clients.sdk import BrassError, GameClient
 
-from .gen import game_service_pb2 as pb
+from ..gen import game_service_pb2 as pb
 
 OPERATOR_TOKEN = "flood-operator-token-0123456789abcdef"
 FALLBACK_BOT = "mcts:iterations=1000"  # the costliest mcts the default caps accept

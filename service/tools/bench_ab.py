@@ -1,15 +1,15 @@
 """Throughput of several builds of the service measured in turns, so that a before/after
 figure comes from one period of a noisy machine.
 
-    python -m brass_service.bench_ab --server before=../old/.venv/bin/python \\
+    python -m brass_service.tools.bench_ab --server before=../old/.venv/bin/python \\
         --server after=.venv/bin/python --transport rest --rounds 6 --seconds 15
 
 Each `--server NAME=PYTHON` is `PYTHON -m brass_service`: the build installed for that
 interpreter (one venv per commit, say in a `git worktree`). Every run starts its server
 afresh on free loopback ports, with `--workers` processes, a new SQLite file and no
-creation quota, and measures it with this process's `brass_service.bench` clients, the same
-clients for every server. Round r runs the servers in an order rotated by r, so none is
-always first or last.
+creation quota, and measures it with this process's `brass_service.tools.bench` clients,
+the same clients for every server. Round r runs the servers in an order rotated by r, so
+none is always first or last.
 
 Printed: each run's accepted decisions per second and the p99 of all its requests, then per
 server the range and median of both, and each server's per-round ratio to the first server
@@ -142,7 +142,7 @@ def _server_spec(text: str) -> tuple[str, str]:
 
 
 def main(argv: list[str] | None = None) -> list[Run]:
-    parser = argparse.ArgumentParser(prog="python -m brass_service.bench_ab",
+    parser = argparse.ArgumentParser(prog="python -m brass_service.tools.bench_ab",
                                      description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--server", type=_server_spec, action="append", required=True,
