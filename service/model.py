@@ -7,7 +7,7 @@ from typing import Any
 
 import structlog
 
-from . import hosting as hosted
+from . import hosted
 from .gen import game_service_pb2 as pb
 from .store import (
     GameRow,

@@ -16,7 +16,8 @@ import jsonschema
 from google.api import field_behavior_pb2
 from google.protobuf import descriptor_pb2
 
-from . import batches, names, requests
+from . import names, requests
+from .bots import batches
 from .errors import REST_ONLY_REASONS, ServiceError, all_reasons
 from .games.settings import ServiceSettings
 

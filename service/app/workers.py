@@ -32,7 +32,7 @@ from typing import Any
 
 import structlog
 
-from ..bot_seats import BOT_SECRET_ENV, new_bot_secret
+from ..bots.bot_seats import BOT_SECRET_ENV, new_bot_secret
 from ..observability import configure_logging, request_lines
 from ..procs import die_with_parent
 from ..store import BadDatabaseUrl, StoreUnavailable, open_store

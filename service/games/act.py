@@ -10,7 +10,7 @@ import structlog
 
 import brass
 
-from .. import hosting as hosted
+from .. import hosted
 from ..errors import ServiceError, from_engine_error
 from ..gen import game_service_pb2 as pb
 from ..model import LiveGame, clock_of, status_of

@@ -12,9 +12,8 @@ import structlog
 import brass
 from brass.position import MAX_POSITION_CHARS
 
-from .. import auth
-from .. import hosting as hosted
-from ..bot_seats import check_seat_bot
+from .. import auth, hosted
+from ..bots.bot_seats import check_seat_bot
 from ..errors import ServiceError, from_engine_error
 from ..gen import game_service_pb2 as pb
 from ..model import LiveGame, status_of

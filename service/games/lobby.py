@@ -9,9 +9,8 @@ from typing import Any
 
 import structlog
 
-from .. import auth
-from .. import hosting as hosted
-from ..bot_seats import check_seat_bot
+from .. import auth, hosted
+from ..bots.bot_seats import check_seat_bot
 from ..errors import ServiceError
 from ..gen import game_service_pb2 as pb
 from ..limits import (

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import structlog
 
-from .. import hosting as hosted
+from .. import hosted
 from ..errors import ServiceError
 from ..gen import game_service_pb2 as pb
 from ..observability import (

@@ -13,7 +13,7 @@ import structlog
 
 import brass
 
-from .. import hosting as hosted
+from .. import hosted
 from ..errors import ServiceError
 from ..gen import game_service_pb2 as pb
 from ..model import LiveGame

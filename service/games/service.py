@@ -6,8 +6,8 @@ from collections.abc import Callable
 
 import structlog
 
-from ..batches import BatchRunner, BatchStream
-from ..bot_seats import BotPool, available_cpus
+from ..bots.batches import BatchRunner, BatchStream
+from ..bots.bot_seats import BotPool, available_cpus
 from ..gen import game_service_pb2 as pb
 from ..limits import (
     ClientAddresses,

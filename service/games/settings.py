@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 import structlog
 
-from ..batches import BatchLimits
+from ..bots.batches import BatchLimits
 from ..limits import (
     BOT_MOVE_TIMEOUT_SECONDS,
     BOT_SEAT_MAX_MCTS_ITERATIONS,

@@ -10,8 +10,9 @@ from dataclasses import dataclass
 
 import structlog
 
-from .. import hosting as hosted
-from ..bot_seats import BotPool, decision_seed, new_bot_secret
+from .. import hosted
+from ..bots.bot_seats import BotPool, decision_seed, new_bot_secret
+from ..bots.fair_slots import FairSlots
 from ..errors import ServiceError
 from ..gen import game_service_pb2 as pb
 from ..model import LiveGame, clock_of, is_playing
@@ -19,7 +20,6 @@ from ..observability import (
     RequestRecord,
     new_request_id,
 )
-from ..server_moves import FairSlots
 from ..store import (
     GameRow,
     SeatsUpdate,

@@ -8,8 +8,7 @@ from collections.abc import AsyncGenerator, AsyncIterator, Callable
 
 import structlog
 
-from .. import auth
-from .. import hosting as hosted
+from .. import auth, hosted
 from ..errors import ServiceError
 from ..gen import game_service_pb2 as pb
 from ..limits import (

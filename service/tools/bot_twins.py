@@ -16,7 +16,7 @@ import random
 
 import brass
 
-from ..bot_seats import choose_decision
+from ..bots.bot_seats import choose_decision
 
 
 def twin_pair(seed: int) -> tuple[brass.Game, brass.Game]:

@@ -9,7 +9,7 @@ from typing import Any
 import structlog
 from google.protobuf import timestamp_pb2
 
-from .. import hosting as hosted
+from .. import hosted
 from ..gen import game_service_pb2 as pb
 from ..model import LiveGame, clock_of, is_waiting, status_of
 from ..store import (

@@ -42,7 +42,7 @@ class ProcessEndingBot(Bot):
 def worker_death_scenario() -> dict[str, Any]:
     """A healthy batch and one whose game ends its worker, on one shared pool of two
     workers; returns how each ended (reason and message, or OK) and the games it gave."""
-    from brass_service.batches import BatchLimits, BatchRunner
+    from brass_service.bots.batches import BatchLimits, BatchRunner
     from brass_service.errors import ServiceError
     from brass_service.observability import RequestRecord
 

@@ -27,7 +27,7 @@ import pytest
 import brass
 from brass_clients.eval import lineup, play_game
 from brass_clients.sdk import GameClient, pb
-from brass_service.batches import BatchLimits, BatchRunner, play_batch_game
+from brass_service.bots.batches import BatchLimits, BatchRunner, play_batch_game
 from brass_service.errors import ServiceError
 from brass_service.observability import RequestRecord
 

@@ -19,7 +19,7 @@ import pytest
 
 from brass_service.app import workers
 from brass_service.app.config import settings_from_env
-from brass_service.bot_seats import BOT_SECRET_ENV, decision_seed
+from brass_service.bots.bot_seats import BOT_SECRET_ENV, decision_seed
 from brass_service.games import GameService, ServiceSettings
 from brass_service.gen import game_service_pb2 as pb
 from brass_service.observability import RequestRecord

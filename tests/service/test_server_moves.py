@@ -10,10 +10,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+from brass_service.bots.fair_slots import FairSlots
 from brass_service.games import Caller, GameService, ServiceSettings
 from brass_service.gen import game_service_pb2 as pb
 from brass_service.observability import RequestRecord
-from brass_service.server_moves import FairSlots
 from brass_service.store import open_store
 
 OPERATOR = Caller(token="operator-token", peer="192.0.2.1")

@@ -24,9 +24,9 @@ from typing import Any
 
 import structlog
 
+from ..errors import ServiceError
+from ..procs import init_worker, terminate
 from .batches import BatchLimits, check_bot_spec
-from .errors import ServiceError
-from .procs import init_worker, terminate
 
 log = structlog.get_logger("brass_service.bot_seats")
 

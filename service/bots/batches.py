@@ -23,10 +23,15 @@ from typing import Any
 
 import structlog
 
-from .errors import ServiceError
-from .gen import game_service_pb2 as pb
-from .observability import ACTIVE_BATCHES, BATCH_GAMES, RequestRecord
-from .procs import CANCEL_SLOTS, cancel_flags, init_worker, terminate
+from ..errors import ServiceError
+from ..gen import game_service_pb2 as pb
+from ..hosted import refuse_hosted_options
+from ..observability import ACTIVE_BATCHES, BATCH_GAMES, RequestRecord
+from ..procs import CANCEL_SLOTS, cancel_flags, init_worker, terminate
+
+# CreateGame's reading of the ruleset and its options, so a batch refuses what CreateGame
+# refuses
+from ..requests import request_options, ruleset_name
 
 log = structlog.get_logger("brass_service.batches")
 
@@ -253,12 +258,6 @@ class BatchRunner:
         Everything that can be refused is refused here, before the first message.
         """
         import brass
-
-        from .hosting import refuse_hosted_options
-
-        # CreateGame's reading of the ruleset and its options, so a batch refuses what
-        # CreateGame refuses (games.py imports this module, hence imported here)
-        from .requests import request_options, ruleset_name
 
         limits = self.limits
         ruleset = ruleset_name(request.ruleset)
