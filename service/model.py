@@ -1,4 +1,7 @@
-"""TODO model"""
+"""What the service holds of a game besides its row: LiveGame (an engine game exactly at a
+stored version) and the plain facts read off a row and its live game (waiting, playing, its
+status, its clock at that version).
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,8 @@
-"""TODO requests"""
+"""Requests' bounds and checks, shared by every RPC, RunBatch and the OpenAPI document:
+lengths of ids, keys, names and compound actions; the ruleset and its options as the
+engine names them; ListGames' page cursors. Each refusal is INVALID_ARGUMENT naming the
+field.
+"""
 
 from __future__ import annotations
 

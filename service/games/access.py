@@ -1,4 +1,7 @@
-"""TODO games.access"""
+"""Who is calling and what they may do: the caller (token, address, connection), the
+identities limits count, the seat a token holds, the host's and the operator's rights,
+and the per-client rate quotas.
+"""
 
 from __future__ import annotations
 

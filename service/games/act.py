@@ -1,4 +1,8 @@
-"""TODO games.act"""
+"""SubmitAction, UndoAction and PreviewAction: the cheap bounds first, then per game and
+under its lock: idempotency (a repeated key answers the stored reply), the seat's token,
+hosted play's refusals, the engine's apply on a copy, the store's append conditional on
+the version, and the answer made once.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,6 @@
-"""TODO games.create"""
+"""CreateGame and CreateGameFromPosition: checks and quotas, the hosting state, the first
+row with its seats' token digests, and the tokens returned once.
+"""
 
 from __future__ import annotations
 

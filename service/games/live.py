@@ -1,4 +1,7 @@
-"""TODO games.live"""
+"""This replica's games in memory: each is brought up to the store's head before it is
+used (from a snapshot and the decisions after it), kept in an LRU, and written under a
+lock per game.
+"""
 
 from __future__ import annotations
 

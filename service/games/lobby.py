@@ -1,4 +1,7 @@
-"""TODO games.lobby"""
+"""The seats of a game: join, leave, start, reissue and revoke tokens (with bans), bot
+seats, resignation and forfeit. Every change is a conditional write of the seats, retried
+when another process changed them first.
+"""
 
 from __future__ import annotations
 

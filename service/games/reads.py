@@ -1,4 +1,6 @@
-"""TODO games.reads"""
+"""GetGame, ListLegalActions and ListGames: the reads of a game's present (its past is
+replay.py's).
+"""
 
 from __future__ import annotations
 

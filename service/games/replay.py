@@ -1,4 +1,7 @@
-"""TODO games.replay"""
+"""The past of a game: GetGame at a version and GetReplay. Replays are made once per
+version and extended move by move (_ReplayParts), within bounds of count and bytes per
+process; past versions are kept in a small LRU.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,6 @@
-"""TODO games.service"""
+"""GameService: builds its parts (one concern each, in this package) and answers every
+RPC with one line that hands it to its part. Both transports call this class only.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,6 @@
-"""TODO games.settings"""
+"""ServiceSettings: every limit and period of the service, with why each default is what
+it is. app/config.py reads them from the environment.
+"""
 
 from __future__ import annotations
 

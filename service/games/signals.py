@@ -1,4 +1,6 @@
-"""TODO games.signals"""
+"""Who is woken when a game changes: its watchers (ChangeBroker), and the timer when the
+change makes the game due soon.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-"""TODO games.timer"""
+"""The server's own moves: bots' decisions, a stand-in's for a turn past its deadline, and
+forfeits. Every process runs a timer; the store's claim on a due game lets one process at
+a time act on it, and bot work takes turns between creators (bots/fair_slots.py).
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,6 @@
-"""TODO games.upkeep"""
+"""What keeps the store and the process tidy: the sweep of abandoned games, the gauges,
+and waking watchers when another process on the same SQLite file writes.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,6 @@
-"""TODO games.watch"""
+"""WatchGame: a stream's admission (slots per game, client, address and connection), and
+the stream of a game's changes, re-checking the seat's token at every wake-up.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-"""TODO views.answers"""
+"""The answers that carry a game: GameState (as a message and as proto3 JSON text made
+from the core's own JSON), event messages, a seat's legal options encoded once per process
+(LegalOptions), the compound actions.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,6 @@
-"""TODO views.summary"""
+"""GameSummary, as protobuf and as proto3 JSON: the fields a row fixes (made once per row
+object), and those that change with the game (version, status, clock, how it ended).
+"""
 
 from __future__ import annotations
 
