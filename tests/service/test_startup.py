@@ -8,11 +8,13 @@ import os
 import socket
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import structlog
 
-from brass_service.observability import configure_logging
+from brass_service.observability import configure_logging, request_lines
 
 
 def _serve(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -70,6 +72,22 @@ def test_redact_url_hides_only_the_password() -> None:
     assert "pw" not in redact_url("postgresql://u:pw@[::1/db")  # unparseable
 
 
+@pytest.fixture
+def restored_logging() -> Iterator[None]:
+    """configure_logging points every logger at this test's captured stderr: put back what
+    was there, or later tests in this process would log into a closed capture."""
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    structlog_config = structlog.get_config()
+    lines_file, lines_enabled = request_lines._file, request_lines.enabled
+    yield
+    root.handlers[:] = handlers
+    root.setLevel(level)
+    structlog.configure(**structlog_config)
+    request_lines.configure(lines_file, lines_enabled)
+
+
+@pytest.mark.usefixtures("restored_logging")
 def test_library_tracebacks_are_rendered_as_text(capsys: pytest.CaptureFixture[str]) -> None:
     configure_logging("info")
     try:
