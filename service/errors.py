@@ -6,6 +6,7 @@ google.rpc.ErrorInfo detail; the REST layer sends the same reason and message as
 
 from __future__ import annotations
 
+import json
 import math
 from typing import Any
 
@@ -162,6 +163,10 @@ class ServiceError(Exception):
                 "retryDelay": f"{self.retry_after_seconds:.3f}s",
             })
         return document
+
+    def to_json_text(self) -> str:
+        """to_json() as compact JSON text: the body of a REST refusal."""
+        return json.dumps(self.to_json(), separators=(",", ":"))
 
 
 def from_engine_error(exc: Exception, **metadata: Any) -> ServiceError:

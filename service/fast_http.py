@@ -11,7 +11,7 @@ in its own copy, under aiohttp); the front answers itself the requests that are:
 - a body framed by one Content-Length (or no body), with no Transfer-Encoding, Expect or
   Upgrade, and Connection absent, `keep-alive` or `close`;
 - a target of plain characters (no percent-encoding, `+` or `;`) that matches the route
-  of one of rest.PLAIN_OPERATIONS.
+  of one of api/rest_routes.PLAIN_OPERATIONS.
 
 Of those it refuses, without reading the body, a Content-Encoding (415: bodies are not
 decompressed) and a Content-Length over the body limit (413). Anything else (the event and
@@ -19,8 +19,8 @@ batch streams, /healthz, /metrics, /openapi.json, unknown routes, chunked bodies
 `Expect: 100-continue`, HTTP/1.0, heads llhttp refuses, huge heads) is handed to aiohttp
 together with the connection and every byte not yet answered, and aiohttp serves that
 connection to its end. So aiohttp decides every other error and corner of HTTP, and both
-fronts give a plain operation the same answer, made by RestGateway.respond; the rest
-gateway's _http_guard middleware refuses encodings and oversized bodies the same way.
+fronts give a plain operation the same answer, made by RestGateway.respond; the aiohttp
+app's _http_guard middleware (api/rest_app.py) refuses encodings and oversized bodies the same way.
 
 Requests on one connection are answered one at a time, in order (pipelined ones wait in
 the buffer). Every connection, handed over or not, is bounded:
@@ -47,21 +47,13 @@ from typing import TYPE_CHECKING, Any
 
 import httptools
 
+from .api.rest_parse import BODY_UNREAD_STATUSES, body_too_large, encoding_refused, read_timeout
+from .api.rest_routes import GAME_ID_CHARS, PLAIN_OPERATIONS, ROUTES
 from .errors import ServiceError
-from .rest import (
-    BODY_UNREAD_STATUSES,
-    GAME_ID_CHARS,
-    PLAIN_OPERATIONS,
-    ROUTES,
-    _error_text,
-    body_too_large,
-    encoding_refused,
-    read_timeout,
-)
 
 if TYPE_CHECKING:
+    from .api.rest import RestGateway
     from .openapi import Route
-    from .rest import RestGateway
 
 # aiohttp's own limit on a request line or header field; a longer head goes to aiohttp,
 # which refuses it with its usual error.
@@ -117,7 +109,7 @@ class FastRoutes:
 
 
 class FastRequest:
-    """A request read by this front, seen as a rest.RestRequest."""
+    """A request read by this front, seen as a rest_parse.RestRequest."""
 
     __slots__ = ("_body", "_headers", "_params", "_query", "_query_text", "remote")
 
@@ -518,7 +510,7 @@ class FastHttpProtocol(asyncio.Protocol):
         assert error.http_status in BODY_UNREAD_STATUSES or error.reason == "RATE_LIMITED"
         transport.write(
             response_bytes(
-                error.http_status, _error_text(error), self._front.date.value(), True,
+                error.http_status, error.to_json_text(), self._front.date.value(), True,
                 error.http_headers(), self._front.hand_off_cross_origin,
             )
         )

@@ -23,12 +23,13 @@ from grpc_health.v1._async import HealthServicer
 from grpc_reflection.v1alpha import reflection, reflection_pb2
 from grpc_reflection.v1alpha._async import ReflectionServicer as AsyncReflectionServicer
 
+from ..api.rest import RestGateway
+from ..api.rest_app import RestApp, with_json_errors
 from ..fast_http import FastHttpFront
 from ..games import GameService, ServiceSettings
 from ..gen import game_service_pb2 as pb
 from ..grpc_api import GameServicer, add_to_server
 from ..observability import configure_logging, request_lines
-from ..rest import RestGateway, with_json_errors
 from ..store import open_store
 from .config import (
     DEFAULT_GRPC_PORT,
@@ -152,8 +153,8 @@ async def serve_async(
     # aiohttp serves every REST request but the simple plain ones, which the fast front
     # (which owns the port) answers itself; it hands aiohttp the other connections.
     runner = web.AppRunner(
-        gateway.app(limits.max_message_bytes, limits.http_request_read_seconds,
-                    cors_origins=cors_origins),
+        RestApp(gateway).app(limits.max_message_bytes, limits.http_request_read_seconds,
+                             cors_origins=cors_origins),
         access_log=None, keepalive_timeout=limits.http_keepalive_seconds,
         auto_decompress=False,  # bodies are never decompressed (the guard refuses them)
         # How long aiohttp reads and drops a refused request's unread body before closing.

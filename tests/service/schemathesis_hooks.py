@@ -30,7 +30,7 @@ _rng = random.Random(FIXTURE.get("seed", 0))
 _SEAT_TO_ACT = {"SubmitAction", "PreviewAction", "ListLegalActions", "GetGame", "UndoAction"}
 _OPERATOR = {"RunBatch", "CreateGameFromPosition", "CreateGame"}
 
-# The server's checks of a request's shape (rest.py, openapi.BodyValidator) word their
+# The server's checks of a request's shape (api/rest_parse.py, openapi.BodyValidator) word their
 # refusals so: a request the document admits must never get one of these.
 _SHAPE_REFUSAL = re.compile(
     r"^the body (does not fit|is not JSON|must be a JSON object)|must be an integer from"

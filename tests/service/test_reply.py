@@ -144,7 +144,7 @@ def test_legal_options_match_the_plain_route() -> None:
 def test_simple_submit_bodies_parse_as_json_format_does() -> None:
     from google.protobuf import json_format
 
-    from brass_service.rest import _simple_submit
+    from brass_service.api.rest_parse import simple_submit as _simple_submit
 
     bodies: list[dict[str, Any]] = [
         {"action": {"optionId": 7}},

@@ -189,7 +189,7 @@ def _figures(report: Path) -> dict[str, Any]:
 
 
 def _route_patterns() -> list[tuple[str, re.Pattern[str], str]]:
-    from brass_service.rest import ROUTES
+    from brass_service.api.rest_routes import ROUTES
 
     return [(route.method, re.compile(re.sub(r"\\\{\w+\\\}", "[^/:]+", re.escape(route.path))),
              route.operation_id) for route in ROUTES]

@@ -1,0 +1,268 @@
+"""The REST/JSON gateway: the plain operations (one JSON answer each), run by both HTTP
+fronts (api/rest_app.py's aiohttp app, api/fast_http.py) on the same event loop and
+GameService as gRPC.
+
+Bodies are the canonical proto3 JSON of the brass.v1 messages; errors are the same reasons
+and messages as over gRPC, with the matching HTTP status.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
+
+import structlog
+from google.protobuf.message import Message
+
+from ..auth import bearer_token
+from ..errors import ServiceError
+from ..games import Caller, GameService
+from ..gen import game_service_pb2 as pb
+from ..observability import RequestRecord, new_request_id, observe_request
+from ..openapi import BodyValidator, build_openapi
+from ..rulesets import get_ruleset, parse_ruleset
+from ..store import StoreHealth
+from ..views.convert import message_to_json_dict
+from ..views.reply import Reply
+from .rest_parse import (
+    ClientGone,
+    RestRequest,
+    bool_param,
+    int_param,
+    path_game_id,
+    query_either,
+    read_body,
+)
+from .rest_routes import ROUTES, TOKEN_REQUIRED
+
+log = structlog.get_logger("brass_service.rest")
+
+# Refusals of a request's arguments, which a bad token takes precedence over.
+_ARGUMENT_REASONS = frozenset({
+    "INVALID_ARGUMENT", "UNKNOWN_ACTION", "BAD_PAGE_TOKEN", "BAD_POSITION",
+})
+
+
+NO_HEADERS: Mapping[str, str] = {}
+
+
+def _ok_text(message: Message | Reply) -> str:
+    if type(message) is Reply:
+        return message.to_json_text()
+    return json.dumps(message_to_json_dict(message), separators=(",", ":"))
+
+
+class RestGateway:
+    """The plain operations: a request in, (status, JSON text, headers) out."""
+
+    def __init__(
+        self, service: GameService, health_check: Callable[[], Awaitable[StoreHealth]]
+    ):
+        self.service = service
+        self.health_check = health_check
+        # Relative: the document is the same whatever Host a client sends.
+        self.openapi_document = build_openapi(ROUTES, server_url="/", settings=service.settings)
+        self.bodies = BodyValidator(self.openapi_document)
+
+    async def respond(
+        self, operation_id: str, request: RestRequest
+    ) -> tuple[int, str, Mapping[str, str]]:
+        """Runs a plain operation: (HTTP status, JSON text of the answer or of the error,
+        extra headers: Retry-After on a 429)."""
+        record = RequestRecord(
+            transport="rest",
+            method=operation_id,
+            request_id=request.header("x-request-id") or new_request_id(),
+        )
+        with observe_request(record):
+            try:
+                caller = self.caller(request)
+                if caller.token is None and operation_id in TOKEN_REQUIRED:
+                    raise ServiceError(  # before anything of the request is read
+                        "UNAUTHENTICATED",
+                        f"{operation_id} needs a token (Authorization: Bearer …)",
+                    )
+                try:
+                    answer = await self._plain[operation_id](request, caller, record)
+                except ServiceError as error:
+                    await self._authenticate_first(error, request, caller)
+                    raise
+                return 200, _ok_text(answer), NO_HEADERS
+            except ServiceError as error:
+                record.outcome = error.reason
+                return error.http_status, error.to_json_text(), error.http_headers()
+            except ClientGone:
+                record.outcome = "CLIENT_GONE"
+                return 400, "", NO_HEADERS
+            except Exception:
+                record.outcome = "INTERNAL"
+                log.exception(
+                    "unexpected_error", method=operation_id, request_id=record.request_id
+                )
+                error = ServiceError("INTERNAL", f"internal error (request id {record.request_id})")
+                return error.http_status, error.to_json_text(), NO_HEADERS
+
+    async def _authenticate_first(
+        self, error: ServiceError, request: RestRequest, caller: Caller
+    ) -> None:
+        """A request refused for its arguments whose token is no token of its game is
+        refused as UNAUTHENTICATED instead: authentication comes before the body. Checked
+        only when the request is refused anyway, so accepted requests pay nothing."""
+        if error.reason not in _ARGUMENT_REASONS or caller.token is None:
+            return
+        try:
+            game_id = request.path_param("gameId")
+        except KeyError:
+            return  # no game in the path: the operator token is checked before the body
+        await self.service.authenticate(game_id, caller)
+
+    def caller(self, request: RestRequest) -> Caller:
+        return Caller(
+            token=bearer_token(request.header("authorization")),
+            peer=self.service.client_address(request.remote, request.header),
+        )
+
+
+    @functools.cached_property
+    def _plain(
+        self,
+    ) -> Mapping[str, Callable[[RestRequest, Caller, RequestRecord], Awaitable[Message | Reply]]]:
+        return {
+            "CreateGame": self._create_game,
+            "CreateGameFromPosition": self._create_game_from_position,
+            "ListGames": self._list_games,
+            "GetGame": self._get_game,
+            "ListLegalActions": self._list_legal_actions,
+            "SubmitAction": self._submit_action,
+            "PreviewAction": self._preview_action,
+            "GetReplay": self._get_replay,
+            "GetRuleset": self._get_ruleset,
+            "JoinGame": functools.partial(
+                self._lobby, pb.JoinGameRequest, self.service.join_game),
+            "LeaveGame": functools.partial(
+                self._lobby, pb.LeaveGameRequest, self.service.leave_game),
+            "StartGame": functools.partial(
+                self._lobby, pb.StartGameRequest, self.service.start_game),
+            "ReissueSeatToken": functools.partial(
+                self._lobby, pb.ReissueSeatTokenRequest, self.service.reissue_seat_token),
+            "ResignGame": functools.partial(
+                self._lobby, pb.ResignGameRequest, self.service.resign_game),
+            "RevokeSeatToken": functools.partial(
+                self._lobby, pb.RevokeSeatTokenRequest, self.service.revoke_seat_token),
+            "SetSeatBot": functools.partial(
+                self._lobby, pb.SetSeatBotRequest, self.service.set_seat_bot),
+            "UndoAction": self._undo_action,
+        }
+
+    async def _lobby(
+        self,
+        message_class: type[Message],
+        call: Callable[[Any, Caller, RequestRecord], Awaitable[Message]],
+        request: RestRequest,
+        caller: Caller,
+        record: RequestRecord,
+    ) -> Message | Reply:
+        """JoinGame, LeaveGame, StartGame, ResignGame…: the body (optional) and the path's
+        game id."""
+        message = await read_body(request, message_class(), self.bodies)
+        path_game_id(request, message)
+        return await call(message, caller, record)
+
+    async def _create_game(
+        self, request: RestRequest, caller: Caller, record: RequestRecord
+    ) -> Message | Reply:
+        body = await read_body(request, pb.CreateGameRequest(), self.bodies)
+        return await self.service.create_game(body, caller, record)  # type: ignore[arg-type]
+
+    async def _create_game_from_position(
+        self, request: RestRequest, caller: Caller, record: RequestRecord
+    ) -> Message | Reply:
+        self.service.require_operator(caller, "CreateGameFromPosition")  # before the body
+        body = await read_body(request, pb.CreateGameFromPositionRequest(), self.bodies)
+        return await self.service.create_game_from_position(
+            body, caller, record  # type: ignore[arg-type]
+        )
+
+    async def _list_games(
+        self, request: RestRequest, caller: Caller, record: RequestRecord
+    ) -> Message | Reply:
+        message = pb.ListGamesRequest(
+            page_size=int_param(query_either(request, "pageSize", "page_size"), "pageSize", 32,
+                                 low=1),
+            page_token=query_either(request, "pageToken", "page_token") or "",
+        )
+        for name, enum in (("status", pb.GameStatus), ("ruleset", pb.Ruleset)):
+            value = request.query_param(name)
+            if value is not None:
+                # by name only, as the document says (not by number)
+                if value not in enum.keys():
+                    raise ServiceError(
+                        "INVALID_ARGUMENT",
+                        f"{name} {value[:64]!r} is not a {enum.DESCRIPTOR.name} name",
+                        field=name,
+                    )
+                setattr(message, name, enum.Value(value))
+        open_seats = query_either(request, "hasOpenSeats", "has_open_seats")
+        if open_seats is not None:
+            message.has_open_seats = bool_param(open_seats, "hasOpenSeats")
+        return await self.service.list_games(message, record)
+
+    async def _get_game(
+        self, request: RestRequest, caller: Caller, record: RequestRecord
+    ) -> Message | Reply:
+        message = pb.GetGameRequest(game_id=request.path_param("gameId"))
+        at_version = query_either(request, "atVersion", "at_version")
+        if at_version is not None:
+            message.at_version = int_param(at_version, "atVersion", 64, low=0)
+        return await self.service.get_game(message, caller, record)
+
+    async def _list_legal_actions(
+        self, request: RestRequest, caller: Caller, record: RequestRecord
+    ) -> Message | Reply:
+        message = pb.ListLegalActionsRequest(
+            game_id=request.path_param("gameId"),
+            include_compound_actions=bool_param(
+                query_either(request, "includeCompoundActions", "include_compound_actions"),
+                "includeCompoundActions",
+            ),
+            include_unavailable=bool_param(
+                query_either(request, "includeUnavailable", "include_unavailable"),
+                "includeUnavailable",
+            ),
+        )
+        return await self.service.list_legal_actions(message, caller, record)
+
+    async def _submit_action(
+        self, request: RestRequest, caller: Caller, record: RequestRecord
+    ) -> Message | Reply:
+        message = await read_body(request, pb.SubmitActionRequest(), self.bodies)
+        path_game_id(request, message)
+        return await self.service.submit_action(message, caller, record)  # type: ignore[arg-type]
+
+    async def _undo_action(
+        self, request: RestRequest, caller: Caller, record: RequestRecord
+    ) -> Message | Reply:
+        message = await read_body(request, pb.UndoActionRequest(), self.bodies)
+        path_game_id(request, message)
+        return await self.service.undo_action(message, caller, record)  # type: ignore[arg-type]
+
+    async def _preview_action(
+        self, request: RestRequest, caller: Caller, record: RequestRecord
+    ) -> Message | Reply:
+        message = await read_body(request, pb.PreviewActionRequest(), self.bodies)
+        path_game_id(request, message)
+        return await self.service.preview_action(message, caller, record)  # type: ignore[arg-type]
+
+    async def _get_replay(
+        self, request: RestRequest, caller: Caller, record: RequestRecord
+    ) -> Message | Reply:
+        message = pb.GetReplayRequest(game_id=request.path_param("gameId"))
+        return await self.service.get_replay(message, caller, record)
+
+    async def _get_ruleset(
+        self, request: RestRequest, caller: Caller, record: RequestRecord
+    ) -> Message | Reply:
+        ruleset = parse_ruleset(request.path_param("ruleset"))
+        return await get_ruleset(pb.GetRulesetRequest(ruleset=ruleset))

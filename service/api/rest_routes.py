@@ -1,0 +1,135 @@
+"""The REST routes: each operation's method and path, what it takes and answers, and who may
+call it. The OpenAPI document (api/openapi.py) is built from this table, and both HTTP fronts
+(api/rest_app.py's aiohttp app and api/fast_http.py) route by it.
+"""
+
+from __future__ import annotations
+
+from ..games.settings import ServiceSettings
+from ..openapi import Route
+from ..requests import MAX_PAGE_TOKEN_CHARS
+
+_BOOL = {"type": "boolean"}
+_VERSION = {"type": "integer", "format": "int64", "minimum": 0, "maximum": 2**63 - 1}
+
+ROUTES: list[Route] = [
+    Route("POST", "/v1/games", "CreateGame", "Create a game; returns one token per seat.",
+          request="CreateGameRequest", response="CreateGameResponse", authorization="none"),
+    Route("POST", "/v1/games:fromPosition", "CreateGameFromPosition",
+          "Create a game from a position in the core's JSON format.",
+          request="CreateGameFromPositionRequest", response="CreateGameResponse",
+          authorization="operator"),
+    Route("GET", "/v1/games", "ListGames", "List games, newest first, a page at a time.",
+          response="ListGamesResponse", authorization="none",
+          query=(("pageSize", {"type": "integer", "format": "int32", "minimum": 1,
+                               "maximum": ServiceSettings.max_page_size},
+                  "Games per page, 1 to 100 (default 20)."),
+                 ("pageToken", {"type": "string", "maxLength": MAX_PAGE_TOKEN_CHARS},
+                  "nextPageToken of the previous page (empty or absent: the first page)."),
+                 ("status", {"$ref": "#/components/schemas/GameStatus"},
+                  "Only games of this status."),
+                 ("ruleset", {"$ref": "#/components/schemas/Ruleset"},
+                  "Only games of this rule set."),
+                 ("hasOpenSeats", _BOOL,
+                  "Only games with (true) or without (false) an open seat."))),
+    Route("GET", "/v1/games/{gameId}", "GetGame",
+          "The caller's view: a seat's with its token, a spectator's without.",
+          response="GetGameResponse",
+          query=(("atVersion", _VERSION,
+                  "The game as it was at this version, 0 to the current one (default: now)."),
+                 )),
+    Route("GET", "/v1/games/{gameId}/actions", "ListLegalActions",
+          "The current decision's options, for the seat to act.",
+          response="ListLegalActionsResponse", authorization="required",
+          query=(("includeCompoundActions", _BOOL, "Also list complete compound actions."),
+                 ("includeUnavailable", _BOOL,
+                  "Also list unavailable options with the engine's reason."))),
+    Route("POST", "/v1/games/{gameId}/actions", "SubmitAction",
+          "Apply a decision or a whole compound action.", request="SubmitActionRequest",
+          response="SubmitActionResponse", authorization="required"),
+    Route("POST", "/v1/games/{gameId}:undo", "UndoAction",
+          "Take back the caller's action in progress, else its previous action of this turn "
+          "(the seat to act; never across the turn's start or a reveal).",
+          request="UndoActionRequest", response="UndoActionResponse",
+          authorization="required"),
+    Route("POST", "/v1/games/{gameId}/actions:preview", "PreviewAction",
+          "What SubmitAction would do; nothing is committed.", request="PreviewActionRequest",
+          response="PreviewActionResponse", authorization="required"),
+    Route("GET", "/v1/games/{gameId}/events", "WatchGame",
+          "Server-Sent Events: updates after a version, then live ones.",
+          content_type="text/event-stream",
+          query=(("fromVersion", _VERSION,
+                  "Send updates after this version, at most the current one (default 0)."),
+                 ("Last-Event-ID", _VERSION,
+                  "Set by EventSource on reconnection; wins over fromVersion."))),
+    Route("GET", "/v1/games/{gameId}/replay", "GetReplay",
+          "Seed and decisions: complete after the end, the public part before.",
+          response="GetReplayResponse"),
+    Route("GET", "/v1/rulesets/{ruleset}", "GetRuleset",
+          "A ruleset's board (map coordinates, slots, routes, merchants, markets), action "
+          "space, reasons and options; {ruleset} is its name, e.g. birmingham.",
+          response="GetRulesetResponse", authorization="none"),
+    Route("POST", "/v1/games/{gameId}:join", "JoinGame",
+          "Take an open seat (a given one or the next); returns its token, once.",
+          request="JoinGameRequest", response="JoinGameResponse", authorization="none"),
+    Route("POST", "/v1/games/{gameId}:leave", "LeaveGame",
+          "Give the caller's seat back before the start (its seat token).",
+          request="LeaveGameRequest", response="LeaveGameResponse", authorization="required"),
+    Route("POST", "/v1/games/{gameId}:start", "StartGame",
+          "Start a game whose seats are all taken (the host token).",
+          request="StartGameRequest", response="StartGameResponse", authorization="required"),
+    Route("POST", "/v1/games/{gameId}:reissueSeatToken", "ReissueSeatToken",
+          "Revoke a seat's token and return a new one, once (the host token).",
+          request="ReissueSeatTokenRequest", response="ReissueSeatTokenResponse",
+          authorization="required"),
+    Route("POST", "/v1/games/{gameId}:resign", "ResignGame",
+          "Resign the caller's seat (its seat token); the host's on_resign says whether a "
+          "bot plays it on or the game ends.",
+          request="ResignGameRequest", response="ResignGameResponse", authorization="required"),
+    Route("POST", "/v1/games/{gameId}:revokeSeatToken", "RevokeSeatToken",
+          "Revoke a seat's token without a new one (the host token): open again before the "
+          "start, vacant after it.",
+          request="RevokeSeatTokenRequest", response="RevokeSeatTokenResponse",
+          authorization="required"),
+    Route("POST", "/v1/games/{gameId}:setSeatBot", "SetSeatBot",
+          "Put a server bot in an open (before the start) or vacant seat (the host token).",
+          request="SetSeatBotRequest", response="SetSeatBotResponse",
+          authorization="required"),
+    Route("POST", "/v1/batches", "RunBatch",
+          "Play a batch of bot-vs-bot games; one NDJSON line (a RunBatchResponse) per "
+          "finished game.",
+          request="RunBatchRequest", authorization="operator",
+          content_type="application/x-ndjson",
+          stream_item="RunBatchResponse"),
+    Route("GET", "/healthz", "Health", "Liveness and store reachability.",
+          authorization="none"),
+    Route("GET", "/metrics", "Metrics", "Prometheus metrics.", authorization="none",
+          content_type="text/plain"),
+    Route("GET", "/openapi.json", "OpenApi", "This document.", authorization="none"),
+    Route("GET", "/", "WebApp", "The reference web frontend (docs/WEB.md).",
+          authorization="none", content_type="text/html"),
+    Route("GET", "/web/{name}", "WebAsset", "A file of the web frontend (scripts, styles).",
+          authorization="none",
+          content_type="text/javascript, text/css, image/svg+xml, application/json"),
+]
+
+
+# The operations answered with one JSON document (every route but the streams, /healthz,
+# /metrics and /openapi.json): both HTTP fronts (aiohttp, and fast_http for simple
+# requests) run them through RestGateway.respond.
+PLAIN_OPERATIONS = (
+    "CreateGame", "CreateGameFromPosition", "ListGames", "GetGame", "ListLegalActions",
+    "SubmitAction", "PreviewAction", "GetReplay", "GetRuleset", "JoinGame", "LeaveGame",
+    "StartGame", "ReissueSeatToken", "ResignGame", "RevokeSeatToken", "SetSeatBot",
+    "UndoAction",
+)
+
+
+# The plain operations a request without a token is refused at once (before its body).
+TOKEN_REQUIRED = frozenset(
+    route.operation_id for route in ROUTES if route.authorization == "required"
+)
+
+# What a game id in a path may hold: no ':' (the custom methods, /v1/games/{id}:join, are
+# routes of their own) and no '/'.
+GAME_ID_CHARS = "[^/:]+"
