@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from functools import lru_cache
 
 import brass
@@ -26,6 +27,35 @@ def _board_key(ids: tuple[int, ...], cards: frozenset[int]) -> tuple[int, ...]:
     group (then every variant of the best groups, as a card can cost something: whiskey
     in a Pittsburgh build its card does not allow)."""
     return tuple(i for i in ids if i not in cards)
+
+
+def ranked_actions(game: brass.Game, seat: int, evaluator: Evaluator, top: int,
+                   max_candidates: int = 20000,
+                   stop: Callable[[], bool] | None = None) -> list[tuple[float, tuple[int, ...]]]:
+    """The `top` best complete actions from the current decision by the static evaluator,
+    best first, as (value for `seat`, ids): one per board group (actions that differ only
+    in their cards), its best-scoring variant. Empty when nothing complete is listed."""
+    candidates, _truncated = game.compound_actions(limit=max_candidates)
+    cards = card_ids(game.ruleset)
+    groups: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
+    for compound in candidates:
+        groups.setdefault(_board_key(compound.ids, cards), []).append(compound.ids)
+    scored: list[tuple[float, int, list[tuple[int, ...]]]] = []
+    for checked, variants in enumerate(groups.values()):
+        if checked % 64 == 63 and stop is not None and stop():
+            break
+        scored.append((GreedyBot._score(game, variants[0], seat, evaluator), checked, variants))
+    scored.sort(key=lambda entry: -entry[0])
+    ranked = []
+    for value, _, variants in scored[:top]:
+        if len(variants) > 1:  # a card can cost something (a Pittsburgh whiskey)
+            value, ids = max(((GreedyBot._score(game, ids, seat, evaluator), ids)
+                              for ids in variants), key=lambda entry: entry[0])
+        else:
+            ids = variants[0]
+        ranked.append((value, ids))
+    ranked.sort(key=lambda entry: -entry[0])
+    return ranked
 
 
 @register("greedy")

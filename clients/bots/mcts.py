@@ -23,6 +23,7 @@ from brass_clients.bots.base import (
     number_option,
     register,
 )
+from brass_clients.bots.greedy import ranked_actions
 from brass_clients.bots.heuristic import Evaluator, evaluator_for
 
 RANK_WEIGHT = 0.7     # share of the reward given by the finishing rank
@@ -33,6 +34,8 @@ HEURISTIC_SCALE = 15.0  # evaluator points that move a cut-off rollout's reward 
 MAX_ROLLOUT_DEPTH = 1 << 20
 MAX_ITERATIONS = 1 << 30
 STOP_CHECK_ITERATIONS = 8  # how often a search looks at Bot.stop
+LEAF_MODES = ("auto", "playout", "action")
+MAX_ROOT_CANDIDATES = 1000
 
 
 class Node:
@@ -77,7 +80,8 @@ class MctsBot(Bot):
 
     def __init__(self, iterations: int = 100, seconds: float = 0.0,
                  exploration: float = 0.7, rollout_depth: int = 30,
-                 rollout_policy: str = "sane", reuse_tree: bool = True) -> None:
+                 rollout_policy: str = "sane", reuse_tree: bool = True,
+                 leaf: str = "auto", root_candidates: int = -1) -> None:
         name = self.name
         self.iterations = number_option(name, "iterations", iterations, integer=True,
                                         minimum=0, maximum=MAX_ITERATIONS)
@@ -89,20 +93,45 @@ class MctsBot(Bot):
         self.rollout_policy = choice_option(name, "rollout_policy", rollout_policy,
                                             PLAYOUT_POLICIES)
         self.reuse_tree = bool_option(name, "reuse_tree", reuse_tree)
+        self.leaf = choice_option(name, "leaf", leaf, LEAF_MODES)
+        self.root_candidates = number_option(name, "root_candidates", root_candidates,
+                                             integer=True, minimum=-1,
+                                             maximum=MAX_ROOT_CANDIDATES)
+        self._plan: dict[int, int] = {}  # state hash -> next id of a chosen whole action
         self._evaluators: dict[str, Evaluator] = {}  # by ruleset, for cut-off rollouts
         self._kept: tuple[int, Node] | None = None  # (state hash, subtree) for reuse
         self.last_iterations = 0
 
     def reset(self) -> None:
         self._kept = None
+        self._plan.clear()
+
+    def leaf_mode(self, ruleset: str) -> str:
+        if self.leaf != "auto":
+            return self.leaf
+        return "action" if ruleset == "pittsburgh" else "playout"
+
+    def candidates_for(self, ruleset: str) -> int:
+        if self.root_candidates >= 0:
+            return self.root_candidates
+        return 8 if ruleset == "pittsburgh" else 0
 
     def choose(self, game: brass.Game, rng: random.Random) -> int:
+        planned = self._plan.pop(game.state_hash(), None)
+        if planned is not None:
+            return planned
+        self._plan.clear()
         legal = game.legal_ids()
         seat = game.current_seat
         assert seat is not None, "the game is over"
         if len(legal) == 1:
             self._kept = None
             return legal[0]
+        top = self.candidates_for(game.ruleset)
+        if top > 0:
+            chosen = self._choose_action(game, seat, top, rng)
+            if chosen is not None:
+                return chosen
         root = self._root_for(game)
         deadline = time.perf_counter() + self.seconds if self.seconds > 0 else None
         done = 0
@@ -129,13 +158,62 @@ class MctsBot(Bot):
             self._kept = (after.state_hash(), root.children[best])
         return best
 
+    def _choose_action(self, game: brass.Game, seat: int, top: int,
+                       rng: random.Random) -> int | None:
+        """Search over the `top` whole actions the static evaluator ranks best: each
+        starts with the evaluator's value as one visit, then iterations re-deal, apply a
+        candidate chosen by UCB and go on down a tree of decision ids below it."""
+        self._kept = None
+        evaluator = self._evaluator(game.ruleset)
+        ranked = ranked_actions(game, seat, evaluator, top, stop=self.stop)
+        if not ranked:
+            return None
+        nodes = []
+        for value, _ids in ranked:
+            node = Node(seat)
+            node.visits = 1
+            node.reward_sum = _squash(value)
+            nodes.append(node)
+        deadline = time.perf_counter() + self.seconds if self.seconds > 0 else None
+        done = 0
+        c = self.exploration
+        while len(ranked) > 1:
+            if deadline is not None:
+                if time.perf_counter() >= deadline and done > 0:
+                    break
+            elif done >= self.iterations:
+                break
+            if done % STOP_CHECK_ITERATIONS == 0 and self.stop is not None and self.stop():
+                break
+            total = sum(node.visits for node in nodes)
+            log_total = math.log(total)
+            pick = max(range(len(nodes)), key=lambda k: nodes[k].reward_sum / nodes[k].visits
+                       + c * math.sqrt(log_total / nodes[k].visits))
+            world = game.determinize(seat, rng.getrandbits(64))
+            world.apply_compound(ranked[pick][1])
+            self._descend(world, nodes[pick], rng)
+            done += 1
+        self.last_iterations = done
+        best = max(range(len(nodes)), key=lambda k: (nodes[k].visits,
+                                                      nodes[k].reward_sum / nodes[k].visits))
+        ids = ranked[best][1]
+        walk = game.clone()
+        for this_id, next_id in zip(ids, ids[1:], strict=False):
+            walk.apply(this_id)
+            self._plan[walk.state_hash()] = next_id
+        return ids[0]
+
     def _root_for(self, game: brass.Game) -> Node:
         if self._kept is not None and self._kept[0] == game.state_hash():
             return self._kept[1]
         return Node(actor=-1)
 
     def _iterate(self, game: brass.Game, seat: int, root: Node, rng: random.Random) -> None:
-        world = game.determinize(seat, rng.getrandbits(64))
+        self._descend(game.determinize(seat, rng.getrandbits(64)), root, rng)
+
+    def _descend(self, world: brass.Game, root: Node, rng: random.Random) -> None:
+        """One iteration from `root` (whose position `world` is, re-dealt): select down the
+        tree, expand one id, evaluate the leaf and back the rewards up."""
         node, path = root, [root]
         while not world.is_over:
             legal = world.legal_ids()
@@ -174,7 +252,18 @@ class MctsBot(Bot):
                 best_score, best_option = score, option
         return best_option
 
+    def _evaluator(self, ruleset: str) -> Evaluator:
+        evaluator = self._evaluators.get(ruleset)
+        if evaluator is None:
+            evaluator = self._evaluators[ruleset] = evaluator_for(ruleset)
+        return evaluator
+
     def _rollout(self, world: brass.Game, rng: random.Random) -> list[float]:
+        if self.leaf_mode(world.ruleset) == "action":
+            _finish_action(world, rng)
+            if world.is_over:
+                return final_rewards(world)
+            return [_squash(v) for v in self._evaluator(world.ruleset).values(world)]
         if not world.is_over:
             if self.rollout_depth > 0:
                 world.playout(rng.getrandbits(64), self.rollout_policy, self.rollout_depth)
@@ -182,8 +271,16 @@ class MctsBot(Bot):
                 world.playout(rng.getrandbits(64), self.rollout_policy)
         if world.is_over:
             return final_rewards(world)
-        evaluator = self._evaluators.get(world.ruleset)
-        if evaluator is None:
-            evaluator = self._evaluators[world.ruleset] = evaluator_for(world.ruleset)
-        return [1.0 / (1.0 + math.exp(-value / HEURISTIC_SCALE))
-                for value in evaluator.values(world)]
+        return [_squash(value) for value in self._evaluator(world.ruleset).values(world)]
+
+
+def _squash(value: float) -> float:
+    """An evaluator value (VP units) as a reward in (0, 1)."""
+    return 1.0 / (1.0 + math.exp(-value / HEURISTIC_SCALE))
+
+
+def _finish_action(world: brass.Game, rng: random.Random) -> None:
+    """Play the rest of the action in progress with random ids (none when it is about to
+    start): the evaluator then scores a whole action, not half of one."""
+    while not world.is_over and world.decision != "action":
+        world.apply(rng.choice(world.legal_ids()))
