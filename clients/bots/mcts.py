@@ -101,10 +101,21 @@ class MctsBot(Bot):
         self._evaluators: dict[str, Evaluator] = {}  # by ruleset, for cut-off rollouts
         self._kept: tuple[int, Node] | None = None  # (state hash, subtree) for reuse
         self.last_iterations = 0
+        # Root visits of the last search, by the id then chosen (whole-action search: by
+        # the first id of each candidate action, its prior visit left out).
+        self.last_visits: dict[int, int] = {}
 
     def reset(self) -> None:
         self._kept = None
         self._plan.clear()
+
+    def visit_distribution(self) -> dict[int, float]:
+        """The last search's root visits as shares summing to 1, by id (empty when the
+        last decision was not searched)."""
+        total = sum(self.last_visits.values())
+        if total == 0:
+            return {}
+        return {option: visits / total for option, visits in self.last_visits.items()}
 
     def leaf_mode(self, ruleset: str) -> str:
         if self.leaf != "auto":
@@ -117,9 +128,10 @@ class MctsBot(Bot):
         return 8 if ruleset == "pittsburgh" else 0
 
     def choose(self, game: brass.Game, rng: random.Random) -> int:
+        self.last_visits = {}
         planned = self._plan.pop(game.state_hash(), None)
         if planned is not None:
-            return planned
+            return planned  # the rest of a whole action chosen by search
         self._plan.clear()
         legal = game.legal_ids()
         seat = game.current_seat
@@ -146,6 +158,8 @@ class MctsBot(Bot):
             self._iterate(game, seat, root, rng)
             done += 1
         self.last_iterations = done
+        self.last_visits = {option: child.visits for option, child in root.children.items()
+                            if option in legal}
         choices = [(child.visits, child.reward_sum, option)
                    for option, child in root.children.items() if option in legal]
         if not choices:  # no search was possible (iterations=0, or stopped at once)
@@ -194,6 +208,9 @@ class MctsBot(Bot):
             self._descend(world, nodes[pick], rng)
             done += 1
         self.last_iterations = done
+        self.last_visits = {}
+        for (_value, ids), node in zip(ranked, nodes, strict=True):
+            self.last_visits[ids[0]] = self.last_visits.get(ids[0], 0) + node.visits - 1
         best = max(range(len(nodes)), key=lambda k: (nodes[k].visits,
                                                       nodes[k].reward_sum / nodes[k].visits))
         ids = ranked[best][1]

@@ -114,6 +114,8 @@ def test_bot_specs_parse_options() -> None:
         ("mcts:rollout_depth=99999999999", "rollout_depth must be from 0 to 1048576"),
         ("mcts:reuse_tree=1", "reuse_tree must be true or false"),
         ("mcts:iterations=5:iterations=6", "given twice"),
+        ("mcts:leaf=rollout", "leaf must be one of auto, playout, action"),
+        ("mcts:root_candidates=-2", "root_candidates must be from -1 to 1000"),
         ("greedy:money_vp=nan", "money_vp must be a number"),
         ("greedy:money_vp=-inf", "money_vp must be a number"),
         ("greedy:opponent_weight=1e308", "opponent_weight must be from -1000000 to 1000000"),
@@ -185,3 +187,18 @@ def test_run_game_hands_its_stop_to_the_bots() -> None:
 
     assert run_game(["sees-stop", "sees-stop"], 1, 0, stop=stop) is None
     assert seen == [stop] * 4
+
+
+def test_mcts_reports_the_visits_of_its_last_search() -> None:
+    game = advance_randomly(brass.Game.new(2, seed=7), 12, seed=3)
+    legal = game.legal_ids()
+    assert len(legal) > 1
+    bot = make_bot("mcts:iterations=40")
+    assert isinstance(bot, MctsBot)
+    assert bot.visit_distribution() == {}
+    choice = bot.choose(game, random.Random(4))
+    assert sum(bot.last_visits.values()) == 40  # every iteration passes one root child
+    assert set(bot.last_visits) <= set(legal)
+    shares = bot.visit_distribution()
+    assert sum(shares.values()) == pytest.approx(1.0)
+    assert shares[choice] == max(shares.values())  # the move played is the most visited

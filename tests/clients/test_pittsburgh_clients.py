@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 import random
 
 import numpy as np
@@ -15,8 +16,8 @@ import pytest
 
 import brass
 from brass_clients import eval as evaluation
-from brass_clients.bots import make_bot
-from brass_clients.bots.greedy import card_ids
+from brass_clients.bots import MctsBot, make_bot
+from brass_clients.bots.greedy import card_ids, ranked_actions
 from brass_clients.bots.heuristic import evaluator_for
 from brass_clients.bots.heuristic_pittsburgh import PittsburghEvaluator, board_facts
 from brass_clients.vector import VectorEnv
@@ -232,3 +233,92 @@ def test_openspiel_plays_a_full_pittsburgh_game() -> None:
     with pytest.raises(Exception, match="data"):
         pyspiel.load_game("python_brass", {"ruleset": "pittsburgh",
                                            "options": '{"data": "huge"}'})
+
+
+def _action_start(seed: int, decisions: int) -> brass.Game:
+    """A tiny-map Pittsburgh position at the start of an action with a choice to make."""
+    game = brass.Game.new(2, seed, ruleset="pittsburgh", options=TINY)
+    game.playout(seed, "sane", decisions)
+    while game.decision != "action" or len(game.legal_ids()) < 2:
+        game.apply(game.legal_ids()[0])
+    assert not game.is_over
+    return game
+
+
+def _play_one_action(bot: MctsBot, game: brass.Game, rng: random.Random) -> tuple[int, ...]:
+    """The ids `bot` plays from an action start to the next action start."""
+    seat, ids = game.current_seat, []
+    game = game.clone()
+    while True:
+        ids.append(bot.choose(game, rng))
+        game.apply(ids[-1])
+        if game.is_over or game.decision == "action" or game.current_seat != seat:
+            return tuple(ids)
+
+
+def test_pittsburgh_mcts_defaults_to_whole_action_search_scored_by_the_evaluator() -> None:
+    bot = make_bot("mcts")
+    assert isinstance(bot, MctsBot)
+    assert bot.leaf_mode("pittsburgh") == "action" and bot.candidates_for("pittsburgh") == 8
+    # Birmingham keeps its measured search: rollouts in C, one tree of decision ids
+    assert bot.leaf_mode("birmingham") == "playout" and bot.candidates_for("birmingham") == 0
+    forced = make_bot("mcts:leaf=playout:root_candidates=0")
+    assert forced.leaf_mode("pittsburgh") == "playout"  # type: ignore[attr-defined]
+    assert forced.candidates_for("pittsburgh") == 0  # type: ignore[attr-defined]
+
+
+def test_pittsburgh_mcts_plays_no_random_rollouts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Random play in Pittsburgh ends far below zero VP: its leaves are scored by the
+    evaluator after the action in progress, never by a playout."""
+    def no_playout(*args: object, **kwargs: object) -> int:
+        raise AssertionError("a Pittsburgh leaf was played out")
+
+    game = _action_start(3, 20)
+    monkeypatch.setattr(brass.Game, "playout", no_playout)
+    bot = make_bot("mcts:iterations=40")
+    assert isinstance(bot, MctsBot)
+    ids = _play_one_action(bot, game, random.Random(2))
+    assert ids[0] in game.legal_ids()
+
+
+def test_pittsburgh_mcts_leaf_reward_is_the_evaluators_and_ranks_more_vp_higher() -> None:
+    game = _action_start(4, 16)
+    bot = make_bot("mcts")
+    assert isinstance(bot, MctsBot)
+    position = game.position()
+    position["players"] = [dict(p) for p in position["players"]]
+    position["players"][0]["vp"] += 20
+    richer = brass.Game.from_position(position)
+    evaluator = PittsburghEvaluator()
+    plain, rich = bot._rollout(game.clone(), random.Random(1)), bot._rollout(
+        richer, random.Random(1))
+    assert plain == pytest.approx([1 / (1 + math.exp(-v / 15)) for v in evaluator.values(game)])
+    assert rich[0] > plain[0] and rich[1] < plain[1]
+
+
+def test_pittsburgh_mcts_without_iterations_plays_the_evaluators_best_whole_action() -> None:
+    game = _action_start(5, 24)
+    seat = game.current_seat
+    assert seat is not None
+    ranked = ranked_actions(game, seat, PittsburghEvaluator(), 8)
+    assert len(ranked) > 1 and ranked[0][0] >= ranked[-1][0]
+    bot = make_bot("mcts:iterations=0")
+    assert isinstance(bot, MctsBot)
+    assert _play_one_action(bot, game, random.Random(1)) == ranked[0][1]
+
+
+def test_pittsburgh_mcts_searches_among_the_ranked_actions_and_reports_its_visits() -> None:
+    game = _action_start(6, 30)
+    seat = game.current_seat
+    assert seat is not None
+    ranked = ranked_actions(game, seat, PittsburghEvaluator(), 8)
+    bot = make_bot("mcts:iterations=40")
+    assert isinstance(bot, MctsBot)
+    bot.choose(game, random.Random(3))
+    assert bot.last_iterations == 40
+    assert sum(bot.last_visits.values()) == 40
+    assert set(bot.last_visits) <= {ids[0] for _value, ids in ranked}
+    assert sum(bot.visit_distribution().values()) == pytest.approx(1.0)
+    played = _play_one_action(make_bot("mcts:iterations=40"), game,  # type: ignore[arg-type]
+                              random.Random(3))
+    assert played in {ids for _value, ids in ranked}
