@@ -21,11 +21,11 @@ from ..errors import ServiceError
 from ..games import Caller, GameService
 from ..gen import game_service_pb2 as pb
 from ..observability import RequestRecord, new_request_id, observe_request
-from ..openapi import BodyValidator, build_openapi
 from ..rulesets import get_ruleset, parse_ruleset
 from ..store import StoreHealth
 from ..views.convert import message_to_json_dict
 from ..views.reply import Reply
+from .openapi import BodyValidator, build_openapi
 from .rest_parse import (
     ClientGone,
     RestRequest,

@@ -17,7 +17,6 @@ from aiohttp.web_protocol import RequestHandler
 
 from ..errors import ServiceError
 from ..observability import metrics_text
-from ..web import WebApp
 from .rest import RestGateway
 from .rest_parse import (
     BODY_READ_SECONDS,
@@ -29,6 +28,7 @@ from .rest_parse import (
 )
 from .rest_routes import GAME_ID_CHARS, PLAIN_OPERATIONS, ROUTES
 from .rest_streams import RestStreams
+from .web import WebApp
 
 # aiohttp's limit on a request line and on each header line (its default).
 MAX_LINE_BYTES = 8190

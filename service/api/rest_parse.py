@@ -18,9 +18,9 @@ from google.protobuf.message import Message
 
 from ..errors import ServiceError
 from ..gen import game_service_pb2 as pb
-from ..openapi import INT64_PATTERN, BodyValidator
 from ..requests import MAX_COMPOUND_IDS, check_compound_length
 from ..views.convert import parse_json_into
+from .openapi import INT64_PATTERN, BodyValidator
 
 
 class ClientGone(Exception):

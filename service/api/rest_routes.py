@@ -6,8 +6,8 @@ call it. The OpenAPI document (api/openapi.py) is built from this table, and bot
 from __future__ import annotations
 
 from ..games.settings import ServiceSettings
-from ..openapi import Route
 from ..requests import MAX_PAGE_TOKEN_CHARS
+from .openapi import Route
 
 _BOOL = {"type": "boolean"}
 _VERSION = {"type": "integer", "format": "int64", "minimum": 0, "maximum": 2**63 - 1}

@@ -32,7 +32,7 @@ class Limits:
     http_request_read_seconds: float = 30.0
     # REST connections open at once from one client address (per process).
     http_max_connections_per_address: int = 256
-    # False hands every REST connection to aiohttp (fast_http.py's front then only
+    # False hands every REST connection to aiohttp (api/fast_http.py's front then only
     # listens): for comparing the two, or should the lean front ever misread a client.
     http_fast_front: bool = True
     # Browser origins allowed to call the REST API and its event streams (CORS), comma

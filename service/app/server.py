@@ -23,12 +23,12 @@ from grpc_health.v1._async import HealthServicer
 from grpc_reflection.v1alpha import reflection, reflection_pb2
 from grpc_reflection.v1alpha._async import ReflectionServicer as AsyncReflectionServicer
 
+from ..api.fast_http import FastHttpFront
+from ..api.grpc_api import GameServicer, add_to_server
 from ..api.rest import RestGateway
 from ..api.rest_app import RestApp, with_json_errors
-from ..fast_http import FastHttpFront
 from ..games import GameService, ServiceSettings
 from ..gen import game_service_pb2 as pb
-from ..grpc_api import GameServicer, add_to_server
 from ..observability import configure_logging, request_lines
 from ..store import open_store
 from .config import (

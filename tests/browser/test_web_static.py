@@ -11,7 +11,7 @@ from importlib import resources
 
 from service.helpers import ServerProcess
 
-STATIC = resources.files("brass_service").joinpath("static")
+STATIC = resources.files("brass_service.api").joinpath("static")
 
 
 def get(port: int, path: str, headers: dict[str, str] | None = None

@@ -7,9 +7,9 @@ from pathlib import Path
 
 from openapi_spec_validator import validate
 
+from brass_service.api.openapi import build_openapi
 from brass_service.api.rest_routes import ROUTES
 from brass_service.gen import game_service_pb2 as pb
-from brass_service.openapi import build_openapi
 from brass_service.tools import gen_proto
 
 from .helpers import ServerProcess

@@ -21,8 +21,8 @@ from typing import Any
 
 import pytest
 
+from brass_service.api.fast_http_parse import MAX_HEAD_BYTES, FastRoutes, parse_head
 from brass_service.api.rest_routes import PLAIN_OPERATIONS, ROUTES
-from brass_service.fast_http import MAX_HEAD_BYTES, FastRoutes, parse_head
 
 from .conftest import GENEROUS_LIMITS, TEST_OPERATOR_TOKEN
 from .helpers import LOOPBACK, ServerProcess

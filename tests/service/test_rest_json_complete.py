@@ -1,6 +1,6 @@
 """The REST JSON of a view is its typed message's proto3 JSON with every field written.
 
-The OpenAPI document's response schemas require every field without presence (service/
+The OpenAPI document's response schemas require every field without presence (service/api/
 openapi.py: "the server writes them all, defaults too"), so a view must carry empty lists
 and maps and zeros as well: Birmingham's view text comes from the core's camel-case writer
 (the throughput path), Pittsburgh's from json_format; both are compared exactly, not up to

@@ -1,6 +1,6 @@
 """The reference web frontend: static files inside the package, served at `/` and `/web/`.
 
-The page is plain ES modules, SVG and CSS with no build step (service/static/); the server
+The page is plain ES modules, SVG and CSS with no build step (service/api/static/); the server
 reads every file once, when the app is made, and answers from memory, so a request never
 touches the filesystem and only the listed names exist (no path is ever joined from a
 request). Seat tokens travel in the URL's fragment, which browsers never send.
@@ -41,9 +41,9 @@ class StaticFile:
 
 
 def load_static_files() -> dict[str, StaticFile]:
-    """Every file of brass_service/static by its name (the folder is flat)."""
+    """Every file of brass_service/api/static by its name (the folder is flat)."""
     files: dict[str, StaticFile] = {}
-    for entry in resources.files("brass_service").joinpath("static").iterdir():
+    for entry in resources.files("brass_service.api").joinpath("static").iterdir():
         name = entry.name
         suffix = name[name.rfind("."):] if "." in name else ""
         if not entry.is_file() or suffix not in _CONTENT_TYPES:

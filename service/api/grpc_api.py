@@ -10,14 +10,14 @@ import structlog
 from google.protobuf.message import DecodeError, Message
 from grpc_status import rpc_status
 
-from .auth import bearer_token
-from .errors import ServiceError
-from .games import Caller, GameService
-from .gen import game_service_pb2 as pb
-from .gen import game_service_pb2_grpc as pb_grpc
-from .observability import RequestRecord, new_request_id, observe_request
-from .rulesets import get_ruleset
-from .views.reply import serialize
+from ..auth import bearer_token
+from ..errors import ServiceError
+from ..games import Caller, GameService
+from ..gen import game_service_pb2 as pb
+from ..gen import game_service_pb2_grpc as pb_grpc
+from ..observability import RequestRecord, new_request_id, observe_request
+from ..rulesets import get_ruleset
+from ..views.reply import serialize
 
 log = structlog.get_logger("brass_service.grpc")
 T = TypeVar("T")

@@ -16,10 +16,10 @@ import jsonschema
 from google.api import field_behavior_pb2
 from google.protobuf import descriptor_pb2
 
-from . import names, requests
-from .bots import batches
-from .errors import REST_ONLY_REASONS, ServiceError, all_reasons
-from .games.settings import ServiceSettings
+from .. import names, requests
+from ..bots import batches
+from ..errors import REST_ONLY_REASONS, ServiceError, all_reasons
+from ..games.settings import ServiceSettings
 
 _FD = descriptor_pb2.FieldDescriptorProto
 _INT32 = {"type": "integer", "format": "int32", "minimum": -(2**31), "maximum": 2**31 - 1}
