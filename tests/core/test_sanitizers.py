@@ -2,9 +2,9 @@
 and the generated tables being current.
 
 The sanitizer self-play (core_c/tests/selfplay.c) plays 120 random games per player count
-here (`make -C core_c sanitize`, the longer run, plays 300) and, inside C, checks every id of the action space on
-every decision (legal ones apply, others are refused and leave the state unchanged),
-snapshots, views, determinization and compound actions.
+here (`make -C core_c sanitize`, the longer run, plays 300) and, inside C, checks every id
+of the action space on every decision (legal ones apply, others are refused and leave the
+state unchanged), snapshots, views, determinization and compound actions.
 """
 
 from __future__ import annotations
