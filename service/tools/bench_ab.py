@@ -11,10 +11,12 @@ creation quota, and measures it with this process's `brass_service.tools.bench` 
 the same clients for every server. Round r runs the servers in an order rotated by r, so
 none is always first or last.
 
-Printed: each run's accepted decisions per second and the p99 of all its requests, then per
-server the range and median of both, and each server's per-round ratio to the first server
-(median and range). The medians are the figures: single runs on a shared machine vary by a
-fifth either way. It is a measurement, not a test: nothing is asserted.
+Printed: each run's accepted decisions per second, the p99 of all its requests and the
+server's CPU per accepted decision (the CPU time of the server's processes, its workers
+included, during the run, over the decisions accepted), then per server the range and median
+of each, and each server's per-round ratio to the first server (median and range). The
+medians are the figures: single runs on a shared machine vary by a fifth either way. It is
+a measurement, not a test: nothing is asserted.
 """
 
 from __future__ import annotations
@@ -46,6 +48,30 @@ class Run:
     server: str
     per_second: float
     p99_ms: float
+    server_cpu_ms: float  # server CPU per accepted decision
+
+
+def _clock_ticks() -> int:
+    return os.sysconf("SC_CLK_TCK")
+
+
+def group_cpu_seconds(group: int) -> float:
+    """The CPU time (user + system) of the live processes of process group `group` (the
+    server and its workers), from /proc."""
+    ticks = 0
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat", "rb") as stat:
+                text = stat.read()
+        except OSError:
+            continue  # gone meanwhile
+        fields = text[text.rindex(b")") + 2:].split()
+        # after the command: state, ppid, pgrp, ..., utime (the 12th), stime (the 13th)
+        if int(fields[2]) == group:
+            ticks += int(fields[11]) + int(fields[12])
+    return ticks / _clock_ticks()
 
 
 def _free_port() -> int:
@@ -78,8 +104,10 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
 
 
 @contextlib.contextmanager
-def running_server(python: str, workdir: Path, workers: int) -> Iterator[tuple[str, str]]:
-    """A server of `python`'s build until the block ends: (gRPC address, REST address)."""
+def running_server(python: str, workdir: Path, workers: int
+                   ) -> Iterator[tuple[str, str, int]]:
+    """A server of `python`'s build until the block ends: (gRPC address, REST address, its
+    process group)."""
     grpc_port, http_port = _free_port(), _free_port()
     command = [
         python, "-m", "brass_service", "--port", str(grpc_port), "--http-port", str(http_port),
@@ -98,7 +126,7 @@ def running_server(python: str, workdir: Path, workers: int) -> Iterator[tuple[s
                 raise RuntimeError(f"{python} -m brass_service did not start:\n"
                                    + log_path.read_text(errors="replace")[-2000:])
             time.sleep(0.1)
-        yield f"{LOOPBACK}:{grpc_port}", f"{LOOPBACK}:{http_port}"
+        yield f"{LOOPBACK}:{grpc_port}", f"{LOOPBACK}:{http_port}", process.pid
     finally:
         _stop(process)
 
@@ -110,27 +138,38 @@ def rotation(names: list[str], round_number: int) -> list[str]:
 
 
 def summary(runs: list[Run], names: list[str]) -> list[str]:
-    """Per server: decisions/s and p99 (range, median); then the ratio to the first server,
-    from the rounds in which both ran."""
+    """Per server: decisions/s, p99 and server CPU per decision (range, median); then the
+    ratio to the first server, from the rounds in which both ran."""
     lines = []
     for name in names:
         own = [r for r in runs if r.server == name]
         rates, p99s = [r.per_second for r in own], [r.p99_ms for r in own]
+        cpus = [r.server_cpu_ms for r in own]
         lines.append(
             f"{name}: {len(own)} runs, {min(rates):.0f}-{max(rates):.0f}/s, median "
             f"{statistics.median(rates):.0f}/s; p99 {min(p99s):.1f}-{max(p99s):.1f} ms, "
-            f"median {statistics.median(p99s):.1f} ms")
+            f"median {statistics.median(p99s):.1f} ms; server CPU "
+            f"{min(cpus):.3f}-{max(cpus):.3f} ms/decision, median "
+            f"{statistics.median(cpus):.3f}")
     first = names[0]
     for name in names[1:]:
-        ratios = []
+        ratios, cpu_ratios = [], []
         for number in sorted({r.round for r in runs}):
             pair = {r.server: r.per_second for r in runs if r.round == number}
             if pair.get(first) and name in pair:
                 ratios.append(pair[name] / pair[first])
+            cpu = {r.server: r.server_cpu_ms for r in runs if r.round == number}
+            if cpu.get(first) and name in cpu:
+                cpu_ratios.append(cpu[name] / cpu[first])
         if ratios:
             lines.append(
                 f"{name} / {first}: median ratio {statistics.median(ratios):.3f} "
                 f"({min(ratios):.3f}-{max(ratios):.3f}) over {len(ratios)} rounds")
+        if cpu_ratios:
+            lines.append(
+                f"{name} / {first} server CPU per decision: median ratio "
+                f"{statistics.median(cpu_ratios):.3f} "
+                f"({min(cpu_ratios):.3f}-{max(cpu_ratios):.3f})")
     return lines
 
 
@@ -165,15 +204,19 @@ def main(argv: list[str] | None = None) -> list[Run]:
     for number in range(1, args.rounds + 1):
         for name in rotation(names, number):
             with tempfile.TemporaryDirectory(prefix="brass-bench-ab-") as workdir, \
-                    running_server(servers[name], Path(workdir), args.workers) as (g, h):
+                    running_server(servers[name], Path(workdir), args.workers) as (g, h, group):
                 time.sleep(args.settle)
+                cpu_before = group_cpu_seconds(group)
                 figure = measure(args.transport, h if args.transport == "rest" else g,
                                  args.seconds, args.clients, args.concurrency)
+                server_cpu = group_cpu_seconds(group) - cpu_before
             run = Run(number, name, figure.per_second,
-                      Figure.percentile(figure.all_latencies, 0.99))
+                      Figure.percentile(figure.all_latencies, 0.99),
+                      1000 * server_cpu / max(1, figure.decisions))
             runs.append(run)
             print(f"round {number} {name} {args.transport}: {figure.decisions} decisions, "
-                  f"{run.per_second:.0f}/s, p99 {run.p99_ms:.1f} ms", flush=True)
+                  f"{run.per_second:.0f}/s, p99 {run.p99_ms:.1f} ms, server CPU "
+                  f"{run.server_cpu_ms:.3f} ms/decision", flush=True)
     for line in summary(runs, names):
         print(line)
     return runs
