@@ -125,3 +125,21 @@ def test_action_names_outside_the_space_are_unknown() -> None:
     assert brass.action_name(2**40) == brass.action_name(-1) == "unknown"
     with pytest.raises(EngineError):
         brass.engine.meaning(-1)
+
+
+@pytest.mark.parametrize("ruleset", ["birmingham", "pittsburgh"])
+def test_batch_playouts_play_copies_to_the_end_and_leave_the_game_unchanged(
+    ruleset: str,
+) -> None:
+    """Game.batch_playouts: n copies of a game played to the end inside C, their final VP
+    an n x players array equal to a finished copy's scores; the same seed the same games."""
+    game = brass.Game.new(players=3, seed=4, ruleset=ruleset)
+    before = game.state_hash()
+    scores = game.batch_playouts(5, seed=9)
+    assert scores.shape == (5, 3) and scores.dtype == np.int32
+    assert game.state_hash() == before
+    assert np.array_equal(scores, game.batch_playouts(5, seed=9))
+    finished = game.clone()
+    finished.playout(seed=1)
+    assert finished.is_over
+    assert finished.batch_playouts(2, seed=3).tolist() == [finished.scores()] * 2

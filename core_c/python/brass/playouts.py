@@ -72,5 +72,5 @@ def batch_playouts(state: Any, rs: Ruleset, players: int, n: int, seed: int,
     res = ffi.new("BrassResult *")
     for i in range(n):
         lib.brass_result(ffi.addressof(games, i), res)
-        out[i] = res.vp[0:players]
+        out[i] = ffi.unpack(res.vp, players)  # int16_t[]: numpy takes no cdata slice
     return out
