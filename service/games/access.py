@@ -41,7 +41,7 @@ def creator_digest(caller: Caller, operator: bool) -> str:
 @dataclass
 class Caller:
     """Who is calling: the bearer token (if any) and the client's address (the TCP peer, or
-    the one a trusted proxy forwarded; see GameService.client_address)."""
+    the one a trusted proxy forwarded; see Access.client_address)."""
 
     token: str | None
     peer: str

@@ -214,7 +214,7 @@ class Play:
         undo: bool = False,
     ) -> Reply | None:
         """`by`: None for a person with the seat's token, else the server's move (a bot's,
-        hosting.BY_BOT, or a stand-in's for a timed-out turn, hosting.BY_TIMEOUT). `undo`:
+        hosted.BY_BOT, or a stand-in's for a timed-out turn, hosted.BY_TIMEOUT). `undo`:
         the request is an UndoActionRequest (one version: the engine's undo)."""
         game, version = live.game, live.version
         record.version = version
@@ -290,7 +290,7 @@ class Play:
                 decision, head, Snapshot(after.version, work.snapshot()) if take_snapshot else None
             )
         except VersionConflict:
-            return None  # evaluated again on the stored state by submit_action
+            return None  # evaluated again on the stored state by _act
         except IdempotencyConflict:
             assert key is not None
             prior = await self.store.find_decision_by_key(request.game_id, key)
