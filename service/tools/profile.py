@@ -52,7 +52,7 @@ from typing import Any
 
 import brass
 
-from ..api import fast_http, grpc_api
+from ..api import fast_http, grpc_api, rest
 from ..api.fast_http import FastHttpProtocol
 from ..api.grpc_api import GameServicer
 from ..api.rest import RestGateway
@@ -159,6 +159,7 @@ def instrumented(clock: StageClock) -> Iterator[None]:
     server is built: gRPC's parsers and serializer are taken when it registers)."""
     points: list[tuple[Any, str, str, Callable[..., str] | None]] = [
         (FastHttpProtocol, "_next_request", "parse", None),
+        (rest, "read_body", "parse", None),
         (RestGateway, "respond", "transport handler", lambda self, operation, *_: operation),
         (GameServicer, "_call", "transport handler", lambda self, method, *_: method),
         (RestGateway, "caller", "authenticate", None),
@@ -331,9 +332,17 @@ async def _profile_async(transport: str, ruleset: str, warmup: int, decisions: i
 
 
 def profile(transport: str, ruleset: str, warmup: int, decisions: int) -> Profile:
+    """On the server's own event loop (uvloop where installed, as `brass serve`)."""
+    from ..app.server import run_event_loop
+
+    results: list[Profile] = []
+
+    async def run(workdir: Path) -> None:
+        results.append(await _profile_async(transport, ruleset, warmup, decisions, workdir))
+
     with tempfile.TemporaryDirectory(prefix="brass-profile-") as workdir:
-        return asyncio.run(_profile_async(transport, ruleset, warmup, decisions,
-                                          Path(workdir)))
+        run_event_loop(run(Path(workdir)))
+    return results[0]
 
 
 def main(argv: list[str] | None = None) -> list[Profile]:
