@@ -232,7 +232,7 @@ class _GrpcPlayer(GrpcSession):
 
 
 async def _play(transport: str, address: str, ruleset: str, warmup: int, decisions: int,
-                warm: Any) -> None:
+                warm: Any, go: Any) -> None:
     session = (_RestPlayer(address, ruleset) if transport == "rest"
                else _GrpcPlayer(address, ruleset))
     rng = random.Random(22)
@@ -250,15 +250,16 @@ async def _play(transport: str, address: str, ruleset: str, warmup: int, decisio
                 going_on, seat, options = await session.submit(
                     game_id, tokens[seat], rng.choice(ids), version, True)
                 made += 1
-                if made == warmup:
+                if made == warmup:  # the server starts counting before the next one
                     warm.set()
+                    go.wait()
     finally:
         await session.close()
 
 
 def _client(transport: str, address: str, ruleset: str, warmup: int, decisions: int,
-            warm: Any) -> None:
-    asyncio.run(_play(transport, address, ruleset, warmup, decisions, warm))
+            warm: Any, go: Any) -> None:
+    asyncio.run(_play(transport, address, ruleset, warmup, decisions, warm, go))
 
 
 # ------------------------------------------------------------------------ the server
@@ -309,13 +310,14 @@ async def _profile_async(transport: str, ruleset: str, warmup: int, decisions: i
             info = await started
             address = f"127.0.0.1:{info.grpc_port if transport == 'grpc' else info.http_port}"
             context = multiprocessing.get_context("spawn")
-            warm = context.Event()
+            warm, go = context.Event(), context.Event()
             client = context.Process(target=_client, args=(
-                transport, address, ruleset, warmup, decisions, warm))
+                transport, address, ruleset, warmup, decisions, warm, go))
             client.start()
             await loop.run_in_executor(None, _wait_warm, warm, client)
             clock.reset()
             cpu_started = time.process_time()
+            go.set()
             await loop.run_in_executor(None, client.join)
             cpu = time.process_time() - cpu_started
             if client.exitcode != 0:
