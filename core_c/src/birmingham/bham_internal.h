@@ -140,13 +140,14 @@ void scout_take_wilds(Ctx *cx);
 void action_done(Ctx *cx);
 void start_turn(BirminghamGame *g);
 void shortfall_remove(Ctx *cx, int slot);
+int draw_card(BirminghamGame *g); /* the deck's top card, or BHAM_NO_CARD */
 void deal_hand(BirminghamGame *g, int player);
 void shuffle_deck(BirminghamGame *g);
 int shortfall_reason(const BirminghamGame *g, int slot);
 
 /* Birmingham's entries of the ruleset interface (ruleset.h) */
-int bham_new(BirminghamGame *g, const BrassOptions *opt, uint64_t seed);
-int bham_validate(const BirminghamGame *g, char *field, size_t field_len);
+int bham_new(BirminghamGame *g, const BrassOptions *opt, uint64_t seed); /* bham_setup.c */
+int bham_validate(const BirminghamGame *g, char *field, size_t field_len); /* bham_validate.c */
 int bham_reason(const BirminghamGame *g, int action);
 void bham_apply_legal(BirminghamGame *g, int action, BrassEventLog *log, int resolve_forced);
 int bham_action_ended(const BirminghamGame *after, const BirminghamGame *before);
