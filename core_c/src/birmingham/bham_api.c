@@ -1,5 +1,5 @@
-/* Birmingham's hidden information (redaction, concealment, determinization), results, names
-   and observation. */
+/* Birmingham's hidden information (redaction, concealment, determinization), results and
+   names. */
 #include "common/card_pool.h"
 #include "bham_internal.h"
 
@@ -287,66 +287,4 @@ const char *bham_event_name(int type) {
 
 const char *bham_event_fields(int type) {
     return type >= 0 && type < NUM_EVENT_TYPES ? EVENT_NAMES[type][1] : NULL;
-}
-
-/* ---- observation ---- */
-
-int bham_observation(const BirminghamGame *g, int seat, float *out, int cap) {
-    if (cap < BHAM_OBS_SIZE) return -BRASS_E_BUFFER;
-    memset(out, 0, sizeof(float) * BHAM_OBS_SIZE);
-    int n = g->num_players, k = 0;
-#define REL(o) (((o) - seat + n) % n)
-    for (int s = 0; s < BHAM_NUM_SLOTS; s++, k += 13) {
-        const BirminghamSlot *t = &g->slots[s];
-        if (t->owner < 0) continue;
-        out[k + REL(t->owner)] = 1.0f;
-        out[k + 4 + t->industry] = 1.0f;
-        out[k + 10] = t->level / 8.0f;
-        out[k + 11] = t->flipped;
-        out[k + 12] = t->cubes / 6.0f;
-    }
-    for (int l = 0; l < BHAM_NUM_LINKS; l++, k += 4)
-        if (g->link_owner[l] >= 0) out[k + REL(g->link_owner[l])] = 1.0f;
-    out[k++] = g->coal_market / (float)BT_COAL_CAPACITY;
-    out[k++] = g->iron_market / (float)BT_IRON_CAPACITY;
-    for (int m = 0; m < BHAM_NUM_MERCHANT_SPACES; m++, k += 4) {
-        uint8_t t = g->merchant_tile[m] == BRASS_NONE ? 0 : g->merchant_tile[m];
-        for (int i = 0; i < 3; i++) out[k + i] = (t >> i) & 1;
-        out[k + 3] = g->merchant_beer[m];
-    }
-    for (int r = 0; r < BRASS_MAX_PLAYERS; r++, k += 13) {
-        if (r >= n) continue;
-        const BirminghamPlayer *pl = &g->players[(seat + r) % n];
-        out[k] = 1.0f;
-        out[k + 1] = pl->money / 100.0f;
-        out[k + 2] = BT_INCOME_LEVEL[pl->income_space] / 30.0f;
-        out[k + 3] = pl->vp / 100.0f;
-        out[k + 4] = pl->spent / 100.0f;
-        out[k + 5] = pl->links_left / 14.0f;
-        out[k + 6] = pl->hand_size / 8.0f;
-        for (int i = 0; i < BHAM_NUM_INDUSTRIES; i++)
-            out[k + 7 + i] = pl->mat_taken[i] / (float)BT_TILES_PER_PLAYER[i];
-    }
-    for (int c = 0; c < BHAM_NUM_CARD_TYPES; c++) out[k++] = g->players[seat].hand[c] / 8.0f;
-    out[k++] = g->deck_size / 64.0f;
-    out[k++] = g->era;
-    out[k++] = g->round / 10.0f;
-    out[k++] = g->actions_left / 2.0f;
-    out[k++] = g->current == seat && !g->game_over;
-    out[k + g->phase] = 1.0f;
-    k += NUM_PHASES;
-    if (g->phase != PH_ACTION && g->phase != PH_GAME_OVER && g->phase != PH_SHORTFALL) {
-        out[k + g->pend.action] = 1.0f;
-        if (g->pend.industry < BHAM_NUM_INDUSTRIES) out[k + NUM_ACT_TYPES + g->pend.industry] = 1.0f;
-    }
-    k += NUM_ACT_TYPES + BHAM_NUM_INDUSTRIES;
-    out[k++] = g->pend.coal_left / 2.0f;
-    out[k++] = g->pend.iron_left / 2.0f;
-    out[k++] = g->pend.beer_left / 2.0f;
-    out[k++] = g->pend.count / 2.0f;
-    for (int c = 0; c < BHAM_NUM_CARD_TYPES; c++) out[k++] = g->discards[c] / 8.0f;
-    out[k++] = g->wild_pile[0] / 4.0f;
-    out[k++] = g->wild_pile[1] / 4.0f;
-#undef REL
-    return k; /* entries in use; the rest stay 0 */
 }
