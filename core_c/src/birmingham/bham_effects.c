@@ -21,6 +21,12 @@ void advance_income(BirminghamGame *g, int player, int spaces) {
     g->players[player].income_space = income_track_up(g->players[player].income_space, spaces);
 }
 
+int bham_income_level(int space) {
+    if (space < 0) space = 0;
+    if (space > 99) space = 99;
+    return BT_INCOME_LEVEL[space];
+}
+
 /* Money, VP and spending stop at BRASS_TALLY_MAX, the bound brass_validate accepts: a real
    game stays far below, and so a legal move from any valid state gives a valid state. */
 int tally_add(int tally, int amount) {

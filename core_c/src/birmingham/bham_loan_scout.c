@@ -6,12 +6,6 @@
 #define LOAN_LEVELS 3
 #define MIN_INCOME_LEVEL (-10)
 
-int bham_income_level(int space) {
-    if (space < 0) space = 0;
-    if (space > 99) space = 99;
-    return BT_INCOME_LEVEL[space];
-}
-
 int loan_reason(const BirminghamGame *g) {
     int level = BT_INCOME_LEVEL[g->players[g->current].income_space];
     return level - LOAN_LEVELS < MIN_INCOME_LEVEL ? R_LOAN_LIMIT : R_LEGAL;
