@@ -4,25 +4,31 @@ the action names."""
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Callable
 from typing import Any
 
-from brass._core import lib
+from brass._core import ffi, lib
 from brass.rulesets import Ruleset
 
 # Names an event document's numbers in place: (document, ruleset, players).
 EventNamer = Callable[[dict[str, Any], Ruleset, int], None]
 
 
+# One BrassEvent as laid out in the core: uint8 type, int8 seat, int16 a, b, c.
+_EVENT = struct.Struct("=Bbhhh")
+
+
 def decode_events(log: Any, rs: Ruleset, players: int, namer: EventNamer) -> list[dict[str, Any]]:
     """The events of a BrassEventLog, named."""
     out = []
     table = rs.event_names
-    for k in range(min(log.count, lib.BRASS_MAX_EVENTS)):
-        e = log.events[k]
-        name, fields = table[e.type] if e.type < len(table) else ("unknown", ())
-        d: dict[str, Any] = {"type": name, "seat": None if e.seat < 0 else e.seat}
-        for f, v in zip(fields, (e.a, e.b, e.c), strict=False):
+    ntypes = len(table)
+    n = min(log.count, lib.BRASS_MAX_EVENTS)
+    for etype, seat, a, b, c in _EVENT.iter_unpack(ffi.buffer(log.events, n * _EVENT.size)):
+        name, fields = table[etype] if etype < ntypes else ("unknown", ())
+        d: dict[str, Any] = {"type": name, "seat": None if seat < 0 else seat}
+        for f, v in zip(fields, (a, b, c), strict=False):
             d[f] = v
         namer(d, rs, players)
         out.append(d)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Iterable, Sequence
 from copy import deepcopy
 from dataclasses import dataclass, field
@@ -19,6 +20,7 @@ from brass.preview import Compound, compound_actions_of, preview_state
 from brass.registry import hooks_of
 from brass.rulesets import (
     DEFAULT_RULESET,
+    RULESETS,
     Ruleset,
     _action_id,
     _id_list,
@@ -42,15 +44,43 @@ class Option:
     meaning: dict[str, Any] = field(hash=False, compare=False)
 
 
-def _barrier_within(barrier: Any, path: list[int], depth: int) -> tuple[Any, list[int] | None]:
+# The widest action space of any ruleset: the size of each thread's legal-id buffer.
+_MAX_ACTIONS = max(rs.num_actions for rs in RULESETS.values())
+_scratch = threading.local()
+
+
+def _buffers() -> tuple[Any, Any, Any]:
+    """This thread's event log, reason and legal-id buffers, reused by every call (the core
+    releases the GIL while it runs, so threads never share them)."""
+    try:
+        return _scratch.buffers  # type: ignore[no-any-return]
+    except AttributeError:
+        _scratch.buffers = (ffi.new("BrassEventLog *"), ffi.new("int *"),
+                            ffi.new("uint16_t[]", _MAX_ACTIONS))
+        return _scratch.buffers  # type: ignore[no-any-return]
+
+
+def _state_bytes(state: Any, rs: Ruleset) -> bytes:
+    """The ruleset's own bytes of a state (the rest of the BrassGame union is never used)."""
+    return ffi.buffer(state, rs.state_size)[:]
+
+
+def _state_of(data: bytearray) -> Any:
+    """A BrassGame handle over a state's own bytes (`data` kept alive by the handle): a
+    state takes its ruleset's size, not the union's 2,048 bytes. A bytearray's buffer is
+    aligned for the state's 8-byte fields (a bytes object's is not)."""
+    return ffi.from_buffer("BrassGame *", data)
+
+
+def _barrier_within(barrier: bytes, path: list[int], depth: int, rs: Ruleset
+                    ) -> tuple[bytes | None, list[int] | None]:
     """The state at the undo barrier `depth` decisions before the end of `path` (replayed
     from `barrier`) and the decisions since it; (None, None) when there is none."""
-    state = ffi.new("BrassGame *")
-    lib.brass_clone(state, barrier)
+    state = _state_of(bytearray(barrier))
     for k, option in enumerate(path):
         lib.brass_apply(state, -1, option, ffi.NULL, ffi.NULL)
         if lib.brass_undo_depth(state) == 0 and len(path) - k - 1 == depth:
-            return state, path[k + 1:]
+            return _state_bytes(state, rs), path[k + 1:]
     return None, None
 
 
@@ -67,17 +97,16 @@ class Game:
         # it does not).
         self._owner = _owner
         # Undo (docs/UNDO.md): the core counts the decisions since its undo barrier; the
-        # game keeps the state at the barrier and those decisions, to replay all but the
-        # undone ones. None: not known (restored or re-dealt away from a barrier).
-        self._barrier: Any = None
+        # game keeps the state at the barrier (its ruleset's bytes, immutable, so clones
+        # share it) and those decisions, to replay all but the undone ones. None: not known
+        # (restored or re-dealt away from a barrier).
+        self._barrier: bytes | None = None
         self._turn: list[int] | None = None
         if lib.brass_undo_depth(_state) == 0:
             self._at_barrier()
 
     def _at_barrier(self) -> None:
-        barrier = ffi.new("BrassGame *")
-        lib.brass_clone(barrier, self._g)
-        self._barrier, self._turn = barrier, []
+        self._barrier, self._turn = _state_bytes(self._g, self._rs), []
 
     def _note_applied(self, ids: list[int]) -> None:
         """Keeps the barrier and the decisions since it after `ids` were applied."""
@@ -89,7 +118,9 @@ class Game:
             turn.extend(ids)
         elif turn is not None and depth < len(ids):
             # the barrier moved inside a compound action (a reveal): find its state
-            self._barrier, self._turn = _barrier_within(self._barrier, turn + ids, depth)
+            assert self._barrier is not None
+            self._barrier, self._turn = _barrier_within(self._barrier, turn + ids, depth,
+                                                        self._rs)
         else:
             self._barrier = self._turn = None
 
@@ -145,14 +176,18 @@ class Game:
 
     def clone(self) -> Game:
         """An independent copy (its own C state and replay record)."""
-        g = ffi.new("BrassGame *")
-        lib.brass_clone(g, self._g)
+        rs = self._rs
         rec = dict(self._record)
-        rec["decisions"] = list(self._record["decisions"])
-        copy = Game(g, rec)
-        # the barrier state is never changed once kept: the copy may share it
+        rec["decisions"] = list(rec["decisions"])
+        copy = Game.__new__(Game)
+        copy._g = _state_of(bytearray(ffi.buffer(self._g, rs.state_size)))
+        copy._record = rec
+        copy._rs = rs
+        copy._owner = None
+        # the barrier's bytes are immutable: the copy shares them
         copy._barrier = self._barrier
-        copy._turn = None if self._turn is None else list(self._turn)
+        turn = self._turn
+        copy._turn = None if turn is None else list(turn)
         return copy
 
     # copy.copy and copy.deepcopy give independent games (a shallow copy sharing the C
@@ -169,7 +204,8 @@ class Game:
     def __reduce__(self) -> tuple[Any, ...]:
         barrier = None
         if self._barrier is not None and self._turn:
-            barrier = (_snapshot_of(self._barrier, self._rs), list(self._turn))
+            kept = _state_of(bytearray(self._barrier))
+            barrier = (_snapshot_of(kept, self._rs), list(self._turn))
         return _unpickle_game, (self.snapshot(), self.replay_record(), barrier)
 
     # ---- state ----
@@ -241,12 +277,11 @@ class Game:
 
     # ---- decisions ----
     def legal_ids(self) -> list[int]:
-        cap = self._rs.num_actions
-        buf = ffi.new("uint16_t[]", cap)
-        n = lib.brass_legal(self._g, buf, cap)
+        buf = _buffers()[2]
+        n = lib.brass_legal(self._g, buf, _MAX_ACTIONS)
         if n < 0:
             _raise(-n, rs=self._rs)
-        return list(buf[0:n])
+        return ffi.unpack(buf, n)  # type: ignore[no-any-return]
 
     def legal_actions(self) -> list[Option]:
         phase = self.decision
@@ -282,18 +317,28 @@ class Game:
 
     def apply(self, action: int, seat: int | None = None) -> list[dict[str, Any]]:
         """Apply one decision id; returns the events it caused."""
-        s = self._check_seat(seat)
+        s = -1 if seat is None else self._check_seat(seat)
         rs = self._rs
-        action = _action_id(action, "action", rs)
-        log = ffi.new("BrassEventLog *")
-        reason = ffi.new("int *")
-        err = lib.brass_apply(self._g, s, action, log, reason)
+        if type(action) is not int or not 0 <= action < rs.num_actions:
+            action = _action_id(action, "action", rs)
+        log, reason, _ = _buffers()
+        log.count = log.dropped = 0
+        g = self._g
+        err = lib.brass_apply(g, s, action, log, reason)
         if err:
             _raise(err, reason[0], f"action {action} ({rs.action_names[action]})" if err != 2
-                   else f"seat {seat} tried to act; seat {self._g.header.current} is to act",
+                   else f"seat {seat} tried to act; seat {g.header.current} is to act",
                    rs=rs)
         self._record["decisions"].append(action)
-        self._note_applied([action])
+        # the undo bookkeeping's common cases inline (_note_applied has them all)
+        depth = lib.brass_undo_depth(g)
+        turn = self._turn
+        if depth == 0:
+            self._barrier, self._turn = _state_bytes(g, rs), []
+        elif turn is not None and depth == len(turn) + 1:
+            turn.append(action)
+        else:
+            self._note_applied([action])
         return self._events(log)
 
     def apply_compound(self, ids: Iterable[int], seat: int | None = None) -> list[dict[str, Any]]:
@@ -302,8 +347,8 @@ class Game:
         ids = _id_list(ids, rs)
         s = self._check_seat(seat)
         arr = ffi.new("uint16_t[]", ids)
-        log = ffi.new("BrassEventLog *")
-        reason = ffi.new("int *")
+        log, reason, _ = _buffers()
+        log.count = log.dropped = 0
         at = ffi.new("int *")
         err = lib.brass_apply_sequence(self._g, s, arr, len(ids), log, reason, at)
         if err:
@@ -340,7 +385,8 @@ class Game:
             turn = self._turn
             assert turn is not None
             ids = ffi.new("uint16_t[]", turn)
-            err = lib.brass_undo(self._g, s, self._barrier, ids, len(turn), steps, reason)
+            kept = _state_of(bytearray(self._barrier))
+            err = lib.brass_undo(self._g, s, kept, ids, len(turn), steps, reason)
         if err:
             _raise(err, reason[0], f"seat {seat} tried to undo; seat {acting} is to act"
                    if err == lib.BRASS_E_NOT_YOUR_TURN else "undo", rs=rs)
@@ -373,7 +419,10 @@ class Game:
         return preview_state(self._g, rs, s, seq, seat)
 
     def _events(self, log: Any) -> list[dict[str, Any]]:
-        return decode_events(log, self._rs, self.num_players, hooks_of(self._rs.name).name_event)
+        if not log.count:
+            return []
+        rs = self._rs
+        return decode_events(log, rs, self._g.header.num_players, hooks_of(rs.name).name_event)
 
     # ---- views ----
     def view(self, seat: int | None = None) -> dict[str, Any]:
@@ -456,6 +505,7 @@ def _unpickle_game(snapshot: bytes, record: dict[str, Any],
     game = Game.restore(snapshot, record.get("ruleset"))
     game._record = record
     if barrier is not None:  # the turn so far, so that undo still works
-        game._barrier = Game.restore(barrier[0], record.get("ruleset"))._g
+        kept = Game.restore(barrier[0], record.get("ruleset"))
+        game._barrier = _state_bytes(kept._g, kept._rs)
         game._turn = [int(i) for i in barrier[1]]
     return game

@@ -1,0 +1,88 @@
+"""The Python loop's cost (issue 22): µs per decision of ``legal_ids()`` + ``apply()`` over
+random full games, µs per ``clone()`` and bytes per ``Game`` object (resident memory slope), per
+ruleset. ``python -m brass.bench_loop [--games N] [--rounds R]``; prints one line a figure."""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import os
+import random
+import statistics
+import time
+from typing import Any
+
+from brass.game import Game
+from brass.rulesets import RULESETS
+
+
+def loop_us(ruleset: str, games: int, seed: int = 1) -> float:
+    """µs per decision of legal_ids() + apply() over `games` random full 2-player games."""
+    rng = random.Random(seed)
+    decisions = 0
+    elapsed = 0.0
+    for k in range(games):
+        g = Game.new(2, seed=seed + k, ruleset=ruleset)
+        choice = rng.choice
+        t0 = time.process_time()
+        while not g.is_over:
+            g.apply(choice(g.legal_ids()))
+            decisions += 1
+        elapsed += time.process_time() - t0
+    return elapsed / max(decisions, 1) * 1e6
+
+
+def clone_us(ruleset: str, copies: int = 20000) -> float:
+    """µs per clone() of a game a few decisions in."""
+    g = Game.new(2, seed=3, ruleset=ruleset)
+    for _ in range(5):
+        g.apply(g.legal_ids()[0])
+    t0 = time.process_time()
+    for _ in range(copies):
+        g.clone()
+    return (time.process_time() - t0) / copies * 1e6
+
+
+def _rss_bytes() -> int:
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+def game_bytes(ruleset: str, small: int = 2000, large: int = 12000) -> float:
+    """Bytes per live Game object a few decisions in: the slope of the process's resident
+    memory between two counts (cffi's C allocations are outside tracemalloc's view)."""
+    gc.collect()
+    keep: list[Any] = []
+    marks = {}
+    for k in range(large):
+        if k == small:
+            marks[small] = _rss_bytes()
+        g = Game.new(2, seed=k, ruleset=ruleset)
+        for _ in range(3):
+            g.apply(g.legal_ids()[0])
+        keep.append(g)
+    return (_rss_bytes() - marks[small]) / (large - small)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m brass.bench_loop", description=__doc__)
+    parser.add_argument("--games", type=int, default=20, help="random games per round")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds (medians printed)")
+    parser.add_argument("--copies", type=int, default=20000, help="clones timed per round")
+    parser.add_argument("--memory-games", type=int, default=12000,
+                        help="live games for the memory slope (from a sixth of them)")
+    parser.add_argument("--ruleset", action="append", choices=sorted(RULESETS))
+    args = parser.parse_args(argv)
+    for name in args.ruleset or sorted(RULESETS):
+        loops = [loop_us(name, args.games, seed=1 + r * args.games) for r in range(args.rounds)]
+        clones = [clone_us(name, args.copies) for _ in range(args.rounds)]
+        size = game_bytes(name, args.memory_games // 6, args.memory_games)
+        print(f"{name} loop_us_per_decision {statistics.median(loops):.2f} "
+              f"(range {min(loops):.2f}-{max(loops):.2f})")
+        print(f"{name} clone_us {statistics.median(clones):.2f} "
+              f"(range {min(clones):.2f}-{max(clones):.2f})")
+        print(f"{name} game_bytes {size:.0f}")
+
+
+if __name__ == "__main__":
+    main()
