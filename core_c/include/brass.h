@@ -93,7 +93,9 @@ enum BrassSharedReason {
 };
 
 /* A game handle: any ruleset's state, header first. Only brass_state_size(ruleset) bytes
-   are meaningful (copied, hashed, snapshotted). */
+   are meaningful (copied, hashed, snapshotted), and only they are ever read or written
+   through a handle of a game of that ruleset: a caller may allocate just those bytes
+   (8-byte aligned) for brass_new, brass_clone's dst and every call on the game. */
 typedef union BrassGame {
     BrassHeader header;
     uint8_t bytes[BRASS_MAX_STATE_SIZE];
@@ -193,7 +195,7 @@ const char *brass_event_fields(int ruleset, int type);
 
 /* ---- lifecycle ---- */
 int brass_new(BrassGame *g, const BrassOptions *opt, uint64_t seed);
-/* dst = src (brass_state_size bytes); the rest of dst is zeroed */
+/* dst = src (brass_state_size bytes; the rest of dst, if any, is left as it was) */
 void brass_clone(BrassGame *dst, const BrassGame *src);
 /* Check every field and invariant of a state (after restore or a position). On error,
    writes the offending field's name into field (if not NULL). */

@@ -144,7 +144,7 @@ int brass_new(BrassGame *g, const BrassOptions *opt, uint64_t seed) {
         for (int k = 0; !o->value_names && k < o->num_allowed && k < 8; k++) ok |= v == o->allowed[k];
         if (!ok) return BRASS_E_BAD_ARGUMENT;
     }
-    memset(g, 0, sizeof *g);
+    memset(g, 0, rs->state_size); /* the caller may hold only the ruleset's bytes */
     return rs->new_game(g, opt, seed);
 }
 
@@ -152,7 +152,8 @@ void brass_clone(BrassGame *dst, const BrassGame *src) {
     const BrassRuleset *rs = ruleset_of(src);
     if (!dst || !src) return;
     size_t n = rs ? rs->state_size : sizeof *src;
-    memmove(dst, src, n); /* only the ruleset's bytes: Birmingham copies 648, not 2048 */
+    memmove(dst, src, n); /* only the ruleset's bytes: Birmingham copies 648, not 2048; dst
+                             may be no bigger than that (brass_state_size) */
 }
 
 /* The common header's fields, checked for every ruleset before its own validation. */

@@ -31,7 +31,7 @@ def new_state(players: int, seed: int = 0, ruleset: str = DEFAULT_RULESET,
         merged[key] = value
     opt, used = _c_options(rs, players, merged)
     seed = _deal_seed(seed)
-    g = ffi.new("BrassGame *")
+    g = ffi.from_buffer("BrassGame *", bytearray(rs.state_size))  # the ruleset's bytes only
     err = lib.brass_new(g, opt, seed)
     if err:
         _raise(err, what="options", rs=rs)
@@ -57,6 +57,7 @@ def position_state(position: dict[str, Any] | str | bytes) -> Start:
     ruleset = position.get("ruleset") if isinstance(position, dict) else None
     g = position_reader(ruleset)(position, text)
     rs = _ruleset_of(g)
+    g = own_bytes(g, rs)
     # the record keeps the engine's own rewrite of the position, never the caller's object
     record = {"rules_edition": g.header.rules_edition, "ruleset": rs.name,
               "players": g.header.num_players, "position": _position_of(g),
@@ -88,8 +89,15 @@ def snapshot_state(data: bytes, ruleset: str | None = None) -> Start:
     if err:
         _raise(err)
     rs = _ruleset_of(g)
+    g = own_bytes(g, rs)
     return g, {"rules_edition": g.header.rules_edition, "ruleset": rs.name,
                "players": g.header.num_players, "restored": True, "decisions": []}
+
+
+def own_bytes(state: Any, rs: Ruleset) -> Any:
+    """A copy of `state` holding its ruleset's bytes only (brass_state_size, not the 2,048 of
+    the BrassGame union; the core touches no more), in a bytearray (8-byte aligned)."""
+    return ffi.from_buffer("BrassGame *", bytearray(ffi.buffer(state, rs.state_size)))
 
 
 def _snapshot_of(state: Any, rs: Ruleset) -> bytes:
