@@ -79,6 +79,8 @@ class GameBatch:
             raise EngineError("INVALID_ARGUMENT", "masks: C-contiguous bool (n, actions)")
         errors = np.zeros(self.n, dtype=np.int32)
         done = np.zeros(self.n, dtype=np.bool_)
+        for game in self.games:
+            game._hold_barrier()
         refused = lib.brass_step_batch(self._array, self.n, ffi.from_buffer("int32_t[]", acts),
                                        ffi.from_buffer("int32_t[]", errors),
                                        ffi.from_buffer("float[]", observations), obs_size,

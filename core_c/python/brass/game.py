@@ -98,25 +98,36 @@ class Game:
         self._owner = _owner
         # Undo (docs/UNDO.md): the core counts the decisions since its undo barrier; the
         # game keeps the state at the barrier (its ruleset's bytes, immutable, so clones
-        # share it) and those decisions, to replay all but the undone ones. None: not known
-        # (restored or re-dealt away from a barrier).
+        # share it) and those decisions, to replay all but the undone ones. At the barrier
+        # (_turn == []) the barrier is this state: its bytes are kept (_barrier) only once a
+        # decision moves away from it, so a game waiting at a turn's start holds one state.
+        # _turn None: not known (restored or re-dealt away from a barrier).
         self._barrier: bytes | None = None
         self._turn: list[int] | None = None
         if lib.brass_undo_depth(_state) == 0:
             self._at_barrier()
 
     def _at_barrier(self) -> None:
-        self._barrier, self._turn = _state_bytes(self._g, self._rs), []
+        self._barrier, self._turn = None, []
+
+    def _hold_barrier(self) -> None:
+        """Keeps the barrier's bytes before decisions are applied at it (their state is the
+        barrier); call before every change of the state that _note_applied follows."""
+        if self._barrier is None and self._turn == []:
+            self._barrier = _state_bytes(self._g, self._rs)
 
     def _note_applied(self, ids: list[int]) -> None:
-        """Keeps the barrier and the decisions since it after `ids` were applied."""
+        """Keeps the barrier and the decisions since it after `ids` were applied (the
+        barrier's bytes held before: _hold_barrier)."""
         depth = lib.brass_undo_depth(self._g)
         turn = self._turn
         if depth == 0:
             self._at_barrier()
-        elif turn is not None and depth == len(turn) + len(ids):
+        elif turn is None or self._barrier is None:
+            self._barrier = self._turn = None
+        elif depth == len(turn) + len(ids):
             turn.extend(ids)
-        elif turn is not None and depth < len(ids):
+        elif depth < len(ids):
             # the barrier moved inside a compound action (a reveal): find its state
             assert self._barrier is not None
             self._barrier, self._turn = _barrier_within(self._barrier, turn + ids, depth,
@@ -324,6 +335,9 @@ class Game:
         log, reason, _ = _buffers()
         log.count = log.dropped = 0
         g = self._g
+        turn = self._turn
+        if turn == [] and self._barrier is None:  # at the barrier: keep its bytes first
+            self._barrier = _state_bytes(g, rs)
         err = lib.brass_apply(g, s, action, log, reason)
         if err:
             _raise(err, reason[0], f"action {action} ({rs.action_names[action]})" if err != 2
@@ -332,10 +346,9 @@ class Game:
         self._record["decisions"].append(action)
         # the undo bookkeeping's common cases inline (_note_applied has them all)
         depth = lib.brass_undo_depth(g)
-        turn = self._turn
         if depth == 0:
-            self._barrier, self._turn = _state_bytes(g, rs), []
-        elif turn is not None and depth == len(turn) + 1:
+            self._barrier, self._turn = None, []
+        elif turn is not None and depth == len(turn) + 1 and self._barrier is not None:
             turn.append(action)
         else:
             self._note_applied([action])
@@ -350,6 +363,7 @@ class Game:
         log, reason, _ = _buffers()
         log.count = log.dropped = 0
         at = ffi.new("int *")
+        self._hold_barrier()
         err = lib.brass_apply_sequence(self._g, s, arr, len(ids), log, reason, at)
         if err:
             k = at[0]
