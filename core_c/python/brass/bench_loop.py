@@ -1,14 +1,17 @@
 """The Python loop's cost (issue 22): µs per decision of ``legal_ids()`` + ``apply()`` over
-random full games, µs per ``clone()`` and bytes per ``Game`` object (resident memory slope), per
+random full games, µs per ``clone()`` and heap bytes per ``Game`` object (slope), per
 ruleset. ``python -m brass.bench_loop [--games N] [--rounds R]``; prints one line a figure."""
 
 from __future__ import annotations
 
 import argparse
+import ctypes
 import gc
 import os
 import random
 import statistics
+import subprocess
+import sys
 import time
 from typing import Any
 
@@ -43,25 +46,57 @@ def clone_us(ruleset: str, copies: int = 20000) -> float:
     return (time.process_time() - t0) / copies * 1e6
 
 
-def _rss_bytes() -> int:
-    with open("/proc/self/statm") as f:
-        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+def _heap_bytes() -> int:
+    """Bytes of the C heap in use (glibc's mallinfo2); with PYTHONMALLOC=malloc every Python
+    object is there too, beside cffi's allocations (which tracemalloc does not see). Unlike
+    resident memory it counts a calloc'd block's untouched pages."""
+    info = _MALLINFO2()
+    return int(info.uordblks + info.hblkhd)
 
 
-def game_bytes(ruleset: str, small: int = 2000, large: int = 12000) -> float:
-    """Bytes per live Game object a few decisions in: the slope of the process's resident
-    memory between two counts (cffi's C allocations are outside tracemalloc's view)."""
+class _Mallinfo2(ctypes.Structure):
+    _fields_ = [(name, ctypes.c_size_t) for name in (
+        "arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks",
+        "fordblks", "keepcost")]
+
+
+def _mallinfo2() -> Any:
+    try:
+        fn = ctypes.CDLL(None).mallinfo2
+    except (AttributeError, OSError):
+        return None
+    fn.restype = _Mallinfo2
+    return fn
+
+
+_MALLINFO2 = _mallinfo2()
+
+
+def _game_bytes_here(ruleset: str, small: int, large: int) -> float:
     gc.collect()
     keep: list[Any] = []
-    marks = {}
+    mark = 0
     for k in range(large):
         if k == small:
-            marks[small] = _rss_bytes()
+            mark = _heap_bytes()
         g = Game.new(2, seed=k, ruleset=ruleset)
         for _ in range(3):
             g.apply(g.legal_ids()[0])
         keep.append(g)
-    return (_rss_bytes() - marks[small]) / (large - small)
+    return (_heap_bytes() - mark) / (large - small)
+
+
+def game_bytes(ruleset: str, small: int = 2000, large: int = 12000) -> float | None:
+    """Heap bytes per live Game object three decisions in (the slope between two counts),
+    measured in a child process with PYTHONMALLOC=malloc; None without glibc's mallinfo2."""
+    if _MALLINFO2 is None:
+        return None
+    code = ("import sys; from brass.bench_loop import _game_bytes_here as f; "
+            "print(f(sys.argv[1], int(sys.argv[2]), int(sys.argv[3])))")
+    out = subprocess.run([sys.executable, "-c", code, ruleset, str(small), str(large)],
+                         env={**os.environ, "PYTHONMALLOC": "malloc"}, check=True,
+                         capture_output=True, text=True).stdout
+    return float(out)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -81,7 +116,8 @@ def main(argv: list[str] | None = None) -> None:
               f"(range {min(loops):.2f}-{max(loops):.2f})")
         print(f"{name} clone_us {statistics.median(clones):.2f} "
               f"(range {min(clones):.2f}-{max(clones):.2f})")
-        print(f"{name} game_bytes {size:.0f}")
+        if size is not None:
+            print(f"{name} game_bytes {size:.0f}")
 
 
 if __name__ == "__main__":
