@@ -28,8 +28,7 @@ def decode_events(log: Any, rs: Ruleset, players: int, namer: EventNamer) -> lis
     for etype, seat, a, b, c in _EVENT.iter_unpack(ffi.buffer(log.events, n * _EVENT.size)):
         name, fields = table[etype] if etype < ntypes else ("unknown", ())
         d: dict[str, Any] = {"type": name, "seat": None if seat < 0 else seat}
-        for f, v in zip(fields, (a, b, c), strict=False):
-            d[f] = v
+        d.update(zip(fields, (a, b, c), strict=False))
         namer(d, rs, players)
         out.append(d)
     return out
