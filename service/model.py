@@ -8,15 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-import structlog
-
 from . import hosted
 from .gen import game_service_pb2 as pb
-from .store import (
-    GameRow,
-)
-
-log = structlog.get_logger("brass_service.model")
+from .store import GameRow
 
 
 @dataclass(frozen=True)

@@ -14,14 +14,9 @@ import secrets
 import time
 from typing import Any
 
-import structlog
-
 from .errors import ServiceError
 from .gen import game_service_pb2 as pb
 from .names import MAX_NAME_CHARS, display_name, name_key
-
-log = structlog.get_logger("brass_service.requests")
-
 
 MAX_GAME_ID_CHARS = 64
 

@@ -9,25 +9,15 @@ import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
-import structlog
-
 from .. import auth, hosted
 from ..errors import ServiceError
 from ..gen import game_service_pb2 as pb
-from ..limits import (
-    ClientAddresses,
-    RateQuota,
-    rate_key,
-)
+from ..limits import ClientAddresses, RateQuota, rate_key
 from ..model import is_waiting
 from ..requests import require
-from ..store import (
-    GameRow,
-)
+from ..store import GameRow
 from .live import LiveGames
 from .settings import ServiceSettings
-
-log = structlog.get_logger("brass_service.games.access")
 
 
 def creator_digest(caller: Caller, operator: bool) -> str:

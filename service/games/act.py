@@ -10,18 +10,13 @@ import hashlib
 import time
 from typing import Any
 
-import structlog
-
 import brass
 
 from .. import hosted
 from ..errors import ServiceError, from_engine_error
 from ..gen import game_service_pb2 as pb
 from ..model import LiveGame, clock_of, status_of
-from ..observability import (
-    DECISIONS,
-    RequestRecord,
-)
+from ..observability import DECISIONS, RequestRecord
 from ..requests import MAX_IDEMPOTENCY_KEY_CHARS, check_action_size, check_game_id, require
 from ..store import (
     DecisionRow,
@@ -49,9 +44,6 @@ from .access import Access, Caller
 from .live import LiveGames
 from .settings import ServiceSettings
 from .signals import ChangeBroker, Signals
-
-log = structlog.get_logger("brass_service.games.act")
-
 
 # Refusals that a copy of the game behind the store could cause wrongly.
 _MAYBE_STALE = frozenset({"STALE_VERSION", "NOT_YOUR_TURN", "GAME_OVER", "ILLEGAL_ACTION",

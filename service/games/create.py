@@ -9,8 +9,6 @@ import secrets
 import time
 from typing import Any
 
-import structlog
-
 import brass
 from brass.position import MAX_POSITION_CHARS
 
@@ -19,9 +17,7 @@ from ..bots.bot_seats import check_seat_bot
 from ..errors import ServiceError, from_engine_error
 from ..gen import game_service_pb2 as pb
 from ..model import LiveGame, status_of
-from ..observability import (
-    RequestRecord,
-)
+from ..observability import RequestRecord
 from ..requests import (
     ENGINE_RULESETS,
     RULESET_IDS,
@@ -32,20 +28,13 @@ from ..requests import (
     require,
     ruleset_name,
 )
-from ..store import (
-    GameRow,
-    Snapshot,
-    Store,
-    StoreUnavailable,
-)
+from ..store import GameRow, Snapshot, Store, StoreUnavailable
 from ..views.answers import game_state
 from ..views.summary import _VISIBILITY_NAMES
 from .access import Access, Caller, Quotas, address_digest, address_identity, creator_digest
 from .live import LiveGames
 from .settings import ServiceSettings
 from .signals import Signals
-
-log = structlog.get_logger("brass_service.games.create")
 
 
 class Creation:

@@ -16,16 +16,9 @@ import brass
 
 from ..errors import ServiceError
 from ..model import LiveGame, is_waiting
-from ..observability import (
-    CACHED_GAMES,
-)
+from ..observability import CACHED_GAMES
 from ..requests import check_game_id
-from ..store import (
-    DecisionRow,
-    GameRow,
-    Store,
-    StoreUnavailable,
-)
+from ..store import DecisionRow, GameRow, Store, StoreUnavailable
 from .settings import ServiceSettings
 
 log = structlog.get_logger("brass_service.games.live")

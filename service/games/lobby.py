@@ -10,37 +10,22 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-import structlog
-
 from .. import auth, hosted
 from ..bots.bot_seats import check_seat_bot
 from ..errors import ServiceError
 from ..gen import game_service_pb2 as pb
-from ..limits import (
-    RateQuota,
-    SeatHoldings,
-)
+from ..limits import RateQuota, SeatHoldings
 from ..model import is_waiting
 from ..names import display_name, name_key
-from ..observability import (
-    RequestRecord,
-)
+from ..observability import RequestRecord
 from ..requests import check_game_id, require, same_name_refusal
-from ..store import (
-    GameRow,
-    SeatsUpdate,
-    Store,
-    StoreUnavailable,
-)
+from ..store import GameRow, SeatsUpdate, Store, StoreUnavailable
 from ..views.answers import game_state
 from ..views.summary import game_summary
 from .access import Access, Caller, Quotas, address_digest, address_identity
 from .live import LiveGames
 from .settings import ServiceSettings
 from .signals import ChangeBroker, Signals
-
-log = structlog.get_logger("brass_service.games.lobby")
-
 
 # RevokeSeatToken with ban: the addresses and the names a game keeps barred (each list).
 MAX_BANS_PER_GAME = 64

@@ -4,20 +4,12 @@ replay.py's).
 
 from __future__ import annotations
 
-import structlog
-
 from .. import hosted
 from ..errors import ServiceError
 from ..gen import game_service_pb2 as pb
-from ..observability import (
-    RequestRecord,
-)
+from ..observability import RequestRecord
 from ..requests import decode_cursor, encode_cursor, require
-from ..store import (
-    ListFilter,
-    Store,
-    StoreUnavailable,
-)
+from ..store import ListFilter, Store, StoreUnavailable
 from ..views import typed
 from ..views.answers import LegalOptions, StateParts, add_compound_actions, filled
 from ..views.reply import Reply
@@ -26,8 +18,6 @@ from .access import Access, Caller
 from .live import LiveGames
 from .replay import Replays
 from .settings import ServiceSettings
-
-log = structlog.get_logger("brass_service.games.reads")
 
 
 class Reads:

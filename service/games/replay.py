@@ -12,29 +12,18 @@ import weakref
 from collections import OrderedDict
 from typing import Any
 
-import structlog
-
 import brass
 
 from .. import hosted
 from ..errors import ServiceError
 from ..gen import game_service_pb2 as pb
 from ..model import LiveGame
-from ..observability import (
-    RequestRecord,
-)
+from ..observability import RequestRecord
 from ..requests import ENGINE_RULESETS
-from ..store import (
-    DecisionRow,
-    GameRow,
-    Store,
-)
+from ..store import DecisionRow, GameRow, Store
 from ..views.reply import Reply
 from .access import Access, Caller, Quotas, address_identity
 from .live import LiveGames
-
-log = structlog.get_logger("brass_service.games.replay")
-
 
 # Public fields of a replay record; everything else (seed, starting position) waits for
 # the end of the game.

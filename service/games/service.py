@@ -6,23 +6,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import structlog
-
 from ..bots.batches import BatchRunner, BatchStream
 from ..bots.bot_seats import BotPool, available_cpus
 from ..gen import game_service_pb2 as pb
-from ..limits import (
-    ClientAddresses,
-    SeatHoldings,
-    WatchLimiter,
-    parse_networks,
-)
-from ..observability import (
-    RequestRecord,
-)
-from ..store import (
-    Store,
-)
+from ..limits import ClientAddresses, SeatHoldings, WatchLimiter, parse_networks
+from ..observability import RequestRecord
+from ..store import Store
 from ..views.answers import LegalOptions
 from ..views.reply import Reply
 from .access import Access, Caller, Quotas
@@ -37,8 +26,6 @@ from .signals import ChangeBroker, Signals
 from .timer import ServerMoves
 from .upkeep import Upkeep
 from .watch import Watching, WatchStream
-
-log = structlog.get_logger("brass_service.games.service")
 
 
 class GameService:

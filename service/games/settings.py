@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import structlog
-
 from ..bots.batches import BatchLimits
 from ..limits import (
     BOT_MOVE_TIMEOUT_SECONDS,
@@ -15,8 +13,6 @@ from ..limits import (
     BOT_SEAT_MAX_SEARCH_COST,
 )
 from ..store.sqlite import DEFAULT_COMMIT_WAIT_MS
-
-log = structlog.get_logger("brass_service.games.settings")
 
 
 @dataclass

@@ -7,11 +7,7 @@ from __future__ import annotations
 import asyncio
 import time
 
-import structlog
-
 from .settings import ServiceSettings
-
-log = structlog.get_logger("brass_service.games.signals")
 
 
 class ChangeBroker:

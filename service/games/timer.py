@@ -19,15 +19,8 @@ from ..bots.fair_slots import FairSlots
 from ..errors import ServiceError
 from ..gen import game_service_pb2 as pb
 from ..model import LiveGame, clock_of, is_playing
-from ..observability import (
-    RequestRecord,
-    new_request_id,
-)
-from ..store import (
-    GameRow,
-    SeatsUpdate,
-    Store,
-)
+from ..observability import RequestRecord, new_request_id
+from ..store import GameRow, SeatsUpdate, Store
 from .act import Play
 from .live import LiveGames
 from .lobby import Lobby

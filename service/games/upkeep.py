@@ -12,14 +12,8 @@ import structlog
 
 from ..errors import ServiceError
 from ..gen import game_service_pb2 as pb
-from ..observability import (
-    ACTIVE_GAMES,
-    CACHED_GAMES,
-)
-from ..store import (
-    Store,
-    StoreUnavailable,
-)
+from ..observability import ACTIVE_GAMES, CACHED_GAMES
+from ..store import Store, StoreUnavailable
 from .live import LiveGames
 from .settings import ServiceSettings
 from .signals import ChangeBroker

@@ -8,31 +8,18 @@ import asyncio
 import contextlib
 from collections.abc import AsyncGenerator, AsyncIterator, Callable
 
-import structlog
-
 from .. import auth, hosted
 from ..errors import ServiceError
 from ..gen import game_service_pb2 as pb
-from ..limits import (
-    WatchLimiter,
-    WatchSlot,
-)
-from ..observability import (
-    ACTIVE_WATCHERS,
-    RequestRecord,
-)
+from ..limits import WatchLimiter, WatchSlot
+from ..observability import ACTIVE_WATCHERS, RequestRecord
 from ..requests import require
-from ..store import (
-    GameRow,
-    Store,
-)
+from ..store import GameRow, Store
 from ..views.answers import game_state, stored_event_messages
 from .access import Access, Caller, address_identity, client_identity
 from .live import LiveGames
 from .settings import ServiceSettings
 from .signals import ChangeBroker
-
-log = structlog.get_logger("brass_service.games.watch")
 
 
 class WatchStream:

@@ -9,22 +9,16 @@ import json
 from typing import Any
 
 import orjson
-import structlog
 
 import brass
 
 from .. import hosted
 from ..gen import game_service_pb2 as pb
 from ..model import LiveGame
-from ..store import (
-    DecisionRow,
-    GameRow,
-)
+from ..store import DecisionRow, GameRow
 from ..views.summary import game_summary, game_summary_json
 from . import typed
 from .convert import message_to_json_dict
-
-log = structlog.get_logger("brass_service.views.answers")
 
 
 def game_state(row: GameRow, live: LiveGame, seat: int | None,

@@ -8,18 +8,13 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-import structlog
 from google.protobuf import timestamp_pb2
 
 from .. import hosted
 from ..gen import game_service_pb2 as pb
 from ..model import LiveGame, clock_of, is_waiting, status_of
-from ..store import (
-    GameRow,
-)
+from ..store import GameRow
 from .convert import message_to_json_dict
-
-log = structlog.get_logger("brass_service.views.summary")
 
 
 def timestamp_message(seconds: float) -> timestamp_pb2.Timestamp:
