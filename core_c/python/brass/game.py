@@ -156,34 +156,7 @@ class Game:
     @classmethod
     def replay(cls, record: dict[str, Any]) -> Game:
         """Rebuild a game from its seed (or start position) and decision list."""
-        try:
-            rs = get_ruleset(record.get("ruleset", DEFAULT_RULESET))
-            edition = int(record.get("rules_edition", rs.rules_edition))
-            if edition > rs.rules_edition:
-                raise EngineError("INVALID_ARGUMENT",
-                                  f"replay needs {rs.name} rules edition {edition}; this "
-                                  f"engine has {rs.rules_edition}", None, "rules_edition")
-            if "position" in record:
-                game = cls.from_position(record["position"])
-                if game.ruleset != rs.name:
-                    raise EngineError("INVALID_ARGUMENT", f"the record's position is of "
-                                      f"{game.ruleset}, not {rs.name}", None, "ruleset")
-            else:
-                game = cls.new(int(record["players"]), int(record["seed"]), ruleset=rs.name,
-                               options=dict(record.get("options") or {}))
-            decisions = [UNDO if d == UNDO else int(d) for d in record.get("decisions", [])]
-        except (KeyError, TypeError, ValueError) as exc:
-            raise EngineError("INVALID_ARGUMENT", f"malformed replay record: {exc}") from exc
-        for i, d in enumerate(decisions):
-            try:
-                if d == UNDO:
-                    game.undo()
-                else:
-                    game.apply(d)
-            except EngineError as exc:
-                raise EngineError(exc.code, f"decision {i}: {exc.message}", exc.reason,
-                                  f"decisions[{i}]") from exc
-        return game
+        return _replayed(cls, record)
 
     def clone(self) -> Game:
         """An independent copy (its own C state and replay record)."""
@@ -468,17 +441,7 @@ class Game:
 
     def determinize(self, seat: int, seed: int) -> Game:
         """A copy with what `seat` cannot see re-dealt at random (for information-set search)."""
-        s = self._check_seat(seat)
-        seed = _seed(seed)
-        copy = self.clone()
-        err = lib.brass_determinize(copy._g, s, seed)
-        if err:
-            _raise(err, what="seat", rs=self._rs)
-        # the turn's start was dealt otherwise: the re-dealt copy cannot replay from it
-        copy._barrier = copy._turn = None
-        if copy.undo_depth == 0:
-            copy._at_barrier()
-        return copy
+        return _determinized(self, self._check_seat(seat), _seed(seed))
 
     # ---- results ----
     def scores(self) -> list[int]:
@@ -513,6 +476,52 @@ class Game:
     def __repr__(self) -> str:
         return (f"<brass.Game ruleset={self.ruleset} players={self.num_players} "
                 f"decision={self.decision} seat={self.current_seat}>")
+
+def _replayed(cls: type[Game], record: dict[str, Any]) -> Game:
+    """Game.replay: the game its record starts from (a deal or a position), with the
+    record's decisions applied in order (an undo is UNDO); a refusal names its index."""
+    try:
+        rs = get_ruleset(record.get("ruleset", DEFAULT_RULESET))
+        edition = int(record.get("rules_edition", rs.rules_edition))
+        if edition > rs.rules_edition:
+            raise EngineError("INVALID_ARGUMENT",
+                              f"replay needs {rs.name} rules edition {edition}; this "
+                              f"engine has {rs.rules_edition}", None, "rules_edition")
+        if "position" in record:
+            game = cls.from_position(record["position"])
+            if game.ruleset != rs.name:
+                raise EngineError("INVALID_ARGUMENT", f"the record's position is of "
+                                  f"{game.ruleset}, not {rs.name}", None, "ruleset")
+        else:
+            game = cls.new(int(record["players"]), int(record["seed"]), ruleset=rs.name,
+                           options=dict(record.get("options") or {}))
+        decisions = [UNDO if d == UNDO else int(d) for d in record.get("decisions", [])]
+    except (KeyError, TypeError, ValueError) as exc:
+        raise EngineError("INVALID_ARGUMENT", f"malformed replay record: {exc}") from exc
+    for i, d in enumerate(decisions):
+        try:
+            if d == UNDO:
+                game.undo()
+            else:
+                game.apply(d)
+        except EngineError as exc:
+            raise EngineError(exc.code, f"decision {i}: {exc.message}", exc.reason,
+                              f"decisions[{i}]") from exc
+    return game
+
+
+def _determinized(game: Game, seat: int, seed: int) -> Game:
+    """Game.determinize of a checked seat and seed."""
+    copy = game.clone()
+    err = lib.brass_determinize(copy._g, seat, seed)
+    if err:
+        _raise(err, what="seat", rs=game._rs)
+    # the turn's start was dealt otherwise: the re-dealt copy cannot replay from it
+    copy._barrier = copy._turn = None
+    if copy.undo_depth == 0:
+        copy._at_barrier()
+    return copy
+
 
 def _unpickle_game(snapshot: bytes, record: dict[str, Any],
                    barrier: tuple[bytes, list[int]] | None = None) -> Game:
