@@ -98,6 +98,7 @@ int pgh_reason(const PittsburghGame *g, int action) {
     if (action < 0 || action >= PGH_NUM_ACTIONS || g->h.game_over) return PR_WRONG_DECISION;
     PBoard b;
     pgh_pboard(g, g->h.current, &b);
+    b.explain = 1; /* one id's reason: an option no candidate completes says what blocks it */
     return pgh_phase_reason(g, &b, action);
 }
 

@@ -259,9 +259,37 @@ int pgh_build_any(const PittsburghGame *g, const PBoard *b, int card) {
     return pgh_buildable_cards(g, b, cards, 1) != 0;
 }
 
-int pgh_build_card_reason(const PittsburghGame *g, const PBoard *b, int card) {
-    int ok = b->build_cards_known ? bit32(b->build_cards, card) : pgh_build_any(g, b, card);
-    return ok ? PR_LEGAL : PR_CARD_DOES_NOT_ALLOW;
+/* An option above the place decision (the action type, a card, a tile) that no place
+   completes is refused with the reason of its best candidate, the one that got furthest
+   through the checks, the lowest on a tie: Birmingham's rule (docs/DECISIONS.md). The order
+   is place_checks' with the card first, as the card names the places (P31); 0: no candidate's
+   reason (a free single-icon space comes first: that space is the candidate, P33). */
+static int refusal_rank(int reason) {
+    switch (reason) {
+    case PR_NO_TILES_LEFT: return 1;
+    case PR_NOT_ACCESSIBLE: return 2;
+    case PR_WRONG_ERA: return 3;
+    case PR_CARD_DOES_NOT_ALLOW: return 4;
+    case PR_SLOT_OCCUPIED: case PR_NOT_YOUR_TILE: case PR_OILFIELD_TAKEN: return 5;
+    case PR_NOT_AN_UPGRADE_TARGET: case PR_NO_PIPELINE_TO_NETWORK: return 6;
+    case PR_SPACE_WRONG_ICON: return 7;
+    case PR_ONE_TILE_PER_LOCATION: return 8;
+    case PR_INCOME_TOO_LOW: return 9;
+    case PR_NO_OIL: return 10;
+    case PR_NOT_ENOUGH_MONEY: return 11;
+    default: return 0;
+    }
+}
+
+static int better_reason(int a, int b) { return refusal_rank(b) > refusal_rank(a) ? b : a; }
+
+/* A place as a candidate of a tile: the card first, then the place (whiskey makes any card
+   do). PR_LEGAL exactly where place_reason with the card is. */
+static int candidate_reason(PCostCache *cache, const PittsburghGame *g, const PBoard *b, int card, int pos,
+                            int action) {
+    if (!g->players[g->h.current].whiskey && !pgh_card_allows(g, b, card, pgh_T(g)->positions[pos].tile, action))
+        return PR_CARD_DOES_NOT_ALLOW;
+    return place_reason(cache, g, b, card, pos, action, 0);
 }
 
 int pgh_build_position_reason(const PittsburghGame *g, const PBoard *b, int card, int pos) {
@@ -273,21 +301,43 @@ int pgh_build_position_reason(const PittsburghGame *g, const PBoard *b, int card
     if (!(t->era_mask & (1u << g->h.era))) return PR_WRONG_ERA;
     int lo = t->build == BK_OILFIELD ? PGA_OILFIELD : PGA_SPACE;
     int hi = t->build == BK_OILFIELD ? PGA_OILFIELD + T->num_fields : PGA_SPACE + T->num_spaces;
-    int first = PR_NO_SPACE;
+    int best = PR_NO_SPACE;
     PCostCache cache = {0};
     for (int a = lo; a < hi; a++) {
-        /* a space without the industry's icon is refused as occupied or with the wrong icon,
-           which the answer leaves out: skipped at once */
+        /* no candidates: a space without the industry's icon (P32), an empty one for an
+           upgrade (P35) */
         if (t->build == BK_SPACE &&
             (t->industry >= PGH_NUM_BOARD_ICONS || !(T->spaces[a - PGA_SPACE].icons & (1u << t->industry))))
             continue;
-        int r = place_reason(&cache, g, b, card, pos, a, 1);
+        if (t->build == BK_UPGRADE && g->spaces[a - PGA_SPACE].owner < 0) continue;
+        int r = candidate_reason(&cache, g, b, card, pos, a);
         if (r == PR_LEGAL) return PR_LEGAL;
-        if (first == PR_NO_SPACE && r != PR_SLOT_OCCUPIED && r != PR_SPACE_WRONG_ICON &&
-            r != PR_NOT_AN_UPGRADE_TARGET && r != PR_OILFIELD_TAKEN)
-            first = r;
+        best = better_reason(best, r);
     }
-    return first;
+    return best == PR_NO_SPACE && t->build == BK_UPGRADE ? PR_NOT_AN_UPGRADE_TARGET : best;
+}
+
+/* Why no tile can be built with `card`: its best position's reason. */
+static int card_best_reason(const PittsburghGame *g, const PBoard *b, int card) {
+    int best = PR_NO_OPTION;
+    for (int pos = 0; pos < pgh_T(g)->num_positions; pos++)
+        best = better_reason(best, pgh_build_position_reason(g, b, card, pos));
+    return refusal_rank(best) ? best : PR_CARD_DOES_NOT_ALLOW;
+}
+
+int pgh_build_card_reason(const PittsburghGame *g, const PBoard *b, int card) {
+    int ok = b->build_cards_known ? bit32(b->build_cards, card) : pgh_build_any(g, b, card);
+    if (ok) return PR_LEGAL;
+    return b->explain ? card_best_reason(g, b, card) : PR_CARD_DOES_NOT_ALLOW;
+}
+
+/* The Build action type: the best candidate over the cards held. */
+int pgh_build_action_reason(const PittsburghGame *g, const PBoard *b) {
+    if (pgh_build_any(g, b, PGH_NONE)) return PR_LEGAL;
+    int best = PR_NO_OPTION;
+    for (int c = 0; c < pgh_T(g)->num_card_types && b->explain; c++)
+        if (g->players[g->h.current].hand[c]) best = better_reason(best, card_best_reason(g, b, c));
+    return best;
 }
 
 /* The tile leaves the mat, the card (or whiskey) and the money and income are paid, an

@@ -8,7 +8,7 @@ int pgh_action_type_reason(const PittsburghGame *g, const PBoard *b, int type) {
     const PghTables *T = pgh_T(g);
     if (!g->players[g->h.current].hand_size) return PR_NOT_ENOUGH_CARDS;
     switch (type) {
-    case PA_BUILD: return pgh_build_any(g, b, PGH_NONE) ? PR_LEGAL : PR_NO_OPTION;
+    case PA_BUILD: return pgh_build_action_reason(g, b);
     case PA_NETWORK: {
         int first = PR_NO_LINK_TILES;
         uint8_t reasons[PGH_MAX_LINK_TYPES];

@@ -43,6 +43,7 @@ typedef struct {
     uint8_t build_cards_known, develop_known, develop_payable, target_known;
     uint8_t link_known;                /* 1: link_reasons of a first link, 2: of a second */
     uint8_t accessible_known;
+    uint8_t explain;                   /* 1: a refusal's reason is asked for, not only legality */
     uint32_t build_decided;            /* positions whose build_positions bit is worked out */
     uint32_t build_positions;          /* where the build card's tile can go (legality only) */
     uint32_t accessible;               /* pgh_accessible_positions of the player */
@@ -118,6 +119,7 @@ int pgh_build_place_reason(const PittsburghGame *g, const PBoard *b, int card, i
                        int check_card);
 int pgh_build_position_reason(const PittsburghGame *g, const PBoard *b, int card, int pos);
 int pgh_build_card_reason(const PittsburghGame *g, const PBoard *b, int card);
+int pgh_build_action_reason(const PittsburghGame *g, const PBoard *b);
 void pgh_build_choose_place(PCtx *cx, int place);
 void pgh_build_after_pay(PCtx *cx);
 int pgh_market_sale_remaining(const PittsburghGame *g, const PBoard *b);

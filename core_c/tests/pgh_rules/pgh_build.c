@@ -53,7 +53,7 @@ static void test_p33_single_icon_space_first_and_one_tile_per_location(void) {
     p = me();
     put_tile(p, "slot:alpha.1", "coal_1", 0, 2, 0);
     hand(p, "card:alpha");
-    EXPECT_EQ(why("type:build"), PR_NO_OPTION);
+    EXPECT_EQ(why("type:build"), PR_ONE_TILE_PER_LOCATION); /* what blocks it (docs/DECISIONS.md) */
     EXPECT_EQ(place_reason("card:alpha", "kero_2", "slot:alpha.0"), PR_ONE_TILE_PER_LOCATION);
     G.h.era = 1;
     EXPECT_EQ(place_reason("card:alpha", "kero_2", "slot:alpha.0"), PR_LEGAL);
@@ -233,4 +233,73 @@ static void test_p36_option_birmingham_overbuild(void) {
     fresh(TINY, 2, 4);
     put_tile(me(), "slot:alpha.0", "kero_2", 0, 0, 0);
     EXPECT_EQ(place_reason("card:alpha", "kero_3", "slot:alpha.0"), PR_SLOT_OCCUPIED);
+}
+
+/* Refusals above the place say what blocks the best candidate (docs/DECISIONS.md, Birmingham's
+   rule): the place the card allows (P31), not the first one in board order. */
+static void test_p31_p34_a_card_that_builds_nothing_says_why(void) {
+    fresh(TINY, 2, 4);
+    int p = me();
+    hand(p, "card:alpha");
+    go("type:build", NULL);
+    pl(p)->money = 5; /* P34: kero_2 $7, coal_1 $5 + an iron at $7, mfg_1 $12 */
+    EXPECT_EQ(why("card:alpha"), PR_NOT_ENOUGH_MONEY);
+    fresh(TINY, 2, 4);
+    p = me();
+    hand(p, "card:alpha");
+    pl(p)->money = 5;
+    EXPECT_EQ(why("type:build"), PR_NOT_ENOUGH_MONEY);
+}
+
+static void test_p33_a_card_blocked_by_one_tile_per_location_says_so(void) {
+    fresh(TINY, 2, 4);
+    int p = me();
+    hand(p, "card:alpha");
+    go("type:build", NULL);
+    put_tile(p, "slot:alpha.1", "coal_1", 0, 2, 0);
+    EXPECT_EQ(why("card:alpha"), PR_ONE_TILE_PER_LOCATION);
+}
+
+static void test_p12_p31_a_tile_refused_where_its_card_allows_it(void) {
+    fresh(TINY, 2, 4);
+    int p = me();
+    hand(p, "card:delta");
+    go("type:build", "card:delta", NULL); /* mfg_1 on delta.0 is possible */
+    pl(p)->income_space = 0; /* kero_2 costs a level (P12); its only place the card allows is delta.1 */
+    EXPECT_EQ(why("tile:kero_2"), PR_INCOME_TOO_LOW);
+    EXPECT_EQ(why("tile:mfg_1"), PR_LEGAL);
+}
+
+static void test_p39_oil_city_refused_at_the_field_with_a_pipeline(void) {
+    fresh(TINY, 2, 4);
+    int p = me(), o = other();
+    G.h.era = 1;
+    pl(p)->mat_left[pos_of("kero_2")] = 0;
+    pl(p)->mat_left[pos_of("kero_3")] = 0;
+    pl(p)->mat_left[pos_of("kero_4")] = 0;
+    pl(p)->income_space = 19;
+    hand(p, "card:kerosene");
+    put_pipe(o, "pipeline:gamma--well_south", "pipe_vp3");
+    put_tile(p, "slot:gamma.1", "kero_3", 1, 0, 0);
+    go("type:build", "card:kerosene", NULL);
+    /* well_north has no pipeline to the network; well_south has one, but 4 levels of income
+       are more than are left */
+    pl(p)->income_space = 2;
+    EXPECT_EQ(why("tile:oil_city"), PR_INCOME_TOO_LOW);
+    pl(p)->income_space = 19;
+    EXPECT_EQ(why("tile:oil_city"), PR_LEGAL);
+}
+
+static void test_p35_an_upgrade_refused_at_the_tile_its_card_allows(void) {
+    fresh(TINY, 2, 4);
+    int p = me(), o = other();
+    hand(p, "card:delta");
+    go("type:build", "card:delta", NULL);
+    put_tile(o, "slot:alpha.1", "coal_1", 1, 0, 0); /* first in board order: not one's own */
+    put_tile(p, "slot:delta.2", "coal_1", 0, 2, 0); /* the card's place: not flipped yet */
+    EXPECT_EQ(why("tile:coke_1"), PR_NOT_AN_UPGRADE_TARGET);
+    /* with no tile to upgrade at all */
+    memset(&G.spaces[space("slot:delta.2")], 0, sizeof G.spaces[0]);
+    G.spaces[space("slot:delta.2")].owner = -1;
+    EXPECT_EQ(why("tile:coke_1"), PR_CARD_DOES_NOT_ALLOW);
 }
