@@ -414,10 +414,15 @@ class GameClient:
 
     # ----------------------------------------------------------------------- games
 
-    def create_game(self, players: int, **options: Any) -> pb.CreateGameResponse:
-        """A new game; `options` as create_game_request's (ruleset, seats, bots, clock)."""
-        return self._call("CreateGame", create_game_request(players, **options),
-                          self.operator_token)
+    def create_game(self, players: int, *, account_key: str | None = None,
+                    account_seat: int | None = None, **options: Any) -> pb.CreateGameResponse:
+        """A new game; `options` as create_game_request's (ruleset, seats, bots, clock).
+        With `account_key`, `account_seat` (or the first seat neither open nor a bot's) is
+        bound to that account."""
+        request = create_game_request(players, **options)
+        if account_seat is not None:
+            request.account_seat = account_seat
+        return self._call("CreateGame", request, account_key or self.operator_token)
 
     def create_game_from_position(
         self, position: dict[str, Any] | str, *, seat_names: Sequence[str] = ()
@@ -464,20 +469,46 @@ class GameClient:
 
     def list_games(
         self, *, page_size: int = 0, page_token: str = "", status: int = 0, ruleset: int = 0,
-        has_open_seats: bool | None = None,
+        has_open_seats: bool | None = None, account_id: str = "",
+        account_key: str | None = None,
     ) -> pb.ListGamesResponse:
-        """A page of the public games (unlisted ones are reachable by id only)."""
+        """A page of the public games (unlisted ones are reachable by id only); with
+        `account_id`, that account's (its unlisted ones too with its `account_key`)."""
         request = list_games_request(page_size, page_token, status, ruleset, has_open_seats)
-        return self._call("ListGames", request)
+        request.account_id = account_id
+        return self._call("ListGames", request, account_key)
 
     def join_game(
-        self, game_id: str, name: str, *, seat: int | None = None
+        self, game_id: str, name: str = "", *, seat: int | None = None,
+        account_key: str | None = None,
     ) -> pb.JoinGameResponse:
         """Takes `seat` (or the lowest open one) of a waiting game; the answer holds its
         token, which is shown only this once. Not retried: a lost answer would leave the
-        seat taken by a token nobody has."""
+        seat taken by a token nobody has. With `account_key` the seat is the account's
+        (and has its name)."""
         request = pb.JoinGameRequest(game_id=game_id, name=name, seat=seat)
-        return self._call("JoinGame", request, retry=False)
+        return self._call("JoinGame", request, account_key, retry=False)
+
+    # --------------------------------------------------------------------- accounts
+
+    def create_account(self, name: str, *, bot: bool = False) -> pb.CreateAccountResponse:
+        """A new account; its key (the answer's `key`) is shown only this once. Not
+        retried: a lost answer would leave an account whose key nobody has."""
+        return self._call("CreateAccount", pb.CreateAccountRequest(name=name, bot=bot),
+                          retry=False)
+
+    def get_account(self, account_id: str) -> pb.Account:
+        return self._call("GetAccount", pb.GetAccountRequest(account_id=account_id)).account
+
+    def rotate_account_key(self, account_id: str, key: str) -> str:
+        """The account's new key (the old one is void from then on)."""
+        return self._call("RotateAccountKey",  # type: ignore[no-any-return]
+                          pb.RotateAccountKeyRequest(account_id=account_id), key,
+                          retry=False).key
+
+    def revoke_account_key(self, account_id: str, key: str) -> pb.Account:
+        return self._call("RevokeAccountKey",
+                          pb.RevokeAccountKeyRequest(account_id=account_id), key).account
 
     def leave_game(self, game_id: str, token: str) -> pb.LeaveGameResponse:
         return self._call("LeaveGame", pb.LeaveGameRequest(game_id=game_id), token)

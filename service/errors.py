@@ -67,6 +67,11 @@ _REASONS: dict[str, tuple[grpc.StatusCode, int]] = {
     "BANNED": (grpc.StatusCode.PERMISSION_DENIED, 403),
     # JoinGame: the caller's address already holds its share of the game's seats
     "ALREADY_SEATED": (grpc.StatusCode.FAILED_PRECONDITION, 409),
+    # CreateAccount: another account has the name
+    "NAME_TAKEN": (grpc.StatusCode.ALREADY_EXISTS, 409),
+    "UNKNOWN_ACCOUNT": (grpc.StatusCode.NOT_FOUND, 404),
+    # an account's key acting for another account
+    "NOT_YOUR_ACCOUNT": (grpc.StatusCode.PERMISSION_DENIED, 403),
     # REST only: a body that is not sent as application/json
     "UNSUPPORTED_MEDIA_TYPE": (grpc.StatusCode.INVALID_ARGUMENT, 415),
 }

@@ -174,8 +174,8 @@ class GameServicer(pb_grpc.GameServiceServicer):
     UndoAction = _unary("UndoAction", GameService.undo_action)
     PreviewAction = _unary("PreviewAction", GameService.preview_action)
     GetReplay = _unary("GetReplay", GameService.get_replay)
-    ListGames = _unary("ListGames", lambda service, request, _caller, record:
-                       service.list_games(request, record))
+    ListGames = _unary("ListGames", lambda service, request, caller, record:
+                       service.list_games(request, record, caller))
     GetRuleset = _unary("GetRuleset", lambda _service, request, _caller, _record:
                         get_ruleset(request))
     JoinGame = _unary("JoinGame", GameService.join_game)
@@ -185,6 +185,15 @@ class GameServicer(pb_grpc.GameServiceServicer):
     ResignGame = _unary("ResignGame", GameService.resign_game)
     RevokeSeatToken = _unary("RevokeSeatToken", GameService.revoke_seat_token)
     SetSeatBot = _unary("SetSeatBot", GameService.set_seat_bot)
+    # Accounts (service/accounts/): their part, not GameService's
+    CreateAccount = _unary("CreateAccount", lambda service, request, caller, record:
+                           service.accounts.create_account(request, caller, record))
+    GetAccount = _unary("GetAccount", lambda service, request, caller, record:
+                        service.accounts.get_account(request, caller, record))
+    RotateAccountKey = _unary("RotateAccountKey", lambda service, request, caller, record:
+                              service.accounts.rotate_key(request, caller, record))
+    RevokeAccountKey = _unary("RevokeAccountKey", lambda service, request, caller, record:
+                              service.accounts.revoke_key(request, caller, record))
 
     async def WatchGame(
         self, request: pb.WatchGameRequest, context: grpc.aio.ServicerContext

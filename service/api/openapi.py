@@ -114,6 +114,9 @@ def _field_bounds(settings: ServiceSettings) -> dict[tuple[str, str], dict[str, 
         ("ActionIds", "ids"): {"minItems": 1, "maxItems": requests.MAX_COMPOUND_IDS},
         ("Action", "compoundKey"): {"maxLength": requests.MAX_COMPOUND_KEY_CHARS},
         ("JoinGameRequest", "name"): {"minLength": 1, "pattern": names.NAME_PATTERN, **name},
+        ("CreateAccountRequest", "name"): {"minLength": 1, "pattern": names.NAME_PATTERN,
+                                           **name},
+        ("CreateGameRequest", "accountSeat"): seat,
         ("JoinGameRequest", "seat"): seat,
         ("ReissueSeatTokenRequest", "seat"): seat,
         ("RevokeSeatTokenRequest", "seat"): seat,
@@ -144,7 +147,8 @@ class Route:
     request: str | None = None  # message name of the JSON body
     response: str | None = None  # message name of the 200 body
     query: tuple[tuple[str, dict[str, Any], str], ...] = ()
-    authorization: str = "optional"  # "none" | "optional" | "required" | "operator"
+    # "none" | "optional" | "required" | "operator" | "account" (an account's key)
+    authorization: str = "optional"
     content_type: str = "application/json"
     stream_item: str | None = None  # message name of each line of a streamed response
     extra_responses: dict[str, str] = field(default_factory=dict)
@@ -473,6 +477,8 @@ PATH_PARAMETERS: dict[str, tuple[dict[str, Any], str]] = {
                 "pattern": "^[^/:]+$"}, "The game id."),
     "ruleset": ({"type": "string", "minLength": 1},
                 "A ruleset's name (birmingham) or Ruleset enum name (RULESET_BIRMINGHAM)."),
+    "accountId": ({"type": "string", "minLength": 1, "maxLength": 64,
+                   "pattern": "^[^/:]+$"}, "The account id."),
     "name": ({"type": "string", "minLength": 1, "pattern": "^[^/]+$"},
              "A file name of the web frontend (e.g. app.js)."),
 }
@@ -504,13 +510,14 @@ def build_openapi(routes: list[Route], server_url: str | None = None,
             operation["parameters"] = parameters
         if route.request:
             body = schemas[route.request]
-            if "{gameId}" in route.path and "gameId" in body["properties"]:
-                # the path names the game: the body does not repeat it
-                body["properties"].pop("gameId")
-                if "gameId" in body.get("required", ()):
-                    body["required"].remove("gameId")
-                    if not body["required"]:
-                        del body["required"]
+            for named in ("gameId", "accountId"):
+                if "{" + named + "}" in route.path and named in body["properties"]:
+                    # the path names the game (the account): the body does not repeat it
+                    body["properties"].pop(named)
+                    if named in body.get("required", ()):
+                        body["required"].remove(named)
+                        if not body["required"]:
+                            del body["required"]
             # a body without required fields may be left out (it reads as {})
             operation["requestBody"] = {"required": bool(body.get("required")),
                                         "content": _json_body(route.request)}
@@ -518,6 +525,8 @@ def build_openapi(routes: list[Route], server_url: str | None = None,
             operation["security"] = [{"seatToken": []}]
         elif route.authorization == "operator":
             operation["security"] = [{"operatorToken": []}]
+        elif route.authorization == "account":
+            operation["security"] = [{"accountKey": []}, {"operatorToken": []}]
         elif route.authorization == "optional":
             operation["security"] = [{}, {"seatToken": []}]
         else:
@@ -605,6 +614,13 @@ def build_openapi(routes: list[Route], server_url: str | None = None,
                     "scheme": "bearer",
                     "description": "A seat token returned by CreateGame or JoinGame, or "
                     "the host token of CreateGame (StartGame, ReissueSeatToken).",
+                },
+                "accountKey": {
+                    "type": "http",
+                    "scheme": "bearer",
+                    "description": "An account's API key (CreateAccount, RotateAccountKey); "
+                    "as the bearer token of CreateGame or JoinGame it binds the seat to the "
+                    "account.",
                 },
                 "operatorToken": {
                     "type": "http",

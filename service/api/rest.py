@@ -154,6 +154,13 @@ class RestGateway:
             "SetSeatBot": functools.partial(
                 self._lobby, pb.SetSeatBotRequest, self.service.set_seat_bot),
             "UndoAction": self._undo_action,
+            "CreateAccount": self._create_account,
+            "GetAccount": functools.partial(
+                self._lobby, pb.GetAccountRequest, self.service.accounts.get_account),
+            "RotateAccountKey": functools.partial(
+                self._lobby, pb.RotateAccountKeyRequest, self.service.accounts.rotate_key),
+            "RevokeAccountKey": functools.partial(
+                self._lobby, pb.RevokeAccountKeyRequest, self.service.accounts.revoke_key),
         }
 
     async def _lobby(
@@ -164,11 +171,23 @@ class RestGateway:
         caller: Caller,
         record: RequestRecord,
     ) -> Message | Reply:
-        """JoinGame, LeaveGame, StartGame, ResignGame…: the body (optional) and the path's
-        game id."""
-        message = await read_body(request, message_class(), self.bodies)
-        path_game_id(request, message)
+        """JoinGame, LeaveGame, StartGame, ResignGame…, and the account calls: the body
+        (optional; GetAccount, a GET, has none) and the path's game or account id."""
+        message = message_class()
+        if message_class is not pb.GetAccountRequest:
+            message = await read_body(request, message, self.bodies)
+        if "account_id" in message.DESCRIPTOR.fields_by_name:
+            message.account_id = request.path_param("accountId")  # type: ignore[attr-defined]
+        else:
+            path_game_id(request, message)
         return await call(message, caller, record)
+
+    async def _create_account(
+        self, request: RestRequest, caller: Caller, record: RequestRecord
+    ) -> Message | Reply:
+        body = await read_body(request, pb.CreateAccountRequest(), self.bodies)
+        return await self.service.accounts.create_account(
+            body, caller, record)  # type: ignore[arg-type]
 
     async def _create_game(
         self, request: RestRequest, caller: Caller, record: RequestRecord
@@ -207,7 +226,8 @@ class RestGateway:
         open_seats = query_either(request, "hasOpenSeats", "has_open_seats")
         if open_seats is not None:
             message.has_open_seats = bool_param(open_seats, "hasOpenSeats")
-        return await self.service.list_games(message, record)
+        message.account_id = query_either(request, "accountId", "account_id") or ""
+        return await self.service.list_games(message, record, caller)
 
     async def _get_game(
         self, request: RestRequest, caller: Caller, record: RequestRecord

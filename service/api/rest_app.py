@@ -176,7 +176,8 @@ class RestApp:
             handlers[operation_id] = functools.partial(self._serve_plain, operation_id)
         for route in ROUTES:
             app.router.add_route(
-                route.method, route.path.replace("{gameId}", "{gameId:" + GAME_ID_CHARS + "}"),
+                route.method, route.path.replace("{gameId}", "{gameId:" + GAME_ID_CHARS + "}")
+                .replace("{accountId}", "{accountId:" + GAME_ID_CHARS + "}"),
                 handlers[route.operation_id])
         if cors_origins:
             _allow_cross_origin(app, cors_origins)

@@ -31,7 +31,10 @@ ROUTES: list[Route] = [
                  ("ruleset", {"$ref": "#/components/schemas/Ruleset"},
                   "Only games of this rule set."),
                  ("hasOpenSeats", _BOOL,
-                  "Only games with (true) or without (false) an open seat."))),
+                  "Only games with (true) or without (false) an open seat."),
+                 ("accountId", {"type": "string", "maxLength": 64},
+                  "Only games with a seat bound to this account (its unlisted ones too "
+                  "with its key)."))),
     Route("GET", "/v1/games/{gameId}", "GetGame",
           "The caller's view: a seat's with its token, a spectator's without.",
           response="GetGameResponse",
@@ -95,6 +98,20 @@ ROUTES: list[Route] = [
           "Put a server bot in an open (before the start) or vacant seat (the host token).",
           request="SetSeatBotRequest", response="SetSeatBotResponse",
           authorization="required"),
+    Route("POST", "/v1/accounts", "CreateAccount",
+          "Create an account (a person's or a bot's); returns its API key, once.",
+          request="CreateAccountRequest", response="CreateAccountResponse",
+          authorization="none"),
+    Route("GET", "/v1/accounts/{accountId}", "GetAccount", "An account's public facts.",
+          response="GetAccountResponse", authorization="none"),
+    Route("POST", "/v1/accounts/{accountId}:rotateKey", "RotateAccountKey",
+          "Replace the account's key (its key or the operator token); the new one is shown "
+          "once.", request="RotateAccountKeyRequest", response="RotateAccountKeyResponse",
+          authorization="account"),
+    Route("POST", "/v1/accounts/{accountId}:revokeKey", "RevokeAccountKey",
+          "Revoke the account's key (its key or the operator token).",
+          request="RevokeAccountKeyRequest", response="RevokeAccountKeyResponse",
+          authorization="account"),
     Route("POST", "/v1/batches", "RunBatch",
           "Play a batch of bot-vs-bot games; one NDJSON line (a RunBatchResponse) per "
           "finished game.",
@@ -121,13 +138,13 @@ PLAIN_OPERATIONS = (
     "CreateGame", "CreateGameFromPosition", "ListGames", "GetGame", "ListLegalActions",
     "SubmitAction", "PreviewAction", "GetReplay", "GetRuleset", "JoinGame", "LeaveGame",
     "StartGame", "ReissueSeatToken", "ResignGame", "RevokeSeatToken", "SetSeatBot",
-    "UndoAction",
+    "UndoAction", "CreateAccount", "GetAccount", "RotateAccountKey", "RevokeAccountKey",
 )
 
 
 # The plain operations a request without a token is refused at once (before its body).
 TOKEN_REQUIRED = frozenset(
-    route.operation_id for route in ROUTES if route.authorization == "required"
+    route.operation_id for route in ROUTES if route.authorization in ("required", "account")
 )
 
 # What a game id in a path may hold: no ':' (the custom methods, /v1/games/{id}:join, are

@@ -13,10 +13,12 @@ import brass
 from brass.position import MAX_POSITION_CHARS
 
 from .. import auth, hosted
+from ..accounts import Accounts
 from ..bots.bot_seats import check_seat_bot
 from ..errors import ServiceError, from_engine_error
 from ..gen import game_service_pb2 as pb
 from ..model import LiveGame, status_of
+from ..names import name_key
 from ..observability import RequestRecord
 from ..requests import (
     ENGINE_RULESETS,
@@ -27,8 +29,10 @@ from ..requests import (
     request_options,
     require,
     ruleset_name,
+    same_name_refusal,
 )
 from ..store import GameRow, Snapshot, Store, StoreUnavailable
+from ..store.accounts import AccountRow
 from ..views.answers import game_state
 from ..views.summary import _VISIBILITY_NAMES
 from .access import Access, Caller, Quotas, address_digest, address_identity, creator_digest
@@ -41,7 +45,9 @@ class Creation:
     """CreateGame and CreateGameFromPosition: the first row, the seats' tokens."""
 
     def __init__(self, store: Store, settings: ServiceSettings, live: LiveGames,
-                 access: Access, signals: Signals, quotas: Quotas) -> None:
+                 access: Access, signals: Signals, quotas: Quotas,
+                 accounts: Accounts) -> None:
+        self.accounts = accounts
         self.store = store
         self.settings = settings
         self.live = live
@@ -62,6 +68,11 @@ class Creation:
             "visibility",
         )
         hosting = self._new_hosting(request)
+        account = await self.accounts.account_of(caller)
+        bound = None if account is None else (
+            _account_seat(request, set(hosted.bots_of(hosting))), account)
+        require(account is not None or not request.HasField("account_seat"),
+                "account_seat needs an account key as the bearer token", "account_seat")
         operator = self.access.is_operator(caller)
         hosting["creator"] = creator_digest(caller, operator)
         hosting["host_address"] = address_digest(caller)  # not limited per game in joins
@@ -86,6 +97,7 @@ class Creation:
             game, seat_names, seed=seed, options=used_options,
             position_json=None, record=record, open_seats=set(request.open_seats),
             visibility=request.visibility or pb.VISIBILITY_PUBLIC, hosting=hosting,
+            account=bound,
         )
 
     def _new_hosting(self, request: pb.CreateGameRequest) -> dict[str, Any]:
@@ -170,6 +182,7 @@ class Creation:
         open_seats: set[int] = frozenset(),  # type: ignore[assignment]
         visibility: int = pb.VISIBILITY_PUBLIC,
         hosting: dict[str, Any] | None = None,
+        account: tuple[int, AccountRow] | None = None,
     ) -> pb.CreateGameResponse:
         players = game.num_players
         seat_names = check_seat_names(seat_names, players, open_seats)
@@ -178,19 +191,27 @@ class Creation:
             f"Bot ({bots[i]})" if i in bots else f"Player {i + 1}" for i in range(players)
         ]
         names = ["" if i in open_seats else name for i, name in enumerate(names)]
+        if account is not None:
+            _name_for_account(names, *account)
         tokens = ["" if i in open_seats or i in bots else auth.new_token()
                   for i in range(players)]
         digests = [hosted.BOT_DIGEST if i in bots else auth.hash_token(t) if t else ""
                    for i, t in enumerate(tokens)]
         host_token = auth.new_token()
         now = time.time()
+        game_id = new_game_id()
+        if account is not None and hosting is not None:
+            seat, owner = account
+            hosted.bind_account(hosting, seat, owner.account_id, digests[seat])
+            # listed first: should the game's write fail, the listing names no game
+            await self.accounts.list_seat(game_id, seat, owner.account_id)
         started = not open_seats
         clock = (hosted.clock_start(hosting, players, game.current_seat, now)
                  if hosting is not None and started else None)
         if hosting is not None and started:
             hosting["started_at"] = now
         row = GameRow(
-            game_id=new_game_id(),
+            game_id=game_id,
             ruleset=RULESET_IDS[game.ruleset],
             rules_edition=int(game.rules_edition),
             players=players,
@@ -231,3 +252,26 @@ class Creation:
             state=game_state(row, live, None),
             host_token=host_token,
         )
+
+
+def _account_seat(request: pb.CreateGameRequest, bots: set[int]) -> int:
+    """CreateGame with an account key: the seat bound to the account."""
+    taken = set(request.open_seats) | bots
+    if request.HasField("account_seat"):
+        seat = request.account_seat
+        require(0 <= seat < request.players and seat not in taken,
+                 f"account_seat must be a seat from 0 to {request.players - 1} that is "
+                 "neither open nor a bot's", "account_seat")
+        return seat
+    free = [seat for seat in range(request.players) if seat not in taken]
+    require(bool(free), "every seat is open or a bot's: none is left for the account",
+             "account_seat")
+    return free[0]
+
+
+def _name_for_account(names: list[str], seat: int, account: AccountRow) -> None:
+    """The account's seat takes the account's name, which no other seat may have."""
+    names[seat] = account.name
+    for other, name in enumerate(names):
+        if other != seat and name and name_key(name) == name_key(account.name):
+            raise same_name_refusal(f"seat_names[{other}]", seat, account.name)

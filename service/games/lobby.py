@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .. import auth, hosted
+from ..accounts import Accounts
 from ..bots.bot_seats import check_seat_bot
 from ..errors import ServiceError
 from ..gen import game_service_pb2 as pb
@@ -82,6 +83,16 @@ def _check_name_free(row: GameRow, name: str) -> None:
             raise same_name_refusal("name", seat, taken)
 
 
+def _refuse_account_seated(row: GameRow, account_id: str) -> None:
+    """JoinGame with an account key: one seat of a game per account (a rated game is
+    between distinct accounts)."""
+    for seat, holder in hosted.accounts_of(row).items():
+        if holder == account_id:
+            raise ServiceError(
+                "ALREADY_SEATED", f"this account already holds seat {seat} of game "
+                f"{row.game_id}", game_id=row.game_id, seat=seat)
+
+
 def _refuse_banned(row: GameRow, hosting: dict[str, Any], digest: str, name: str) -> None:
     """JoinGame: the host banned this address, or this name, from the game."""
     banned = hosting.get("banned", {})
@@ -108,7 +119,8 @@ class Lobby:
 
     def __init__(self, store: Store, settings: ServiceSettings, broker: ChangeBroker,
                  live: LiveGames, access: Access, signals: Signals, quotas: Quotas,
-                 waiting_seats: SeatHoldings) -> None:
+                 waiting_seats: SeatHoldings, accounts: Accounts) -> None:
+        self.accounts = accounts
         self.store = store
         self.settings = settings
         self.broker = broker
@@ -181,7 +193,11 @@ class Lobby:
     async def join_game(
         self, request: pb.JoinGameRequest, caller: Caller, record: RequestRecord
     ) -> pb.JoinGameResponse:
-        name = display_name(request.name, "name")
+        account = await self.accounts.account_of(caller)
+        name = account.name if account is not None else display_name(request.name, "name")
+        if account is not None and request.name:
+            require(name_key(display_name(request.name, "name")) == name_key(name),
+                    "with an account key the seat takes the account's name", "name")
         limited = not self.access.is_operator(caller)
         address, digest = address_identity(caller), address_digest(caller)
         if limited:
@@ -192,6 +208,8 @@ class Lobby:
         def take_seat(row: GameRow) -> tuple[SeatsUpdate, int]:
             self.access.require_waiting(row, "JoinGame")
             hosting = hosted.hosting_of(row)
+            if account is not None:
+                _refuse_account_seated(row, account.account_id)
             _refuse_banned(row, hosting, digest, name)
             if limited:
                 self._check_seats_in_game(row, hosting, digest)
@@ -217,10 +235,15 @@ class Lobby:
                                self._bot_delay)
             assert update.hosting is not None
             update.hosting.setdefault("joiners", {})[str(seat)] = digest
+            if account is not None:
+                hosted.bind_account(update.hosting, seat, account.account_id,
+                                    auth.hash_token(token))
             return update, seat
 
         row, seat = await self.change_seats(request.game_id, record, take_seat)
         record.seat = seat
+        if account is not None:
+            await self.accounts.list_seat(row.game_id, seat, account.account_id)
         if limited:
             self.waiting_seats.add(address, row.game_id, seat)
         return pb.JoinGameResponse(

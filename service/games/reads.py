@@ -5,6 +5,7 @@ replay.py's).
 from __future__ import annotations
 
 from .. import hosted
+from ..accounts import Accounts
 from ..errors import ServiceError
 from ..gen import game_service_pb2 as pb
 from ..observability import RequestRecord
@@ -24,7 +25,9 @@ class Reads:
     """GetGame, ListLegalActions, ListGames."""
 
     def __init__(self, store: Store, settings: ServiceSettings, live: LiveGames,
-                 access: Access, legal: LegalOptions, replays: Replays) -> None:
+                 access: Access, legal: LegalOptions, replays: Replays,
+                 accounts: Accounts) -> None:
+        self.accounts = accounts
         self.store = store
         self.settings = settings
         self.live = live
@@ -84,7 +87,7 @@ class Reads:
         )
 
     async def list_games(
-        self, request: pb.ListGamesRequest, record: RequestRecord
+        self, request: pb.ListGamesRequest, record: RequestRecord, caller: Caller | None = None
     ) -> pb.ListGamesResponse:
         page_size = request.page_size or self.settings.default_page_size
         require(
@@ -94,17 +97,25 @@ class Reads:
         )
         cursor = decode_cursor(request.page_token) if request.page_token else None
         status = request.status if request.status != pb.GAME_STATUS_UNSPECIFIED else None
+        account_id = request.account_id or None
+        require(len(request.account_id) <= 64, "account_id is too long", "account_id")
+        # an account's own key lists its unlisted games too
+        own = (account_id is not None and caller is not None
+               and await self.accounts.is_own(caller, account_id))
         try:
             page = await self.store.list_games(page_size, cursor, status, ListFilter(
                 ruleset=request.ruleset or None,
                 has_open_seats=(request.has_open_seats if request.HasField("has_open_seats")
                                 else None),
-                public_only=True,
+                public_only=not own,
+                account_id=account_id,
             ))
         except StoreUnavailable as exc:
             raise ServiceError("UNAVAILABLE", "the game store is unavailable; retry") from exc
         record.extra["returned"] = len(page.games)
         return pb.ListGamesResponse(
-            games=[game_summary(row) for row in page.games],
+            games=[game_summary(row) for row in page.games
+                   # (a seat the account left, or whose token was reissued, lists no more)
+                   if account_id is None or account_id in hosted.accounts_of(row).values()],
             next_page_token=encode_cursor(page.next_cursor) if page.next_cursor else "",
         )

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ..accounts import Accounts
 from ..bots.batches import BatchRunner, BatchStream
 from ..bots.bot_seats import BotPool, available_cpus
 from ..gen import game_service_pb2 as pb
@@ -60,14 +61,16 @@ class GameService:
         self.live = LiveGames(store, settings)
         self.access = Access(settings, self.addresses, self.live)
         self.legal = LegalOptions()
+        self.accounts = Accounts(store, settings)
         self.replays = Replays(store, self.live, self.access, self.quotas)
-        self.reads = Reads(store, settings, self.live, self.access, self.legal, self.replays)
+        self.reads = Reads(store, settings, self.live, self.access, self.legal, self.replays,
+                           self.accounts)
         self.play = Play(store, settings, self.broker, self.live, self.access, self.signals,
                          self.legal)
         self.creation = Creation(store, settings, self.live, self.access, self.signals,
-                                 self.quotas)
+                                 self.quotas, self.accounts)
         self.lobby = Lobby(store, settings, self.broker, self.live, self.access, self.signals,
-                           self.quotas, self.waiting_seats)
+                           self.quotas, self.waiting_seats, self.accounts)
         self.watching = Watching(store, settings, self.broker, self.live, self.access,
                                  self.watch_limiter)
         self.server_moves = ServerMoves(store, settings, self.live, self.signals, self.lobby,
@@ -131,9 +134,9 @@ class GameService:
         return await self.reads.list_legal_actions(request, caller, record)
 
     async def list_games(
-        self, request: pb.ListGamesRequest, record: RequestRecord
+        self, request: pb.ListGamesRequest, record: RequestRecord, caller: Caller | None = None
     ) -> pb.ListGamesResponse:
-        return await self.reads.list_games(request, record)
+        return await self.reads.list_games(request, record, caller)
 
     async def get_replay(
         self, request: pb.GetReplayRequest, caller: Caller, record: RequestRecord

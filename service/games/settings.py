@@ -42,6 +42,12 @@ class ServiceSettings:
     # Games one client may create (CreateGame), in the `limits` library's notation; empty:
     # no limit. The operator token is not limited.
     create_game_rate: str = "5/second;60/minute;1000/day"
+    # Accounts (service/accounts/): created per client address, read (GetAccount) per
+    # address, and key changes (RotateAccountKey, RevokeAccountKey) per account, in the
+    # same notation; empty: no limit. The operator token is not limited.
+    create_account_rate: str = "3/minute;10/hour;30/day"
+    account_read_rate: str = "30/second;900/minute"
+    account_key_rate: str = "5/minute;20/day"
     # Reads of a game's past one client (its address) may make: GetGame with at_version
     # and GetReplay, together (the web replay viewer asks one a step, 2.5 a second when
     # it plays, one where a dragged slider rests); empty: no limit.

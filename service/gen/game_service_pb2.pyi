@@ -73,6 +73,9 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     ERROR_REASON_WATCH_IDLE: _ClassVar[ErrorReason]
     ERROR_REASON_BANNED: _ClassVar[ErrorReason]
     ERROR_REASON_ALREADY_SEATED: _ClassVar[ErrorReason]
+    ERROR_REASON_NAME_TAKEN: _ClassVar[ErrorReason]
+    ERROR_REASON_UNKNOWN_ACCOUNT: _ClassVar[ErrorReason]
+    ERROR_REASON_NOT_YOUR_ACCOUNT: _ClassVar[ErrorReason]
 
 class ResignPolicy(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -140,6 +143,9 @@ ERROR_REASON_SEAT_TOKEN_REVOKED: ErrorReason
 ERROR_REASON_WATCH_IDLE: ErrorReason
 ERROR_REASON_BANNED: ErrorReason
 ERROR_REASON_ALREADY_SEATED: ErrorReason
+ERROR_REASON_NAME_TAKEN: ErrorReason
+ERROR_REASON_UNKNOWN_ACCOUNT: ErrorReason
+ERROR_REASON_NOT_YOUR_ACCOUNT: ErrorReason
 RESIGN_POLICY_UNSPECIFIED: ResignPolicy
 RESIGN_POLICY_BOT_TAKES_OVER: ResignPolicy
 RESIGN_POLICY_GAME_ENDS: ResignPolicy
@@ -237,20 +243,22 @@ class SeatToken(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., name: _Optional[str] = ..., token: _Optional[str] = ...) -> None: ...
 
 class SeatInfo(_message.Message):
-    __slots__ = ("seat", "name", "open", "bot", "resigned", "vacant")
+    __slots__ = ("seat", "name", "open", "bot", "resigned", "vacant", "account_id")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     OPEN_FIELD_NUMBER: _ClassVar[int]
     BOT_FIELD_NUMBER: _ClassVar[int]
     RESIGNED_FIELD_NUMBER: _ClassVar[int]
     VACANT_FIELD_NUMBER: _ClassVar[int]
+    ACCOUNT_ID_FIELD_NUMBER: _ClassVar[int]
     seat: int
     name: str
     open: bool
     bot: str
     resigned: bool
     vacant: bool
-    def __init__(self, seat: _Optional[int] = ..., name: _Optional[str] = ..., open: _Optional[bool] = ..., bot: _Optional[str] = ..., resigned: _Optional[bool] = ..., vacant: _Optional[bool] = ...) -> None: ...
+    account_id: str
+    def __init__(self, seat: _Optional[int] = ..., name: _Optional[str] = ..., open: _Optional[bool] = ..., bot: _Optional[str] = ..., resigned: _Optional[bool] = ..., vacant: _Optional[bool] = ..., account_id: _Optional[str] = ...) -> None: ...
 
 class GameSummary(_message.Message):
     __slots__ = ("game_id", "ruleset", "seats", "version", "status", "current_seat", "decision", "create_time", "update_time", "from_position", "visibility", "open_seats", "clock", "end_reason", "host_policy")
@@ -379,7 +387,7 @@ class Action(_message.Message):
     def __init__(self, option_id: _Optional[int] = ..., compound: _Optional[_Union[ActionIds, _Mapping]] = ..., compound_key: _Optional[str] = ...) -> None: ...
 
 class CreateGameRequest(_message.Message):
-    __slots__ = ("ruleset", "players", "seed", "options", "seat_names", "open_seats", "visibility", "bot_seats")
+    __slots__ = ("ruleset", "players", "seed", "options", "seat_names", "open_seats", "visibility", "bot_seats", "account_seat")
     RULESET_FIELD_NUMBER: _ClassVar[int]
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
@@ -388,6 +396,7 @@ class CreateGameRequest(_message.Message):
     OPEN_SEATS_FIELD_NUMBER: _ClassVar[int]
     VISIBILITY_FIELD_NUMBER: _ClassVar[int]
     BOT_SEATS_FIELD_NUMBER: _ClassVar[int]
+    ACCOUNT_SEAT_FIELD_NUMBER: _ClassVar[int]
     ruleset: Ruleset
     players: int
     seed: int
@@ -396,7 +405,8 @@ class CreateGameRequest(_message.Message):
     open_seats: _containers.RepeatedScalarFieldContainer[int]
     visibility: Visibility
     bot_seats: _containers.RepeatedCompositeFieldContainer[BotSeat]
-    def __init__(self, ruleset: _Optional[_Union[Ruleset, str]] = ..., players: _Optional[int] = ..., seed: _Optional[int] = ..., options: _Optional[_Union[GameOptions, _Mapping]] = ..., seat_names: _Optional[_Iterable[str]] = ..., open_seats: _Optional[_Iterable[int]] = ..., visibility: _Optional[_Union[Visibility, str]] = ..., bot_seats: _Optional[_Iterable[_Union[BotSeat, _Mapping]]] = ...) -> None: ...
+    account_seat: int
+    def __init__(self, ruleset: _Optional[_Union[Ruleset, str]] = ..., players: _Optional[int] = ..., seed: _Optional[int] = ..., options: _Optional[_Union[GameOptions, _Mapping]] = ..., seat_names: _Optional[_Iterable[str]] = ..., open_seats: _Optional[_Iterable[int]] = ..., visibility: _Optional[_Union[Visibility, str]] = ..., bot_seats: _Optional[_Iterable[_Union[BotSeat, _Mapping]]] = ..., account_seat: _Optional[int] = ...) -> None: ...
 
 class CreateGameResponse(_message.Message):
     __slots__ = ("game_id", "seats", "state", "host_token")
@@ -949,18 +959,20 @@ class Oilfield(_message.Message):
     def __init__(self, id: _Optional[str] = ..., name: _Optional[str] = ..., action_id: _Optional[int] = ..., option_name: _Optional[str] = ..., x: _Optional[float] = ..., y: _Optional[float] = ..., pipeline_routes: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class ListGamesRequest(_message.Message):
-    __slots__ = ("page_size", "page_token", "status", "ruleset", "has_open_seats")
+    __slots__ = ("page_size", "page_token", "status", "ruleset", "has_open_seats", "account_id")
     PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
     PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
     RULESET_FIELD_NUMBER: _ClassVar[int]
     HAS_OPEN_SEATS_FIELD_NUMBER: _ClassVar[int]
+    ACCOUNT_ID_FIELD_NUMBER: _ClassVar[int]
     page_size: int
     page_token: str
     status: GameStatus
     ruleset: Ruleset
     has_open_seats: bool
-    def __init__(self, page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., status: _Optional[_Union[GameStatus, str]] = ..., ruleset: _Optional[_Union[Ruleset, str]] = ..., has_open_seats: _Optional[bool] = ...) -> None: ...
+    account_id: str
+    def __init__(self, page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., status: _Optional[_Union[GameStatus, str]] = ..., ruleset: _Optional[_Union[Ruleset, str]] = ..., has_open_seats: _Optional[bool] = ..., account_id: _Optional[str] = ...) -> None: ...
 
 class JoinGameRequest(_message.Message):
     __slots__ = ("game_id", "seat", "name")
@@ -1129,3 +1141,69 @@ class RunBatchResponse(_message.Message):
     ruleset: Ruleset
     rules_edition: int
     def __init__(self, index: _Optional[int] = ..., batch_seed: _Optional[int] = ..., seed: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[BatchSeat, _Mapping]]] = ..., winners: _Optional[_Iterable[int]] = ..., ranking: _Optional[_Iterable[int]] = ..., decisions: _Optional[int] = ..., decision_ids: _Optional[_Iterable[int]] = ..., completed: _Optional[int] = ..., seconds: _Optional[float] = ..., ruleset: _Optional[_Union[Ruleset, str]] = ..., rules_edition: _Optional[int] = ...) -> None: ...
+
+class Account(_message.Message):
+    __slots__ = ("account_id", "name", "bot", "create_time", "active")
+    ACCOUNT_ID_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    CREATE_TIME_FIELD_NUMBER: _ClassVar[int]
+    ACTIVE_FIELD_NUMBER: _ClassVar[int]
+    account_id: str
+    name: str
+    bot: bool
+    create_time: _timestamp_pb2.Timestamp
+    active: bool
+    def __init__(self, account_id: _Optional[str] = ..., name: _Optional[str] = ..., bot: _Optional[bool] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., active: _Optional[bool] = ...) -> None: ...
+
+class CreateAccountRequest(_message.Message):
+    __slots__ = ("name", "bot")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    bot: bool
+    def __init__(self, name: _Optional[str] = ..., bot: _Optional[bool] = ...) -> None: ...
+
+class CreateAccountResponse(_message.Message):
+    __slots__ = ("account", "key")
+    ACCOUNT_FIELD_NUMBER: _ClassVar[int]
+    KEY_FIELD_NUMBER: _ClassVar[int]
+    account: Account
+    key: str
+    def __init__(self, account: _Optional[_Union[Account, _Mapping]] = ..., key: _Optional[str] = ...) -> None: ...
+
+class GetAccountRequest(_message.Message):
+    __slots__ = ("account_id",)
+    ACCOUNT_ID_FIELD_NUMBER: _ClassVar[int]
+    account_id: str
+    def __init__(self, account_id: _Optional[str] = ...) -> None: ...
+
+class GetAccountResponse(_message.Message):
+    __slots__ = ("account",)
+    ACCOUNT_FIELD_NUMBER: _ClassVar[int]
+    account: Account
+    def __init__(self, account: _Optional[_Union[Account, _Mapping]] = ...) -> None: ...
+
+class RotateAccountKeyRequest(_message.Message):
+    __slots__ = ("account_id",)
+    ACCOUNT_ID_FIELD_NUMBER: _ClassVar[int]
+    account_id: str
+    def __init__(self, account_id: _Optional[str] = ...) -> None: ...
+
+class RotateAccountKeyResponse(_message.Message):
+    __slots__ = ("key",)
+    KEY_FIELD_NUMBER: _ClassVar[int]
+    key: str
+    def __init__(self, key: _Optional[str] = ...) -> None: ...
+
+class RevokeAccountKeyRequest(_message.Message):
+    __slots__ = ("account_id",)
+    ACCOUNT_ID_FIELD_NUMBER: _ClassVar[int]
+    account_id: str
+    def __init__(self, account_id: _Optional[str] = ...) -> None: ...
+
+class RevokeAccountKeyResponse(_message.Message):
+    __slots__ = ("account",)
+    ACCOUNT_FIELD_NUMBER: _ClassVar[int]
+    account: Account
+    def __init__(self, account: _Optional[_Union[Account, _Mapping]] = ...) -> None: ...

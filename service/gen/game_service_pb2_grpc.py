@@ -131,6 +131,26 @@ class GameServiceStub:
                 request_serializer=brass_dot_v1_dot_game__service__pb2.UndoActionRequest.SerializeToString,
                 response_deserializer=brass_dot_v1_dot_game__service__pb2.UndoActionResponse.FromString,
                 _registered_method=True)
+        self.CreateAccount = channel.unary_unary(
+                '/brass.v1.GameService/CreateAccount',
+                request_serializer=brass_dot_v1_dot_game__service__pb2.CreateAccountRequest.SerializeToString,
+                response_deserializer=brass_dot_v1_dot_game__service__pb2.CreateAccountResponse.FromString,
+                _registered_method=True)
+        self.GetAccount = channel.unary_unary(
+                '/brass.v1.GameService/GetAccount',
+                request_serializer=brass_dot_v1_dot_game__service__pb2.GetAccountRequest.SerializeToString,
+                response_deserializer=brass_dot_v1_dot_game__service__pb2.GetAccountResponse.FromString,
+                _registered_method=True)
+        self.RotateAccountKey = channel.unary_unary(
+                '/brass.v1.GameService/RotateAccountKey',
+                request_serializer=brass_dot_v1_dot_game__service__pb2.RotateAccountKeyRequest.SerializeToString,
+                response_deserializer=brass_dot_v1_dot_game__service__pb2.RotateAccountKeyResponse.FromString,
+                _registered_method=True)
+        self.RevokeAccountKey = channel.unary_unary(
+                '/brass.v1.GameService/RevokeAccountKey',
+                request_serializer=brass_dot_v1_dot_game__service__pb2.RevokeAccountKeyRequest.SerializeToString,
+                response_deserializer=brass_dot_v1_dot_game__service__pb2.RevokeAccountKeyResponse.FromString,
+                _registered_method=True)
 
 
 class GameServiceServicer:
@@ -302,6 +322,42 @@ class GameServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def CreateAccount(self, request, context):
+        """Creates an account (a person's or a bot's) under a display name no other account
+        has (the rule of JoinGameRequest.name; ignoring case and width); returns its API key,
+        shown once: the server keeps only its digest. Each client address may create a few
+        accounts per hour and day (RESOURCE_EXHAUSTED, reason RATE_LIMITED, beyond). The key,
+        sent as the bearer token of CreateGame or JoinGame, binds the seat to the account.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetAccount(self, request, context):
+        """An account's public facts (no key needed).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RotateAccountKey(self, request, context):
+        """Replaces the account's API key with a new one, shown once; the old key is refused
+        from then on. Needs the account's current key, or the operator token (which also
+        gives a revoked account a key again).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RevokeAccountKey(self, request, context):
+        """Revokes the account's API key without a new one (the account's key or the operator
+        token): every call with it is refused (UNAUTHENTICATED) from then on. Seat tokens
+        already issued keep their seats.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_GameServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -399,6 +455,26 @@ def add_GameServiceServicer_to_server(servicer, server):
                     servicer.UndoAction,
                     request_deserializer=brass_dot_v1_dot_game__service__pb2.UndoActionRequest.FromString,
                     response_serializer=brass_dot_v1_dot_game__service__pb2.UndoActionResponse.SerializeToString,
+            ),
+            'CreateAccount': grpc.unary_unary_rpc_method_handler(
+                    servicer.CreateAccount,
+                    request_deserializer=brass_dot_v1_dot_game__service__pb2.CreateAccountRequest.FromString,
+                    response_serializer=brass_dot_v1_dot_game__service__pb2.CreateAccountResponse.SerializeToString,
+            ),
+            'GetAccount': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetAccount,
+                    request_deserializer=brass_dot_v1_dot_game__service__pb2.GetAccountRequest.FromString,
+                    response_serializer=brass_dot_v1_dot_game__service__pb2.GetAccountResponse.SerializeToString,
+            ),
+            'RotateAccountKey': grpc.unary_unary_rpc_method_handler(
+                    servicer.RotateAccountKey,
+                    request_deserializer=brass_dot_v1_dot_game__service__pb2.RotateAccountKeyRequest.FromString,
+                    response_serializer=brass_dot_v1_dot_game__service__pb2.RotateAccountKeyResponse.SerializeToString,
+            ),
+            'RevokeAccountKey': grpc.unary_unary_rpc_method_handler(
+                    servicer.RevokeAccountKey,
+                    request_deserializer=brass_dot_v1_dot_game__service__pb2.RevokeAccountKeyRequest.FromString,
+                    response_serializer=brass_dot_v1_dot_game__service__pb2.RevokeAccountKeyResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -916,6 +992,114 @@ class GameService:
             '/brass.v1.GameService/UndoAction',
             brass_dot_v1_dot_game__service__pb2.UndoActionRequest.SerializeToString,
             brass_dot_v1_dot_game__service__pb2.UndoActionResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CreateAccount(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/brass.v1.GameService/CreateAccount',
+            brass_dot_v1_dot_game__service__pb2.CreateAccountRequest.SerializeToString,
+            brass_dot_v1_dot_game__service__pb2.CreateAccountResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetAccount(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/brass.v1.GameService/GetAccount',
+            brass_dot_v1_dot_game__service__pb2.GetAccountRequest.SerializeToString,
+            brass_dot_v1_dot_game__service__pb2.GetAccountResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RotateAccountKey(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/brass.v1.GameService/RotateAccountKey',
+            brass_dot_v1_dot_game__service__pb2.RotateAccountKeyRequest.SerializeToString,
+            brass_dot_v1_dot_game__service__pb2.RotateAccountKeyResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RevokeAccountKey(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/brass.v1.GameService/RevokeAccountKey',
+            brass_dot_v1_dot_game__service__pb2.RevokeAccountKeyRequest.SerializeToString,
+            brass_dot_v1_dot_game__service__pb2.RevokeAccountKeyResponse.FromString,
             options,
             channel_credentials,
             insecure,

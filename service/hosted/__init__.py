@@ -19,7 +19,9 @@ from .seats import (
     BY_TIMEOUT,
     DEFAULT_STAND_IN,
     MAX_LOBBY_EVENTS,
+    accounts_of,
     add_event,
+    bind_account,
     bots_of,
     changed,
     end_reason,
@@ -36,7 +38,8 @@ from .seats import (
 
 __all__ = [
     "BOT_DIGEST", "BY_BOT", "BY_TIMEOUT", "DEFAULT_STAND_IN", "MAX_CLOCK_MS",
-    "MAX_INCREMENT_MS", "MAX_LOBBY_EVENTS", "MIN_CLOCK_MS", "add_event", "bots_of", "changed",
+    "MAX_INCREMENT_MS", "MAX_LOBBY_EVENTS", "MIN_CLOCK_MS", "accounts_of", "add_event",
+    "bind_account", "bots_of", "changed",
     "clock_after", "clock_message", "clock_settings", "clock_start", "deadline", "end_reason",
     "host_policy", "hosting_of", "is_bot_seat", "is_ended", "lobby_event",
     "lobby_events_after", "new_hosting", "next_due", "refuse_hosted_options", "seat_infos",

@@ -14,6 +14,9 @@ a position) holds the host's settings and the seats' state:
      "events": [{"revision": 4, "kind": "seat_joined", "seat": 1, ...}, ...],
      "host_address": "9f2c...",          digest of the creating client's address
      "joiners": {"1": "51ab..."},        seat -> digest of the address that joined it
+     "accounts": {"0": {"id": "a1b2...", "digest": "..."}},  seat -> the account whose key
+                                         took it, and the token digest it was given: the
+                                         binding holds while the seat keeps that token
      "banned": {"addresses": [...], "names": [...]}}  RevokeSeatToken ban: digests, name keys
 
 The `clock` column is the clock at the head version: {"remaining": [ms by seat] (Fischer:
@@ -72,15 +75,32 @@ def is_ended(row: GameRow) -> bool:
     return end_reason(row) != 0
 
 
+def accounts_of(row: GameRow) -> dict[int, str]:
+    """Seat -> account id of the seats still bound to an account: each still holds the
+    token it was given when the account's key took it (a seat left, revoked or reissued
+    is nobody's account any more)."""
+    bound = (row.hosting or {}).get("accounts") or {}
+    return {int(seat): str(entry["id"]) for seat, entry in bound.items()
+            if int(seat) < len(row.token_hashes)
+            and row.token_hashes[int(seat)] == entry.get("digest")}
+
+
+def bind_account(hosting: dict[str, Any], seat: int, account_id: str, digest: str) -> None:
+    """Binds `seat`, given the token of digest `digest`, to the account."""
+    hosting.setdefault("accounts", {})[str(seat)] = {"id": account_id, "digest": digest}
+
+
 def seat_infos(row: GameRow) -> list[dict[str, Any]]:
     """The seats as SeatInfo JSON (every field, as proto3 JSON with defaults printed)."""
     hosting = hosting_of(row)
     bots = bots_of(hosting)
     resigned = set(hosting.get("resigned", ()))
     vacant = set(hosting.get("vacant", ()))
+    accounts = accounts_of(row)
     return [
         {"seat": i, "name": name, "open": not digest and i not in vacant,
-         "bot": bots.get(i, ""), "resigned": i in resigned, "vacant": i in vacant}
+         "bot": bots.get(i, ""), "resigned": i in resigned, "vacant": i in vacant,
+         "accountId": accounts.get(i, "")}
         for i, (name, digest) in enumerate(zip(row.seat_names, row.token_hashes, strict=True))
     ]
 

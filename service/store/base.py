@@ -30,6 +30,7 @@ import structlog
 from ..errors import ServiceError
 
 if TYPE_CHECKING:  # (rows.py imports this module's errors: the names are for annotations)
+    from .accounts import AccountRows
     from .rows import DecisionRow, GameRow, HeadUpdate, ListFilter, ListPage, SeatsUpdate, Snapshot
 
 log = structlog.get_logger("brass_service.store")
@@ -167,6 +168,9 @@ class FailureTracker:
 
 
 class Store(Protocol):
+    # The accounts' queries (accounts.py), on this store's connections.
+    accounts: AccountRows
+
     async def open(self) -> None: ...
 
     async def close(self) -> None: ...

@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Sequence
 from typing import Any, TypeVar
 
 import psycopg
@@ -28,6 +28,8 @@ from psycopg.conninfo import conninfo_to_dict
 from psycopg.rows import dict_row
 from psycopg_pool import AsyncConnectionPool
 
+from .accounts import SCHEMA as ACCOUNTS_SCHEMA
+from .accounts import AccountRows, RowConflict, Step
 from .base import (
     ChangeListener,
     FailureTracker,
@@ -109,7 +111,7 @@ CREATE TABLE IF NOT EXISTS store_probe (
     id INTEGER PRIMARY KEY,
     probed_at DOUBLE PRECISION NOT NULL
 );
-""" + "".join(  # the columns a database made by an earlier version lacks
+""" + ACCOUNTS_SCHEMA + "".join(  # the columns a database made by an earlier version lacks
     f"ALTER TABLE games ADD COLUMN IF NOT EXISTS {name} {kind};\n"
     for name, kind in GAME_COLUMNS_ADDED
 ) + "".join(f"{index};\n" for index in (DUE_INDEX, *LIST_INDEXES))
@@ -162,6 +164,7 @@ class PostgresStore:
         self._listeners: list[ChangeListener] = []
         self._listen_task: asyncio.Task[None] | None = None
         self._listening = asyncio.Event()
+        self.accounts = AccountRows(self)
 
     async def open(self) -> None:
         try:
@@ -245,6 +248,23 @@ class PostgresStore:
         rows = await self._bounded(FailureTracker.READS, fetch())
         self._failures.succeeded(FailureTracker.READS)
         return rows
+
+    async def sql_rows(self, sql: str, params: tuple[Any, ...]) -> list[dict[str, Any]]:
+        return await self._fetch(sql, params)
+
+    async def sql_apply(self, steps: Sequence[Step]) -> None:
+        async def apply() -> None:
+            async with self._pool.connection() as conn, conn.transaction():
+                for sql, params, expect in steps:
+                    cursor = await conn.execute(sql, params)
+                    if expect is not None and cursor.rowcount != expect:
+                        raise RowConflict(sql.split(" ", 1)[0])
+
+        try:
+            await self._bounded(FailureTracker.WRITES, apply())
+        except pg_errors.UniqueViolation as exc:  # two replicas at once: one wins
+            raise RowConflict(str(exc)) from exc
+        self._failures.succeeded(FailureTracker.WRITES)
 
     async def health(self) -> StoreHealth:
         with contextlib.suppress(StoreUnavailable):  # (recorded by the tracker)

@@ -11,6 +11,7 @@ from typing import Any
 import orjson
 import structlog
 
+from .accounts import ACCOUNT_GAMES_SQL
 from .base import CorruptRecord
 
 log = structlog.get_logger("brass_service.store")
@@ -122,6 +123,8 @@ class ListFilter:
     ruleset: int | None = None
     has_open_seats: bool | None = None
     public_only: bool = False
+    # Only games with a seat bound to this account (store/accounts.py).
+    account_id: str | None = None
 
 
 # Above every version a game reaches: "no bound" in version comparisons.
@@ -375,6 +378,9 @@ def list_conditions(where: ListFilter | None, placeholder: str) -> tuple[str, li
         sql += f" AND {OPEN_SEATS[where.has_open_seats]}"
     if where.public_only:
         sql += f" AND {_LISTED}"
+    if where.account_id is not None:
+        sql += " AND " + ACCOUNT_GAMES_SQL.format(p=placeholder)
+        params.append(where.account_id)
     return sql, params
 
 

@@ -19,11 +19,12 @@ import errno
 import os
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
+from .accounts import AccountRows, RowConflict, Step
 from .base import (
     ChangeListener,
     FailureTracker,
@@ -81,6 +82,7 @@ class SqliteStore:
         self._loop_conn: sqlite3.Connection | None = None
         self._writer = GroupWriter(self.path, commit_wait_ms)
         self._stamps: ChangeStamps | None = None
+        self.accounts = AccountRows(self)
 
     async def _run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         """Runs a read on the reader thread."""
@@ -110,6 +112,25 @@ class SqliteStore:
         future: asyncio.Future[Any] = loop.create_future()
         self._writer.jobs.put((fn, loop, future, game_id))
         return await future
+
+    async def sql_rows(self, sql: str, params: tuple[Any, ...]) -> list[dict[str, Any]]:
+        text = sql.replace("%s", "?")
+        return await self._run(
+            lambda conn: [dict(row) for row in conn.execute(text, params).fetchall()])
+
+    async def sql_apply(self, steps: Sequence[Step]) -> None:
+        def write(conn: sqlite3.Connection) -> None:
+            # (RowConflict is no store failure: GroupWriter runs the batch again without
+            # this write, which alone gets it)
+            for sql, params, expect in steps:
+                try:
+                    count = conn.execute(sql.replace("%s", "?"), params).rowcount
+                except sqlite3.IntegrityError as exc:
+                    raise RowConflict(str(exc)) from exc
+                if expect is not None and count != expect:
+                    raise RowConflict(sql.split(" ", 1)[0])
+
+        await self._write(write)
 
     async def open(self) -> None:
         try:

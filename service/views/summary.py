@@ -77,7 +77,9 @@ def _row_summary(row: GameRow) -> _RowSummary:
     summary = pb.GameSummary(
         game_id=row.game_id,
         ruleset=row.ruleset,
-        seats=[pb.SeatInfo(**seat) for seat in seats],
+        seats=[pb.SeatInfo(account_id=seat["accountId"],
+                           **{k: v for k, v in seat.items() if k != "accountId"})
+               for seat in seats],
         create_time=timestamp_message(row.created_at),
         from_position=row.position_json is not None,
         visibility=row.visibility,

@@ -91,7 +91,9 @@ TEST_SERVER_DEFAULTS = {"BRASS_CREATE_GAME_RATE": "", "BRASS_PAST_READ_RATE": ""
                         "BRASS_OPERATOR_TOKEN": TEST_OPERATOR_TOKEN,
                         "BRASS_BOT_SEAT_RATE": "", "BRASS_BOT_GAME_RATE": "",
                         "BRASS_ALL_BOT_GAME_RATE": "", "BRASS_JOIN_GAME_RATE": "",
-                        "BRASS_MAX_WAITING_SEATS_PER_ADDRESS": "0"}
+                        "BRASS_MAX_WAITING_SEATS_PER_ADDRESS": "0",
+                        "BRASS_CREATE_ACCOUNT_RATE": "", "BRASS_ACCOUNT_READ_RATE": "",
+                        "BRASS_ACCOUNT_KEY_RATE": ""}
 
 
 class ServerProcess:

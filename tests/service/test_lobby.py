@@ -120,9 +120,11 @@ def test_join_leave_and_start_over_rest(server: ServerProcess) -> None:
         game = rest.get(f"/v1/games/{game_id}")
         assert ann not in str(game)
         assert game["state"]["summary"]["seats"][0] == {
-            "seat": 0, "name": "Ann", "open": False, "bot": "", "resigned": False, "vacant": False}
+            "seat": 0, "name": "Ann", "open": False, "bot": "", "resigned": False, "vacant": False,
+            "accountId": ""}
         assert game["state"]["summary"]["seats"][1] == {
-            "seat": 1, "name": "", "open": True, "bot": "", "resigned": False, "vacant": False}
+            "seat": 1, "name": "", "open": True, "bot": "", "resigned": False, "vacant": False,
+            "accountId": ""}
         assert rest.get(f"/v1/games/{game_id}", token=ann)["state"]["viewerSeat"] == 0
 
         expect_rest_error("SEAT_TAKEN", 409, rest.post, f"/v1/games/{game_id}:join",
@@ -139,7 +141,8 @@ def test_join_leave_and_start_over_rest(server: ServerProcess) -> None:
         left = rest.post(f"/v1/games/{game_id}:leave", {}, token=ann)
         assert left["summary"]["openSeats"] == 2
         assert left["summary"]["seats"][0] == {
-            "seat": 0, "name": "", "open": True, "bot": "", "resigned": False, "vacant": False}
+            "seat": 0, "name": "", "open": True, "bot": "", "resigned": False, "vacant": False,
+            "accountId": ""}
         expect_rest_error("UNAUTHENTICATED", 401, rest.get, f"/v1/games/{game_id}", token=ann)
         expect_rest_error("UNAUTHENTICATED", 401, rest.post, f"/v1/games/{game_id}:leave", {},
                           token=ann)
