@@ -415,11 +415,13 @@ class GameClient:
     # ----------------------------------------------------------------------- games
 
     def create_game(self, players: int, *, account_key: str | None = None,
-                    account_seat: int | None = None, **options: Any) -> pb.CreateGameResponse:
+                    account_seat: int | None = None, rated: bool = False,
+                    **options: Any) -> pb.CreateGameResponse:
         """A new game; `options` as create_game_request's (ruleset, seats, bots, clock).
         With `account_key`, `account_seat` (or the first seat neither open nor a bot's) is
-        bound to that account."""
+        bound to that account; `rated`: the game counts for its accounts' ratings."""
         request = create_game_request(players, **options)
+        request.rated = rated
         if account_seat is not None:
             request.account_seat = account_seat
         return self._call("CreateGame", request, account_key or self.operator_token)
@@ -496,6 +498,17 @@ class GameClient:
         retried: a lost answer would leave an account whose key nobody has."""
         return self._call("CreateAccount", pb.CreateAccountRequest(name=name, bot=bot),
                           retry=False)
+
+    def get_leaderboard(self, players: int, *, ruleset: int = 0, kind: int = 0,
+                        page_size: int = 0, page_token: str = "") -> pb.GetLeaderboardResponse:
+        return self._call("GetLeaderboard", pb.GetLeaderboardRequest(
+            players=players, ruleset=ruleset, kind=kind,  # type: ignore[arg-type]
+            page_size=page_size, page_token=page_token))
+
+    def get_rating_history(self, account_id: str, *, page_size: int = 0,
+                           page_token: str = "") -> pb.GetRatingHistoryResponse:
+        return self._call("GetRatingHistory", pb.GetRatingHistoryRequest(
+            account_id=account_id, page_size=page_size, page_token=page_token))
 
     def get_account(self, account_id: str) -> pb.Account:
         return self._call("GetAccount", pb.GetAccountRequest(account_id=account_id)).account

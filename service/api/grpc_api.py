@@ -194,6 +194,10 @@ class GameServicer(pb_grpc.GameServiceServicer):
                               service.accounts.rotate_key(request, caller, record))
     RevokeAccountKey = _unary("RevokeAccountKey", lambda service, request, caller, record:
                               service.accounts.revoke_key(request, caller, record))
+    GetLeaderboard = _unary("GetLeaderboard", lambda service, request, caller, record:
+                            service.ratings.get_leaderboard(request, caller, record))
+    GetRatingHistory = _unary("GetRatingHistory", lambda service, request, caller, record:
+                              service.ratings.get_rating_history(request, caller, record))
 
     async def WatchGame(
         self, request: pb.WatchGameRequest, context: grpc.aio.ServicerContext

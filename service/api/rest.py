@@ -155,6 +155,8 @@ class RestGateway:
                 self._lobby, pb.SetSeatBotRequest, self.service.set_seat_bot),
             "UndoAction": self._undo_action,
             "CreateAccount": self._create_account,
+            "GetLeaderboard": self._get_leaderboard,
+            "GetRatingHistory": self._get_rating_history,
             "GetAccount": functools.partial(
                 self._lobby, pb.GetAccountRequest, self.service.accounts.get_account),
             "RotateAccountKey": functools.partial(
@@ -181,6 +183,35 @@ class RestGateway:
         else:
             path_game_id(request, message)
         return await call(message, caller, record)
+
+    async def _get_leaderboard(
+        self, request: RestRequest, caller: Caller, record: RequestRecord
+    ) -> Message | Reply:
+        message = pb.GetLeaderboardRequest(
+            ruleset=parse_ruleset(request.path_param("ruleset")),
+            players=int_param(request.query_param("players"), "players", 32, low=0),
+            page_size=int_param(query_either(request, "pageSize", "page_size"), "pageSize", 32,
+                                low=1),
+            page_token=query_either(request, "pageToken", "page_token") or "",
+        )
+        kind = request.query_param("kind")
+        if kind is not None:
+            if kind not in pb.AccountKind.keys():
+                raise ServiceError("INVALID_ARGUMENT", f"kind {kind[:64]!r} is not an "
+                                   "AccountKind name", field="kind")
+            message.kind = pb.AccountKind.Value(kind)
+        return await self.service.ratings.get_leaderboard(message, caller, record)
+
+    async def _get_rating_history(
+        self, request: RestRequest, caller: Caller, record: RequestRecord
+    ) -> Message | Reply:
+        message = pb.GetRatingHistoryRequest(
+            account_id=request.path_param("accountId"),
+            page_size=int_param(query_either(request, "pageSize", "page_size"), "pageSize", 32,
+                                low=1),
+            page_token=query_either(request, "pageToken", "page_token") or "",
+        )
+        return await self.service.ratings.get_rating_history(message, caller, record)
 
     async def _create_account(
         self, request: RestRequest, caller: Caller, record: RequestRecord

@@ -299,6 +299,8 @@ class Play:
         record.version = after.version
         self.broker.publish(row.game_id, after.version)
         self.signals.wake_timer(head.next_due)
+        if work.is_over:
+            self.signals.game_over(row.game_id)
         return self._submit_reply(
             row, after, seat, events, request.include_legal_actions,
             request.include_compound_actions, undo=undo,

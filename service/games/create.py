@@ -76,6 +76,8 @@ class Creation:
         operator = self.access.is_operator(caller)
         hosting["creator"] = creator_digest(caller, operator)
         hosting["host_address"] = address_digest(caller)  # not limited per game in joins
+        if request.rated:
+            hosting["rated"] = True
         if not operator:
             bots = len(hosting["bots"])
             self.access.admit(address_identity(caller), [

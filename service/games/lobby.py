@@ -156,6 +156,8 @@ class Lobby:
                         entry.row = stored
                     self.broker.publish(game_id, stored.version)
                     self.signals.wake_timer(stored.next_due)
+                    if stored.status == pb.GAME_STATUS_FINISHED:
+                        self.signals.game_over(game_id)
                     return stored, extra
         raise ServiceError("UNAVAILABLE", "the seats keep changing; retry")
 
@@ -331,6 +333,18 @@ class Lobby:
         await self.change_seats(request.game_id, record, start)
         row, live = await self.live.get(request.game_id)
         return pb.StartGameResponse(state=game_state(row, live, None))
+
+    async def record_ratings(self, game_id: str, changes: list[dict[str, Any]]) -> None:
+        """A rated game's rating changes (service/ratings/), kept in its hosting column:
+        GameSummary.rating_changes; watchers hear of them as of a change of seats."""
+        def change(row: GameRow) -> tuple[SeatsUpdate, None]:
+            hosting = hosted.changed(row)
+            hosting["ratings"] = changes
+            return seats_update(row, row.seat_names, row.token_hashes, hosting,
+                                self._bot_delay), None
+
+        await self.change_seats(game_id, RequestRecord(
+            transport="internal", method="RecordRatings", request_id=game_id), change)
 
     @property
     def _bot_delay(self) -> float:

@@ -12,6 +12,7 @@ from ..bots.bot_seats import BotPool, available_cpus
 from ..gen import game_service_pb2 as pb
 from ..limits import ClientAddresses, SeatHoldings, WatchLimiter, parse_networks
 from ..observability import RequestRecord
+from ..ratings import Ratings
 from ..store import Store
 from ..views.answers import LegalOptions
 from ..views.reply import Reply
@@ -75,6 +76,8 @@ class GameService:
                                  self.watch_limiter)
         self.server_moves = ServerMoves(store, settings, self.live, self.signals, self.lobby,
                                         self.play, self.bots, bot_workers)
+        self.ratings = Ratings(store, settings, self.live.get, self.lobby.record_ratings)
+        self.signals.on_game_over = self.ratings.game_over
         self.upkeep = Upkeep(store, settings, self.broker, self.live)
         store.add_listener(self.signals.on_store_change)
 

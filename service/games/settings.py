@@ -48,6 +48,11 @@ class ServiceSettings:
     create_account_rate: str = "3/minute;10/hour;30/day"
     account_read_rate: str = "30/second;900/minute"
     account_key_rate: str = "5/minute;20/day"
+    # Ratings (service/ratings/): an account's rating in a ruleset and player count is
+    # provisional for its first games there (the model's sigma is still wide); reads of
+    # the leaderboard and rating histories per address.
+    rating_provisional_games: int = 10
+    ratings_read_rate: str = "30/second;900/minute"
     # Reads of a game's past one client (its address) may make: GetGame with at_version
     # and GetReplay, together (the web replay viewer asks one a step, 2.5 a second when
     # it plays, one where a dragged slider rests); empty: no limit.

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 
 from .settings import ServiceSettings
 
@@ -50,6 +51,12 @@ class Signals:
         self.settings = settings
         # Set by GameService.start: the timer's wake-up (ServerMoves.run waits on it).
         self.timer_wake: asyncio.Event | None = None
+        # Set by GameService: told of a game a change ended (the ratings settle it).
+        self.on_game_over: Callable[[str], None] | None = None
+
+    def game_over(self, game_id: str) -> None:
+        if self.on_game_over is not None:
+            self.on_game_over(game_id)
 
     def wake_timer(self, due: float | None) -> None:
         """Looks for due games now rather than at the next poll (a bot is to move)."""

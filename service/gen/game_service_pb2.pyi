@@ -95,6 +95,12 @@ class EndReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     END_REASON_SCORED: _ClassVar[EndReason]
     END_REASON_RESIGNED: _ClassVar[EndReason]
     END_REASON_FORFEITED: _ClassVar[EndReason]
+
+class AccountKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    ACCOUNT_KIND_UNSPECIFIED: _ClassVar[AccountKind]
+    ACCOUNT_KIND_PEOPLE: _ClassVar[AccountKind]
+    ACCOUNT_KIND_BOTS: _ClassVar[AccountKind]
 RULESET_UNSPECIFIED: Ruleset
 RULESET_BIRMINGHAM: Ruleset
 RULESET_PITTSBURGH: Ruleset
@@ -156,6 +162,9 @@ END_REASON_UNSPECIFIED: EndReason
 END_REASON_SCORED: EndReason
 END_REASON_RESIGNED: EndReason
 END_REASON_FORFEITED: EndReason
+ACCOUNT_KIND_UNSPECIFIED: AccountKind
+ACCOUNT_KIND_PEOPLE: AccountKind
+ACCOUNT_KIND_BOTS: AccountKind
 
 class ClockOptions(_message.Message):
     __slots__ = ("initial_ms", "increment_ms", "turn_ms")
@@ -261,7 +270,7 @@ class SeatInfo(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., name: _Optional[str] = ..., open: _Optional[bool] = ..., bot: _Optional[str] = ..., resigned: _Optional[bool] = ..., vacant: _Optional[bool] = ..., account_id: _Optional[str] = ...) -> None: ...
 
 class GameSummary(_message.Message):
-    __slots__ = ("game_id", "ruleset", "seats", "version", "status", "current_seat", "decision", "create_time", "update_time", "from_position", "visibility", "open_seats", "clock", "end_reason", "host_policy")
+    __slots__ = ("game_id", "ruleset", "seats", "version", "status", "current_seat", "decision", "create_time", "update_time", "from_position", "visibility", "open_seats", "clock", "end_reason", "host_policy", "rated", "rating_changes")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     RULESET_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
@@ -277,6 +286,8 @@ class GameSummary(_message.Message):
     CLOCK_FIELD_NUMBER: _ClassVar[int]
     END_REASON_FIELD_NUMBER: _ClassVar[int]
     HOST_POLICY_FIELD_NUMBER: _ClassVar[int]
+    RATED_FIELD_NUMBER: _ClassVar[int]
+    RATING_CHANGES_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     ruleset: Ruleset
     seats: _containers.RepeatedCompositeFieldContainer[SeatInfo]
@@ -292,7 +303,27 @@ class GameSummary(_message.Message):
     clock: ClockState
     end_reason: EndReason
     host_policy: HostPolicy
-    def __init__(self, game_id: _Optional[str] = ..., ruleset: _Optional[_Union[Ruleset, str]] = ..., seats: _Optional[_Iterable[_Union[SeatInfo, _Mapping]]] = ..., version: _Optional[int] = ..., status: _Optional[_Union[GameStatus, str]] = ..., current_seat: _Optional[int] = ..., decision: _Optional[str] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., update_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., from_position: _Optional[bool] = ..., visibility: _Optional[_Union[Visibility, str]] = ..., open_seats: _Optional[int] = ..., clock: _Optional[_Union[ClockState, _Mapping]] = ..., end_reason: _Optional[_Union[EndReason, str]] = ..., host_policy: _Optional[_Union[HostPolicy, _Mapping]] = ...) -> None: ...
+    rated: bool
+    rating_changes: _containers.RepeatedCompositeFieldContainer[RatingChange]
+    def __init__(self, game_id: _Optional[str] = ..., ruleset: _Optional[_Union[Ruleset, str]] = ..., seats: _Optional[_Iterable[_Union[SeatInfo, _Mapping]]] = ..., version: _Optional[int] = ..., status: _Optional[_Union[GameStatus, str]] = ..., current_seat: _Optional[int] = ..., decision: _Optional[str] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., update_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., from_position: _Optional[bool] = ..., visibility: _Optional[_Union[Visibility, str]] = ..., open_seats: _Optional[int] = ..., clock: _Optional[_Union[ClockState, _Mapping]] = ..., end_reason: _Optional[_Union[EndReason, str]] = ..., host_policy: _Optional[_Union[HostPolicy, _Mapping]] = ..., rated: _Optional[bool] = ..., rating_changes: _Optional[_Iterable[_Union[RatingChange, _Mapping]]] = ...) -> None: ...
+
+class RatingChange(_message.Message):
+    __slots__ = ("seat", "account_id", "rating_before", "rating_after", "rank", "games", "provisional")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    ACCOUNT_ID_FIELD_NUMBER: _ClassVar[int]
+    RATING_BEFORE_FIELD_NUMBER: _ClassVar[int]
+    RATING_AFTER_FIELD_NUMBER: _ClassVar[int]
+    RANK_FIELD_NUMBER: _ClassVar[int]
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    PROVISIONAL_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    account_id: str
+    rating_before: float
+    rating_after: float
+    rank: int
+    games: int
+    provisional: bool
+    def __init__(self, seat: _Optional[int] = ..., account_id: _Optional[str] = ..., rating_before: _Optional[float] = ..., rating_after: _Optional[float] = ..., rank: _Optional[int] = ..., games: _Optional[int] = ..., provisional: _Optional[bool] = ...) -> None: ...
 
 class HostPolicy(_message.Message):
     __slots__ = ("on_resign", "on_timeout", "stand_in_bot")
@@ -387,7 +418,7 @@ class Action(_message.Message):
     def __init__(self, option_id: _Optional[int] = ..., compound: _Optional[_Union[ActionIds, _Mapping]] = ..., compound_key: _Optional[str] = ...) -> None: ...
 
 class CreateGameRequest(_message.Message):
-    __slots__ = ("ruleset", "players", "seed", "options", "seat_names", "open_seats", "visibility", "bot_seats", "account_seat")
+    __slots__ = ("ruleset", "players", "seed", "options", "seat_names", "open_seats", "visibility", "bot_seats", "account_seat", "rated")
     RULESET_FIELD_NUMBER: _ClassVar[int]
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
@@ -397,6 +428,7 @@ class CreateGameRequest(_message.Message):
     VISIBILITY_FIELD_NUMBER: _ClassVar[int]
     BOT_SEATS_FIELD_NUMBER: _ClassVar[int]
     ACCOUNT_SEAT_FIELD_NUMBER: _ClassVar[int]
+    RATED_FIELD_NUMBER: _ClassVar[int]
     ruleset: Ruleset
     players: int
     seed: int
@@ -406,7 +438,8 @@ class CreateGameRequest(_message.Message):
     visibility: Visibility
     bot_seats: _containers.RepeatedCompositeFieldContainer[BotSeat]
     account_seat: int
-    def __init__(self, ruleset: _Optional[_Union[Ruleset, str]] = ..., players: _Optional[int] = ..., seed: _Optional[int] = ..., options: _Optional[_Union[GameOptions, _Mapping]] = ..., seat_names: _Optional[_Iterable[str]] = ..., open_seats: _Optional[_Iterable[int]] = ..., visibility: _Optional[_Union[Visibility, str]] = ..., bot_seats: _Optional[_Iterable[_Union[BotSeat, _Mapping]]] = ..., account_seat: _Optional[int] = ...) -> None: ...
+    rated: bool
+    def __init__(self, ruleset: _Optional[_Union[Ruleset, str]] = ..., players: _Optional[int] = ..., seed: _Optional[int] = ..., options: _Optional[_Union[GameOptions, _Mapping]] = ..., seat_names: _Optional[_Iterable[str]] = ..., open_seats: _Optional[_Iterable[int]] = ..., visibility: _Optional[_Union[Visibility, str]] = ..., bot_seats: _Optional[_Iterable[_Union[BotSeat, _Mapping]]] = ..., account_seat: _Optional[int] = ..., rated: _Optional[bool] = ...) -> None: ...
 
 class CreateGameResponse(_message.Message):
     __slots__ = ("game_id", "seats", "state", "host_token")
@@ -1207,3 +1240,83 @@ class RevokeAccountKeyResponse(_message.Message):
     ACCOUNT_FIELD_NUMBER: _ClassVar[int]
     account: Account
     def __init__(self, account: _Optional[_Union[Account, _Mapping]] = ...) -> None: ...
+
+class GetLeaderboardRequest(_message.Message):
+    __slots__ = ("ruleset", "players", "kind", "page_size", "page_token")
+    RULESET_FIELD_NUMBER: _ClassVar[int]
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    ruleset: Ruleset
+    players: int
+    kind: AccountKind
+    page_size: int
+    page_token: str
+    def __init__(self, ruleset: _Optional[_Union[Ruleset, str]] = ..., players: _Optional[int] = ..., kind: _Optional[_Union[AccountKind, str]] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
+
+class LeaderboardEntry(_message.Message):
+    __slots__ = ("account_id", "name", "bot", "rating", "mu", "sigma", "games", "provisional")
+    ACCOUNT_ID_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    RATING_FIELD_NUMBER: _ClassVar[int]
+    MU_FIELD_NUMBER: _ClassVar[int]
+    SIGMA_FIELD_NUMBER: _ClassVar[int]
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    PROVISIONAL_FIELD_NUMBER: _ClassVar[int]
+    account_id: str
+    name: str
+    bot: bool
+    rating: float
+    mu: float
+    sigma: float
+    games: int
+    provisional: bool
+    def __init__(self, account_id: _Optional[str] = ..., name: _Optional[str] = ..., bot: _Optional[bool] = ..., rating: _Optional[float] = ..., mu: _Optional[float] = ..., sigma: _Optional[float] = ..., games: _Optional[int] = ..., provisional: _Optional[bool] = ...) -> None: ...
+
+class GetLeaderboardResponse(_message.Message):
+    __slots__ = ("entries", "next_page_token")
+    ENTRIES_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    entries: _containers.RepeatedCompositeFieldContainer[LeaderboardEntry]
+    next_page_token: str
+    def __init__(self, entries: _Optional[_Iterable[_Union[LeaderboardEntry, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
+
+class GetRatingHistoryRequest(_message.Message):
+    __slots__ = ("account_id", "page_size", "page_token")
+    ACCOUNT_ID_FIELD_NUMBER: _ClassVar[int]
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    account_id: str
+    page_size: int
+    page_token: str
+    def __init__(self, account_id: _Optional[str] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
+
+class RatingHistoryEntry(_message.Message):
+    __slots__ = ("game_id", "ruleset", "players", "seat", "rank", "rating_before", "rating_after", "create_time")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    RULESET_FIELD_NUMBER: _ClassVar[int]
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    RANK_FIELD_NUMBER: _ClassVar[int]
+    RATING_BEFORE_FIELD_NUMBER: _ClassVar[int]
+    RATING_AFTER_FIELD_NUMBER: _ClassVar[int]
+    CREATE_TIME_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    ruleset: Ruleset
+    players: int
+    seat: int
+    rank: int
+    rating_before: float
+    rating_after: float
+    create_time: _timestamp_pb2.Timestamp
+    def __init__(self, game_id: _Optional[str] = ..., ruleset: _Optional[_Union[Ruleset, str]] = ..., players: _Optional[int] = ..., seat: _Optional[int] = ..., rank: _Optional[int] = ..., rating_before: _Optional[float] = ..., rating_after: _Optional[float] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+
+class GetRatingHistoryResponse(_message.Message):
+    __slots__ = ("entries", "next_page_token")
+    ENTRIES_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    entries: _containers.RepeatedCompositeFieldContainer[RatingHistoryEntry]
+    next_page_token: str
+    def __init__(self, entries: _Optional[_Iterable[_Union[RatingHistoryEntry, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...

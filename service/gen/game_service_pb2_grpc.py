@@ -151,6 +151,16 @@ class GameServiceStub:
                 request_serializer=brass_dot_v1_dot_game__service__pb2.RevokeAccountKeyRequest.SerializeToString,
                 response_deserializer=brass_dot_v1_dot_game__service__pb2.RevokeAccountKeyResponse.FromString,
                 _registered_method=True)
+        self.GetLeaderboard = channel.unary_unary(
+                '/brass.v1.GameService/GetLeaderboard',
+                request_serializer=brass_dot_v1_dot_game__service__pb2.GetLeaderboardRequest.SerializeToString,
+                response_deserializer=brass_dot_v1_dot_game__service__pb2.GetLeaderboardResponse.FromString,
+                _registered_method=True)
+        self.GetRatingHistory = channel.unary_unary(
+                '/brass.v1.GameService/GetRatingHistory',
+                request_serializer=brass_dot_v1_dot_game__service__pb2.GetRatingHistoryRequest.SerializeToString,
+                response_deserializer=brass_dot_v1_dot_game__service__pb2.GetRatingHistoryResponse.FromString,
+                _registered_method=True)
 
 
 class GameServiceServicer:
@@ -358,6 +368,21 @@ class GameServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetLeaderboard(self, request, context):
+        """The ratings of a ruleset and player count, best first, a page at a time: every
+        account, people only or bots only.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetRatingHistory(self, request, context):
+        """An account's rating changes, newest first, a page at a time.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_GameServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -475,6 +500,16 @@ def add_GameServiceServicer_to_server(servicer, server):
                     servicer.RevokeAccountKey,
                     request_deserializer=brass_dot_v1_dot_game__service__pb2.RevokeAccountKeyRequest.FromString,
                     response_serializer=brass_dot_v1_dot_game__service__pb2.RevokeAccountKeyResponse.SerializeToString,
+            ),
+            'GetLeaderboard': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetLeaderboard,
+                    request_deserializer=brass_dot_v1_dot_game__service__pb2.GetLeaderboardRequest.FromString,
+                    response_serializer=brass_dot_v1_dot_game__service__pb2.GetLeaderboardResponse.SerializeToString,
+            ),
+            'GetRatingHistory': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetRatingHistory,
+                    request_deserializer=brass_dot_v1_dot_game__service__pb2.GetRatingHistoryRequest.FromString,
+                    response_serializer=brass_dot_v1_dot_game__service__pb2.GetRatingHistoryResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -1100,6 +1135,60 @@ class GameService:
             '/brass.v1.GameService/RevokeAccountKey',
             brass_dot_v1_dot_game__service__pb2.RevokeAccountKeyRequest.SerializeToString,
             brass_dot_v1_dot_game__service__pb2.RevokeAccountKeyResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetLeaderboard(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/brass.v1.GameService/GetLeaderboard',
+            brass_dot_v1_dot_game__service__pb2.GetLeaderboardRequest.SerializeToString,
+            brass_dot_v1_dot_game__service__pb2.GetLeaderboardResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetRatingHistory(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/brass.v1.GameService/GetRatingHistory',
+            brass_dot_v1_dot_game__service__pb2.GetRatingHistoryRequest.SerializeToString,
+            brass_dot_v1_dot_game__service__pb2.GetRatingHistoryResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -31,6 +31,7 @@ from ..errors import ServiceError
 
 if TYPE_CHECKING:  # (rows.py imports this module's errors: the names are for annotations)
     from .accounts import AccountRows
+    from .ratings import RatingRows
     from .rows import DecisionRow, GameRow, HeadUpdate, ListFilter, ListPage, SeatsUpdate, Snapshot
 
 log = structlog.get_logger("brass_service.store")
@@ -170,6 +171,7 @@ class FailureTracker:
 class Store(Protocol):
     # The accounts' queries (accounts.py), on this store's connections.
     accounts: AccountRows
+    ratings: RatingRows
 
     async def open(self) -> None: ...
 

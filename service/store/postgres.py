@@ -38,6 +38,8 @@ from .base import (
     StoreUnavailable,
     VersionConflict,
 )
+from .ratings import SCHEMA as RATINGS_SCHEMA
+from .ratings import RatingRows
 from .rows import (
     DECISION_COLUMNS,
     DUE_INDEX,
@@ -111,7 +113,8 @@ CREATE TABLE IF NOT EXISTS store_probe (
     id INTEGER PRIMARY KEY,
     probed_at DOUBLE PRECISION NOT NULL
 );
-""" + ACCOUNTS_SCHEMA + "".join(  # the columns a database made by an earlier version lacks
+""" + ACCOUNTS_SCHEMA + RATINGS_SCHEMA + "".join(
+    # the columns a database made by an earlier version lacks
     f"ALTER TABLE games ADD COLUMN IF NOT EXISTS {name} {kind};\n"
     for name, kind in GAME_COLUMNS_ADDED
 ) + "".join(f"{index};\n" for index in (DUE_INDEX, *LIST_INDEXES))
@@ -165,6 +168,7 @@ class PostgresStore:
         self._listen_task: asyncio.Task[None] | None = None
         self._listening = asyncio.Event()
         self.accounts = AccountRows(self)
+        self.ratings = RatingRows(self)
 
     async def open(self) -> None:
         try:

@@ -33,6 +33,7 @@ from .base import (
     StoreUnavailable,
     VersionConflict,
 )
+from .ratings import RatingRows
 from .rows import (
     DECISION_COLUMNS,
     FROM_SPANNING_SQL,
@@ -83,6 +84,7 @@ class SqliteStore:
         self._writer = GroupWriter(self.path, commit_wait_ms)
         self._stamps: ChangeStamps | None = None
         self.accounts = AccountRows(self)
+        self.ratings = RatingRows(self)
 
     async def _run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         """Runs a read on the reader thread."""

@@ -94,6 +94,13 @@ def _row_summary(row: GameRow) -> _RowSummary:
         "visibility": _VISIBILITY_NAMES.get(row.visibility, row.visibility),
         "openSeats": row.open_seats,
     }
+    hosting = hosted.hosting_of(row)
+    summary.rated = bool(hosting.get("rated"))
+    summary.rating_changes.extend(pb.RatingChange(**change)
+                                  for change in hosting.get("ratings", ()))
+    document["rated"] = summary.rated
+    document["ratingChanges"] = [message_to_json_dict(change)
+                                 for change in summary.rating_changes]
     policy = hosted.host_policy(hosted.hosting_of(row))
     if policy is not None:
         summary.host_policy.CopyFrom(policy)
