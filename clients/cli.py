@@ -284,6 +284,7 @@ def play(seats: str | None, bots: str | None, players: int | None, seed: int,
         result = _play_verbose(entries, seed, ruleset, options)
     else:
         result = evaluation.play_game(entries, seed, 0, ruleset, options)
+    assert result is not None  # (no deadline)
     labels = evaluation.entry_labels(entries)
     rows = [{"seat": seat, "bot": labels[entry], "vp": result.scores[seat],
              "winner": seat in result.winners}
@@ -319,7 +320,7 @@ def _play_verbose(entries: list[str], base_seed: int, ruleset: str,
 
     players = len(entries)
     seating = evaluation.seat_entries(0, players)
-    bots = [make_bot(entries[e]) for e in seating]
+    bots = [make_bot(entries[e], allow_import=True) for e in seating]
     rngs = [evaluation.bot_rng(base_seed, 0, s) for s in range(players)]
     game = brass.Game.new(players, seed=evaluation.game_seed(base_seed, 0), ruleset=ruleset,
                           options=options)
@@ -339,7 +340,9 @@ def _play_verbose(entries: list[str], base_seed: int, ruleset: str,
 
 # ------------------------------------------------------------------------------ eval
 @main.command("eval")
-@click.option("--bots", required=True, help="Comma-separated bot specs (the line-up).")
+@click.option("--bots", required=True,
+              help="Comma-separated bot specs (the line-up): a registered name or a class by "
+                   "import path, module:Class, each with optional :key=value options.")
 @click.option("--players", type=click.IntRange(2, 4), default=None,
               help="Seats (default: number of bots).")
 @click.option("--games", type=click.IntRange(1), default=200, show_default=True)
@@ -351,12 +354,15 @@ def _play_verbose(entries: list[str], base_seed: int, ruleset: str,
               help="Play every game through the gRPC game service.")
 @_ruleset_option
 @_options_option
+@click.option("--max-seconds", type=click.FloatRange(0, min_open=True), default=None,
+              help="Stop after this much wall time and report the games finished by then.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr (default: when stderr is a terminal).")
 def eval_command(bots: str, players: int | None, games: int, seed: int, workers: int | None,
                  ray_address: str | None, server: str | None, ruleset: str,
-                 game_options: tuple[str, ...], as_json: bool, progress: bool | None) -> None:
+                 game_options: tuple[str, ...], max_seconds: float | None, as_json: bool,
+                 progress: bool | None) -> None:
     """Play many games between bots (seats rotated) and report win rates and ratings."""
     from brass_clients import eval as evaluation
 
@@ -369,7 +375,8 @@ def eval_command(bots: str, players: int | None, games: int, seed: int, workers:
     options = _checked_options(ruleset, players, game_options)
     show_progress = sys.stderr.isatty() if progress is None else progress
     workers = workers or os.cpu_count() or 1
-    rules: dict[str, Any] = {"ruleset": ruleset, "options": options}
+    rules: dict[str, Any] = {"ruleset": ruleset, "options": options,
+                             "max_seconds": max_seconds}
     if show_progress:
         with Progress(TextColumn("[bold]eval"), BarColumn(), MofNCompleteColumn(),
                       TimeElapsedColumn(), console=err_console) as bar:
@@ -388,19 +395,24 @@ def eval_command(bots: str, players: int | None, games: int, seed: int, workers:
 
 def _print_report(report: dict[str, Any]) -> None:
     timing = report["timing"]
+    played = (f"{report['games']} games" if not report["stopped"] else
+              f"stopped after {timing['seconds']:.0f} s: {report['games']} of "
+              f"{report['games_planned']} games")
     table = Table(title=(f"{report['ruleset']} (rules edition {report['rules_edition']}): "
-                         f"{report['games']} games, {report['players']} players, seed "
+                         f"{played}, {report['players']} players, seed "
                          f"{report['seed']} ({timing['games_per_second']:.2f} games/s, "
                          f"{timing['workers']} workers)"))
     for column in ("bot", "games", "wins", "win rate", "95% CI", "VP mean", "VP sd",
-                   "length", "rating μ", "σ"):
+                   "length", "rating μ", "σ", "ms/decision", "max ms"):
         table.add_column(column, justify="left" if column == "bot" else "right")
     for label, row in report["per_bot"].items():
         low, high = row["win_rate_95"]
+        times = timing["per_bot"][label]
         table.add_row(label, str(row["games"]), f"{row['wins']:g}", f"{row['win_rate']:.3f}",
                       f"[{low:.3f}, {high:.3f}]", f"{row['vp_mean']:.1f}",
                       f"{row['vp_stdev']:.1f}", f"{row['mean_game_length']:.0f}",
-                      f"{row['rating']['mu']:.2f}", f"{row['rating']['sigma']:.2f}")
+                      f"{row['rating']['mu']:.2f}", f"{row['rating']['sigma']:.2f}",
+                      f"{times['ms_per_decision']:.2f}", f"{times['max_ms_per_decision']:.1f}")
     _console().print(table)
 
 

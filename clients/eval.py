@@ -16,7 +16,7 @@ import statistics
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import brass
@@ -38,6 +38,25 @@ class GameResult:
     ranking: list[int]       # seats, best first
     decisions: int
     seconds: float
+    # Per seat: the bot's CPU time (time.thread_time) in `choose`, its decisions, its worst.
+    think_seconds: list[float] = field(default_factory=list)
+    think_decisions: list[int] = field(default_factory=list)
+    think_max: list[float] = field(default_factory=list)
+
+
+class DecisionClock:
+    """Each seat's CPU time in `choose` over one game (thread time: other processes on a
+    shared machine do not count)."""
+
+    def __init__(self, players: int) -> None:
+        self.seconds = [0.0] * players
+        self.decisions = [0] * players
+        self.worst = [0.0] * players
+
+    def record(self, seat: int, seconds: float) -> None:
+        self.seconds[seat] += seconds
+        self.decisions[seat] += 1
+        self.worst[seat] = max(self.worst[seat], seconds)
 
 
 def derive_seed(*parts: int) -> int:
@@ -62,7 +81,7 @@ def lineup(bot_specs: Sequence[str], players: int) -> list[str]:
     if len(specs) > players:
         raise ValueError(f"{len(specs)} bots for {players} seats")
     for spec in specs:
-        make_bot(spec)  # fail early on unknown bots or options
+        make_bot(spec, allow_import=True)  # fail early on unknown bots or options
     return [specs[k % len(specs)] for k in range(players)]
 
 
@@ -87,14 +106,17 @@ def run_game(
     options: dict[str, Any] | None = None,
     stop: Callable[[], bool] | None = None,
     ruleset: str = brass.DEFAULT_RULESET,
+    clock: DecisionClock | None = None,
+    allow_import: bool = False,
 ) -> tuple[brass.Game, list[int], int] | None:
     """Plays game `index` of an evaluation to the end in this process: its seating, deal
     seed and the bots' random streams all derive from (base_seed, index). `ruleset` and
     `options` are the engine's (`brass.Game.new`). Returns the game, the seating and the
-    deal seed, or None when `stop()` turns true first."""
+    deal seed, or None when `stop()` turns true first. `clock` records each seat's time per
+    decision; `allow_import` lets specs name bot classes by import path (not the service)."""
     players = len(entries)
     seating = seat_entries(index, players)
-    bots = [make_bot(entries[entry]) for entry in seating]
+    bots = [make_bot(entries[entry], allow_import=allow_import) for entry in seating]
     for bot in bots:
         bot.stop = stop  # a search in progress ends early too
     rngs = [bot_rng(base_seed, index, seat) for seat in range(players)]
@@ -105,20 +127,36 @@ def run_game(
             return None
         seat = game.current_seat
         assert seat is not None
-        game.apply(bots[seat].choose(game, rngs[seat]), seat)
+        started = time.thread_time()
+        option = bots[seat].choose(game, rngs[seat])
+        if clock is not None:
+            clock.record(seat, time.thread_time() - started)
+        game.apply(option, seat)
     return game, seating, seed
+
+
+def _past(deadline: float | None) -> Callable[[], bool] | None:
+    """A stop test for a wall-clock deadline (time.time(): the same in every process)."""
+    if deadline is None:
+        return None
+    return lambda: time.time() >= deadline
 
 
 def play_game(entries: Sequence[str], base_seed: int, index: int,
               ruleset: str = brass.DEFAULT_RULESET,
-              options: dict[str, Any] | None = None) -> GameResult:
-    """Play game `index` of an evaluation in this process."""
+              options: dict[str, Any] | None = None,
+              deadline: float | None = None) -> GameResult | None:
+    """Play game `index` of an evaluation in this process (None: `deadline` came first)."""
     started = time.perf_counter()
-    played = run_game(entries, base_seed, index, options, ruleset=ruleset)
-    assert played is not None  # (nothing stops it)
+    clock = DecisionClock(len(entries))
+    played = run_game(entries, base_seed, index, options, stop=_past(deadline),
+                      ruleset=ruleset, clock=clock, allow_import=True)
+    if played is None:
+        return None
     game, seating, seed = played
     return GameResult(index, seed, seating, game.scores(), game.winners(), game.ranking(),
-                      game.version, time.perf_counter() - started)
+                      game.version, time.perf_counter() - started,
+                      clock.seconds, clock.decisions, clock.worst)
 
 
 def play_game_on_server(target: str, entries: Sequence[str], base_seed: int,
@@ -134,10 +172,11 @@ def play_game_on_server(target: str, entries: Sequence[str], base_seed: int,
 
     players = len(entries)
     seating = seat_entries(index, players)
-    bots = [make_bot(entries[entry]) for entry in seating]
+    bots = [make_bot(entries[entry], allow_import=True) for entry in seating]
     rngs = [bot_rng(base_seed, index, seat) for seat in range(players)]
     seed = game_seed(base_seed, index)
     started = time.perf_counter()
+    clock = DecisionClock(players)
     labels = entry_labels(entries)
     options = dict(options or {})
     typed = {name: options.pop(name) for name in SERVICE_TYPED_OPTIONS if name in options}
@@ -150,7 +189,9 @@ def play_game_on_server(target: str, entries: Sequence[str], base_seed: int,
         while not mirror.is_over:
             seat = mirror.current_seat
             assert seat is not None
+            thinking = time.thread_time()
             option = bots[seat].choose(mirror, rngs[seat])
+            clock.record(seat, time.thread_time() - thinking)
             response = client.submit_action(created.game_id, tokens[seat], option,
                                             expected_version=mirror.version)
             mirror.apply(option, seat)
@@ -163,16 +204,28 @@ def play_game_on_server(target: str, entries: Sequence[str], base_seed: int,
             raise RuntimeError(f"server scores {list(final.scores)} differ from the "
                                f"engine's {mirror.scores()} (game {created.game_id})")
     return GameResult(index, seed, seating, mirror.scores(), mirror.winners(),
-                      mirror.ranking(), mirror.version, time.perf_counter() - started)
+                      mirror.ranking(), mirror.version, time.perf_counter() - started,
+                      clock.seconds, clock.decisions, clock.worst)
 
 
 def _play_chunk(entries: Sequence[str], base_seed: int, indices: Sequence[int],
                 server: str | None, ruleset: str = brass.DEFAULT_RULESET,
-                options: dict[str, Any] | None = None) -> list[GameResult]:
-    if server:
-        return [play_game_on_server(server, entries, base_seed, i, ruleset, options)
-                for i in indices]
-    return [play_game(entries, base_seed, i, ruleset, options) for i in indices]
+                options: dict[str, Any] | None = None,
+                deadline: float | None = None) -> list[GameResult]:
+    """The games of `indices` that finish before `deadline` (a server game, once started,
+    is played to its end: the server's game would be left half played)."""
+    results: list[GameResult] = []
+    for i in indices:
+        if deadline is not None and time.time() >= deadline:
+            break
+        if server:
+            results.append(play_game_on_server(server, entries, base_seed, i, ruleset,
+                                               options))
+            continue
+        result = play_game(entries, base_seed, i, ruleset, options, deadline)
+        if result is not None:
+            results.append(result)
+    return results
 
 
 def wilson_interval(successes: float, trials: int, z: float = WILSON_Z) -> tuple[float, float]:
@@ -245,11 +298,14 @@ def _chunks(games: int, size: int) -> list[list[int]]:
 def run_games(entries: Sequence[str], games: int, seed: int, *, workers: int = 1,
               server: str | None = None, ray_address: str | None = None,
               on_done: ProgressCallback | None = None, ruleset: str = brass.DEFAULT_RULESET,
-              options: dict[str, Any] | None = None) -> list[GameResult]:
-    """Play games 0..games-1 (in-process, in worker processes or on Ray), sorted by index."""
+              options: dict[str, Any] | None = None,
+              deadline: float | None = None) -> list[GameResult]:
+    """Play games 0..games-1 (in-process, in worker processes or on Ray), sorted by index.
+    With `deadline` (time.time()) the games not finished by then are left out: games in
+    play stop at their next decision, or sooner when their bot looks at `stop`."""
     entries = list(entries)
     results: list[GameResult] = []
-    rules = (ruleset, dict(options or {}))
+    rules = (ruleset, dict(options or {}), deadline)
     if ray_address:
         return _run_on_ray(entries, games, seed, ray_address, server, on_done, rules)
     if workers <= 1:
@@ -264,7 +320,12 @@ def run_games(entries: Sequence[str], games: int, seed: int, *, workers: int = 1
                    for chunk in _chunks(games, chunk_size)}
         while pending:
             finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            if deadline is not None and time.time() >= deadline:
+                for future in pending:
+                    future.cancel()  # not started yet: nothing to wait for
             for future in finished:
+                if future.cancelled():
+                    continue
                 chunk_results = future.result()
                 results += chunk_results
                 if on_done:
@@ -274,7 +335,7 @@ def run_games(entries: Sequence[str], games: int, seed: int, *, workers: int = 1
 
 def _run_on_ray(entries: list[str], games: int, seed: int, address: str,
                 server: str | None, on_done: ProgressCallback | None,
-                rules: tuple[str, dict[str, Any]]) -> list[GameResult]:
+                rules: tuple[str, dict[str, Any], float | None]) -> list[GameResult]:
     try:
         import ray
     except ImportError as exc:
@@ -302,13 +363,16 @@ def evaluate(bot_specs: Sequence[str], players: int, games: int, seed: int = 1, 
              workers: int | None = None, server: str | None = None,
              ray_address: str | None = None,
              on_done: ProgressCallback | None = None, ruleset: str = brass.DEFAULT_RULESET,
-             options: dict[str, Any] | None = None) -> dict[str, Any]:
+             options: dict[str, Any] | None = None,
+             max_seconds: float | None = None) -> dict[str, Any]:
     """The whole evaluation as one JSON-ready dict (the `brass eval --json` document).
 
     `ruleset` ("birmingham", "pittsburgh") and `options` (the ruleset's, as
     `brass.Game.new` takes them) apply to every game; the engine refuses bad ones (a
     `brass.EngineError`) before any game is played. The report records the ruleset, its
-    rules edition and the options the engine played (defaults included)."""
+    rules edition and the options the engine played (defaults included). With
+    `max_seconds` the evaluation stops once that much wall time has passed and reports the
+    games finished by then (`games` of `games_planned`, `stopped` true)."""
     if games < 1:
         raise ValueError("games must be at least 1")
     entries = lineup(bot_specs, players)
@@ -316,14 +380,17 @@ def evaluate(bot_specs: Sequence[str], players: int, games: int, seed: int = 1, 
                           options=options).replay_record()["options"]
     workers = workers or os.cpu_count() or 1
     started = time.perf_counter()
+    deadline = None if max_seconds is None else time.time() + max_seconds
     results = run_games(entries, games, seed, workers=workers, server=server,
                         ray_address=ray_address, on_done=on_done, ruleset=ruleset,
-                        options=options)
+                        options=options, deadline=deadline)
     elapsed = time.perf_counter() - started
     return {
         "bots": entries,
         "players": players,
-        "games": games,
+        "games": len(results),
+        "games_planned": games,
+        "stopped": len(results) < games,
         "seed": seed,
         "ruleset": ruleset,
         "rules_edition": brass.get_ruleset(ruleset).rules_edition,
@@ -332,11 +399,31 @@ def evaluate(bot_specs: Sequence[str], players: int, games: int, seed: int = 1, 
         "per_bot": summarize(entries, results),
         "timing": {
             "seconds": round(elapsed, 3),
-            "games_per_second": round(games / elapsed, 3) if elapsed else 0.0,
+            "games_per_second": round(len(results) / elapsed, 3) if elapsed else 0.0,
             "workers": "ray" if ray_address else workers,
-            "mean_seconds_per_game": round(statistics.fmean(r.seconds for r in results), 4),
+            "mean_seconds_per_game": (round(statistics.fmean(r.seconds for r in results), 4)
+                                      if results else 0.0),
+            "per_bot": decision_times(entries, results),
         },
     }
+
+
+def decision_times(entries: Sequence[str], results: Sequence[GameResult]) -> dict[str, Any]:
+    """Per line-up entry: its decisions, mean and worst CPU milliseconds per decision."""
+    seconds = [0.0] * len(entries)
+    decisions = [0] * len(entries)
+    worst = [0.0] * len(entries)
+    for result in results:
+        for seat, entry in enumerate(result.seat_entries):
+            if seat < len(result.think_decisions):
+                seconds[entry] += result.think_seconds[seat]
+                decisions[entry] += result.think_decisions[seat]
+                worst[entry] = max(worst[entry], result.think_max[seat])
+    return {label: {"decisions": decisions[entry],
+                    "ms_per_decision": (round(1000 * seconds[entry] / decisions[entry], 4)
+                                        if decisions[entry] else 0.0),
+                    "max_ms_per_decision": round(1000 * worst[entry], 3)}
+            for entry, label in enumerate(entry_labels(entries))}
 
 
 def result_as_dict(result: GameResult) -> dict[str, Any]:

@@ -87,7 +87,8 @@ class Terminal:
 
 def seat_players(kinds: Sequence[str], read: Read, out: TextIO) -> list[Chooser]:
     """One player per seat; an unknown bot or bot option is refused here, before play."""
-    return [Terminal(read, out) if kind == HUMAN else make_bot(kind) for kind in kinds]
+    return [Terminal(read, out) if kind == HUMAN else make_bot(kind, allow_import=True)
+            for kind in kinds]
 
 
 def play(

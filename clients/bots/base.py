@@ -16,6 +16,7 @@ Legality always comes from the engine (`game.legal_ids()`); a bot only picks amo
 
 from __future__ import annotations
 
+import importlib
 import math
 import random
 from collections.abc import Callable, Sequence
@@ -70,9 +71,21 @@ def _parse_value(text: str) -> Any:
     return text
 
 
+def _is_import_path(name: str, first_option: str) -> bool:
+    """`module:Class` names a bot class by import path: the name is not a registered bot
+    and the part after it is a (dotted) identifier, not a key=value option."""
+    return (name not in BOT_FACTORIES
+            and all(part.isidentifier() for part in first_option.split("."))
+            and all(part.isidentifier() for part in name.split(".")))
+
+
 def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
-    """``"mcts:iterations=400:rollout_depth=60"`` -> ``("mcts", {"iterations": 400, ...})``."""
-    name, *options = spec.strip().split(":")
+    """``"mcts:iterations=400:rollout_depth=60"`` -> ``("mcts", {"iterations": 400, ...})``;
+    ``"my.bots:Mine:depth=3"`` -> ``("my.bots:Mine", {"depth": 3})`` (a class by import
+    path, which `make_bot(..., allow_import=True)` loads)."""
+    name, *options = (part.strip() for part in spec.strip().split(":"))
+    if options and _is_import_path(name, options[0]):
+        name = f"{name}:{options.pop(0)}"
     params: dict[str, Any] = {}
     for option in options:
         key, sep, value = option.partition("=")
@@ -131,14 +144,35 @@ def choice_option(bot: str, name: str, value: Any, choices: Sequence[str]) -> st
     return str(value)
 
 
-def make_bot(spec: str) -> Bot:
-    """A bot from its spec: a registered name, optionally with ``:key=value`` options."""
-    name, params = parse_bot_spec(spec)
+def load_bot_class(path: str) -> Callable[..., Bot]:
+    """The class named by `module:Class` (imported now), or ValueError saying why not."""
+    module_name, _, attribute = path.partition(":")
     try:
-        factory = BOT_FACTORIES[name]
-    except KeyError:
+        target: Any = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise ValueError(f"bot {path!r}: cannot import {module_name!r}: {exc}") from None
+    for part in attribute.split("."):
+        if not hasattr(target, part):
+            raise ValueError(f"bot {path!r}: {module_name!r} has no {attribute!r}")
+        target = getattr(target, part)
+    if not isinstance(target, type) or not callable(getattr(target, "choose", None)):
+        raise ValueError(f"bot {path!r} is not a class with a choose(game, rng) method")
+    return target
+
+
+def make_bot(spec: str, *, allow_import: bool = False) -> Bot:
+    """A bot from its spec: a registered name, optionally with ``:key=value`` options.
+
+    With `allow_import` (`brass eval`, `brass play`; never the service, whose specs come
+    from clients) the name may also be a class by import path, ``module:Class``."""
+    name, params = parse_bot_spec(spec)
+    factory = BOT_FACTORIES.get(name)
+    if factory is None and allow_import and ":" in name:
+        factory = load_bot_class(name)
+    if factory is None:
         known = ", ".join(sorted(BOT_FACTORIES))
-        raise ValueError(f"unknown bot {name!r} (known: {known})") from None
+        hint = " or module:Class" if allow_import else ""
+        raise ValueError(f"unknown bot {name!r} (known: {known}{hint})")
     try:
         return factory(**params)
     except TypeError as exc:
