@@ -36,6 +36,7 @@ class AccountCaller(Protocol):
 
     token: str | None
     peer: str
+    account: AccountRow | None
 
 
 class AccountSettings(Protocol):
@@ -149,12 +150,19 @@ class Accounts:
                                account_id=account_id[:64])
         return row
 
+    async def resolve(self, caller: AccountCaller) -> None:
+        """Sets the caller's account when its token is an account key (the transports
+        call this first: the key then acts for the account's seats)."""
+        caller.account = await self.account_of(caller)
+
     async def account_of(self, caller: AccountCaller) -> AccountRow | None:
         """The account whose key is the caller's bearer token; None when the token is no
         account key (a seat, host or operator token, or none); UNAUTHENTICATED for a key
         no account has (revoked, rotated, never issued)."""
         if not is_account_key(caller.token):
             return None
+        if caller.account is not None:  # resolved by this request already
+            return caller.account
         assert caller.token is not None
         try:
             row = await self.rows.by_key_hash(auth.hash_token(caller.token))

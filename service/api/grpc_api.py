@@ -148,6 +148,7 @@ class GameServicer(pb_grpc.GameServiceServicer):
                     # connection carries many clients
                     connection=None if self.service.addresses.is_trusted_peer(host) else peer,
                 )
+                await self.service.accounts.resolve(caller)
                 return await handler(caller, record)
             except ServiceError as error:
                 record.outcome = error.reason

@@ -79,6 +79,7 @@ class RestGateway:
         with observe_request(record):
             try:
                 caller = self.caller(request)
+                await self.service.accounts.resolve(caller)
                 if caller.token is None and operation_id in TOKEN_REQUIRED:
                     raise ServiceError(  # before anything of the request is read
                         "UNAUTHENTICATED",

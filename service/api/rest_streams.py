@@ -65,6 +65,7 @@ class RestStreams:
         with observe_request(record):
             try:
                 caller = self.gateway.caller(AiohttpRequest(request))
+                await self.service.accounts.resolve(caller)
                 # both are checked; EventSource's header, when sent, says where to resume
                 from_version = int_param(
                     query_either(AiohttpRequest(request), "fromVersion", "from_version"),

@@ -16,6 +16,7 @@ from ..limits import ClientAddresses, RateQuota, rate_key
 from ..model import is_waiting
 from ..requests import require
 from ..store import GameRow
+from ..store.accounts import AccountRow
 from .live import LiveGames
 from .settings import ServiceSettings
 
@@ -38,6 +39,9 @@ class Caller:
     # The gRPC connection (its peer, 'ipv4:203.0.113.9:51234'), which limits per connection
     # count; None for REST and for a trusted proxy's connection (many clients share it).
     connection: str | None = None
+    # The account whose key the token is (Accounts.resolve): it acts for the account's
+    # seat of a game as that seat's token would.
+    account: AccountRow | None = None
 
 
 def address_identity(caller: Caller) -> str:
@@ -111,6 +115,12 @@ class Access:
         """The caller's seat, None for a spectator; a token that fits no seat is refused."""
         if caller.token is None:
             return None
+        if caller.account is not None:
+            for seat, account_id in hosted.accounts_of(row).items():
+                if account_id == caller.account.account_id:
+                    return seat
+            raise ServiceError("UNAUTHENTICATED", f"the account holds no seat of game "
+                               f"{row.game_id}")
         seat = auth.seat_of_token(caller.token, row.token_hashes)
         if seat is None and auth.token_matches(caller.token, row.host_token_hash):
             return None  # the host sees what a spectator sees

@@ -90,7 +90,10 @@ class Watching:
 
         # The digest of the token the seat was resolved with: the stream checks at each
         # wake-up that the seat still has it (a reissue, revocation or leave ends it).
-        digest = auth.hash_token(caller.token) if seat is not None and caller.token else None
+        # (an account's key: the token its seat was given)
+        digest = (row.token_hashes[seat] if seat is not None and caller.account is not None
+                  else auth.hash_token(caller.token) if seat is not None and caller.token
+                  else None)
         updates = self._watch_stream(
             request.game_id, request.from_version, seat, wake, record, release, digest
         )

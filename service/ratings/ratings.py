@@ -23,7 +23,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import structlog
 from openskill.models import PlackettLuce
@@ -43,6 +43,7 @@ from ..views.summary import timestamp_message
 log = structlog.get_logger("brass_service.ratings")
 
 MODEL = PlackettLuce()
+T = TypeVar("T")
 _ATTEMPTS = 4
 
 
@@ -171,20 +172,15 @@ class Ratings:
         require(request.kind in pb.AccountKind.values(), "kind is not an AccountKind", "kind")
         size, cursor = self._page(request.page_size, request.page_token)
         bot = {pb.ACCOUNT_KIND_PEOPLE: False, pb.ACCOUNT_KIND_BOTS: True}.get(request.kind)
-        try:
-            rows = await self.rows.board(request.ruleset or pb.RULESET_BIRMINGHAM,
-                                         request.players, bot, size + 1, cursor)
-        except StoreUnavailable as exc:
-            raise ServiceError("UNAVAILABLE", "the rating store is unavailable; retry") from exc
-        more = len(rows) > size
-        rows = rows[:size]
+        rows, token = await _page_of(self.rows.board(
+            request.ruleset or pb.RULESET_BIRMINGHAM, request.players, bot, size + 1, cursor),
+            size, lambda row: (row.rating, row.account_id))
         return pb.GetLeaderboardResponse(
             entries=[pb.LeaderboardEntry(
                 account_id=row.account_id, name=row.name, bot=row.bot, rating=row.rating,
                 mu=row.mu, sigma=row.sigma, games=row.games,
                 provisional=self._provisional(row.games)) for row in rows],
-            next_page_token=encode_cursor((rows[-1].rating, rows[-1].account_id))
-            if more else "")
+            next_page_token=token)
 
     async def get_rating_history(self, request: pb.GetRatingHistoryRequest,
                                  caller: RatingCaller,
@@ -193,16 +189,24 @@ class Ratings:
         require(0 < len(request.account_id) <= 64, "account_id is required (at most 64 "
                 "characters)", "account_id")
         size, cursor = self._page(request.page_size, request.page_token)
-        try:
-            rows = await self.rows.history(request.account_id, size + 1, cursor)
-        except StoreUnavailable as exc:
-            raise ServiceError("UNAVAILABLE", "the rating store is unavailable; retry") from exc
-        more = len(rows) > size
-        rows = rows[:size]
+        rows, token = await _page_of(self.rows.history(request.account_id, size + 1, cursor),
+                                     size, lambda row: (row.created_at, row.game_id))
         return pb.GetRatingHistoryResponse(
             entries=[pb.RatingHistoryEntry(
                 game_id=row.game_id, ruleset=row.ruleset, players=row.players, seat=row.seat,
                 rank=row.rank, rating_before=row.rating_before, rating_after=row.rating_after,
                 create_time=timestamp_message(row.created_at)) for row in rows],
-            next_page_token=encode_cursor((rows[-1].created_at, rows[-1].game_id))
-            if more else "")
+            next_page_token=token)
+
+
+async def _page_of(read: Awaitable[list[T]], size: int,
+                   cursor_of: Callable[[T], tuple[float, str]]) -> tuple[list[T], str]:
+    """A page of up to `size` rows read as size + 1 (one more: more follow), and the
+    token of the next page."""
+    try:
+        rows = await read
+    except StoreUnavailable as exc:
+        raise ServiceError("UNAVAILABLE", "the rating store is unavailable; retry") from exc
+    more = len(rows) > size
+    rows = rows[:size]
+    return rows, encode_cursor(cursor_of(rows[-1])) if more else ""

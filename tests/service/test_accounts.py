@@ -190,3 +190,38 @@ def test_account_creation_is_limited_per_address(backend: Backend) -> None:
         operator_token = server.operator_token
         assert operator_token is not None
         client.rotate_account_key(first.account.account_id, operator_token)
+
+
+def test_an_account_key_acts_for_its_seat_as_the_seat_token_would(
+        server: ServerProcess) -> None:
+    with server.client() as client:
+        one, two = client.create_account(_unique("Kay")), client.create_account(_unique("Lee"))
+        stranger = client.create_account(_unique("Sam"))
+        created = client.create_game(players=2, seed=3, open_seats=[1], account_key=one.key)
+        game_id = created.game_id
+        client.join_game(game_id, account_key=two.key)
+        client.start_game(game_id, created.host_token)
+        keys = {0: one.key, 1: two.key}
+        state = client.get_game(game_id, keys[0])
+        assert state.viewer_seat == 0 and client.get_game(game_id, keys[1]).viewer_seat == 1
+        for _ in range(3):
+            seat = client.get_game(game_id).summary.current_seat
+            options = client.list_legal_actions(game_id, keys[seat]).options
+            client.submit_action(game_id, keys[seat], option_id=options[0].id)
+            other = keys[1 - client.get_game(game_id).summary.current_seat]
+            expect_error("NOT_YOUR_TURN", client.list_legal_actions, game_id, other)
+        # a key of no seat of the game is refused as a foreign token is
+        expect_error("UNAUTHENTICATED", client.list_legal_actions, game_id, stranger.key)
+        version = client.get_game(game_id).summary.version
+    rest = server.rest()
+    try:
+        seat = rest.get(f"/v1/games/{game_id}")["state"]["summary"]["currentSeat"]
+        listed = rest.get(f"/v1/games/{game_id}/actions", token=keys[seat])
+        answer = rest.post(f"/v1/games/{game_id}/actions",
+                           {"action": {"optionId": listed["options"][0]["id"]},
+                            "expectedVersion": str(version)}, token=keys[seat])
+        assert int(answer["state"]["summary"]["version"]) == version + 1
+        expect_rest_error("UNAUTHENTICATED", 401, rest.get, f"/v1/games/{game_id}/actions",
+                          token=stranger.key)
+    finally:
+        rest.close()
