@@ -18,7 +18,7 @@ from pettingzoo.utils import wrappers
 import brass
 from brass_clients.vector import outcome_rewards
 
-OBSERVATION_LOW, OBSERVATION_HIGH = -1.0, 1.0  # the engine's features lie in [-1, 1]
+OBSERVATION_LOW, OBSERVATION_HIGH = -1.0, 1.0  # the core's range for every feature
 
 
 def env(**kwargs: Any) -> AECEnv:
@@ -66,8 +66,8 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo's naming convention)
         mask = np.zeros(self.ruleset.num_actions, dtype=np.int8)
         if not self.game.is_over and self.game.current_seat == seat:
             mask[self.game.legal_ids()] = 1
-        observation = np.clip(self.game.observation(seat), OBSERVATION_LOW, OBSERVATION_HIGH)
-        return {"observation": observation, "action_mask": mask}
+        # the core keeps every feature in [-1, 1] (docs/ENGINE_API.md): nothing to clip
+        return {"observation": self.game.observation(seat), "action_mask": mask}
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:

@@ -221,6 +221,13 @@ int bham_position_json(const BirminghamGame *g, int seat, int hidden, int keys, 
 
 /* ---- observation ---- */
 
+/* A count over its scale, held to [-1, 1]: money, VP and spending have no hard cap
+   (docs/ENGINE_API.md states each scale and where it saturates). */
+static float scaled(int value, float scale) {
+    float x = (float)value / scale;
+    return x > 1.0f ? 1.0f : (x < -1.0f ? -1.0f : x);
+}
+
 int bham_observation(const BirminghamGame *g, int seat, float *out, int cap) {
     if (cap < BHAM_OBS_SIZE) return -BRASS_E_BUFFER;
     memset(out, 0, sizeof(float) * BHAM_OBS_SIZE);
@@ -248,10 +255,10 @@ int bham_observation(const BirminghamGame *g, int seat, float *out, int cap) {
         if (r >= n) continue;
         const BirminghamPlayer *pl = &g->players[(seat + r) % n];
         out[k] = 1.0f;
-        out[k + 1] = pl->money / 100.0f;
+        out[k + 1] = scaled(pl->money, 200.0f);
         out[k + 2] = BT_INCOME_LEVEL[pl->income_space] / 30.0f;
-        out[k + 3] = pl->vp / 100.0f;
-        out[k + 4] = pl->spent / 100.0f;
+        out[k + 3] = scaled(pl->vp, 200.0f);
+        out[k + 4] = scaled(pl->spent, 200.0f);
         out[k + 5] = pl->links_left / 14.0f;
         out[k + 6] = pl->hand_size / 8.0f;
         for (int i = 0; i < BHAM_NUM_INDUSTRIES; i++)

@@ -8,6 +8,13 @@ static int rel(const PittsburghGame *g, int seat, int owner) {
     return (owner - seat + g->h.num_players) % g->h.num_players;
 }
 
+/* A count over its scale, held to [-1, 1]: money, VP (negative after shortfalls) and
+   spending have no hard cap (docs/ENGINE_API.md states each scale and where it saturates). */
+static float scaled(int value, float scale) {
+    float x = (float)value / scale;
+    return x > 1.0f ? 1.0f : (x < -1.0f ? -1.0f : x);
+}
+
 /* Layout (seat-relative, "me" = 0): see docs/PITTSBURGH.md. */
 int pgh_observation(const PittsburghGame *g0, int seat, float *out, int cap) {
     if (cap < PGH_OBS_SIZE) return -BRASS_E_BUFFER;
@@ -23,7 +30,7 @@ int pgh_observation(const PittsburghGame *g0, int seat, float *out, int cap) {
         o[rel(&g, seat, sp->owner)] = 1;
         o[4 + T->tiles[sp->tile].industry] = 1;
         o[14] = sp->flipped;
-        o[15] = (sp->cubes[0] + sp->cubes[1]) / 5.0f;
+        o[15] = scaled(sp->cubes[0] + sp->cubes[1], 8.0f);
     }
     for (int r = 0; r < PGH_MAX_RAILS; r++, o += 6) {
         const PghRailState *rs = &g.rails[r];
@@ -73,10 +80,10 @@ int pgh_observation(const PittsburghGame *g0, int seat, float *out, int cap) {
             else pipes += pl->supply[lt];
         }
         o[0] = 1;
-        o[1] = pl->money / 100.0f;
-        o[2] = pl->vp / 100.0f;
+        o[1] = scaled(pl->money, 200.0f);
+        o[2] = scaled(pl->vp, 200.0f);
         o[3] = pgh_level_of(&g, pl->income_space) / 30.0f;
-        o[4] = pl->spent / 100.0f;
+        o[4] = scaled(pl->spent, 200.0f);
         o[5] = pl->whiskey / 3.0f;
         o[6] = pl->hand_size / 8.0f;
         o[7] = pl->supply[0] / 9.0f;
@@ -98,7 +105,7 @@ int pgh_observation(const PittsburghGame *g0, int seat, float *out, int cap) {
     o[1] = g.h.era;
     o[2] = g.h.round / 8.0f;
     o[3] = g.h.actions_left / 2.0f;
-    o[4] = g.h.current == seat;
+    o[4] = g.h.current == seat && !g.h.game_over;
     o += 5;
     o[g.h.phase] = 1;
     o += PGH_NUM_PHASES;
