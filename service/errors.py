@@ -74,6 +74,8 @@ _REASONS: dict[str, tuple[grpc.StatusCode, int]] = {
     "NOT_YOUR_ACCOUNT": (grpc.StatusCode.PERMISSION_DENIED, 403),
     # REST only: a body that is not sent as application/json
     "UNSUPPORTED_MEDIA_TYPE": (grpc.StatusCode.INVALID_ARGUMENT, 415),
+    # REST only: a CORS preflight to a server started without --cors-origins
+    "CORS_DISABLED": (grpc.StatusCode.PERMISSION_DENIED, 403),
 }
 
 # Engine error codes (brass.EngineError.code) -> service reasons.
@@ -210,6 +212,9 @@ REST_ONLY_REASONS = {
     "REQUEST_TIMEOUT": "The request did not arrive whole in time (HTTP 408).",
     "HEADERS_TOO_LARGE": "The request line or a header is longer than the server reads "
     "(HTTP 431).",
+    "CORS_DISABLED": "A CORS preflight (OPTIONS with Access-Control-Request-Method) to a "
+    "server started without --cors-origins (BRASS_CORS_ORIGINS): cross-origin calls are "
+    "off (HTTP 403); metadata `setting` names the flag.",
 }
 
 

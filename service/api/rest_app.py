@@ -66,6 +66,25 @@ async def _vary_by_origin(request: web.Request, response: web.StreamResponse) ->
 
 
 @web.middleware
+async def _cors_off(
+    request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+) -> web.StreamResponse:
+    """With CORS off a preflight is refused saying so and how to turn it on (not 405: the
+    route exists, only cross-origin calls are off). A browser blocks the call either way."""
+    if request.method == "OPTIONS" and "Access-Control-Request-Method" in request.headers:
+        return error_response(cors_disabled(request.headers.get("Origin", "")))
+    return await handler(request)
+
+
+def cors_disabled(origin: str) -> ServiceError:
+    return ServiceError(
+        "CORS_DISABLED",
+        f"cross-origin requests are off on this server: start it with --cors-origins "
+        f"{origin or 'ORIGIN'} (or BRASS_CORS_ORIGINS; '*' allows any origin)",
+        setting="--cors-origins", origin=origin or None)
+
+
+@web.middleware
 async def _preflight_no_content(
     request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
 ) -> web.StreamResponse:
@@ -159,8 +178,7 @@ class RestApp:
     def app(self, max_body_bytes: int, body_read_seconds: float = 30.0,
             cors_origins: Sequence[str] = ()) -> web.Application:
         middlewares = [_http_guard, _errors]
-        if cors_origins:
-            middlewares.insert(0, _preflight_no_content)
+        middlewares.insert(0, _preflight_no_content if cors_origins else _cors_off)
         app = web.Application(client_max_size=max_body_bytes, middlewares=middlewares)
         app[BODY_READ_SECONDS] = body_read_seconds
         handlers: dict[str, Callable[[web.Request], Awaitable[web.StreamResponse]]] = {

@@ -60,11 +60,12 @@ def _past_version_facts(
     return base, updated_at, clock, None
 
 
-def _json_object(fields: list[tuple[str, str, bool]]) -> str:
+def _json_object(fields: list[tuple[str, str, bool | None]]) -> str:
     """A message's proto3 JSON text from its fields in number order, each (name, value's
-    JSON text, whether set): the order message_to_json_dict gives, the fields that are set
-    first, then the unset ones with their default values."""
-    ordered = [f for f in fields if f[2]] + [f for f in fields if not f[2]]
+    JSON text, whether set; None: an optional field not set, left out): the order
+    message_to_json_dict gives, the fields that are set first, then the unset ones with
+    their default values."""
+    ordered = [f for f in fields if f[2]] + [f for f in fields if f[2] is False]
     return "{" + ",".join(f'"{name}":{value}' for name, value, _ in ordered) + "}"
 
 
@@ -74,7 +75,8 @@ def _replay_decision_json(decision: pb.ReplayDecision) -> str:
         ("version", f'"{decision.version}"', decision.version != 0),
         ("seat", str(decision.seat), decision.seat != 0),
         ("decision", json.dumps(decision.decision), decision.decision != ""),
-        ("optionId", str(decision.option_id), decision.option_id != 0),
+        # optional: present (0 included) for an option, left out for an undo
+        ("optionId", str(decision.option_id), True if decision.HasField("option_id") else None),
         ("name", json.dumps(decision.name), decision.name != ""),
         ("undo", "true" if decision.undo else "false", decision.undo),
         ("undone", str(decision.undone), decision.undone != 0),
@@ -127,7 +129,9 @@ class _ReplayParts:
         if row.position_json is not None:
             full["position"] = json.loads(row.position_json)
         else:
-            full["seed"] = row.seed
+            # a decimal string, as proto3 JSON writes 64-bit integers: a seed past 2**53 would
+            # not survive a JavaScript JSON.parse as a number (Game.replay takes either)
+            full["seed"] = str(row.seed)
         document = full if complete else {k: full[k] for k in _PUBLIC_REPLAY_FIELDS if k in full}
         record_json = json.dumps(document, sort_keys=True, separators=(",", ":"))
         head = pb.GetReplayResponse(complete=complete, record_json=record_json, version=version)
@@ -169,7 +173,7 @@ def extend_replay(game_id: str, parts: _ReplayParts, rows: list[DecisionRow],
                     decision = game.decision
                     undone = game.undo(seat=seat)[0]["decisions"]
                     typed = pb.ReplayDecision(version=at, seat=seat, decision=decision,
-                                              undo=True, undone=undone)
+                                              name=brass.UNDO, undo=True, undone=undone)
                 else:
                     assert isinstance(option_id, int)
                     typed = pb.ReplayDecision(

@@ -146,8 +146,17 @@ def test_a_web_page_cannot_post_a_simple_request(cors_server: ServerProcess) -> 
 
 
 def test_cors_is_off_by_default(server: ServerProcess) -> None:
-    status, headers, _ = _preflight(server.http_port, "/v1/games", "POST")
-    assert status == 405 and "Access-Control-Allow-Origin" not in headers
+    """A preflight is refused saying that CORS is off and how to turn it on (issue 23)."""
+    for path, method in (("/v1/games", "POST"), ("/v1/games/g1/events", "GET")):
+        status, headers, data = _preflight(server.http_port, path, method)
+        assert status == 403 and "Access-Control-Allow-Origin" not in headers
+        error = json.loads(data)["error"]
+        assert error["reason"] == "CORS_DISABLED" and "--cors-origins" in error["message"]
+        assert APP in error["message"]
+        assert error["details"][0]["metadata"] == {"setting": "--cors-origins", "origin": APP}
+    # an OPTIONS that is no preflight is still no method of the route
+    status, _, data = _request(server.http_port, "OPTIONS", "/v1/games", {})
+    assert status == 405 and json.loads(data)["error"]["reason"] == "METHOD_NOT_ALLOWED"
     status, headers, _ = _request(server.http_port, "GET", "/v1/games/x", {"Origin": APP})
     assert "Access-Control-Allow-Origin" not in headers
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 
 from google.protobuf import json_format
 
@@ -85,3 +86,40 @@ def test_typed_replay_and_past_views_match_the_engine(server: ServerProcess) -> 
         for text in ("x", str(2**63)):
             expect_rest_error("INVALID_ARGUMENT", 400, rest.get,
                               f"/v1/games/{game_id}?atVersion={text}")
+
+
+
+def test_a_replay_read_by_javascript_keeps_its_seed_and_tells_an_undo_from_option_0(
+    server: ServerProcess,
+) -> None:
+    """Issue 23, item 7: in REST JSON an undo entry has no optionId (option 0 is
+    `type:build`) and is named "undo"; a finished game's record has its seed as a decimal
+    string, as proto3 JSON writes 64-bit integers, so JSON.parse (doubles) cannot round it."""
+    rest = server.rest()
+    created = rest.post("/v1/games", {"players": 2})
+    game_id, tokens = created["gameId"], [s["token"] for s in created["seats"]]
+    seat = created["state"]["summary"]["currentSeat"]
+    rest.post(f"/v1/games/{game_id}/actions", {"action": {"optionId": 0}}, token=tokens[seat])
+    rest.post(f"/v1/games/{game_id}:undo", {}, token=tokens[seat])
+    build, undo = rest.get(f"/v1/games/{game_id}/replay")["decisions"]
+    assert (build["optionId"], build["name"], build["undo"]) == (0, "type:build", False)
+    assert "optionId" not in undo and (undo["name"], undo["undo"], undo["undone"]) == (
+        "undo", True, 1)
+    with server.client() as client:  # gRPC: the option id has presence, unset for the undo
+        typed = _replay(client, game_id)
+    assert typed.decisions[0].HasField("option_id")
+    assert not typed.decisions[1].HasField("option_id")
+    # a game of bots played to the end, from a seed that is not a double
+    seed = 2**60 + 7
+    bots = rest.post("/v1/games", {"players": 2, "seed": str(seed), "botSeats": [
+        {"seat": 0, "bot": "random"}, {"seat": 1, "bot": "random"}]})
+    deadline = time.monotonic() + 120
+    while not (replay := rest.get(f"/v1/games/{bots['gameId']}/replay"))["complete"]:
+        assert time.monotonic() < deadline, "the bots did not finish"
+        time.sleep(0.2)
+    record = json.loads(replay["recordJson"])
+    assert record["seed"] == str(seed)
+    as_javascript = json.loads(replay["recordJson"], parse_int=float)  # numbers are doubles
+    assert int(as_javascript["seed"]) == seed
+    replayed = brass.Game.replay(record)  # the engine takes the string
+    assert replayed.is_over and str(replayed.version) == replay["version"]

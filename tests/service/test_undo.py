@@ -73,7 +73,8 @@ def test_undo_over_grpc_refusals_versions_watch_and_replay(server: ServerProcess
         assert len(record["decisions"]) == version + 1
         typed = client._call("GetReplay", pb.GetReplayRequest(game_id=game_id)).decisions
         assert typed[-1].undo and typed[-1].undone == event["decisions"]
-        assert typed[-1].seat == seat and not typed[-1].name
+        assert typed[-1].seat == seat and typed[-1].name == "undo"
+        assert not typed[-1].HasField("option_id")  # no option, not option 0
         # the watch stream carries it
         updates = client.watch_game(game_id, from_version=version)
         first = next(updates)
