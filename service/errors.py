@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from typing import Any
 
 import grpc
@@ -147,19 +148,28 @@ class ServiceError(Exception):
         )
 
     def to_json(self) -> dict[str, Any]:
-        """The REST body: Google's JSON error shape, plus the reason at top level."""
+        """The REST body: Google's JSON error shape, plus the reason at top level. A request
+        field is named as REST JSON spells it (`atVersion`, `seatNames[1]`), in `field` and
+        in the message; gRPC keeps the proto names (to_status_proto)."""
+        message, metadata = self.message, self.metadata
+        field = metadata.get("field")
+        if field and "engine_code" not in metadata:  # the engine's fields are its documents'
+            rest_field = rest_field_path(field)
+            for old, new in ((field, rest_field), (field.split(".")[0], rest_field.split(".")[0])):
+                message = re.sub(rf"(?<![\w.]){re.escape(old)}(?![\w\[])", new, message)
+            metadata = {**metadata, "field": rest_field}
         document = {
             "error": {
                 "code": self.http_status,
                 "status": self.grpc_code.name,
                 "reason": self.reason,
-                "message": self.message,
+                "message": message,
                 "details": [
                     {
                         "@type": "type.googleapis.com/google.rpc.ErrorInfo",
                         "reason": self.reason,
                         "domain": ERROR_DOMAIN,
-                        "metadata": self.metadata,
+                        "metadata": metadata,
                     }
                 ],
             }
@@ -174,6 +184,29 @@ class ServiceError(Exception):
     def to_json_text(self) -> str:
         """to_json() as compact JSON text: the body of a REST refusal."""
         return json.dumps(self.to_json(), separators=(",", ":"))
+
+
+# GameOptions' own fields: any other name after "options." is a ruleset option's key, which
+# JSON spells as it is (a map key, not a field).
+_GAME_OPTION_FIELDS = frozenset({
+    "beginner", "manufacturer_iv_cost", "auto_resolve", "ruleset_options", "clock",
+    "on_resign", "on_timeout", "stand_in_bot", "undo"})
+
+
+def _lower_camel(name: str) -> str:
+    return re.sub(r"_([a-z0-9])", lambda m: m.group(1).upper(), name)
+
+
+def rest_field_path(path: str) -> str:
+    """A request field's path in proto names (`seat_names[1]`, `options.clock.initial_ms`)
+    as REST JSON names it (`seatNames[1]`, `options.clock.initialMs`)."""
+    parts = path.split(".")
+    out = [_lower_camel(parts[0])]
+    for previous, part in zip(parts, parts[1:], strict=False):
+        keep = previous == "ruleset_options" or (
+            previous == "options" and part.split("[")[0] not in _GAME_OPTION_FIELDS)
+        out.append(part if keep else _lower_camel(part))
+    return ".".join(out)
 
 
 def from_engine_error(exc: Exception, **metadata: Any) -> ServiceError:

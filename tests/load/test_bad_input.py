@@ -337,7 +337,7 @@ def test_oversized_fields_and_bodies(server: ServerProcess, game: Game, rest: Re
     rest.expect("MESSAGE_TOO_LARGE", "POST", f"{base}:preview", body, token)
     error = rest.expect("INVALID_ARGUMENT", "POST", base,
                         {"action": {"optionId": legal[0]}, "idempotencyKey": "k" * 129}, token)
-    assert error["details"][0]["metadata"]["field"] == "idempotency_key"
+    assert error["details"][0]["metadata"]["field"] == "idempotencyKey"  # as REST spells it
     rest.expect("INVALID_ARGUMENT", "GET", f"/v1/games/{'g' * 65}")
     rest.expect("UNAUTHENTICATED", "GET", f"/v1/games/{game.id}", token="t" * 600)
     game.assert_unchanged()

@@ -285,7 +285,7 @@ def test_a_bot_search_over_the_cost_cap_is_refused_naming_the_field(
     try:
         error = expect_rest_error("INVALID_ARGUMENT", 400, rest.post, "/v1/games",
                                   {"players": 2, "botSeats": [{"seat": 1, "bot": costly}]})
-        assert _rest_field(error) == "bot_seats[0].bot"
+        assert _rest_field(error) == "botSeats[0].bot"
         error = expect_rest_error("INVALID_ARGUMENT", 400, rest.post,
                                   f"/v1/games/{created.game_id}:setSeatBot",
                                   {"seat": 1, "bot": costly}, token=created.host_token)

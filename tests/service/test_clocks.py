@@ -50,10 +50,10 @@ def test_bad_clocks_are_refused_naming_the_field(server: ServerProcess) -> None:
     rest = server.rest()
     try:
         for clock, field in (({"turnMs": 1000, "initialMs": 1000}, "options.clock"),
-                             ({"initialMs": 5}, "options.clock.initial_ms"),
-                             ({"turnMs": 10}, "options.clock.turn_ms"),
+                             ({"initialMs": 5}, "options.clock.initialMs"),
+                             ({"turnMs": 10}, "options.clock.turnMs"),
                              ({"initialMs": 1000, "incrementMs": 999_999_999},
-                              "options.clock.increment_ms")):
+                              "options.clock.incrementMs")):
             error = expect_rest_error("INVALID_ARGUMENT", 400, rest.post, "/v1/games",
                                       {"players": 2, "options": {"clock": clock}})
             assert error.body["error"]["details"][0]["metadata"]["field"] == field

@@ -357,3 +357,26 @@ def test_compound_key_follows_the_engine_precedence(
     expect_error("GAME_OVER", game.client.submit_action, done_id, done_tokens[0],
                  compound_key="anything")
     game.assert_unchanged()
+
+
+@pytest.mark.parametrize(("proto", "rest"), [
+    ("at_version", "atVersion"), ("seat_names[1]", "seatNames[1]"),
+    ("options.clock.initial_ms", "options.clock.initialMs"),
+    ("options.manufacturer_iv_cost", "options.manufacturerIvCost"),
+    ("options.oil_city_card", "options.oil_city_card"),  # a ruleset option's key
+    ("options.ruleset_options.oil_city_card", "options.rulesetOptions.oil_city_card"),
+    ("bot_seats[0].bot", "botSeats[0].bot"), ("pageSize", "pageSize"),
+])
+def test_rest_errors_name_request_fields_as_rest_json_does(proto: str, rest: str) -> None:
+    from brass_service.errors import _GAME_OPTION_FIELDS, ServiceError, rest_field_path
+
+    assert rest_field_path(proto) == rest
+    assert _GAME_OPTION_FIELDS == set(pb.GameOptions.DESCRIPTOR.fields_by_name)
+    error = ServiceError("INVALID_ARGUMENT", f"{proto} is wrong", field=proto)
+    body = error.to_json()["error"]
+    assert (body["message"], body["details"][0]["metadata"]["field"]) == (f"{rest} is wrong", rest)
+    assert error.to_status_proto().message == f"{proto} is wrong"  # gRPC keeps proto names
+    engine = ServiceError("BAD_POSITION", "no", field="players[0].income_space",
+                          engine_code="BAD_POSITION")  # a field of the engine's document
+    assert engine.to_json()["error"]["details"][0]["metadata"]["field"] == (
+        "players[0].income_space")

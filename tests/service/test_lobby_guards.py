@@ -184,7 +184,7 @@ def test_hostile_names_are_refused_by_join_and_create(server: ServerProcess,
                                                {"players": 2, "seatNames": [hostile, "Bo"]})
                 field = rest_error.body["error"]["details"][0]["metadata"]["field"]
                 # the document's maxLength is checked first, and names the JSON path
-                assert field in ("seat_names[0]", "seatNames.0"), label
+                assert field in ("seatNames[0]", "seatNames.0"), label  # REST names
         summary = client.get_game(game.game_id).summary
         assert summary.open_seats == 1 and summary.seats[1].name == ""
         joined = client.join_game(game.game_id, "  Zoe\u0308 ")
@@ -218,7 +218,7 @@ def test_a_name_already_seated_is_refused(server: ServerProcess, transport: str)
         else:
             error_body = expect_rest_error("INVALID_ARGUMENT", 400, rest.post, "/v1/games",
                                            {"players": 2, "seatNames": ["Bo", "BO"]}).body
-            assert error_body["error"]["details"][0]["metadata"]["field"] == "seat_names[1]"
+            assert error_body["error"]["details"][0]["metadata"]["field"] == "seatNames[1]"
         # open seats' names are not used, so not compared
         client.create_game(players=3, seat_names=["Bo", "Bo", ""], open_seats=[1, 2])
         assert client.get_game(game.game_id).summary.open_seats == 1

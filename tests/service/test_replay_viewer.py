@@ -83,6 +83,11 @@ def test_typed_replay_and_past_views_match_the_engine(server: ServerProcess) -> 
         for bad in (head + 1, -1):
             error = expect_error("INVALID_ARGUMENT", _state_at, client, game_id, bad, None)
             assert error.metadata["field"] == "at_version"
+            # REST names the parameter as it is sent (issue 23, item 7)
+            body = expect_rest_error("INVALID_ARGUMENT", 400, rest.get,
+                                     f"/v1/games/{game_id}?atVersion={bad}").body["error"]
+            assert body["details"][0]["metadata"]["field"] == "atVersion"
+            assert body["message"].startswith("atVersion must be ")
         for text in ("x", str(2**63)):
             expect_rest_error("INVALID_ARGUMENT", 400, rest.get,
                               f"/v1/games/{game_id}?atVersion={text}")
