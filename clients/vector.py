@@ -9,14 +9,17 @@
 legal ids. `rewards[i, seat]` is the final reward of every seat (+1 sole winner, shared
 winners share, others by place down to -1) on the step that ended game `i`, else 0; a finished
 game is replaced by a fresh deal at once (auto-reset), so `obs`/`masks` then describe the
-new game. `env.acting_seats` holds the seat each row's observation belongs to.
+new game. `env.acting_seats` holds the seat each row's observation belongs to, and
+`env.finished` what each game that ended on the last step left (its mover's final
+observation, the scores and rewards). `brass_clients.rl.gym_vector` puts gymnasium's
+vector-env interface on top.
 """
 
 from __future__ import annotations
 
 import random
 import time
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -35,6 +38,15 @@ def outcome_rewards(game: brass.Game) -> np.ndarray:
     return rewards
 
 
+class Finished(NamedTuple):
+    """A game that ended on the last step, as it was before its slot was dealt again."""
+
+    observation: np.ndarray  # the final observation of the seat that made the last move
+    seat: int                # that seat
+    scores: list[int]        # final VP by seat
+    rewards: np.ndarray      # outcome_rewards by seat
+
+
 class VectorEnv:
     """`n` independent games stepped together by one engine call per `step`
     (`brass.GameBatch`); finished games restart with the next seed."""
@@ -50,6 +62,7 @@ class VectorEnv:
         self.observations = np.zeros((n, self.ruleset.observation_size), dtype=np.float32)
         self.masks = np.zeros((n, self.ruleset.num_actions), dtype=bool)
         self.acting_seats = np.zeros(n, dtype=np.int64)
+        self.finished: dict[int, Finished] = {}
         self.episodes_done = 0
         self.reset()
 
@@ -66,7 +79,11 @@ class VectorEnv:
         for i, game in enumerate(self._batch.games):
             self.acting_seats[i] = game.current_seat or 0
 
-    def reset(self) -> tuple[np.ndarray, np.ndarray]:
+    def reset(self, seed: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """New deals in every slot (seeds from `seed` on, or from where the last left off)."""
+        if seed is not None:
+            self._next_seed = seed
+        self.finished = {}
         self._batch = brass.GameBatch(self.n, self.players, self._seeds(self.n),
                                       ruleset=self.ruleset.name)
         self._batch.step(np.full(self.n, -1), self.observations, self.masks)
@@ -78,6 +95,7 @@ class VectorEnv:
         actions = np.asarray(actions)
         if actions.shape != (self.n,):
             raise ValueError(f"actions must have shape ({self.n},), not {actions.shape}")
+        movers = self.acting_seats.copy()
         errors, dones = self._batch.step(actions, self.observations, self.masks)
         refused = np.flatnonzero(errors)
         if refused.size:
@@ -86,8 +104,13 @@ class VectorEnv:
                                     f"refused (engine error {int(errors[i])})")
         rewards = np.zeros((self.n, self.players), dtype=np.float32)
         finished = np.flatnonzero(dones)
+        self.finished = {}
         for i in finished:
-            rewards[i] = outcome_rewards(self._batch.games[i])
+            game = self._batch.games[i]
+            rewards[i] = outcome_rewards(game)
+            seat = int(movers[i])
+            self.finished[int(i)] = Finished(game.observation(seat), seat, game.scores(),
+                                             rewards[i].copy())
             self.episodes_done += 1
             self._batch.reset_game(int(i), self._seeds(1)[0])
         if finished.size:  # observations and masks of the new deals
