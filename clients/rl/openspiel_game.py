@@ -8,7 +8,12 @@
 
 The deal is an explicit chance node at the root: outcome k deals the engine's game with seed
 k (uniform over `num_deals` seeds); every later event inside the engine follows from that
-seed. Decisions are the engine's action ids; legality always comes from the engine.
+seed, so a state knows every hidden card. Search that must not see them works on
+`state.resample_from_infostate(player, sampler)`: a copy re-dealt by the core's `determinize`
+(the other hands and the deck's order drawn again, everything the player has seen kept), as
+OpenSpiel's ISMCTS does (`use_observation_string=True`: the observation string is the
+player's whole view, the same in every deal the player cannot tell apart).
+Decisions are the engine's action ids; legality always comes from the engine.
 Returns: place p of n is worth 1 - 2p/(n-1) (zero-sum). Parameters: `players`, `num_deals`,
 `ruleset` (the engine's name: "birmingham", "pittsburgh"; its action space and observation
 size follow) and `options` (the ruleset's options as a JSON object text, "" for none).
@@ -155,13 +160,27 @@ class BrassOpenSpielState(pyspiel.State):
             return [0.0] * self._players
         return [float(r) for r in outcome_rewards(game)]
 
+    def resample_from_infostate(self, player_id: int,
+                                probability_sampler: Any) -> BrassOpenSpielState:
+        """A state `player_id` cannot tell from this one, its hidden cards dealt again:
+        `probability_sampler()` (a float in [0, 1), as OpenSpiel's samplers give) seeds
+        the core's `determinize`. Before the deal there is nothing hidden: a plain copy."""
+        state = self.clone()
+        game = self._engine.game
+        if game is not None:
+            seed = int(float(probability_sampler()) * 2.0**53)
+            state._engine.game = game.determinize(int(player_id), seed)
+        return state
+
     def __str__(self) -> str:
         game = self._engine.game
         return "(no deal yet)" if game is None else repr(game)
 
 
 class BrassObserver:
-    """Observation tensor = `game.observation(player)`; string = the seat's view summary."""
+    """Observation tensor = `game.observation(player)`; string = the seat's whole view as
+    JSON (`game.view_json(player)`): equal exactly when the player cannot tell two states
+    apart by what it sees now, so ISMCTS may key its nodes by it."""
 
     def __init__(self, ruleset: brass.Ruleset | None = None) -> None:
         size = (ruleset or brass.get_ruleset(DEFAULT_RULESET)).observation_size
@@ -179,12 +198,7 @@ class BrassObserver:
         game = state.engine_game
         if game is None:
             return "(no deal yet)"
-        view = game.view(player)
-        # the seats' states: Birmingham's view calls them player_state, Pittsburgh's players
-        me = (view.get("player_state") or view["players"])[player]
-        return (f"p{player} era={view['era']} round={view['round']} decision="
-                f"{game.decision} money={me['money']} vp={me['vp']} "
-                f"income={me['income_level']} hand={sorted((me.get('hand') or {}).items())}")
+        return game.view_json(player)
 
 
 pyspiel.register_game(_GAME_TYPE, BrassOpenSpielGame)
