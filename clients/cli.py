@@ -393,6 +393,39 @@ def eval_command(bots: str, players: int | None, games: int, seed: int, workers:
     _print_report(report)
 
 
+# ------------------------------------------------------------------------------ selfplay
+@main.command()
+@click.option("--bot", required=True,
+              help="The bot playing every seat: a spec (e.g. mcts:iterations=100) or "
+                   "module:Class.")
+@click.option("--games", type=click.IntRange(1), required=True)
+@click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True)
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--out", required=True, type=click.Path(file_okay=False),
+              help="Folder for manifest.json and the shards (made if missing).")
+@click.option("--shard-games", type=click.IntRange(1), default=100, show_default=True,
+              help="Games per .npz shard.")
+@click.option("--workers", type=click.IntRange(1), default=1, show_default=True,
+              help="Worker processes (the shards are the same for any number).")
+@_ruleset_option
+@_options_option
+def selfplay(bot: str, games: int, players: int, seed: int, out: str, shard_games: int,
+             workers: int, ruleset: str, game_options: tuple[str, ...]) -> None:
+    """Write self-play games of one bot as a dataset of NumPy shards (docs/DATASET.md)."""
+    from brass_clients import dataset
+
+    options = _checked_options(ruleset, players, game_options)
+    try:
+        manifest = dataset.write_dataset(out, bot, games, players, seed,
+                                         shard_games=shard_games, workers=workers,
+                                         ruleset=ruleset, options=options)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--bot") from exc
+    decisions = sum(shard["decisions"] for shard in manifest["shards"])
+    _console().print(f"{games} games, {decisions} decisions in {len(manifest['shards'])} "
+                     f"shards: {out}")
+
+
 def _print_report(report: dict[str, Any]) -> None:
     timing = report["timing"]
     played = (f"{report['games']} games" if not report["stopped"] else
