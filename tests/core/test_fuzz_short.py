@@ -1,11 +1,13 @@
 """Short libFuzzer runs of the C core's fuzz harnesses (core_c/fuzz/, docs/FUZZING.md).
 
-`make -C core_c fuzz-short` builds fuzz_restore, fuzz_state, fuzz_decisions and
-fuzz_pgh_json (Pittsburgh's position reader) with
-clang -fsanitize=fuzzer,address,undefined and runs each for FUZZ_SECONDS (20 s by default;
-BRASS_FUZZ_SECONDS overrides) from the seed corpus in core_c/fuzz/corpus/. Any failed
-engine promise, sanitizer report or crash fails the test. Needs clang with its libFuzzer
-runtime (Debian: apt-get install -y clang libclang-rt-14-dev); skipped loudly without it.
+`make -C core_c fuzz-short` builds fuzz_restore, fuzz_state, fuzz_decisions,
+fuzz_pgh_json (Pittsburgh's position reader) and fuzz_pgh (Pittsburgh's decisions and
+mutated positions) with clang -fsanitize=fuzzer,address,undefined (the core compiled once,
+in the run's shared build directory: tests/core/_build.py) and runs each for FUZZ_SECONDS
+(20 s by default; BRASS_FUZZ_SECONDS overrides) from the seed corpus in
+core_c/fuzz/corpus/. Any failed engine promise, sanitizer report or crash fails the test.
+Needs clang with its libFuzzer runtime (Debian: apt-get install -y clang libclang-rt-14-dev);
+skipped loudly without it.
 """
 
 from __future__ import annotations
@@ -21,9 +23,10 @@ import pytest
 
 import brass
 
+from ._build import core_make
 from ._support import CORE, SNAPSHOT_HEADER
 
-HARNESSES = ("fuzz_restore", "fuzz_state", "fuzz_decisions", "fuzz_pgh_json")
+HARNESSES = ("fuzz_restore", "fuzz_state", "fuzz_decisions", "fuzz_pgh_json", "fuzz_pgh")
 CORPUS = CORE / "fuzz" / "corpus"
 SECONDS = int(os.environ.get("BRASS_FUZZ_SECONDS", "20"))
 # CI sets BRASS_FUZZ_RUNS: a fixed seed and number of runs make the session the same on every
@@ -48,12 +51,14 @@ def _libfuzzer_missing(tmp: Path) -> str | None:
     return None
 
 
-def test_fuzz_short(tmp_path: Path) -> None:
+def test_fuzz_short(tmp_path: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
     missing = _libfuzzer_missing(tmp_path)
     if missing:
         pytest.skip(f"!!! {missing}: the C core was NOT fuzzed by this run. CI must run: "
                     f"{APT} !!!")
-    build = tmp_path / "build"
+    built, build = core_make(tmp_path_factory, "fuzz", *(f"fuzz/{h}" for h in HARNESSES))
+    assert built.returncode == 0, (built.stdout + built.stderr)[-4000:]
+    # the harnesses are built: this make only runs them (outside the build lock)
     args = ["make", "-C", str(CORE), "fuzz-short", f"BUILD={build}", f"FUZZ_SECONDS={SECONDS}"]
     if RUNS:
         args[-1] = "FUZZ_SECONDS=900"

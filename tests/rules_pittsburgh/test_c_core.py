@@ -13,13 +13,13 @@ import copy
 import importlib.util
 import json
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+from core._build import core_make, need
 
 REPO = Path(__file__).resolve().parents[2]
 CORE = REPO / "core_c"
@@ -32,16 +32,6 @@ def _gen() -> ModuleType:
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
-
-
-def _need(tool: str) -> None:
-    if shutil.which(tool) is None:
-        pytest.skip(f"!!! {tool} is not installed: the Pittsburgh C core was NOT checked !!!")
-
-
-def _make(target: str, build: Path, *extra: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(["make", "-C", str(CORE), target, f"BUILD={build}", *extra],
-                          capture_output=True, text=True, timeout=1800, check=False)
 
 
 def test_tables_are_current_and_follow_the_data() -> None:
@@ -80,13 +70,14 @@ def test_generator_refuses_what_the_rules_cannot_play(change, message) -> None: 
         gen.generate("pittsburgh", data)
 
 
-def test_selfplay_under_sanitizers(tmp_path: Path) -> None:
-    _need("gcc")
-    _need("make")
-    proc = _make("pgh-sanitize", tmp_path, "PGH_GAMES=40")
+def test_selfplay_under_sanitizers(tmp_path_factory: pytest.TempPathFactory) -> None:
+    need("gcc", "make")
+    proc, build = core_make(tmp_path_factory, "sanitized", "pgh_selfplay_san")
+    assert proc.returncode == 0, (proc.stdout + proc.stderr)[-4000:]
+    proc = subprocess.run([str(build / "pgh_selfplay_san"), "40"], capture_output=True,
+                          text=True, timeout=1800, check=False)
     out = proc.stdout + proc.stderr
     assert proc.returncode == 0, out[-4000:]
-    assert "-fsanitize=address,undefined" in proc.stdout
     m = re.search(r"pgh_selfplay: (\d+) games per player count and table set "
                   r"\(and (\d+) with every alternative option value\), (\d+) failures", proc.stdout)
     assert m and int(m.group(1)) == 40 and int(m.group(2)) == 10 and int(m.group(3)) == 0, \
@@ -96,13 +87,12 @@ def test_selfplay_under_sanitizers(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("table_set, data_file",
                          [(0, "pittsburgh.json"), (1, "pittsburgh_tiny.json")])
-def test_position_json_follows_the_data(tmp_path: Path, table_set: int, data_file: str) -> None:
-    _need("gcc")
-    _need("make")
-    # Pittsburgh's self-play binary only ("all" builds every binary: a minute each time)
-    proc = _make(str(tmp_path / "pgh_selfplay"), tmp_path)
+def test_position_json_follows_the_data(tmp_path_factory: pytest.TempPathFactory,
+                                        table_set: int, data_file: str) -> None:
+    need("gcc", "make")
+    proc, build = core_make(tmp_path_factory, "plain", "pgh_selfplay")
     assert proc.returncode == 0, (proc.stdout + proc.stderr)[-4000:]
-    run = subprocess.run([str(tmp_path / "pgh_selfplay"), "json", "7", str(table_set)],
+    run = subprocess.run([str(build / "pgh_selfplay"), "json", "7", str(table_set)],
                          capture_output=True, text=True, timeout=120, check=True)
     pos = json.loads(run.stdout)
     data = json.loads((CORE / "data" / data_file).read_text())
@@ -112,16 +102,3 @@ def test_position_json_follows_the_data(tmp_path: Path, table_set: int, data_fil
     mat = {p["id"] for p in data["player_mat"]["positions"]}
     assert all(set(p["mat"]) == mat for p in pos["players"])
     assert set(pos["options"]) == set(data["options"]) | {"data", "undo"}
-
-
-def test_fuzz_harness_runs_clean(tmp_path: Path) -> None:
-    """The libFuzzer harness (core_c/fuzz/fuzz_pgh.c) from its seed corpus for a few
-    seconds: decisions and mutated positions, every engine promise checked (a crash or
-    abort is a finding)."""
-    _need("clang")
-    _need("make")
-    proc = _make("pgh-fuzz-short", tmp_path, "FUZZ_SECONDS=8")
-    out = proc.stdout + proc.stderr
-    assert proc.returncode == 0, out[-4000:]
-    assert re.search(r"stat::number_of_executed_units: \d+", out), out[-2000:]
-    assert "pgh fuzz:" not in out and not SANITIZER_REPORT.search(out), out[-4000:]

@@ -15,26 +15,23 @@ from __future__ import annotations
 
 import random
 import re
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
+from core._build import core_make, need
 
 import brass
 
 CORE = Path(__file__).resolve().parents[2] / "core_c"
 
 
-def test_500_random_games_per_player_count_in_c(tmp_path: Path) -> None:
-    for tool in ("gcc", "make"):
-        if shutil.which(tool) is None:
-            pytest.skip(f"!!! {tool} is not installed: properties NOT checked !!!")
-    target = str(tmp_path / "pgh_selfplay")
-    build = subprocess.run(["make", "-C", str(CORE), f"BUILD={tmp_path}", target],
-                           capture_output=True, text=True, timeout=900, check=False)
+def test_500_random_games_per_player_count_in_c(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    need("gcc", "make")
+    build, directory = core_make(tmp_path_factory, "plain", "pgh_selfplay")
     assert build.returncode == 0, (build.stdout + build.stderr)[-4000:]
-    run = subprocess.run([str(tmp_path / "pgh_selfplay"), "props", "500"], capture_output=True,
+    run = subprocess.run([str(directory / "pgh_selfplay"), "props", "500"], capture_output=True,
                          text=True, timeout=1800, check=False)
     assert run.returncode == 0, (run.stdout + run.stderr)[-4000:]
     m = re.search(r"pgh_props: (\d+) games per player count, (\d+) failures", run.stdout)

@@ -10,11 +10,11 @@ use the synthetic tiny table set so they do not lean on the draft's placeholder 
 from __future__ import annotations
 
 import re
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
+from core._build import core_make, need
 
 CORE = Path(__file__).resolve().parents[2] / "core_c"
 # one file of tests per rule file of src/pittsburgh/ (core_c/tests/pgh_rules/), one program
@@ -24,12 +24,9 @@ NAMES = [name for path in sorted((CORE / "tests" / "pgh_rules").glob("*.c"))
 
 @pytest.fixture(scope="module")
 def binary(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    for tool in ("gcc", "make"):
-        if shutil.which(tool) is None:
-            pytest.skip(f"!!! {tool} is not installed: the Pittsburgh rulings were NOT checked !!!")
-    build = tmp_path_factory.mktemp("pgh")
-    proc = subprocess.run(["make", "-C", str(CORE), f"BUILD={build}", str(build / "pgh_rules")],
-                          capture_output=True, text=True, timeout=900, check=False)
+    need("gcc", "make")
+    # built once for the run, whichever worker asks first (tests/core/_build.py)
+    proc, build = core_make(tmp_path_factory, "sanitized", "pgh_rules")
     assert proc.returncode == 0, (proc.stdout + proc.stderr)[-4000:]
     return build / "pgh_rules"
 
