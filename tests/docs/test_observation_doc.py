@@ -7,6 +7,7 @@ test cannot read from a view are listed in UNREAD and checked for range only).
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from collections.abc import Callable
@@ -178,9 +179,97 @@ def _pgh_quality(s: Seen, i: int, read: Callable[[dict[str, Any]], float]) -> li
     return [read(slots[i]) if i < len(slots) else 0.0]
 
 
+PGH_DATA = json.loads((DOC.parents[1] / "core_c" / "data" / "pittsburgh.json").read_text())
+PGH_INDUSTRIES = ("kerosene", "coal", "manufacturing", "automobile", "iron_steel",
+                  "skyscraper", "coke", "oil_city", "polyphase", "locomotive")
+PGH_TILE_INDUSTRY = {
+    position["id"]: next(t["industry"] for t in PGH_DATA["industries"]["tiles"]
+                         if t["id"] == position["tile"])
+    for position in PGH_DATA["player_mat"]["positions"]}
+PGH_MERCHANT_TILES = {t["id"]: t for t in PGH_DATA["merchant_tiles"]}
+PGH_SPACE_KEYS = {"slot", "owner", "tile", "flipped"}  # the rest of a space are its cubes
+
+
+def _pgh_named(s: Seen, kind: str, i: int, items: list[dict[str, Any]], key: str
+               ) -> dict[str, Any] | None:
+    name = s.names(kind)[i]
+    return next((item for item in items if item[key] == name), None)
+
+
+def _pgh_rail(s: Seen, i: int) -> dict[str, Any] | None:
+    return _pgh_named(s, "link", i, s.view["links"], "route")
+
+
+def _pgh_pipe(s: Seen, i: int) -> dict[str, Any] | None:
+    return _pgh_named(s, "pipeline", i, s.view["links"], "route")
+
+
+def _pgh_merchant(s: Seen, i: int) -> dict[str, Any] | None:
+    location = s.names("merchant")[i].split(".")[0]
+    return next((m for m in s.view["merchants"]
+                 if m["location"] == location and m["tile"] is not None), None)
+
+
+def _pgh_field(s: Seen, i: int, read: Callable[[dict[str, Any]], float]) -> list[float]:
+    fields = s.view["oilfields"]
+    return [read(fields[i]) if i < len(fields) else 0.0]
+
+
+def _pgh_supply(s: Seen, i: int, kind: Callable[[str], bool], scale: float) -> list[float]:
+    supply = s.player(i, "supply")
+    return [0.0 if supply is None else sum(n for t, n in supply.items() if kind(t)) / scale]
+
+
+def _pgh_market(s: Seen, i: int) -> list[float]:
+    markets = s.view["markets"]
+    if i >= len(markets):
+        return [0.0, 0.0]
+    return [n / 4 for key, n in markets[i].items() if key not in ("id", "price")]
+
+
+def _pgh_accepts(s: Seen, i: int) -> list[float]:
+    merchant = _pgh_merchant(s, i)
+    if merchant is None:
+        return [0.0] * 3
+    accepts = PGH_MERCHANT_TILES[merchant["tile"]][merchant["side"]]["accepts"]
+    return [float(good in accepts) for good in ("kerosene", "manufacturing", "automobile")]
+
+
 PITTSBURGH: dict[str, Callable[[Seen, int], list[float]]] = {
     "space.owner": lambda s, i: _onehot(s.rel((_pgh_space(s, i) or {}).get("owner")), 4),
+    "space.industry": lambda s, i: _onehot(
+        PGH_INDUSTRIES.index(PGH_TILE_INDUSTRY[_pgh_space(s, i)["tile"]])
+        if _pgh_space(s, i) else None, 10),
     "space.flipped": lambda s, i: [float((_pgh_space(s, i) or {}).get("flipped", False))],
+    "space.cubes": lambda s, i: [sum(n for key, n in (_pgh_space(s, i) or {}).items()
+                                     if key not in PGH_SPACE_KEYS) / 8],
+    "rail.owner": lambda s, i: _onehot(s.rel((_pgh_rail(s, i) or {}).get("owner")), 4),
+    "rail.heavy": lambda s, i: [float((_pgh_rail(s, i) or {}).get("tile", "light_train")
+                                      .startswith("ht_"))],
+    "rail.cargo": lambda s, i: [float((_pgh_rail(s, i) or {}).get("cargo", 0))],
+    "pipe.owner": lambda s, i: _onehot(s.rel((_pgh_pipe(s, i) or {}).get("owner")), 4),
+    "pipe.reserve": lambda s, i: [float((_pgh_pipe(s, i) or {}).get("tile") == "pipe_reserve")],
+    "oilfield.barrels": lambda s, i: _pgh_field(s, i, lambda f: f["barrels"] / 10),
+    "oilfield.pending": lambda s, i: _pgh_field(s, i, lambda f: f["pending"] / 10),
+    "oilfield.my_oil_city": lambda s, i: _pgh_field(
+        s, i, lambda f: float(f["oil_city_owner"] == s.seat)),
+    "oilfield.other_oil_city": lambda s, i: _pgh_field(
+        s, i, lambda f: float(f["oil_city_owner"] not in (-1, s.seat))),
+    "oilfield.oil_city_barrels": lambda s, i: _pgh_field(
+        s, i, lambda f: f["oil_city_barrels"] / 10),
+    "market.filled": _pgh_market,
+    "merchant.present": lambda s, i: [float(_pgh_merchant(s, i) is not None)],
+    "merchant.back": lambda s, i: [float((_pgh_merchant(s, i) or {}).get("side") == "back")],
+    "merchant.accepts": _pgh_accepts,
+    "player.light_trains": lambda s, i: _pgh_supply(s, i, lambda t: t == "light_train", 9),
+    "player.heavy_trains": lambda s, i: _pgh_supply(s, i, lambda t: t.startswith("ht_"), 7),
+    "player.pipelines": lambda s, i: _pgh_supply(s, i, lambda t: t.startswith("pipe_"), 6),
+    "player.empty_positions": lambda s, i: [
+        0.0 if i >= s.players else
+        sum(1 for left in s.player(i, "mat").values() if left == 0) / 22],
+    "player.mat_left": lambda s, i: [
+        0.0 if i >= s.players else s.player(i, "mat").get(position, 0) / 3
+        for position in s.names("tile")],
     "quality.available": lambda s, i: _pgh_quality(s, i, lambda q: float(q["available"])),
     "quality.stars": lambda s, i: _pgh_quality(s, i, lambda q: q["stars"] / 10),
     "player.present": lambda s, i: [float(i < s.players)],
@@ -201,16 +290,9 @@ PITTSBURGH: dict[str, Callable[[Seen, int], list[float]]] = {
     "decision": lambda s, i: _onehot(s.kinds.index(s.view["phase"]), len(s.kinds)),
     "pending.unused": lambda s, i: [0.0] * 4,
 }
-# Pittsburgh rows whose pieces the seat's view does not name in the core's order (rails,
-# pipelines, markets and merchants by index, tile industries, mat positions, the pending
-# action's internals): checked for range and layout only.
-UNREAD = {"space.industry", "space.cubes", "rail.owner", "rail.heavy", "rail.cargo",
-          "pipe.owner", "pipe.reserve", "oilfield.barrels", "oilfield.pending",
-          "oilfield.my_oil_city", "oilfield.other_oil_city", "oilfield.oil_city_barrels",
-          "market.filled", "merchant.present", "merchant.back", "merchant.accepts",
-          "player.light_trains", "player.heavy_trains", "player.pipelines",
-          "player.empty_positions", "player.mat_left", "pending.action", "pending.need",
-          "pending.stars", "pending.count", "pending.links_placed", "pending.free_develops"}
+# Pittsburgh's action in progress is not in a seat's view: checked for range and layout.
+UNREAD = {"pending.action", "pending.need", "pending.stars", "pending.count",
+          "pending.links_placed", "pending.free_develops"}
 DECODERS = {"birmingham": BIRMINGHAM, "pittsburgh": PITTSBURGH}
 
 
