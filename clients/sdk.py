@@ -232,13 +232,15 @@ def create_game_request(
     on_timeout: int = 0,
     stand_in_bot: str = "",
     undo: bool | None = None,
+    spectator_delay_turns: int | None = None,
 ) -> pb.CreateGameRequest:
     """CreateGame's request. With `open_seats` the game waits for JoinGame and StartGame
     (the response's host_token). `ruleset` "birmingham" or "pittsburgh", `ruleset_options`
     the ruleset's own options by name (Pittsburgh's rule choices). `bot_seats`: seat -> bot
     spec of the seats the server's bots play; `clock`, `on_resign`, `on_timeout`,
     `stand_in_bot`: GameOptions' hosted-play settings; `undo=False` turns UndoAction off
-    (tournaments)."""
+    (tournaments); `spectator_delay_turns`: spectators see the game that many whole turns
+    back until it ends."""
     options = game_options(beginner, manufacturer_iv_cost, auto_resolve, ruleset_options,
                            undo)
     if clock is not None:
@@ -246,6 +248,8 @@ def create_game_request(
     options.on_resign = on_resign  # type: ignore[assignment]
     options.on_timeout = on_timeout  # type: ignore[assignment]
     options.stand_in_bot = stand_in_bot
+    if spectator_delay_turns is not None:
+        options.spectator_delay_turns = spectator_delay_turns
     request = pb.CreateGameRequest(
         ruleset=ruleset_value(ruleset),  # type: ignore[arg-type]
         players=players,

@@ -73,6 +73,8 @@ _REASONS: dict[str, tuple[grpc.StatusCode, int]] = {
     "UNKNOWN_ACCOUNT": (grpc.StatusCode.NOT_FOUND, 404),
     # an account's key acting for another account
     "NOT_YOUR_ACCOUNT": (grpc.StatusCode.PERMISSION_DENIED, 403),
+    # a spectator of a delayed game asked for a version newer than it may see
+    "SPECTATOR_DELAY": (grpc.StatusCode.FAILED_PRECONDITION, 400),
     # REST only: a body that is not sent as application/json
     "UNSUPPORTED_MEDIA_TYPE": (grpc.StatusCode.INVALID_ARGUMENT, 415),
     # REST only: a CORS preflight to a server started without --cors-origins
@@ -190,7 +192,7 @@ class ServiceError(Exception):
 # JSON spells as it is (a map key, not a field).
 _GAME_OPTION_FIELDS = frozenset({
     "beginner", "manufacturer_iv_cost", "auto_resolve", "ruleset_options", "clock",
-    "on_resign", "on_timeout", "stand_in_bot", "undo"})
+    "on_resign", "on_timeout", "stand_in_bot", "undo", "spectator_delay_turns"})
 
 
 def _lower_camel(name: str) -> str:

@@ -16,6 +16,7 @@ from ..views.answers import LegalOptions, StateParts, add_compound_actions, fill
 from ..views.reply import Reply
 from ..views.summary import game_summary
 from .access import Access, Caller
+from .delay import SpectatorDelay
 from .live import LiveGames
 from .replay import Replays
 from .settings import ServiceSettings
@@ -26,8 +27,9 @@ class Reads:
 
     def __init__(self, store: Store, settings: ServiceSettings, live: LiveGames,
                  access: Access, legal: LegalOptions, replays: Replays,
-                 accounts: Accounts) -> None:
+                 accounts: Accounts, delay: SpectatorDelay) -> None:
         self.accounts = accounts
+        self.delay = delay
         self.store = store
         self.settings = settings
         self.live = live
@@ -43,10 +45,15 @@ class Reads:
             self.replays.admit_past_read(caller)
         row, live = await self.live.get(request.game_id)
         seat = self.access.seat_of(row, caller)
-        if request.HasField("at_version") and request.at_version != live.version:
-            require(0 <= request.at_version <= live.version,
+        if request.HasField("at_version"):
+            target = request.at_version
+            require(0 <= target <= live.version,
                      f"at_version must be from 0 to {live.version}", "at_version")
-            live = await self.replays.game_at_version(row, request.at_version)
+            await self.delay.require_visible(row, live, seat, target, "at_version")
+        else:  # a delayed spectator sees the game some turns back
+            target = await self.delay.visible_version(row, live, seat)
+        if target != live.version:
+            live = await self.replays.game_at_version(row, target)
         record.seat, record.version = seat, live.version
         parts = StateParts(row, live, seat)
         return Reply(

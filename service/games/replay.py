@@ -23,6 +23,7 @@ from ..requests import ENGINE_RULESETS
 from ..store import DecisionRow, GameRow, Store
 from ..views.reply import Reply
 from .access import Access, Caller, Quotas, address_identity
+from .delay import SpectatorDelay
 from .live import LiveGames
 
 # Public fields of a replay record; everything else (seed, starting position) waits for
@@ -199,7 +200,8 @@ class Replays:
     """The past of a game: GetGame at a version and GetReplay, with their bounded caches."""
 
     def __init__(self, store: Store, live: LiveGames, access: Access,
-                 quotas: Quotas) -> None:
+                 quotas: Quotas, delay: SpectatorDelay) -> None:
+        self.delay = delay
         self.store = store
         self.live = live
         self.access = access
@@ -299,22 +301,25 @@ class Replays:
         record.game_id = request.game_id
         self.admit_past_read(caller)
         row, live = await self.live.get(request.game_id)
-        record.seat, record.version = self.access.seat_of(row, caller), live.version
+        seat = self.access.seat_of(row, caller)
+        # a delayed spectator's replay ends where its view of the game does
+        version = await self.delay.visible_version(row, live, seat)
+        record.seat, record.version = seat, version
         complete = bool(live.game.is_over)
         # One request at a time extends a game's replay; the others then find it made.
         async with self._replay_lock(row.game_id):
             built = self._replays.pop(row.game_id, None)  # out of the cache while in use
             if built is not None:
                 self._replay_bytes -= built.size
-            if built is None or built.version < live.version:
+            if built is None or built.version < version:
                 if built is None:
                     game = (await self.live.game_at(row, 0, row.created_at)).game.clone()
                     built = _ReplayParts(game)
                 rows = await self.store.decisions_after(row.game_id, built.version,
-                                                        up_to=live.version)
+                                                        up_to=version)
                 # A failure leaves `built` out of the cache: a half-made replay is never kept.
-                await asyncio.to_thread(extend_replay, row.game_id, built, rows, live.version)
-            reply = built.reply_at(row, live.version, complete)
+                await asyncio.to_thread(extend_replay, row.game_id, built, rows, version)
+            reply = built.reply_at(row, version, complete)
             self._replays[row.game_id] = built
             self._replay_bytes += built.size
             while self._replays and (len(self._replays) > _REPLAYS_KEPT

@@ -19,6 +19,7 @@ from ..views.reply import Reply
 from .access import Access, Caller, Quotas
 from .act import Play
 from .create import Creation
+from .delay import SpectatorDelay
 from .live import LiveGames
 from .lobby import Lobby
 from .reads import Reads
@@ -63,9 +64,10 @@ class GameService:
         self.access = Access(settings, self.addresses, self.live)
         self.legal = LegalOptions()
         self.accounts = Accounts(store, settings)
-        self.replays = Replays(store, self.live, self.access, self.quotas)
+        self.delay = SpectatorDelay(store)
+        self.replays = Replays(store, self.live, self.access, self.quotas, self.delay)
         self.reads = Reads(store, settings, self.live, self.access, self.legal, self.replays,
-                           self.accounts)
+                           self.accounts, self.delay)
         self.play = Play(store, settings, self.broker, self.live, self.access, self.signals,
                          self.legal)
         self.creation = Creation(store, settings, self.live, self.access, self.signals,
@@ -73,7 +75,7 @@ class GameService:
         self.lobby = Lobby(store, settings, self.broker, self.live, self.access, self.signals,
                            self.quotas, self.waiting_seats, self.accounts)
         self.watching = Watching(store, settings, self.broker, self.live, self.access,
-                                 self.watch_limiter)
+                                 self.watch_limiter, self.delay, self.replays.game_at_version)
         self.server_moves = ServerMoves(store, settings, self.live, self.signals, self.lobby,
                                         self.play, self.bots, bot_workers)
         self.ratings = Ratings(store, settings, self.live.get, self.lobby.record_ratings)

@@ -6,17 +6,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncGenerator, AsyncIterator, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 
 from .. import auth, hosted
 from ..errors import ServiceError
 from ..gen import game_service_pb2 as pb
 from ..limits import WatchLimiter, WatchSlot
+from ..model import LiveGame
 from ..observability import ACTIVE_WATCHERS, RequestRecord
 from ..requests import require
 from ..store import GameRow, Store
 from ..views.answers import game_state, stored_event_messages
 from .access import Access, Caller, address_identity, client_identity
+from .delay import SpectatorDelay
 from .live import LiveGames
 from .settings import ServiceSettings
 from .signals import ChangeBroker
@@ -46,7 +48,11 @@ class Watching:
     """WatchGame: admission of a stream, and the stream of a game's changes."""
 
     def __init__(self, store: Store, settings: ServiceSettings, broker: ChangeBroker,
-                 live: LiveGames, access: Access, watch_limiter: WatchLimiter) -> None:
+                 live: LiveGames, access: Access, watch_limiter: WatchLimiter,
+                 delay: SpectatorDelay,
+                 past: Callable[[GameRow, int], Awaitable[LiveGame]]) -> None:
+        self.delay = delay
+        self.past = past  # the game at a past version (Replays.game_at_version)
         self.store = store
         self.settings = settings
         self.broker = broker
@@ -73,6 +79,7 @@ class Watching:
             f"(version {live.version})",
             "from_version",
         )
+        await self.delay.require_visible(row, live, seat, request.from_version, "from_version")
         slot = WatchSlot(client_identity(caller, request.game_id, seat),
                          address_identity(caller), caller.connection)
         self.watch_limiter.admit(slot, request.game_id, self.broker)
@@ -137,10 +144,15 @@ class Watching:
                 wake.clear()
                 row, live = await self.live.get(game_id)
                 self.require_seat_held(row, seat, digest)
-                game = live.game
                 head = live.version
                 if revision is None:
                     revision = row.seats_revision
+                # a delayed spectator's stream goes as far as its view of the game
+                visible = await self.delay.visible_version(row, live, seat)
+                delayed = visible < head
+                if delayed:
+                    head, revision = visible, row.seats_revision  # (no lobby events)
+                game = live.game
                 if head > last or not sent_any or row.seats_revision != revision:
                     rows = await self.store.decisions_after(
                         game_id, last, up_to=head, limit=self.settings.watch_batch
@@ -154,7 +166,8 @@ class Watching:
                     if batch_end == head:
                         timed.extend(hosted.lobby_events_after(row, revision))
                         revision = row.seats_revision
-                        game_state(row, live, seat, into=update.state)
+                        game_state(row, await self.past(row, head) if delayed else live, seat,
+                                   into=update.state)
                     timed.sort(key=lambda pair: pair[0])  # (stable: a decision's stay in order)
                     update.events.extend(event for _at, event in timed)
                     sent_any = True

@@ -76,6 +76,7 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     ERROR_REASON_NAME_TAKEN: _ClassVar[ErrorReason]
     ERROR_REASON_UNKNOWN_ACCOUNT: _ClassVar[ErrorReason]
     ERROR_REASON_NOT_YOUR_ACCOUNT: _ClassVar[ErrorReason]
+    ERROR_REASON_SPECTATOR_DELAY: _ClassVar[ErrorReason]
 
 class ResignPolicy(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -152,6 +153,7 @@ ERROR_REASON_ALREADY_SEATED: ErrorReason
 ERROR_REASON_NAME_TAKEN: ErrorReason
 ERROR_REASON_UNKNOWN_ACCOUNT: ErrorReason
 ERROR_REASON_NOT_YOUR_ACCOUNT: ErrorReason
+ERROR_REASON_SPECTATOR_DELAY: ErrorReason
 RESIGN_POLICY_UNSPECIFIED: ResignPolicy
 RESIGN_POLICY_BOT_TAKES_OVER: ResignPolicy
 RESIGN_POLICY_GAME_ENDS: ResignPolicy
@@ -213,7 +215,7 @@ class LobbyEvent(_message.Message):
     def __init__(self, kind: _Optional[str] = ..., seat: _Optional[int] = ..., name: _Optional[str] = ..., bot: _Optional[str] = ..., time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
 
 class GameOptions(_message.Message):
-    __slots__ = ("beginner", "manufacturer_iv_cost", "auto_resolve", "ruleset_options", "clock", "on_resign", "on_timeout", "stand_in_bot", "undo")
+    __slots__ = ("beginner", "manufacturer_iv_cost", "auto_resolve", "ruleset_options", "clock", "on_resign", "on_timeout", "stand_in_bot", "undo", "spectator_delay_turns")
     class RulesetOptionsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -230,6 +232,7 @@ class GameOptions(_message.Message):
     ON_TIMEOUT_FIELD_NUMBER: _ClassVar[int]
     STAND_IN_BOT_FIELD_NUMBER: _ClassVar[int]
     UNDO_FIELD_NUMBER: _ClassVar[int]
+    SPECTATOR_DELAY_TURNS_FIELD_NUMBER: _ClassVar[int]
     beginner: bool
     manufacturer_iv_cost: int
     auto_resolve: bool
@@ -239,7 +242,8 @@ class GameOptions(_message.Message):
     on_timeout: TimeoutPolicy
     stand_in_bot: str
     undo: bool
-    def __init__(self, beginner: _Optional[bool] = ..., manufacturer_iv_cost: _Optional[int] = ..., auto_resolve: _Optional[bool] = ..., ruleset_options: _Optional[_Mapping[str, _struct_pb2.Value]] = ..., clock: _Optional[_Union[ClockOptions, _Mapping]] = ..., on_resign: _Optional[_Union[ResignPolicy, str]] = ..., on_timeout: _Optional[_Union[TimeoutPolicy, str]] = ..., stand_in_bot: _Optional[str] = ..., undo: _Optional[bool] = ...) -> None: ...
+    spectator_delay_turns: int
+    def __init__(self, beginner: _Optional[bool] = ..., manufacturer_iv_cost: _Optional[int] = ..., auto_resolve: _Optional[bool] = ..., ruleset_options: _Optional[_Mapping[str, _struct_pb2.Value]] = ..., clock: _Optional[_Union[ClockOptions, _Mapping]] = ..., on_resign: _Optional[_Union[ResignPolicy, str]] = ..., on_timeout: _Optional[_Union[TimeoutPolicy, str]] = ..., stand_in_bot: _Optional[str] = ..., undo: _Optional[bool] = ..., spectator_delay_turns: _Optional[int] = ...) -> None: ...
 
 class SeatToken(_message.Message):
     __slots__ = ("seat", "name", "token")
@@ -326,14 +330,16 @@ class RatingChange(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., account_id: _Optional[str] = ..., rating_before: _Optional[float] = ..., rating_after: _Optional[float] = ..., rank: _Optional[int] = ..., games: _Optional[int] = ..., provisional: _Optional[bool] = ...) -> None: ...
 
 class HostPolicy(_message.Message):
-    __slots__ = ("on_resign", "on_timeout", "stand_in_bot")
+    __slots__ = ("on_resign", "on_timeout", "stand_in_bot", "spectator_delay_turns")
     ON_RESIGN_FIELD_NUMBER: _ClassVar[int]
     ON_TIMEOUT_FIELD_NUMBER: _ClassVar[int]
     STAND_IN_BOT_FIELD_NUMBER: _ClassVar[int]
+    SPECTATOR_DELAY_TURNS_FIELD_NUMBER: _ClassVar[int]
     on_resign: ResignPolicy
     on_timeout: TimeoutPolicy
     stand_in_bot: str
-    def __init__(self, on_resign: _Optional[_Union[ResignPolicy, str]] = ..., on_timeout: _Optional[_Union[TimeoutPolicy, str]] = ..., stand_in_bot: _Optional[str] = ...) -> None: ...
+    spectator_delay_turns: int
+    def __init__(self, on_resign: _Optional[_Union[ResignPolicy, str]] = ..., on_timeout: _Optional[_Union[TimeoutPolicy, str]] = ..., stand_in_bot: _Optional[str] = ..., spectator_delay_turns: _Optional[int] = ...) -> None: ...
 
 class GameState(_message.Message):
     __slots__ = ("summary", "viewer_seat", "scores", "winners", "birmingham", "pittsburgh")

@@ -19,6 +19,7 @@ from .seats import (
     BY_TIMEOUT,
     DEFAULT_STAND_IN,
     MAX_LOBBY_EVENTS,
+    MAX_SPECTATOR_DELAY_TURNS,
     accounts_of,
     add_event,
     bind_account,
@@ -34,14 +35,16 @@ from .seats import (
     new_hosting,
     refuse_hosted_options,
     seat_infos,
+    spectator_delay,
 )
 
 __all__ = [
     "BOT_DIGEST", "BY_BOT", "BY_TIMEOUT", "DEFAULT_STAND_IN", "MAX_CLOCK_MS",
-    "MAX_INCREMENT_MS", "MAX_LOBBY_EVENTS", "MIN_CLOCK_MS", "accounts_of", "add_event",
+    "MAX_INCREMENT_MS", "MAX_LOBBY_EVENTS", "MAX_SPECTATOR_DELAY_TURNS", "MIN_CLOCK_MS",
+    "accounts_of", "add_event",
     "bind_account", "bots_of", "changed",
     "clock_after", "clock_message", "clock_settings", "clock_start", "deadline", "end_reason",
     "host_policy", "hosting_of", "is_bot_seat", "is_ended", "lobby_event",
     "lobby_events_after", "new_hosting", "next_due", "refuse_hosted_options", "seat_infos",
-    "started_at",
+    "spectator_delay", "started_at",
 ]

@@ -9,6 +9,7 @@ a position) holds the host's settings and the seats' state:
      "vacant": [3],                      seats whose token the host revoked after the start
      "ended": 2,                         EndReason when a resignation ended the game
      "on_resign": 1, "on_timeout": 1, "stand_in": "greedy",
+     "spectator_delay": 2,               whole turns spectators are behind (absent: 0)
      "clock": {"initial_ms": ..., "increment_ms": ..., "turn_ms": ...},
      "started_at": 1764600000.5,         when the game started (Unix seconds)
      "events": [{"revision": 4, "kind": "seat_joined", "seat": 1, ...}, ...],
@@ -44,6 +45,9 @@ from ..store import GameRow
 # digits), so nobody can act for the seat, and the seat is not open.
 BOT_DIGEST = "bot"
 DEFAULT_STAND_IN = "greedy"
+# GameOptions.spectator_delay_turns' bound: a tournament's stream needs a few turns, and
+# every delayed read looks that many turns back.
+MAX_SPECTATOR_DELAY_TURNS = 20
 # Lobby events kept per game for watchers; a watcher further behind gets the state.
 MAX_LOBBY_EVENTS = 32
 # Who made a stored decision (the action's "by"): a person with the seat's token (no
@@ -110,7 +114,13 @@ def host_policy(hosting: dict[str, Any]) -> pb.HostPolicy | None:
     if "on_resign" not in hosting:
         return None  # a game from a position, or made before hosted play
     return pb.HostPolicy(on_resign=hosting["on_resign"], on_timeout=hosting["on_timeout"],
-                         stand_in_bot=hosting.get("stand_in", ""))
+                         stand_in_bot=hosting.get("stand_in", ""),
+                         spectator_delay_turns=spectator_delay(hosting))
+
+
+def spectator_delay(hosting: dict[str, Any]) -> int:
+    """Whole turns spectators are behind until the game ends (0: none)."""
+    return int(hosting.get("spectator_delay", 0))
 
 
 def bad_option(message: str, field: str) -> ServiceError:
@@ -119,8 +129,9 @@ def bad_option(message: str, field: str) -> ServiceError:
 
 def refuse_hosted_options(options: pb.GameOptions) -> None:
     """RunBatch: GameOptions' hosted-play fields are CreateGame's only."""
-    for name in ("clock", "on_resign", "on_timeout", "stand_in_bot"):
-        if options.HasField(name) if name == "clock" else getattr(options, name):
+    for name in ("clock", "on_resign", "on_timeout", "stand_in_bot", "spectator_delay_turns"):
+        if options.HasField(name) if name in ("clock", "spectator_delay_turns") else getattr(
+                options, name):
             raise bad_option(f"options.{name} is for hosted games (CreateGame), not batches",
                        f"options.{name}")
 
@@ -138,6 +149,12 @@ def new_hosting(options: pb.GameOptions, bots: dict[int, str], stand_in: str,
     }
     if clock is not None:
         hosting["clock"] = clock
+    delay = options.spectator_delay_turns
+    if not 0 <= delay <= MAX_SPECTATOR_DELAY_TURNS:
+        raise bad_option(f"spectator_delay_turns must be from 0 to {MAX_SPECTATOR_DELAY_TURNS}",
+                         "options.spectator_delay_turns")
+    if delay:
+        hosting["spectator_delay"] = delay
     return hosting
 
 
