@@ -162,6 +162,11 @@ class AsyncGameClient:
         request = pb.ReissueSeatTokenRequest(game_id=game_id, seat=seat)
         return await self._call("ReissueSeatToken", request, host_token, retry=False)
 
+    async def rematch(self, game_id: str, token: str) -> pb.RematchResponse:
+        """As GameClient.rematch (not retried)."""
+        return await self._call("Rematch", pb.RematchRequest(game_id=game_id), token,
+                                retry=False)
+
     async def resign_game(self, game_id: str, token: str) -> pb.ResignGameResponse:
         """As GameClient.resign_game (not retried)."""
         return await self._call("ResignGame", pb.ResignGameRequest(game_id=game_id), token,

@@ -541,6 +541,12 @@ class GameClient:
         request = pb.ReissueSeatTokenRequest(game_id=game_id, seat=seat)
         return self._call("ReissueSeatToken", request, host_token, retry=False)
 
+    def rematch(self, game_id: str, token: str) -> pb.RematchResponse:
+        """After the end: proposes a rematch or accepts it; the response's token is the
+        seat's in the new game. Not retried: should the answer that started the new game be
+        lost, a retry is refused (REMATCH_STARTED)."""
+        return self._call("Rematch", pb.RematchRequest(game_id=game_id), token, retry=False)
+
     def resign_game(self, game_id: str, token: str) -> pb.ResignGameResponse:
         """Resigns the token's seat; not retried (a second one is refused: SEAT_RESIGNED)."""
         return self._call("ResignGame", pb.ResignGameRequest(game_id=game_id), token,

@@ -75,6 +75,10 @@ _REASONS: dict[str, tuple[grpc.StatusCode, int]] = {
     "NOT_YOUR_ACCOUNT": (grpc.StatusCode.PERMISSION_DENIED, 403),
     # a spectator of a delayed game asked for a version newer than it may see
     "SPECTATOR_DELAY": (grpc.StatusCode.FAILED_PRECONDITION, 400),
+    # Rematch: before the end; nothing hosted to repeat; already started
+    "GAME_NOT_OVER": (grpc.StatusCode.FAILED_PRECONDITION, 400),
+    "REMATCH_UNAVAILABLE": (grpc.StatusCode.FAILED_PRECONDITION, 400),
+    "REMATCH_STARTED": (grpc.StatusCode.FAILED_PRECONDITION, 409),
     # REST only: a body that is not sent as application/json
     "UNSUPPORTED_MEDIA_TYPE": (grpc.StatusCode.INVALID_ARGUMENT, 415),
     # REST only: a CORS preflight to a server started without --cors-origins

@@ -184,6 +184,7 @@ class GameServicer(pb_grpc.GameServiceServicer):
     StartGame = _unary("StartGame", GameService.start_game)
     ReissueSeatToken = _unary("ReissueSeatToken", GameService.reissue_seat_token)
     ResignGame = _unary("ResignGame", GameService.resign_game)
+    Rematch = _unary("Rematch", GameService.rematch)
     RevokeSeatToken = _unary("RevokeSeatToken", GameService.revoke_seat_token)
     SetSeatBot = _unary("SetSeatBot", GameService.set_seat_bot)
     # Accounts (service/accounts/): their part, not GameService's

@@ -150,6 +150,8 @@ class RestGateway:
                 self._lobby, pb.ReissueSeatTokenRequest, self.service.reissue_seat_token),
             "ResignGame": functools.partial(
                 self._lobby, pb.ResignGameRequest, self.service.resign_game),
+            "Rematch": functools.partial(
+                self._lobby, pb.RematchRequest, self.service.rematch),
             "RevokeSeatToken": functools.partial(
                 self._lobby, pb.RevokeSeatTokenRequest, self.service.revoke_seat_token),
             "SetSeatBot": functools.partial(

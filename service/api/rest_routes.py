@@ -89,6 +89,10 @@ ROUTES: list[Route] = [
           "Resign the caller's seat (its seat token); the host's on_resign says whether a "
           "bot plays it on or the game ends.",
           request="ResignGameRequest", response="ResignGameResponse", authorization="required"),
+    Route("POST", "/v1/games/{gameId}:rematch", "Rematch",
+          "After the end, propose a rematch or accept the one proposed (a seat's token); "
+          "returns the caller's token of the new game, which starts once every seat agreed.",
+          request="RematchRequest", response="RematchResponse", authorization="required"),
     Route("POST", "/v1/games/{gameId}:revokeSeatToken", "RevokeSeatToken",
           "Revoke a seat's token without a new one (the host token): open again before the "
           "start, vacant after it.",
@@ -157,7 +161,7 @@ ROUTES: list[Route] = [
 PLAIN_OPERATIONS = (
     "CreateGame", "CreateGameFromPosition", "ListGames", "GetGame", "ListLegalActions",
     "SubmitAction", "PreviewAction", "GetReplay", "GetRuleset", "JoinGame", "LeaveGame",
-    "StartGame", "ReissueSeatToken", "ResignGame", "RevokeSeatToken", "SetSeatBot",
+    "StartGame", "ReissueSeatToken", "ResignGame", "Rematch", "RevokeSeatToken", "SetSeatBot",
     "UndoAction", "CreateAccount", "GetAccount", "RotateAccountKey", "RevokeAccountKey",
     "GetLeaderboard", "GetRatingHistory",
 )

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import secrets
 import time
+from dataclasses import dataclass
 from typing import Any
 
 import brass
@@ -39,6 +40,15 @@ from .access import Access, Caller, Quotas, address_digest, address_identity, cr
 from .live import LiveGames
 from .settings import ServiceSettings
 from .signals import Signals
+
+
+@dataclass(frozen=True)
+class Issued:
+    """A game whose id and tokens were given out before it was stored (a rematch)."""
+
+    game_id: str
+    seat_digests: list[str]
+    host_digest: str
 
 
 class Creation:
@@ -95,7 +105,7 @@ class Creation:
             raise from_engine_error(exc) from exc
         # Store the options the engine actually used, so the replay record is complete.
         used_options = game.replay_record().get("options", options)
-        return await self._store_new_game(
+        return await self.store_new_game(
             game, seat_names, seed=seed, options=used_options,
             position_json=None, record=record, open_seats=set(request.open_seats),
             visibility=request.visibility or pb.VISIBILITY_PUBLIC, hosting=hosting,
@@ -167,12 +177,12 @@ class Creation:
             )
         # the engine's own rewrite is stored, never the client's text
         canonical = json.dumps(game.replay_record()["position"], separators=(",", ":"))
-        return await self._store_new_game(
+        return await self.store_new_game(
             game, list(request.seat_names), seed=None, options={},
             position_json=canonical, record=record,
         )
 
-    async def _store_new_game(
+    async def store_new_game(
         self,
         game: Any,
         seat_names: list[str],
@@ -185,7 +195,10 @@ class Creation:
         visibility: int = pb.VISIBILITY_PUBLIC,
         hosting: dict[str, Any] | None = None,
         account: tuple[int, AccountRow] | None = None,
+        issued: Issued | None = None,
     ) -> pb.CreateGameResponse:
+        """Stores a new game. `issued`: a rematch's id and the digests of the tokens its
+        seats and host were already given (none is made here)."""
         players = game.num_players
         seat_names = check_seat_names(seat_names, players, open_seats)
         bots = hosted.bots_of(hosting or {})
@@ -195,13 +208,15 @@ class Creation:
         names = ["" if i in open_seats else name for i, name in enumerate(names)]
         if account is not None:
             _name_for_account(names, *account)
-        tokens = ["" if i in open_seats or i in bots else auth.new_token()
+        tokens = ["" if i in open_seats or i in bots or issued else auth.new_token()
                   for i in range(players)]
         digests = [hosted.BOT_DIGEST if i in bots else auth.hash_token(t) if t else ""
                    for i, t in enumerate(tokens)]
-        host_token = auth.new_token()
+        host_token = "" if issued else auth.new_token()
         now = time.time()
         game_id = new_game_id()
+        if issued is not None:
+            game_id, digests = issued.game_id, list(issued.seat_digests)
         if account is not None and hosting is not None:
             seat, owner = account
             hosted.bind_account(hosting, seat, owner.account_id, digests[seat])
@@ -229,7 +244,7 @@ class Creation:
             current_seat=game.current_seat,
             decision=game.decision,
             visibility=visibility,
-            host_token_hash=auth.hash_token(host_token),
+            host_token_hash=issued.host_digest if issued else auth.hash_token(host_token),
             open_seats=len(open_seats),
             hosting=hosting,
             clock=clock,

@@ -23,6 +23,7 @@ from .delay import SpectatorDelay
 from .live import LiveGames
 from .lobby import Lobby
 from .reads import Reads
+from .rematch import Rematches
 from .replay import Replays
 from .settings import ServiceSettings
 from .signals import ChangeBroker, Signals
@@ -74,6 +75,7 @@ class GameService:
                                  self.quotas, self.accounts)
         self.lobby = Lobby(store, settings, self.broker, self.live, self.access, self.signals,
                            self.quotas, self.waiting_seats, self.accounts)
+        self.rematches = Rematches(self.lobby, self.creation, self.access, self.accounts)
         self.watching = Watching(store, settings, self.broker, self.live, self.access,
                                  self.watch_limiter, self.delay, self.replays.game_at_version)
         self.server_moves = ServerMoves(store, settings, self.live, self.signals, self.lobby,
@@ -117,6 +119,11 @@ class GameService:
         self, request: pb.ResignGameRequest, caller: Caller, record: RequestRecord
     ) -> pb.ResignGameResponse:
         return await self.lobby.resign_game(request, caller, record)
+
+    async def rematch(
+        self, request: pb.RematchRequest, caller: Caller, record: RequestRecord
+    ) -> pb.RematchResponse:
+        return await self.rematches.rematch(request, caller, record)
 
     async def revoke_seat_token(
         self, request: pb.RevokeSeatTokenRequest, caller: Caller, record: RequestRecord

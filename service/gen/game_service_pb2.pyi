@@ -77,6 +77,9 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     ERROR_REASON_UNKNOWN_ACCOUNT: _ClassVar[ErrorReason]
     ERROR_REASON_NOT_YOUR_ACCOUNT: _ClassVar[ErrorReason]
     ERROR_REASON_SPECTATOR_DELAY: _ClassVar[ErrorReason]
+    ERROR_REASON_GAME_NOT_OVER: _ClassVar[ErrorReason]
+    ERROR_REASON_REMATCH_UNAVAILABLE: _ClassVar[ErrorReason]
+    ERROR_REASON_REMATCH_STARTED: _ClassVar[ErrorReason]
 
 class ResignPolicy(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -154,6 +157,9 @@ ERROR_REASON_NAME_TAKEN: ErrorReason
 ERROR_REASON_UNKNOWN_ACCOUNT: ErrorReason
 ERROR_REASON_NOT_YOUR_ACCOUNT: ErrorReason
 ERROR_REASON_SPECTATOR_DELAY: ErrorReason
+ERROR_REASON_GAME_NOT_OVER: ErrorReason
+ERROR_REASON_REMATCH_UNAVAILABLE: ErrorReason
+ERROR_REASON_REMATCH_STARTED: ErrorReason
 RESIGN_POLICY_UNSPECIFIED: ResignPolicy
 RESIGN_POLICY_BOT_TAKES_OVER: ResignPolicy
 RESIGN_POLICY_GAME_ENDS: ResignPolicy
@@ -274,7 +280,7 @@ class SeatInfo(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., name: _Optional[str] = ..., open: _Optional[bool] = ..., bot: _Optional[str] = ..., resigned: _Optional[bool] = ..., vacant: _Optional[bool] = ..., account_id: _Optional[str] = ...) -> None: ...
 
 class GameSummary(_message.Message):
-    __slots__ = ("game_id", "ruleset", "seats", "version", "status", "current_seat", "decision", "create_time", "update_time", "from_position", "visibility", "open_seats", "clock", "end_reason", "host_policy", "rated", "rating_changes")
+    __slots__ = ("game_id", "ruleset", "seats", "version", "status", "current_seat", "decision", "create_time", "update_time", "from_position", "visibility", "open_seats", "clock", "end_reason", "host_policy", "rated", "rating_changes", "rematch", "rematch_of")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     RULESET_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
@@ -292,6 +298,8 @@ class GameSummary(_message.Message):
     HOST_POLICY_FIELD_NUMBER: _ClassVar[int]
     RATED_FIELD_NUMBER: _ClassVar[int]
     RATING_CHANGES_FIELD_NUMBER: _ClassVar[int]
+    REMATCH_FIELD_NUMBER: _ClassVar[int]
+    REMATCH_OF_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     ruleset: Ruleset
     seats: _containers.RepeatedCompositeFieldContainer[SeatInfo]
@@ -309,7 +317,9 @@ class GameSummary(_message.Message):
     host_policy: HostPolicy
     rated: bool
     rating_changes: _containers.RepeatedCompositeFieldContainer[RatingChange]
-    def __init__(self, game_id: _Optional[str] = ..., ruleset: _Optional[_Union[Ruleset, str]] = ..., seats: _Optional[_Iterable[_Union[SeatInfo, _Mapping]]] = ..., version: _Optional[int] = ..., status: _Optional[_Union[GameStatus, str]] = ..., current_seat: _Optional[int] = ..., decision: _Optional[str] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., update_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., from_position: _Optional[bool] = ..., visibility: _Optional[_Union[Visibility, str]] = ..., open_seats: _Optional[int] = ..., clock: _Optional[_Union[ClockState, _Mapping]] = ..., end_reason: _Optional[_Union[EndReason, str]] = ..., host_policy: _Optional[_Union[HostPolicy, _Mapping]] = ..., rated: _Optional[bool] = ..., rating_changes: _Optional[_Iterable[_Union[RatingChange, _Mapping]]] = ...) -> None: ...
+    rematch: RematchState
+    rematch_of: str
+    def __init__(self, game_id: _Optional[str] = ..., ruleset: _Optional[_Union[Ruleset, str]] = ..., seats: _Optional[_Iterable[_Union[SeatInfo, _Mapping]]] = ..., version: _Optional[int] = ..., status: _Optional[_Union[GameStatus, str]] = ..., current_seat: _Optional[int] = ..., decision: _Optional[str] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., update_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., from_position: _Optional[bool] = ..., visibility: _Optional[_Union[Visibility, str]] = ..., open_seats: _Optional[int] = ..., clock: _Optional[_Union[ClockState, _Mapping]] = ..., end_reason: _Optional[_Union[EndReason, str]] = ..., host_policy: _Optional[_Union[HostPolicy, _Mapping]] = ..., rated: _Optional[bool] = ..., rating_changes: _Optional[_Iterable[_Union[RatingChange, _Mapping]]] = ..., rematch: _Optional[_Union[RematchState, _Mapping]] = ..., rematch_of: _Optional[str] = ...) -> None: ...
 
 class RatingChange(_message.Message):
     __slots__ = ("seat", "account_id", "rating_before", "rating_after", "rank", "games", "provisional")
@@ -1082,6 +1092,34 @@ class ResignGameResponse(_message.Message):
     STATE_FIELD_NUMBER: _ClassVar[int]
     state: GameState
     def __init__(self, state: _Optional[_Union[GameState, _Mapping]] = ...) -> None: ...
+
+class RematchRequest(_message.Message):
+    __slots__ = ("game_id",)
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    def __init__(self, game_id: _Optional[str] = ...) -> None: ...
+
+class RematchResponse(_message.Message):
+    __slots__ = ("rematch", "seat", "token", "host_token")
+    REMATCH_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    HOST_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    rematch: RematchState
+    seat: int
+    token: str
+    host_token: str
+    def __init__(self, rematch: _Optional[_Union[RematchState, _Mapping]] = ..., seat: _Optional[int] = ..., token: _Optional[str] = ..., host_token: _Optional[str] = ...) -> None: ...
+
+class RematchState(_message.Message):
+    __slots__ = ("proposed_by", "accepted_seats", "game_id")
+    PROPOSED_BY_FIELD_NUMBER: _ClassVar[int]
+    ACCEPTED_SEATS_FIELD_NUMBER: _ClassVar[int]
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    proposed_by: int
+    accepted_seats: _containers.RepeatedScalarFieldContainer[int]
+    game_id: str
+    def __init__(self, proposed_by: _Optional[int] = ..., accepted_seats: _Optional[_Iterable[int]] = ..., game_id: _Optional[str] = ...) -> None: ...
 
 class RevokeSeatTokenRequest(_message.Message):
     __slots__ = ("game_id", "seat", "ban")

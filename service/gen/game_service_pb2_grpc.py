@@ -131,6 +131,11 @@ class GameServiceStub:
                 request_serializer=brass_dot_v1_dot_game__service__pb2.UndoActionRequest.SerializeToString,
                 response_deserializer=brass_dot_v1_dot_game__service__pb2.UndoActionResponse.FromString,
                 _registered_method=True)
+        self.Rematch = channel.unary_unary(
+                '/brass.v1.GameService/Rematch',
+                request_serializer=brass_dot_v1_dot_game__service__pb2.RematchRequest.SerializeToString,
+                response_deserializer=brass_dot_v1_dot_game__service__pb2.RematchResponse.FromString,
+                _registered_method=True)
         self.CreateAccount = channel.unary_unary(
                 '/brass.v1.GameService/CreateAccount',
                 request_serializer=brass_dot_v1_dot_game__service__pb2.CreateAccountRequest.SerializeToString,
@@ -332,6 +337,22 @@ class GameServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Rematch(self, request, context):
+        """After a game ends, proposes a rematch (the first seat to call) or accepts the one
+        proposed (the seat's token, or its account's key); server bots accept by themselves.
+        Each call returns the caller's token of the new game, once. When every seat held by
+        a person has agreed, the new game starts at once: the same seats (accounts bound as
+        they were), names, bots, options, clock and host policies, a new deal, seat order
+        rotated by one (the seat i of this game is seat (i + 1) mod players of the new one).
+        GameSummary.rematch says who agreed and, once started, the new game's id. Refused
+        before the end (GAME_NOT_OVER), for a game with no hosted seats to repeat
+        (REMATCH_UNAVAILABLE: from a position, a vacant seat) and once the rematch started
+        (REMATCH_STARTED, metadata `rematch_game_id`).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def CreateAccount(self, request, context):
         """Creates an account (a person's or a bot's) under a display name no other account
         has (the rule of JoinGameRequest.name; ignoring case and width); returns its API key,
@@ -480,6 +501,11 @@ def add_GameServiceServicer_to_server(servicer, server):
                     servicer.UndoAction,
                     request_deserializer=brass_dot_v1_dot_game__service__pb2.UndoActionRequest.FromString,
                     response_serializer=brass_dot_v1_dot_game__service__pb2.UndoActionResponse.SerializeToString,
+            ),
+            'Rematch': grpc.unary_unary_rpc_method_handler(
+                    servicer.Rematch,
+                    request_deserializer=brass_dot_v1_dot_game__service__pb2.RematchRequest.FromString,
+                    response_serializer=brass_dot_v1_dot_game__service__pb2.RematchResponse.SerializeToString,
             ),
             'CreateAccount': grpc.unary_unary_rpc_method_handler(
                     servicer.CreateAccount,
@@ -1027,6 +1053,33 @@ class GameService:
             '/brass.v1.GameService/UndoAction',
             brass_dot_v1_dot_game__service__pb2.UndoActionRequest.SerializeToString,
             brass_dot_v1_dot_game__service__pb2.UndoActionResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Rematch(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/brass.v1.GameService/Rematch',
+            brass_dot_v1_dot_game__service__pb2.RematchRequest.SerializeToString,
+            brass_dot_v1_dot_game__service__pb2.RematchResponse.FromString,
             options,
             channel_credentials,
             insecure,

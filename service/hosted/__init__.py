@@ -34,6 +34,7 @@ from .seats import (
     lobby_events_after,
     new_hosting,
     refuse_hosted_options,
+    rematch_state,
     seat_infos,
     spectator_delay,
 )
@@ -45,6 +46,7 @@ __all__ = [
     "bind_account", "bots_of", "changed",
     "clock_after", "clock_message", "clock_settings", "clock_start", "deadline", "end_reason",
     "host_policy", "hosting_of", "is_bot_seat", "is_ended", "lobby_event",
-    "lobby_events_after", "new_hosting", "next_due", "refuse_hosted_options", "seat_infos",
+    "lobby_events_after", "new_hosting", "next_due", "refuse_hosted_options", "rematch_state",
+    "seat_infos",
     "spectator_delay", "started_at",
 ]

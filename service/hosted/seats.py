@@ -94,6 +94,20 @@ def bind_account(hosting: dict[str, Any], seat: int, account_id: str, digest: st
     hosting.setdefault("accounts", {})[str(seat)] = {"id": account_id, "digest": digest}
 
 
+def rematch_state(row: GameRow) -> pb.RematchState | None:
+    """GameSummary.rematch: who proposed a rematch, who agreed (bots always), the new game
+    once every seat did; None before anyone proposed one. The hosting's "rematch" is
+    {"proposed_by": seat, "seats": {seat: digest of its token of the new game},
+    "host": digest of the new game's host token, "game_id": once every seat agreed}."""
+    rematch = hosting_of(row).get("rematch")
+    if rematch is None:
+        return None
+    agreed = {int(seat) for seat in rematch["seats"]} | {
+        seat for seat, digest in enumerate(row.token_hashes) if digest == BOT_DIGEST}
+    return pb.RematchState(proposed_by=rematch["proposed_by"], accepted_seats=sorted(agreed),
+                           game_id=rematch.get("game_id", ""))
+
+
 def seat_infos(row: GameRow) -> list[dict[str, Any]]:
     """The seats as SeatInfo JSON (every field, as proto3 JSON with defaults printed)."""
     hosting = hosting_of(row)

@@ -101,6 +101,11 @@ def _row_summary(row: GameRow) -> _RowSummary:
     document["rated"] = summary.rated
     document["ratingChanges"] = [message_to_json_dict(change)
                                  for change in summary.rating_changes]
+    summary.rematch_of = document["rematchOf"] = hosting.get("rematch_of", "")
+    rematch = hosted.rematch_state(row)
+    if rematch is not None:
+        summary.rematch.CopyFrom(rematch)
+        document["rematch"] = message_to_json_dict(rematch)
     policy = hosted.host_policy(hosted.hosting_of(row))
     if policy is not None:
         summary.host_policy.CopyFrom(policy)

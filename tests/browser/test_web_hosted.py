@@ -279,3 +279,29 @@ def test_the_host_seats_a_bot_in_an_open_seat(
     assert state["summary"]["status"] == "GAME_STATUS_IN_PROGRESS"
     shot(page, artifacts, "16-bot-seated-game-started")
     assert not page.errors
+
+
+def test_a_rematch_from_the_finished_games_page(
+    browser: Any, site: tuple[str, Rest], artifacts: Path
+) -> None:
+    """docs/SERVICE.md, Rematch: the page of a finished game has a Rematch button; once
+    the other seat accepts, it links to the new game, where the seat is the next one."""
+    base, rest = site
+    page = new_page(browser)
+    game_id = create_in_page(page, base, 2, ["me", "invite"], ["Ada", "Bea"], 26, fields={
+        "#create-on-resign": "RESIGN_POLICY_GAME_ENDS"})
+    tokens = invite_tokens(page)
+    rest.call("POST", f"/v1/games/{game_id}:resign", tokens[1], {})  # the game ends
+    page.click(".decision .rematch button:text('Rematch')", timeout=PAGE_TIMEOUT_MS)
+    page.wait_for_selector(".rematch:has-text('waiting for the other players')")
+    assert rest.game(game_id)["summary"]["rematch"]["acceptedSeats"] == [0]
+    accepted = rest.call("POST", f"/v1/games/{game_id}:rematch", tokens[1], {})
+    new_id = accepted["rematch"]["gameId"]
+    page.click(".rematch button:text('Check again')")
+    page.click(".rematch a:text('Play the rematch')", timeout=PAGE_TIMEOUT_MS)
+    page.wait_for_url(f"**/#/game/{new_id}/1", timeout=PAGE_TIMEOUT_MS)
+    state = rest.game(new_id)
+    assert state["summary"]["rematchOf"] == game_id
+    assert [s["name"] for s in state["summary"]["seats"]] == ["Bea", "Ada"]
+    shot(page, artifacts, "16-rematch")
+    assert not page.errors

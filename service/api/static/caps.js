@@ -33,6 +33,7 @@ export async function capabilities() {
     clock: props('GameOptions').includes('clock'),
     enumValues: (name) => ((schemas[name] && schemas[name].enum) || []).filter((v) => !v.endsWith('UNSPECIFIED')),
     resign: ops.ResignGame || null,
+    rematch: ops.Rematch || null,
     setSeatBot: ops.SetSeatBot || null,
   };
   return cached;

@@ -304,7 +304,7 @@ export async function gamePage(root, go, gameId, seat) {
         .sort((a, b) => b.score - a.score)
         .map((x) => h('li', {}, `${seatName(s, x.seat)}: ${x.score} VP${st.state.winners.includes(x.seat) ? ' (winner)' : ''}`))));
       parts.push(h('a', { href: `#/replay/${encodeURIComponent(gameId)}`, class: 'button' }, 'Watch the replay'));
-      replace(el.decision, parts);
+      replace(el.decision, parts, rematchControls(s));
       return;
     }
     if (st.seat === null) {
@@ -385,6 +385,37 @@ export async function gamePage(root, go, gameId, seat) {
         'aria-describedby': reason ? 'undo-reason' : undefined,
       }, now.steps ? `Undo (${now.steps} decision${now.steps === 1 ? '' : 's'})` : 'Undo'),
       reason ? h('span', { class: 'reason', id: 'undo-reason' }, reason) : null);
+  }
+
+  // Rematch (a seat of a finished game): propose or accept, then the link to the new game
+  // once every seat agreed (the token each seat got is kept with the finished game).
+  function rematchControls(s) {
+    if (!caps.rematch || !st.token || st.seat === null) return null;
+    const mine = saved.rematch(gameId);
+    const r = s.rematch;
+    if (mine && r && r.gameId) {
+      return h('div', { class: 'buttons rematch' }, h('a', {
+        href: `#/play/${encodeURIComponent(r.gameId)}/${mine.seat}/${encodeURIComponent(mine.token)}`,
+        class: 'button primary',
+      }, 'Play the rematch'));
+    }
+    if (mine) {
+      return h('div', { class: 'buttons rematch' },
+        h('span', {}, 'Rematch proposed: waiting for the other players.'),
+        h('button', { type: 'button', onclick: () => loadState(true).catch((err) => { st.error = err.message; render(); }) }, 'Check again'));
+    }
+    const label = r ? `Accept the rematch (${seatName(s, r.proposedBy)} proposed it)` : 'Rematch';
+    return h('div', { class: 'buttons rematch' }, h('button', { type: 'button', class: 'primary rematch', onclick: async () => {
+      try {
+        const answer = await api.operation(caps.rematch, { gameId }, st.token, {});
+        saved.setRematch(gameId, answer.seat || 0, answer.token);
+        announce(answer.rematch && answer.rematch.gameId ? 'The rematch has started' : 'Rematch proposed');
+        await loadState(true);
+      } catch (err) {
+        st.error = err.message;
+      }
+      render();
+    } }, label));
   }
 
   // Resigning takes two clicks: the first asks.

@@ -47,6 +47,17 @@ export const saved = {
     if (g) delete g.seats[seat];
     save(data);
   },
+  // This browser's token of a finished game's rematch ({ seat, token }), kept with the
+  // finished game until the rematch starts.
+  rematch(gameId) {
+    const g = load().games[gameId];
+    return g && g.rematch ? g.rematch : null;
+  },
+  setRematch(gameId, seat, token) {
+    const data = load();
+    entry(data, gameId).rematch = { seat, token };
+    save(data);
+  },
   hostToken(gameId) {
     const g = load().games[gameId];
     return g ? g.host : null;

@@ -212,6 +212,18 @@ export function readSummary(raw) {
     clock: readClock(pick(raw, 'clock', null)),
     endReason: pick(raw, 'end_reason', ''),
     hostPolicy: readHostPolicy(pick(raw, 'host_policy', null)),
+    rematch: readRematch(pick(raw, 'rematch', null)),
+    rematchOf: pick(raw, 'rematch_of', ''),
+  };
+}
+
+// GameSummary.rematch: who proposed it, who agreed, the new game once every seat did.
+function readRematch(raw) {
+  if (raw == null) return null;
+  return {
+    proposedBy: num(pick(raw, 'proposed_by')),
+    acceptedSeats: (pick(raw, 'accepted_seats', []) || []).map(num),
+    gameId: pick(raw, 'game_id', ''),
   };
 }
 
