@@ -39,7 +39,8 @@ setup(
     cmdclass={"build_py": BuildPyWithData},
     packages=packages(),
     package_dir=PACKAGE_DIRS,
-    package_data={"brass": ["data/*.json"], "brass_service": ["*.json", "gen/**/*"],
+    package_data={"brass": ["data/*.json", "schemas/*.json"],
+                  "brass_service": ["*.json", "gen/**/*"],
                   "brass_service.api": ["static/*"]},
     cffi_modules=["core_c/build_ffi.py:ffibuilder"],
 )

@@ -81,6 +81,8 @@ _REASONS: dict[str, tuple[grpc.StatusCode, int]] = {
     "REMATCH_STARTED": (grpc.StatusCode.FAILED_PRECONDITION, 409),
     # REST only: a body that is not sent as application/json
     "UNSUPPORTED_MEDIA_TYPE": (grpc.StatusCode.INVALID_ARGUMENT, 415),
+    # REST only: GET /v1/schemas/{schema} of a name that is no schema
+    "UNKNOWN_SCHEMA": (grpc.StatusCode.NOT_FOUND, 404),
     # REST only: a CORS preflight to a server started without --cors-origins
     "CORS_DISABLED": (grpc.StatusCode.PERMISSION_DENIED, 403),
 }
@@ -254,6 +256,8 @@ REST_ONLY_REASONS = {
     "CORS_DISABLED": "A CORS preflight (OPTIONS with Access-Control-Request-Method) to a "
     "server started without --cors-origins (BRASS_CORS_ORIGINS): cross-origin calls are "
     "off (HTTP 403); metadata `setting` names the flag.",
+    "UNKNOWN_SCHEMA": "GET /v1/schemas/{schema} of a name that is no schema (HTTP 404); "
+    "metadata `schemas` lists the names.",
 }
 
 

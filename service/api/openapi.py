@@ -16,6 +16,8 @@ import jsonschema
 from google.api import field_behavior_pb2
 from google.protobuf import descriptor_pb2
 
+from brass.records import SCHEMA_NAMES
+
 from .. import names, requests
 from ..bots import batches
 from ..errors import REST_ONLY_REASONS, ServiceError, all_reasons
@@ -479,6 +481,7 @@ PATH_PARAMETERS: dict[str, tuple[dict[str, Any], str]] = {
                 "A ruleset's name (birmingham) or Ruleset enum name (RULESET_BIRMINGHAM)."),
     "accountId": ({"type": "string", "minLength": 1, "maxLength": 64,
                    "pattern": "^[^/:]+$"}, "The account id."),
+    "schema": ({"enum": list(SCHEMA_NAMES)}, "A game record schema's name and version."),
     "name": ({"type": "string", "minLength": 1, "pattern": "^[^/]+$"},
              "A file name of the web frontend (e.g. app.js)."),
 }

@@ -15,6 +15,9 @@ from aiohttp import web
 from aiohttp.http_exceptions import LineTooLong
 from aiohttp.web_protocol import RequestHandler
 
+from brass import records
+from brass.records import SCHEMA_NAMES
+
 from ..errors import ServiceError
 from ..observability import metrics_text
 from .rest import RestGateway
@@ -184,6 +187,8 @@ class RestApp:
         handlers: dict[str, Callable[[web.Request], Awaitable[web.StreamResponse]]] = {
             "WatchGame": self.streams.watch_game,
             "RunBatch": self.streams.run_batch,
+            "ExportGames": self.streams.export_games,
+            "GetSchema": self.get_schema,
             "Health": self.health,
             "Metrics": self.metrics,
             "OpenApi": self.openapi,
@@ -220,6 +225,15 @@ class RestApp:
         await self.gateway.service.refresh_gauges()
         body, content_type = metrics_text()
         return web.Response(body=body, headers={"Content-Type": content_type})
+
+    async def get_schema(self, request: web.Request) -> web.Response:
+        """A game record schema (brass.records), as the package has it."""
+        name = request.match_info["schema"]
+        if name not in SCHEMA_NAMES:
+            error = ServiceError("UNKNOWN_SCHEMA", f"no schema {name[:64]!r}; there are "
+                                 f"{', '.join(SCHEMA_NAMES)}", schemas=",".join(SCHEMA_NAMES))
+            return json_response(error.http_status, error.to_json_text(), {})
+        return web.json_response(records.schema(name))
 
     async def openapi(self, request: web.Request) -> web.Response:
         return web.json_response(self.gateway.openapi_document)

@@ -7,6 +7,7 @@ before or while its body is read.
 from __future__ import annotations
 
 import asyncio
+import datetime
 import json
 import re
 from collections.abc import Mapping
@@ -17,6 +18,7 @@ from google.protobuf import json_format
 from google.protobuf.message import Message
 
 from ..errors import ServiceError
+from ..games.export import DEFAULT_EXPORT_GAMES, ExportFilter
 from ..gen import game_service_pb2 as pb
 from ..requests import MAX_COMPOUND_IDS, check_compound_length
 from ..views.convert import parse_json_into
@@ -297,3 +299,39 @@ def _parse_body(document: dict[str, Any] | None, message: Message) -> Message:
 def path_game_id(request: RestRequest, message: Message) -> None:
     """The path names the game (the body schema has no gameId)."""
     message.game_id = request.path_param("gameId")  # type: ignore[attr-defined]
+
+
+def _time_param(request: RestRequest, name: str) -> float | None:
+    """An RFC 3339 time query parameter (2026-12-03T18:00:00Z) as Unix seconds."""
+    value = request.query_param(name)
+    if value is None:
+        return None
+    try:
+        if len(value) > 64:
+            raise ValueError("too long")
+        moment = datetime.datetime.fromisoformat(value)
+    except ValueError as exc:
+        raise ServiceError("INVALID_ARGUMENT", f"{name} must be an RFC 3339 time with its "
+                           "offset, such as 2026-12-03T18:00:00Z", field=name) from exc
+    if moment.tzinfo is None:
+        raise ServiceError("INVALID_ARGUMENT", f"{name} needs its offset (Z for UTC)",
+                           field=name)
+    return moment.timestamp()
+
+
+def export_filter(request: RestRequest) -> ExportFilter:
+    """GET /v1/games:export's query parameters."""
+    ruleset = request.query_param("ruleset")
+    if ruleset is not None and ruleset not in pb.Ruleset.keys():
+        raise ServiceError("INVALID_ARGUMENT", f"ruleset {ruleset[:64]!r} is not a Ruleset "
+                           "name", field="ruleset")
+    players, rated = request.query_param("players"), request.query_param("rated")
+    limit = request.query_param("limit")
+    return ExportFilter(
+        ruleset=None if ruleset is None else pb.Ruleset.Value(ruleset),
+        players=None if players is None else int_param(players, "players", 32),
+        rated=None if rated is None else bool_param(rated, "rated"),
+        created_after=_time_param(request, "createdAfter"),
+        created_before=_time_param(request, "createdBefore"),
+        limit=DEFAULT_EXPORT_GAMES if limit is None else int_param(limit, "limit", 32, low=1),
+    )

@@ -5,11 +5,13 @@ call it. The OpenAPI document (api/openapi.py) is built from this table, and bot
 
 from __future__ import annotations
 
+from ..games.export import DEFAULT_EXPORT_GAMES, MAX_EXPORT_GAMES
 from ..games.settings import ServiceSettings
 from ..requests import MAX_PAGE_TOKEN_CHARS
 from .openapi import Route
 
 _BOOL = {"type": "boolean"}
+_TIME = {"type": "string", "format": "date-time", "maxLength": 64}
 _VERSION = {"type": "integer", "format": "int64", "minimum": 0, "maximum": 2**63 - 1}
 
 ROUTES: list[Route] = [
@@ -142,6 +144,24 @@ ROUTES: list[Route] = [
           request="RunBatchRequest", authorization="operator",
           content_type="application/x-ndjson",
           stream_item="RunBatchResponse"),
+    Route("GET", "/v1/games:export", "ExportGames",
+          "Finished games as JSON Lines, newest first (the operator's only): one "
+          "game-export.v1 line per game (GET /v1/schemas/game-export.v1). A failure after "
+          "the first line is a last line holding an Error object.",
+          authorization="operator", content_type="application/jsonl",
+          query=(("ruleset", {"$ref": "#/components/schemas/Ruleset"},
+                  "Only games of this rule set."),
+                 ("players", {"type": "integer", "format": "int32", "minimum": 2,
+                              "maximum": 4}, "Only games of this many players."),
+                 ("rated", _BOOL, "Only rated (true) or unrated (false) games."),
+                 ("createdAfter", _TIME, "Only games created at or after this time."),
+                 ("createdBefore", _TIME, "Only games created before this time."),
+                 ("limit", {"type": "integer", "format": "int32", "minimum": 1,
+                            "maximum": MAX_EXPORT_GAMES},
+                  f"At most this many games (default {DEFAULT_EXPORT_GAMES})."))),
+    Route("GET", "/v1/schemas/{schema}", "GetSchema",
+          "A versioned JSON Schema of game records (brass/schemas/): position.v1, "
+          "replay-record.v1, game-export.v1.", authorization="none"),
     Route("GET", "/healthz", "Health", "Liveness and store reachability.",
           authorization="none"),
     Route("GET", "/metrics", "Metrics", "Prometheus metrics.", authorization="none",

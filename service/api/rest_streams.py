@@ -22,6 +22,7 @@ from .rest_parse import (
     AiohttpRequest,
     ClientGone,
     error_response,
+    export_filter,
     int_param,
     query_either,
     read_body,
@@ -214,6 +215,45 @@ class RestStreams:
                     await response.write(json.dumps(error.to_json()).encode() + b"\n")
             finally:
                 await stream.aclose()
+            return response
+
+    async def export_games(self, request: web.Request) -> web.StreamResponse:
+        """JSON Lines: one finished game per line (service/games/export.py). Each line is
+        written and drained before the next is made, so a slow reader holds one line."""
+        record = RequestRecord(
+            transport="rest", method="ExportGames",
+            request_id=request.headers.get("X-Request-Id") or new_request_id(),
+        )
+        with observe_request(record):
+            try:
+                caller = self.gateway.caller(AiohttpRequest(request))
+                lines = self.service.export_games(export_filter(AiohttpRequest(request)),
+                                                  caller)
+            except ServiceError as error:
+                record.outcome = error.reason
+                return error_response(error)
+            response = web.StreamResponse(headers={
+                "Content-Type": "application/jsonl", "Cache-Control": "no-cache",
+                "X-Accel-Buffering": "no"})
+            sent = 0
+            try:
+                await response.prepare(request)
+                try:
+                    async for line in lines:
+                        if self.closing.is_set():
+                            raise ServiceError("UNAVAILABLE", "the server is stopping; export "
+                                               "again from the last game received")
+                        await response.write(line)
+                        sent += 1
+                except ServiceError as error:
+                    record.outcome = error.reason
+                    await response.write(json.dumps(error.to_json()).encode() + b"\n")
+                await response.write_eof()
+            except (ConnectionResetError, ClientGone):
+                record.outcome = "CLIENT_GONE"
+            finally:
+                record.extra["games"] = sent
+                await lines.aclose()  # type: ignore[attr-defined]
             return response
 
     async def _next_while_connected(

@@ -4,7 +4,7 @@ RPC with one line that hands it to its part. Both transports call this class onl
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 
 from ..accounts import Accounts
 from ..bots.batches import BatchRunner, BatchStream
@@ -20,6 +20,7 @@ from .access import Access, Caller, Quotas
 from .act import Play
 from .create import Creation
 from .delay import SpectatorDelay
+from .export import Export, ExportFilter
 from .live import LiveGames
 from .lobby import Lobby
 from .reads import Reads
@@ -83,6 +84,7 @@ class GameService:
         self.ratings = Ratings(store, settings, self.live.get, self.lobby.record_ratings)
         self.signals.on_game_over = self.ratings.game_over
         self.upkeep = Upkeep(store, settings, self.broker, self.live)
+        self.export = Export(store)
         store.add_listener(self.signals.on_store_change)
 
     async def create_game(
@@ -208,6 +210,13 @@ class GameService:
         self.server_moves.close()
         self.batches.close()
         self.bots.close()
+
+    def export_games(self, where: ExportFilter, caller: Caller) -> AsyncIterator[bytes]:
+        """The lines of a bulk export of finished games (the operator's only); checked at
+        once, before the first line is asked for."""
+        self.access.require_operator(caller, "ExportGames")
+        where.check()
+        return self.export.lines(where)
 
     async def run_batch(
         self, request: pb.RunBatchRequest, caller: Caller, record: RequestRecord

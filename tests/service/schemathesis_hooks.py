@@ -28,7 +28,7 @@ _rng = random.Random(FIXTURE.get("seed", 0))
 
 # Operations whose token is the live game's seat to act, and the waiting game's tokens.
 _SEAT_TO_ACT = {"SubmitAction", "PreviewAction", "ListLegalActions", "GetGame", "UndoAction"}
-_OPERATOR = {"RunBatch", "CreateGameFromPosition", "CreateGame"}
+_OPERATOR = {"RunBatch", "CreateGameFromPosition", "CreateGame", "ExportGames"}
 
 # The server's checks of a request's shape (api/rest_parse.py, openapi.BodyValidator) word their
 # refusals so: a request the document admits must never get one of these.
