@@ -12,6 +12,18 @@ from brass_clients.bots.heuristic import Evaluator, checked_weights, evaluator_f
 
 # The core lists compound actions into an int-sized count.
 MAX_CANDIDATES = (1 << 31) - 1
+# `evaluations` by ruleset (option -1): Pittsburgh's large turns list 20,000+ whole actions
+# (two rails, each with its sources), 0.15 ms each to score; past this many the bot decides
+# id by id (docs/BOTS.md). Birmingham's lists are scored whole, as before.
+EVALUATIONS_BY_RULESET = {"pittsburgh": 200}
+MAX_EVALUATIONS = 1 << 20
+
+
+def finish_action(world: brass.Game, rng: random.Random) -> None:
+    """Play the rest of the action in progress with random ids (none when it is about to
+    start): the evaluator then scores a whole action, not half of one."""
+    while not world.is_over and world.decision != "action":
+        world.apply(rng.choice(world.legal_ids()))
 
 
 @lru_cache(maxsize=8)
@@ -71,12 +83,17 @@ class GreedyBot(Bot):
 
     name = "greedy"
 
-    def __init__(self, max_candidates: int = 20000, **weights: float) -> None:
-        """`weights`: overrides of `HeuristicWeights` fields, e.g. ``money_vp=0.2``."""
+    def __init__(self, max_candidates: int = 20000, evaluations: int = -1,
+                 **weights: float) -> None:
+        """`weights`: overrides of `HeuristicWeights` fields, e.g. ``money_vp=0.2``.
+        `evaluations`: past this many whole actions a decision is made id by id with this
+        many evaluations (0: never; -1: by ruleset, `EVALUATIONS_BY_RULESET`)."""
         self.weights = checked_weights(self.name, weights)
         self._evaluators: dict[str, Evaluator] = {}
         self.max_candidates = number_option(self.name, "max_candidates", max_candidates,
                                             integer=True, minimum=1, maximum=MAX_CANDIDATES)
+        self.evaluations = number_option(self.name, "evaluations", evaluations, integer=True,
+                                         minimum=-1, maximum=MAX_EVALUATIONS)
         self._plan: dict[int, int] = {}  # state hash -> next id of the chosen action
 
     @property
@@ -104,7 +121,11 @@ class GreedyBot(Bot):
         if len(legal) == 1:
             return legal[0]
         evaluator = self.evaluator_of(game.ruleset)
-        candidates, _truncated = game.compound_actions(limit=self.max_candidates)
+        budget = self.budget(game.ruleset)
+        limit = min(self.max_candidates, budget) if budget else self.max_candidates
+        candidates, truncated = game.compound_actions(limit=limit)
+        if budget and truncated:  # too many whole actions to score: this id first
+            return self._staged(game, legal, seat, rng, evaluator, budget)
         if not candidates:  # nothing complete is listed: judge single decisions instead
             return self._best_single(game, legal, seat, rng, evaluator)
         cards = card_ids(game.ruleset)
@@ -127,6 +148,36 @@ class GreedyBot(Bot):
         ids = rng.choice(best)
         self._remember(game, ids)
         return ids[0]
+
+    def budget(self, ruleset: str) -> int:
+        """Evaluations past which a decision is staged (0: never)."""
+        if self.evaluations >= 0:
+            return self.evaluations
+        return EVALUATIONS_BY_RULESET.get(ruleset, 0)
+
+    def _staged(self, game: brass.Game, legal: list[int], seat: int, rng: random.Random,
+                evaluator: Evaluator, budget: int) -> int:
+        """One id of a large action: each legal id is worth the best of a few random
+        completions of the action after it, scored by the evaluator (`budget` evaluations
+        shared among the ids). The next decision of the action is judged again, and once
+        its whole actions fit in the budget they are scored whole."""
+        per_id = max(1, budget // len(legal))
+        best_value, best = float("-inf"), []
+        for checked, option in enumerate(legal):
+            if checked % 16 == 15 and self.stop is not None and self.stop():
+                break
+            after = game.clone()
+            after.apply(option)
+            value = float("-inf")
+            for _ in range(per_id):
+                trial = after.clone()
+                finish_action(trial, rng)
+                value = max(value, evaluator.value(trial, seat))
+            if value > best_value + 1e-9:
+                best_value, best = value, [option]
+            elif abs(value - best_value) <= 1e-9:
+                best.append(option)
+        return rng.choice(best)
 
     def _remember(self, game: brass.Game, ids: tuple[int, ...]) -> None:
         walk = game.clone()

@@ -23,7 +23,7 @@ from brass_clients.bots.base import (
     number_option,
     register,
 )
-from brass_clients.bots.greedy import ranked_actions
+from brass_clients.bots.greedy import finish_action, ranked_actions
 from brass_clients.bots.heuristic import Evaluator, evaluator_for
 
 RANK_WEIGHT = 0.7     # share of the reward given by the finishing rank
@@ -277,7 +277,7 @@ class MctsBot(Bot):
 
     def _rollout(self, world: brass.Game, rng: random.Random) -> list[float]:
         if self.leaf_mode(world.ruleset) == "action":
-            _finish_action(world, rng)
+            finish_action(world, rng)
             if world.is_over:
                 return final_rewards(world)
             return [_squash(v) for v in self._evaluator(world.ruleset).values(world)]
@@ -294,10 +294,3 @@ class MctsBot(Bot):
 def _squash(value: float) -> float:
     """An evaluator value (VP units) as a reward in (0, 1)."""
     return 1.0 / (1.0 + math.exp(-value / HEURISTIC_SCALE))
-
-
-def _finish_action(world: brass.Game, rng: random.Random) -> None:
-    """Play the rest of the action in progress with random ids (none when it is about to
-    start): the evaluator then scores a whole action, not half of one."""
-    while not world.is_over and world.decision != "action":
-        world.apply(rng.choice(world.legal_ids()))
