@@ -10,6 +10,7 @@ import contextlib
 import gc
 import os
 import signal
+import socket
 import sys
 from collections.abc import Coroutine
 from dataclasses import dataclass
@@ -47,6 +48,32 @@ SERVICE_NAME = pb.DESCRIPTOR.services_by_name["GameService"].full_name
 
 class CannotListen(OSError):
     """A port the server was told to use cannot be bound (taken, or not allowed)."""
+
+
+def bind_refusal(host: str, port: int, reuse_port: bool) -> str | None:
+    """Why no address of `host:port` can be bound now (the system's words), or None. Asked
+    before gRPC binds: its own failure is a C-core line on stderr and a bare RuntimeError,
+    where the operator should read one JSON line saying why (as for the REST port)."""
+    if port == 0:
+        return None
+    try:
+        addresses = socket.getaddrinfo(host.strip("[]"), port, type=socket.SOCK_STREAM,
+                                       flags=socket.AI_PASSIVE)
+    except OSError as exc:
+        return str(exc)
+    refusal = None
+    for family, kind, proto, _, address in addresses:
+        with socket.socket(family, kind, proto) as probe:
+            # as gRPC binds: a port in TIME_WAIT is free, one shared by workers too
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            if reuse_port:
+                probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+            try:
+                probe.bind(address)
+                return None  # gRPC listens if any of the addresses binds
+            except OSError as exc:
+                refusal = str(exc)
+    return refusal
 
 
 @dataclass
@@ -144,10 +171,15 @@ async def serve_async(
         service.close()
         await store.close()
 
-    bound_grpc = server.add_insecure_port(f"{host}:{grpc_port}")
+    refusal = bind_refusal(host, grpc_port, reuse_port)
+    try:
+        bound_grpc = 0 if refusal else server.add_insecure_port(f"{host}:{grpc_port}")
+    except RuntimeError:  # newer grpcio raises where older ones answered 0
+        bound_grpc = 0
     if bound_grpc == 0:
         await give_up()
-        raise CannotListen(f"cannot listen for gRPC on {host}:{grpc_port}")
+        raise CannotListen(f"cannot listen for gRPC on {host}:{grpc_port}"
+                           + (f": {refusal}" if refusal else ""))
 
     gateway = RestGateway(service, store.health)
     # aiohttp serves every REST request but the simple plain ones, which the fast front

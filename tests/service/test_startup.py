@@ -44,14 +44,18 @@ def test_bad_database_url_is_one_json_line_without_the_password(tmp_path: Path,
     assert error["level"] == "error" and "mysql://bob:***@db/x" in str(error["error"])
 
 
-def test_taken_port_is_one_json_line(tmp_path: Path) -> None:
+@pytest.mark.parametrize("which", ["--http-port", "--port"])
+def test_taken_port_is_one_json_line(tmp_path: Path, which: str) -> None:
+    """The REST port or the gRPC port (issue 23, item 8: not gRPC's C-core line and a
+    traceback): one JSON line saying which port and why."""
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
         env_args = ["--database-url", f"sqlite:///{tmp_path / 'g.sqlite3'}"]
+        ports = {"--port": "0", "--http-port": "0", which: str(port)}
         proc = subprocess.run(
-            [sys.executable, "-m", "brass_service", "--port", "0", "--http-port", str(port),
+            [sys.executable, "-m", "brass_service", *(x for kv in ports.items() for x in kv),
              *env_args],
             capture_output=True, text=True, timeout=60, cwd=tmp_path, check=False,
             env={k: v for k, v in os.environ.items() if not k.startswith("BRASS_")},
@@ -60,7 +64,8 @@ def test_taken_port_is_one_json_line(tmp_path: Path) -> None:
     assert "Traceback" not in proc.stderr
     events = _json_lines(proc.stderr)
     error = next(e for e in events if e["event"] == "cannot_listen")
-    assert str(port) in str(error["error"])
+    assert str(port) in str(error["error"]) and "in use" in str(error["error"]).lower()
+    assert ("gRPC" if which == "--port" else "REST") in str(error["error"])
 
 
 def test_redact_url_hides_only_the_password() -> None:
