@@ -54,6 +54,13 @@ if [[ -z "${PYTHON:-}" ]]; then
   if [[ -x "$ROOT/.venv/bin/python" ]]; then PYTHON="$ROOT/.venv/bin/python"; else PYTHON=python3; fi
 fi
 
+# locust is the dev extra's: say so rather than fail later with a bare "RESULT: FAIL"
+if ! LOCUST_ERROR="$("$PYTHON" -c 'import locust' 2>&1)"; then
+  echo "loadtest/run.sh needs locust, which $PYTHON cannot import ($(tail -n 1 <<<"$LOCUST_ERROR")):" >&2
+  echo "install the dev extra: $PYTHON -m pip install -e '.[dev]' (or set PYTHON=...)" >&2
+  exit 2
+fi
+
 # Run time in seconds (locust accepts 20s, 2m, 1h30m; plain numbers are seconds).
 RUN_SECONDS="$("$PYTHON" - "$RUN_TIME" <<'EOF'
 import re, sys

@@ -315,7 +315,46 @@ def report(args: argparse.Namespace) -> int:
     ok = (unexpected == 0 and decisions > 0 and args.server_alive
           and args.locust_exit in (0, 1))
     print(f"RESULT: {'PASS' if ok else 'FAIL'}")
+    if not ok:
+        locust_log = out / "locust.log"
+        for line in why_failed(
+                decisions=decisions, unexpected=unexpected, server_alive=bool(args.server_alive),
+                locust_exit=args.locust_exit, server_log=server_log,
+                locust_log=locust_log.read_text(errors="replace") if locust_log.exists() else "",
+                failures=[f.get("Error", "") for f in failures]
+                + [e.get("Message", "") for e in exceptions], out=out):
+            print(f"  why: {line}")
     return 0 if ok else 1
+
+
+def why_failed(*, decisions: int, unexpected: int, server_alive: bool, locust_exit: int,
+               server_log: str, locust_log: str, failures: list[str], out: Path) -> list[str]:
+    """What made a run FAIL and what to do about it, one sentence each (a bare FAIL told a
+    newcomer nothing): locust not installed, the server dead, a quota of the server."""
+    why = []
+    if "No module named locust" in locust_log or "No module named 'locust'" in locust_log:
+        why.append("locust is not installed for this Python: install the dev extra, "
+                   "pip install -e '.[dev]'")
+    elif locust_exit not in (0, 1):
+        why.append(f"locust stopped with exit code {locust_exit}: see {out / 'locust.log'}")
+    if not server_alive:
+        last = [ln for ln in server_log.splitlines() if ln.strip()][-3:]
+        why.append("the server died during the run; its last lines: " + " | ".join(last)
+                   + f" ({out / 'server.log'})")
+    # the limit a RATE_LIMITED answer names, in a failure's text (a dict or JSON)
+    named = sorted({a or b for a, b in re.findall(
+        r"'limit': '(\w+)'|\"limit\": \"(\w+)\"", "\n".join(failures))})
+    if named:
+        why.append("a quota of the server refused the users' requests (RATE_LIMITED, limit "
+                   + ", ".join(named) + "): run.sh lifts the per-address ones it knows "
+                   "(BRASS_CREATE_GAME_RATE= and the watch limits); lift this one too with "
+                   + ", ".join(f"BRASS_{name.upper()}=" for name in named))
+    elif unexpected:
+        why.append(f"{unexpected} unexpected error answers (listed above; server log "
+                   f"{out / 'server.log'}, locust log {out / 'locust.log'})")
+    if decisions <= 0 and not why:
+        why.append(f"no decision was accepted in the run: see {out / 'locust.log'}")
+    return why
 
 
 def main(argv: list[str] | None = None) -> int:

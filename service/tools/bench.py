@@ -13,7 +13,9 @@ and `--calls both` measures the two one after the other and prints their ratio.
 Printed: accepted decisions per second, the client-side latency (p50, p99) of SubmitAction
 and of every request a decision needed (SubmitAction and ListLegalActions), and the client
 processes' own CPU time per decision. It is a measurement, not a test: nothing is
-asserted, but any error answer stops the run (so a figure printed is one with no errors).
+asserted, but any error answer stops the run (so a figure printed is one with no errors),
+with one sentence saying why: no server at the address, or the server's quota on creating
+games (run the server with `BRASS_CREATE_GAME_RATE=`, no limit, for a benchmark).
 The clients are kept cheap (a bare HTTP/1.1 connection read in one go and orjson for REST,
 uvloop when installed), since they share the machine with the server.
 """
@@ -24,6 +26,8 @@ import argparse
 import asyncio
 import multiprocessing
 import random
+import re
+import socket
 import time
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -249,6 +253,40 @@ def measure(transport: str, address: str, seconds: float, clients: int,
                   sum(r[3] for r in results))
 
 
+def unreachable(address: str) -> str | None:
+    """Why nothing answers at host:port (the system's words), or None when something does."""
+    host, _, port = address.rpartition(":")
+    try:
+        with socket.create_connection((host, int(port)), timeout=5):
+            return None
+    except (OSError, ValueError) as exc:
+        return str(exc)
+
+
+def explain(exc: BaseException, transport: str, address: str) -> str:
+    """What stopped a run, in a sentence that says what to do (no traceback): the server's
+    game-creation quota above all, which a default server reaches in a second."""
+    text = str(exc)
+    reason = getattr(exc, "reason", "") or next(iter(re.findall(r"'reason': '(\w+)'", text)), "")
+    limit = (getattr(exc, "metadata", None) or {}).get("limit") or next(
+        iter(re.findall(r"'limit': '(\w+)'", text)), "")
+    if reason == "RATE_LIMITED" and limit == "create_game_rate":
+        return (f"the server's game-creation quota stopped the run ({transport} at {address}: "
+                "RATE_LIMITED, limit create_game_rate, by default 5/second;60/minute;1000/day "
+                "per address). The benchmark creates a game for each game in flight and "
+                "another as each ends: start the server for it with no creation limit, "
+                "BRASS_CREATE_GAME_RATE= brass serve")
+    if reason == "RATE_LIMITED":
+        return (f"a quota of the server stopped the run ({transport} at {address}: "
+                f"RATE_LIMITED, limit {limit or 'unnamed'}): start the server with "
+                f"BRASS_{(limit or 'THAT_LIMIT').upper()}= to lift it for a benchmark")
+    if reason == "UNAVAILABLE" or isinstance(exc, ConnectionError):
+        return (f"no server answers {transport} at {address} ({text}): start one, "
+                "BRASS_CREATE_GAME_RATE= brass serve, or give its address "
+                f"(--{'grpc' if transport == 'grpc' else 'http'} HOST:PORT)")
+    return f"{transport} at {address} answered an error, which stops the run: {text}"
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m brass_service.tools.bench",
                                      description=__doc__,
@@ -272,9 +310,15 @@ def main(argv: list[str] | None = None) -> None:
         if args.only and transport != args.only:
             continue
         rates = []
+        why = unreachable(address)
+        if why:
+            raise SystemExit(explain(ConnectionError(why), transport, address))
         for mode in modes:
-            figure = measure(transport, address, args.seconds, args.clients, args.concurrency,
-                             next_actions=mode == "next-actions")
+            try:
+                figure = measure(transport, address, args.seconds, args.clients,
+                                 args.concurrency, next_actions=mode == "next-actions")
+            except Exception as exc:  # an error answer stops the run: say why, not how
+                raise SystemExit(explain(exc, transport, address)) from None
             rates.append(figure.per_second)
             p = Figure.percentile
             print(

@@ -7,6 +7,7 @@ live inside brass_service and never clash with the engine's `brass` package.
 
 from __future__ import annotations
 
+import importlib.util
 import re
 import sys
 import tempfile
@@ -94,7 +95,24 @@ def generate_nanopb(out_dir: Path) -> list[Path]:
     return written
 
 
+def missing_tools() -> list[str]:
+    """What of the dev extra this needs is not installed (protoc from grpcio-tools, nanopb's
+    protoc plugin beside the interpreter), so that a missing one is one sentence, not a
+    traceback."""
+    missing = []
+    if importlib.util.find_spec("grpc_tools") is None:
+        missing.append("grpcio-tools (protoc)")
+    if not (Path(sys.executable).parent / "protoc-gen-nanopb").exists():
+        missing.append(f"nanopb (protoc-gen-nanopb beside {sys.executable})")
+    return missing
+
+
 def main() -> int:
+    missing = missing_tools()
+    if missing:
+        print(f"gen_proto needs the dev extra, which is not installed: {', '.join(missing)}. "
+              f"Install it with: {sys.executable} -m pip install -e '.[dev]'", file=sys.stderr)
+        return 2
     for path in generate_nanopb(NANOPB_DIR):
         print(path.relative_to(REPO_ROOT))
     for path in generate(GEN_DIR):

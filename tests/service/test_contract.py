@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
 
+import pytest
 from openapi_spec_validator import validate
 
 from brass_service.api.openapi import build_openapi
@@ -79,3 +81,19 @@ def test_served_openapi_document_validates(server: ServerProcess) -> None:
     document = server.rest().get("/openapi.json")
     validate(document)
     assert document["servers"] == [{"url": "/"}]  # whatever Host the client sent
+
+
+def test_gen_proto_says_which_dev_tools_it_needs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Without the dev extra, one sentence naming what is missing and how to install it
+    (issue 23, item 8), not an ImportError's traceback; nothing is written."""
+    import importlib.util
+
+    real_find_spec = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "grpc_tools" else real_find_spec(name, *a))
+    monkeypatch.setattr(sys, "executable", str(tmp_path / "bin" / "python"))
+    assert gen_proto.main() == 2
+    err = capsys.readouterr().err
+    assert "grpcio-tools" in err and "nanopb" in err and "pip install -e '.[dev]'" in err
