@@ -244,13 +244,17 @@ _options_option = click.option(
 @click.option("--server-bots", is_flag=True,
               help="With --server and a human seat: the bot seats are played by the server's "
               "bots (CreateGame bot_seats), not here.")
+@click.option("--web", default=None, metavar="URL",
+              help="The server's web page, for the links printed with a new game's seat "
+              "tokens (default: http://HOST:8080, HOST of --server).")
 @click.option("--verbose", "-v", is_flag=True, help="Print every decision.")
 @_ruleset_option
 @_options_option
 @click.option("--json", "as_json", is_flag=True)
 def play(seats: str | None, bots: str | None, players: int | None, seed: int,
          server: str | None, game_id: str | None, tokens: tuple[str, ...], server_bots: bool,
-         verbose: bool, ruleset: str, game_options: tuple[str, ...], as_json: bool) -> None:
+         web: str | None, verbose: bool, ruleset: str, game_options: tuple[str, ...],
+         as_json: bool) -> None:
     """Play one game: people at the prompt and bots, in-process or through the service."""
     from brass_clients import eval as evaluation
     from brass_clients import play as playing
@@ -264,7 +268,7 @@ def play(seats: str | None, bots: str | None, players: int | None, seed: int,
         try:
             result = playing.play(server, players=players or len(kinds), seats=kinds,
                                   seed=seed, game_id=game_id, tokens=tokens,
-                                  server_bots=server_bots)
+                                  server_bots=server_bots, web=web)
         except ValueError as exc:
             raise click.BadParameter(str(exc), param_hint="--seats") from exc
         if as_json:

@@ -102,12 +102,15 @@ def play(
     read: Read = input,
     out: TextIO | None = None,
     server_bots: bool = False,
+    web: str | None = None,
 ) -> PlayResult:
     """Plays a game to its end: in-process when `target` is None, else on that server.
 
     Without `game_id` a new game is created and `seats` names a kind for every seat; with
     it (a server is needed), `tokens` are the tokens of the seats played here and `seats`
-    gives their kinds in the same order. `out` defaults to sys.stdout.
+    gives their kinds in the same order. `out` defaults to sys.stdout. A game created on a
+    server is announced with each human seat's token and the web page's links to resume or
+    watch it (`web`: the page's address, else web_address(target)).
     """
     out = out or sys.stdout  # looked up per call: tests and click swap sys.stdout
     if game_id is not None:
@@ -120,7 +123,7 @@ def play(
     if server_bots:
         if target is None:
             raise ValueError("server bots need a server")
-        return _play_with_server_bots(target, seats, seed, read, out)
+        return _play_with_server_bots(target, seats, seed, read, out, web)
     from . import eval as evaluation
 
     base_seed = seed if seed is not None else random.SystemRandom().getrandbits(31)
@@ -138,8 +141,8 @@ def play(
     with GameClient(target) as client:
         created = client.create_game(players, seed=game_seed,
                                      seat_names=evaluation.entry_labels(seats))
-        out.write(f"game {created.game_id} created on {target}\n")
         tokens_by_seat = {s.seat: s.token for s in created.seats}
+        _announce(created.game_id, target, web, tokens_by_seat, seats, "", out)
         while not game.is_over:
             seat = game.current_seat
             assert seat is not None
@@ -166,8 +169,34 @@ def _finish(game_id: str | None, seed: int, game: brass.Game, out: TextIO) -> Pl
     return PlayResult(game_id, seed, scores, winners, game.version)
 
 
+# `brass serve`'s REST port, where its web page is, when the page's address is not given
+DEFAULT_WEB_PORT = 8080
+
+
+def web_address(target: str) -> str:
+    """The reference web page of the server whose gRPC address is `target` (HOST:PORT): its
+    REST port's default on the same host."""
+    host = target.rpartition(":")[0] or target
+    return f"http://{host}:{DEFAULT_WEB_PORT}"
+
+
+def _announce(game_id: str, target: str, web: str | None, tokens: dict[int, str],
+              seats: Sequence[str], note: str, out: TextIO) -> None:
+    """A new game's id; each human seat's token with the web page's link that takes the seat
+    (to go on in a browser, or after this program stops) and the link to watch it."""
+    page = (web or web_address(target)).rstrip("/")
+    out.write(f"game {game_id} created on {target}{note}\n")
+    for seat, kind in enumerate(seats):
+        if kind == HUMAN:
+            out.write(f"  seat {seat}: token {tokens[seat]}\n"
+                      f"    resume in a browser: {page}/#/play/{game_id}/{seat}/{tokens[seat]}\n"
+                      f"    or here: brass play --server {target} --game {game_id} "
+                      f"--token {tokens[seat]}\n")
+    out.write(f"  watch: {page}/#/game/{game_id}\n")
+
+
 def _play_with_server_bots(target: str, seats: Sequence[str], seed: int | None, read: Read,
-                           out: TextIO) -> PlayResult:
+                           out: TextIO, web: str | None = None) -> PlayResult:
     """Creates the game with the bot seats played by the server; plays the people's here."""
     from .sdk import GameClient
 
@@ -177,9 +206,9 @@ def _play_with_server_bots(target: str, seats: Sequence[str], seed: int | None, 
     bots = {seat: kind for seat, kind in enumerate(seats) if kind != HUMAN}
     with GameClient(target) as client:
         created = client.create_game(len(seats), seed=seed, bot_seats=bots)
-    out.write(f"game {created.game_id} created on {target} (bots on the server: "
-              + ", ".join(f"seat {s} {b}" for s, b in sorted(bots.items())) + ")\n")
     tokens = {s.seat: s.token for s in created.seats}
+    _announce(created.game_id, target, web, tokens, seats, " (bots on the server: "
+              + ", ".join(f"seat {s} {b}" for s, b in sorted(bots.items())) + ")", out)
     return _play_joined(target, created.game_id, [tokens[s] for s in humans],
                         [HUMAN] * len(humans), read, out)
 

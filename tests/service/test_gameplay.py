@@ -6,7 +6,9 @@ import asyncio
 import http.client
 import json
 import random
+import re
 import threading
+import urllib.request
 from pathlib import Path
 
 import brass
@@ -448,6 +450,37 @@ def test_play_module_runs_bots_and_a_prompted_human(server: ServerProcess) -> No
         state = client.get_game(final.game_id)
     assert state.summary.status == pb.GAME_STATUS_FINISHED
     assert list(state.scores) == final.scores and state.summary.version == final.decisions
+    # the human seat's token and the web page's links to resume or watch (issue 23, item 8)
+    host = server.grpc_target.rpartition(":")[0]
+    token = re.search(r"^  seat 0: token (\S+)$", out.getvalue(), re.M)
+    assert token is not None and "seat 1: token" not in out.getvalue()  # the bot's is not shown
+    page = f"http://{host}:8080"
+    assert f"resume in a browser: {page}/#/play/{final.game_id}/0/{token[1]}" in out.getvalue()
+    assert f"watch: {page}/#/game/{final.game_id}" in out.getvalue()
+    assert (f"brass play --server {server.grpc_target} --game {final.game_id} "
+            f"--token {token[1]}") in out.getvalue()
+    with server.client() as client:  # the token printed is the seat's
+        assert client.get_game(final.game_id, token[1]).viewer_seat == 0
+
+
+def test_play_with_server_bots_prints_the_seat_token_and_links(server: ServerProcess) -> None:
+    import io
+
+    from brass_clients.play import play
+
+    out = io.StringIO()
+    final = play(server.grpc_target, players=2, seats=["greedy", "human"], seed=5,
+                 read=lambda prompt: "0", out=out, server_bots=True,
+                 web=f"http://127.0.0.1:{server.http_port}/")
+    page = f"http://127.0.0.1:{server.http_port}"
+    text = out.getvalue()
+    assert "(bots on the server: seat 0 greedy)" in text
+    token = re.search(rf"resume in a browser: {re.escape(page)}/#/play/{final.game_id}/1/(\S+)",
+                      text)
+    assert token is not None and f"  seat 1: token {token[1]}\n" in text
+    assert f"watch: {page}/#/game/{final.game_id}" in text
+    with urllib.request.urlopen(f"{page}/") as index:  # the page the links open
+        assert index.status == 200
 
 
 def test_play_joins_a_game_by_token_as_a_human(server: ServerProcess) -> None:
