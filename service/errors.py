@@ -15,6 +15,8 @@ import grpc
 from google.protobuf import any_pb2, duration_pb2
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 
+from .gen import game_service_pb2 as pb
+
 ERROR_DOMAIN = "brass.v1"
 # A refusal for too many requests always says when to come back (HTTP Retry-After, gRPC
 # google.rpc.RetryInfo); this is the delay when the limit does not know better.
@@ -196,9 +198,7 @@ class ServiceError(Exception):
 
 # GameOptions' own fields: any other name after "options." is a ruleset option's key, which
 # JSON spells as it is (a map key, not a field).
-_GAME_OPTION_FIELDS = frozenset({
-    "beginner", "manufacturer_iv_cost", "auto_resolve", "ruleset_options", "clock",
-    "on_resign", "on_timeout", "stand_in_bot", "undo", "spectator_delay_turns"})
+_GAME_OPTION_FIELDS = frozenset(pb.GameOptions.DESCRIPTOR.fields_by_name)
 
 
 def _lower_camel(name: str) -> str:

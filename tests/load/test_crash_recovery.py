@@ -184,7 +184,7 @@ def check_games(server: ServerProcess, database_url: str, players: list[Player],
                     if at >= len(decisions) or decisions[at] != ack.option:
                         figures["lost"] += 1
                 if final:
-                    assert complete and record["seed"] == game.seed
+                    assert complete and record["seed"] == str(game.seed)
                     assert len(decisions) == len(acks), "unacknowledged decisions were stored"
                     versions = [(a.from_version, a.to_version) for a in acks]
                     assert versions == [(v, v + 1) for v in range(len(acks))]
