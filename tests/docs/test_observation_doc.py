@@ -18,7 +18,6 @@ import numpy as np
 import pytest
 
 import brass
-from brass.board import describe_ruleset
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "ENGINE_API.md"
 HEADING = re.compile(r"^### (\w+) \((\d+) floats, (\d+) used\)$", re.M)
@@ -329,7 +328,7 @@ def test_the_table_tiles_the_used_vector_once(ruleset: str) -> None:
 def test_real_vectors_read_by_the_table(ruleset: str) -> None:
     size, used, rows = TABLES[ruleset]
     rules = brass.get_ruleset(ruleset)
-    kinds = describe_ruleset(ruleset)["decision_kinds"]
+    kinds = list(rules.decision_names)
     decoders = DECODERS[ruleset]
     checked = 0
     for game in _positions(ruleset):
