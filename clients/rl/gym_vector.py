@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import gymnasium
 import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
@@ -31,6 +32,7 @@ from gymnasium.vector.utils import batch_space
 import brass
 from brass_clients.vector import VectorEnv as EngineVectorEnv
 
+ENV_ID = "brass/Brass-v0"  # gymnasium.make_vec(ENV_ID, num_envs=8, players=2)
 OBSERVATION_LOW, OBSERVATION_HIGH = -1.0, 1.0  # the core's range (docs/ENGINE_API.md)
 SEED_STRIDE = 2**32  # reset(seed=s) deals games s·2^32, s·2^32 + 1, ...: other seeds' never
 
@@ -107,3 +109,8 @@ class BrassVectorEnv(VectorEnv):
     def sample_legal(self, rng: np.random.Generator) -> np.ndarray:
         """One uniformly random legal id per game."""
         return self._engine.sample_actions(rng)
+
+
+if ENV_ID not in gymnasium.registry:
+    # a vector env only: there is no single-agent env of a game of several seats
+    gymnasium.register(id=ENV_ID, vector_entry_point=BrassVectorEnv)

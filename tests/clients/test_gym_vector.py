@@ -100,3 +100,13 @@ def test_gymnasiums_episode_statistics_wrapper_counts_the_games() -> None:
             assert info["_episode"][i] and info["episode"]["l"][i] > 50
             return
     raise AssertionError("no game ended")
+
+
+def test_make_vec_builds_it_from_its_registered_id() -> None:
+    from brass_clients.rl.gym_vector import ENV_ID
+
+    envs = gymnasium.make_vec(ENV_ID, num_envs=2, players=4, ruleset="pittsburgh")
+    assert isinstance(envs, BrassVectorEnv) and envs.num_envs == 2 and envs.players == 4
+    observations, info = envs.reset(seed=0)
+    assert observations.shape == (2, brass.get_ruleset("pittsburgh").observation_size)
+    assert info["action_mask"].any(axis=1).all()
