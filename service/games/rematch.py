@@ -22,7 +22,7 @@ from ..errors import ServiceError, from_engine_error
 from ..gen import game_service_pb2 as pb
 from ..observability import RequestRecord
 from ..requests import ENGINE_RULESETS, new_game_id
-from ..store import GameRow, SeatsUpdate
+from ..store import GameRow, SeatsUpdate, StoreUnavailable
 from .access import Access, Caller
 from .create import Creation, Issued
 from .lobby import Lobby, seats_update
@@ -67,6 +67,7 @@ class Rematches:
 
     async def rematch(self, request: pb.RematchRequest, caller: Caller,
                       record: RequestRecord) -> pb.RematchResponse:
+        await self._finish_started(request.game_id, caller, record)
         token, host_token = auth.new_token(), auth.new_token()
 
         def agree(row: GameRow) -> tuple[SeatsUpdate, tuple[int, bool]]:
@@ -96,6 +97,23 @@ class Rematches:
             record.game_id = row.game_id
         return pb.RematchResponse(rematch=state, seat=rotated(seat, row.players), token=token,
                                   host_token=host_token if proposer else "")
+
+    async def _finish_started(self, game_id: str, caller: Caller,
+                              record: RequestRecord) -> None:
+        """A rematch agreed on whose new game is not stored (the store failed between the
+        agreement's write and the game's) is stored now, by the next call of any of its
+        seats; REMATCH_STARTED follows as for any started rematch."""
+        row = await self.lobby.live.row(game_id)
+        started = (hosted.hosting_of(row).get("rematch") or {}).get("game_id")
+        if not started or self.access.seat_of(row, caller) is None:
+            return
+        try:
+            missing = await self.lobby.store.get_game(started) is None
+        except StoreUnavailable as exc:
+            raise ServiceError("UNAVAILABLE", "the game store is unavailable; retry") from exc
+        if missing:
+            await self._start(row, record)
+            record.game_id = game_id
 
     async def _start(self, row: GameRow, record: RequestRecord) -> None:
         """Stores the rematch of `row`, whose every seat agreed."""

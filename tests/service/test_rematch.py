@@ -4,9 +4,19 @@ order rotated by one; over gRPC and REST, with every refusal machine-readable.""
 
 from __future__ import annotations
 
+import asyncio
 import uuid
+from pathlib import Path
+from typing import Any
+
+import pytest
 
 from brass_clients.sdk import GameClient, pb
+from brass_service import hosted
+from brass_service.errors import ServiceError
+from brass_service.games import Caller, GameService, ServiceSettings
+from brass_service.observability import RequestRecord
+from brass_service.store import StoreUnavailable, open_store
 
 from .helpers import ServerProcess, expect_error, expect_rest_error
 
@@ -87,3 +97,66 @@ def test_a_rematch_over_rest(server: ServerProcess) -> None:
                           f"/v1/games/{created.game_id}:rematch", {},
                           token=created.seats[0].token)
     expect_rest_error("UNAUTHENTICATED", 401, rest.post, f"/v1/games/{game_id}:rematch", {})
+
+
+class _FailingCreate:
+    """A store whose create_game fails while `failing` (the store unreachable then)."""
+
+    def __init__(self, store: Any) -> None:
+        self._store = store
+        self.failing = False
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._store, name)
+
+    async def create_game(self, *args: Any, **kwargs: Any) -> Any:
+        if self.failing:
+            raise StoreUnavailable("down for the test")
+        return await self._store.create_game(*args, **kwargs)
+
+
+def test_a_rematch_whose_game_was_not_stored_is_stored_by_the_next_call(
+        tmp_path: Path) -> None:
+    """The agreement is written before the new game: should the store fail in between, the
+    finished game names a game that does not exist until any seat's next call stores it."""
+    anyone = Caller(None, "127.0.0.1")
+
+    def record() -> RequestRecord:
+        return RequestRecord("test", "Test", "r")
+
+    async def body() -> None:
+        store = open_store(f"sqlite:///{tmp_path / 'games.sqlite3'}")
+        await store.open()
+        flaky = _FailingCreate(store)
+        service = GameService(flaky, ServiceSettings(create_game_rate=""))  # type: ignore[arg-type]
+        try:
+            created = await service.create_game(pb.CreateGameRequest(
+                players=2, seed=5, options=pb.GameOptions(
+                    on_resign=pb.RESIGN_POLICY_GAME_ENDS)), anyone, record())
+            game_id = created.game_id
+            seats = [Caller(s.token, "127.0.0.1") for s in created.seats]
+            await service.resign_game(pb.ResignGameRequest(game_id=game_id), seats[1],
+                                      record())
+            ask = pb.RematchRequest(game_id=game_id)
+            proposed = await service.rematch(ask, seats[0], record())
+            flaky.failing = True
+            with pytest.raises(ServiceError) as failed:
+                await service.rematch(ask, seats[1], record())
+            assert failed.value.reason == "UNAVAILABLE"
+            flaky.failing = False
+            row = await store.get_game(game_id)
+            new_id = hosted.rematch_state(row).game_id
+            assert new_id and await store.get_game(new_id) is None
+            with pytest.raises(ServiceError) as started:
+                await service.rematch(ask, seats[0], record())
+            assert started.value.reason == "REMATCH_STARTED"
+            new = await store.get_game(new_id)
+            assert new is not None and new.hosting["rematch_of"] == game_id
+            reply = await service.get_game(pb.GetGameRequest(game_id=new_id),
+                                           Caller(proposed.token, "127.0.0.1"), record())
+            assert reply.message.state.viewer_seat == 1
+        finally:
+            service.close()
+            await store.close()
+
+    asyncio.run(body())
