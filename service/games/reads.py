@@ -51,8 +51,10 @@ class Reads:
             require(0 <= target <= live.version,
                      f"at_version must be from 0 to {live.version}", "at_version")
             await self.delay.require_visible(row, live, seat, target, "at_version")
-        else:  # a delayed spectator sees the game some turns back
+        elif self.delay.applies(row, live, seat):  # the game some turns back
             target = await self.delay.visible_version(row, live, seat)
+        else:
+            target = live.version
         if target != live.version:
             live = await self.replays.game_at_version(row, target)
         record.seat, record.version = seat, live.version
