@@ -8,6 +8,7 @@ import secrets
 from collections.abc import Sequence
 
 from .errors import ServiceError
+from .i18n import Text
 
 # 32 random bytes = 256 bits, well above the 128-bit floor.
 TOKEN_BYTES = 32
@@ -30,7 +31,7 @@ def bearer_token(authorization: str | None) -> str | None:
     token = token.strip()
     if scheme.lower() != "bearer" or not token or len(token) > _MAX_TOKEN_CHARS:
         raise ServiceError(
-            "UNAUTHENTICATED", "the authorization value must be 'Bearer <seat token>'"
+            "UNAUTHENTICATED", Text("bad_authorization")
         )
     return token
 

@@ -16,6 +16,7 @@ from google.protobuf import any_pb2, duration_pb2
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 
 from .gen import game_service_pb2 as pb
+from .i18n import ENGLISH, error_message
 
 ERROR_DOMAIN = "brass.v1"
 # A refusal for too many requests always says when to come back (HTTP Retry-After, gRPC
@@ -122,6 +123,13 @@ class ServiceError(Exception):
         if self.retry_after_seconds is not None:
             metadata["retry_after_seconds"] = f"{self.retry_after_seconds:.3f}"
         self.metadata = {k: str(v) for k, v in metadata.items() if v is not None}
+        self.ruleset: str | None = None  # an engine refusal's ruleset: its reason's words
+
+    def message_in(self, language: str) -> str:
+        """The human message in `language` (service/i18n); the reason stays the same."""
+        return error_message(self.reason, self.message, language,
+                             engine_reason=self.metadata.get("engine_reason"),
+                             ruleset=self.ruleset)
 
     def http_headers(self) -> dict[str, str]:
         """Headers of the REST answer: Retry-After (whole seconds, at least 1) when the
@@ -138,7 +146,7 @@ class ServiceError(Exception):
     def http_status(self) -> int:
         return _REASONS[self.reason][1]
 
-    def to_status_proto(self) -> status_pb2.Status:
+    def to_status_proto(self, language: str = ENGLISH) -> status_pb2.Status:
         info = error_details_pb2.ErrorInfo(
             reason=self.reason, domain=ERROR_DOMAIN, metadata=self.metadata
         )
@@ -153,15 +161,15 @@ class ServiceError(Exception):
             details.append(retry)
         return status_pb2.Status(
             code=getattr(code_pb2, self.grpc_code.name),
-            message=self.message,
+            message=self.message_in(language),
             details=details,
         )
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, language: str = ENGLISH) -> dict[str, Any]:
         """The REST body: Google's JSON error shape, plus the reason at top level. A request
         field is named as REST JSON spells it (`atVersion`, `seatNames[1]`), in `field` and
         in the message; gRPC keeps the proto names (to_status_proto)."""
-        message, metadata = self.message, self.metadata
+        message, metadata = self.message_in(language), self.metadata
         field = metadata.get("field")
         if field and "engine_code" not in metadata:  # the engine's fields are its documents'
             rest_field = rest_field_path(field)
@@ -191,9 +199,9 @@ class ServiceError(Exception):
             })
         return document
 
-    def to_json_text(self) -> str:
+    def to_json_text(self, language: str = ENGLISH) -> str:
         """to_json() as compact JSON text: the body of a REST refusal."""
-        return json.dumps(self.to_json(), separators=(",", ":"))
+        return json.dumps(self.to_json(language), separators=(",", ":"))
 
 
 # GameOptions' own fields: any other name after "options." is a ruleset option's key, which
@@ -217,15 +225,17 @@ def rest_field_path(path: str) -> str:
     return ".".join(out)
 
 
-def from_engine_error(exc: Exception, **metadata: Any) -> ServiceError:
-    """Maps a brass.EngineError (code, reason, message, field) to a ServiceError."""
+def from_engine_error(exc: Exception, ruleset: str | None = None,
+                      **metadata: Any) -> ServiceError:
+    """Maps a brass.EngineError (code, reason, message, field) to a ServiceError; the
+    game's ruleset, when known, words the engine's reason in other languages."""
     code = getattr(exc, "code", None) or "INTERNAL"
     reason = _ENGINE_CODES.get(code, "INTERNAL")
     if code == "CANNOT_UNDO":  # the engine's reason is the service's
         engine_reason = getattr(exc, "reason", None)
         reason = engine_reason if engine_reason in _UNDO_REASONS else "INTERNAL"
     message = getattr(exc, "message", None) or str(exc) or code
-    return ServiceError(
+    error = ServiceError(
         reason,
         message,
         engine_code=code,
@@ -233,6 +243,8 @@ def from_engine_error(exc: Exception, **metadata: Any) -> ServiceError:
         field=getattr(exc, "field", None),
         **metadata,
     )
+    error.ruleset = ruleset
+    return error
 
 
 def http_status_of_grpc(code: grpc.StatusCode) -> int:

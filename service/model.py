@@ -13,7 +13,7 @@ from .gen import game_service_pb2 as pb
 from .store import GameRow
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class LiveGame:
     """An engine game held in memory, exactly at a stored version.
 

@@ -17,6 +17,7 @@ from brass.board import describe_ruleset
 
 from .errors import ServiceError
 from .gen import game_service_pb2 as pb
+from .i18n.labels import ruleset_labels
 from .views.reply import Reply
 
 _PREFIX = "RULESET_"
@@ -68,6 +69,8 @@ def to_message(ruleset: int, d: dict[str, Any]) -> pb.RulesetDescription:
         options=[_option(o) for o in d["options"]], decision_kinds=d["decision_kinds"],
         actions=[pb.ActionInfo(**a) for a in d["actions"]],
         reasons=[pb.ReasonInfo(**r) for r in d["reasons"]],
+        labels={language: pb.RulesetLabels(**tables)
+                for language, tables in ruleset_labels(d).items()},
     )
     board = d.get("board")
     if board is not None:

@@ -15,6 +15,7 @@ from ..errors import ServiceError
 from ..games import Caller, GameService
 from ..gen import game_service_pb2 as pb
 from ..gen import game_service_pb2_grpc as pb_grpc
+from ..i18n import LANGUAGE, Text, negotiate
 from ..observability import RequestRecord, new_request_id, observe_request
 from ..rulesets import get_ruleset
 from ..views.reply import serialize
@@ -42,9 +43,16 @@ def peer_host(peer: str) -> str:
     return host.strip("[]") or peer
 
 
+def _language(context: grpc.aio.ServicerContext) -> str:
+    """The language of the call's texts: metadata `accept-language` (service/i18n)."""
+    return negotiate(_metadata(context, "accept-language"))
+
+
 async def _abort(context: grpc.aio.ServicerContext, error: ServiceError) -> None:
-    status = rpc_status.to_status(error.to_status_proto())
-    await context.abort(status.code, status.details, status.trailing_metadata)
+    language = _language(context)
+    status = rpc_status.to_status(error.to_status_proto(language))
+    await context.abort(status.code, status.details,
+                        (*status.trailing_metadata, ("content-language", language)))
 
 
 class MalformedRequest:
@@ -129,6 +137,8 @@ class GameServicer(pb_grpc.GameServiceServicer):
             method=method,
             request_id=_metadata(context, "x-request-id") or new_request_id(),
         )
+        language = _language(context)
+        LANGUAGE.set(language)  # each call runs in its own task
         with observe_request(record):
             try:
                 if isinstance(request, MalformedRequest):
@@ -149,7 +159,9 @@ class GameServicer(pb_grpc.GameServiceServicer):
                     connection=None if self.service.addresses.is_trusted_peer(host) else peer,
                 )
                 await self.service.accounts.resolve(caller)
-                return await handler(caller, record)
+                answer = await handler(caller, record)
+                context.set_trailing_metadata((("content-language", language),))
+                return answer
             except ServiceError as error:
                 record.outcome = error.reason
                 await _abort(context, error)
@@ -158,9 +170,8 @@ class GameServicer(pb_grpc.GameServiceServicer):
                 log.exception("unexpected_error", method=method, request_id=record.request_id)
                 await _abort(
                     context,
-                    ServiceError(
-                        "INTERNAL", f"internal error (request id {record.request_id})"
-                    ),
+                    ServiceError("INTERNAL", Text("internal_request",
+                                                  request_id=record.request_id)),
                 )
         raise AssertionError("unreachable: abort raises")
 
@@ -253,7 +264,8 @@ class GameServicer(pb_grpc.GameServiceServicer):
                 log.exception("unexpected_error", method="RunBatch", request_id=record.request_id)
                 await _abort(
                     context,
-                    ServiceError("INTERNAL", f"internal error (request id {record.request_id})"),
+                    ServiceError("INTERNAL", Text("internal_request",
+                                                  request_id=record.request_id)),
                 )
             finally:
                 await stream.aclose()

@@ -20,6 +20,7 @@ from ..auth import bearer_token
 from ..errors import ServiceError
 from ..games import Caller, GameService
 from ..gen import game_service_pb2 as pb
+from ..i18n import LANGUAGE, LANGUAGES, Text, negotiate
 from ..observability import RequestRecord, new_request_id, observe_request
 from ..rulesets import get_ruleset, parse_ruleset
 from ..store import StoreHealth
@@ -46,6 +47,10 @@ _ARGUMENT_REASONS = frozenset({
 
 
 NO_HEADERS: Mapping[str, str] = {}
+# Every answer says its language (Content-Language); one mapping per language, made once.
+_LANGUAGE_HEADERS: Mapping[str, Mapping[str, str]] = {
+    language: {"Content-Language": language} for language in LANGUAGES
+}
 
 
 def _ok_text(message: Message | Reply) -> str:
@@ -70,7 +75,19 @@ class RestGateway:
         self, operation_id: str, request: RestRequest
     ) -> tuple[int, str, Mapping[str, str]]:
         """Runs a plain operation: (HTTP status, JSON text of the answer or of the error,
-        extra headers: Retry-After on a 429)."""
+        extra headers: Content-Language, Retry-After on a 429). The texts are in the language
+        Accept-Language asks for (service/i18n), English by default."""
+        language = negotiate(request.header("accept-language"))
+        token = LANGUAGE.set(language)  # read where the service words texts (reasons)
+        try:
+            return await self._respond(operation_id, request, language)
+        finally:
+            LANGUAGE.reset(token)
+
+    async def _respond(
+        self, operation_id: str, request: RestRequest, language: str
+    ) -> tuple[int, str, Mapping[str, str]]:
+        headers = _LANGUAGE_HEADERS[language]
         record = RequestRecord(
             transport="rest",
             method=operation_id,
@@ -82,18 +99,17 @@ class RestGateway:
                 await self.service.accounts.resolve(caller)
                 if caller.token is None and operation_id in TOKEN_REQUIRED:
                     raise ServiceError(  # before anything of the request is read
-                        "UNAUTHENTICATED",
-                        f"{operation_id} needs a token (Authorization: Bearer …)",
-                    )
+                        "UNAUTHENTICATED", Text("needs_token", operation=operation_id))
                 try:
                     answer = await self._plain[operation_id](request, caller, record)
                 except ServiceError as error:
                     await self._authenticate_first(error, request, caller)
                     raise
-                return 200, _ok_text(answer), NO_HEADERS
+                return 200, _ok_text(answer), headers
             except ServiceError as error:
                 record.outcome = error.reason
-                return error.http_status, error.to_json_text(), error.http_headers()
+                return (error.http_status, error.to_json_text(language),
+                        {**headers, **error.http_headers()})
             except ClientGone:
                 record.outcome = "CLIENT_GONE"
                 return 400, "", NO_HEADERS
@@ -102,8 +118,9 @@ class RestGateway:
                 log.exception(
                     "unexpected_error", method=operation_id, request_id=record.request_id
                 )
-                error = ServiceError("INTERNAL", f"internal error (request id {record.request_id})")
-                return error.http_status, error.to_json_text(), NO_HEADERS
+                error = ServiceError("INTERNAL", Text("internal_request",
+                                                      request_id=record.request_id))
+                return error.http_status, error.to_json_text(language), headers
 
     async def _authenticate_first(
         self, error: ServiceError, request: RestRequest, caller: Caller

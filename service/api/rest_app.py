@@ -19,6 +19,7 @@ from brass import records
 from brass.records import SCHEMA_NAMES
 
 from ..errors import ServiceError
+from ..i18n import Text
 from ..observability import metrics_text
 from .rest import RestGateway
 from .rest_parse import (
@@ -75,7 +76,7 @@ async def _cors_off(
     """With CORS off a preflight is refused saying so and how to turn it on (not 405: the
     route exists, only cross-origin calls are off). A browser blocks the call either way."""
     if request.method == "OPTIONS" and "Access-Control-Request-Method" in request.headers:
-        return error_response(cors_disabled(request.headers.get("Origin", "")))
+        return error_response(cors_disabled(request.headers.get("Origin", "")), request)
     return await handler(request)
 
 
@@ -138,10 +139,10 @@ async def _http_guard(
     stand for a huge one) and a Content-Length over the limit."""
     encoding = request.headers.get("Content-Encoding")
     if encoding is not None and encoding.lower() != "identity":
-        return error_response(encoding_refused(encoding))
+        return error_response(encoding_refused(encoding), request)
     length = request.content_length
     if length is not None and length > request.client_max_size:
-        return error_response(body_too_large(request.client_max_size))
+        return error_response(body_too_large(request.client_max_size), request)
     return await handler(request)
 
 
@@ -154,20 +155,20 @@ async def _errors(
         return await handler(request)
     except web.HTTPRequestEntityTooLarge as exc:
         return error_response(
-            ServiceError("MESSAGE_TOO_LARGE", f"the request body is too large ({exc.text})")
-        )
+            ServiceError("MESSAGE_TOO_LARGE", f"the request body is too large ({exc.text})"),
+            request)
     except web.HTTPMethodNotAllowed as exc:
         allowed = ", ".join(sorted(exc.allowed_methods))
         response = error_response(
             ServiceError(
                 "METHOD_NOT_ALLOWED",
                 f"{request.method} is not allowed on {request.path} (only {allowed})",
-            )
-        )
+            ), request)
         response.headers["Allow"] = allowed  # RFC 9110: a 405 lists what is allowed
         return response
     except web.HTTPNotFound:
-        return error_response(ServiceError("UNKNOWN_ROUTE", f"no route {request.path}"))
+        return error_response(
+            ServiceError("UNKNOWN_ROUTE", Text("unknown_route", path=request.path)), request)
 
 
 class RestApp:

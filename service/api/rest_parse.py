@@ -20,6 +20,7 @@ from google.protobuf.message import Message
 from ..errors import ServiceError
 from ..games.export import DEFAULT_EXPORT_GAMES, ExportFilter
 from ..gen import game_service_pb2 as pb
+from ..i18n import negotiate
 from ..requests import MAX_COMPOUND_IDS, check_compound_length
 from ..views.convert import parse_json_into
 from .openapi import INT64_PATTERN, BodyValidator
@@ -133,8 +134,11 @@ def json_response(
     return response
 
 
-def error_response(error: ServiceError) -> web.Response:
-    return json_response(error.http_status, error.to_json_text(), error.http_headers())
+def error_response(error: ServiceError, request: web.Request | None = None) -> web.Response:
+    """A refusal in the language the request's Accept-Language asks for."""
+    language = negotiate(None if request is None else request.headers.get("Accept-Language"))
+    return json_response(error.http_status, error.to_json_text(language),
+                         {"Content-Language": language, **error.http_headers()})
 
 
 _INTEGER_TEXT = re.compile(r"-?[0-9]{1,19}")

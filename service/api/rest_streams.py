@@ -81,7 +81,7 @@ class RestStreams:
                 stream = await self.service.watch_game(message, caller, record)
             except ServiceError as error:
                 record.outcome = error.reason
-                return error_response(error)
+                return error_response(error, request)
             response = web.StreamResponse(
                 headers={
                     "Content-Type": "text/event-stream",
@@ -173,7 +173,7 @@ class RestStreams:
                 )
             except ServiceError as error:
                 record.outcome = error.reason
-                return error_response(error)
+                return error_response(error, request)
             except ClientGone:
                 record.outcome = "CLIENT_GONE"
                 return web.Response(status=400)
@@ -231,7 +231,7 @@ class RestStreams:
                                                   caller)
             except ServiceError as error:
                 record.outcome = error.reason
-                return error_response(error)
+                return error_response(error, request)
             response = web.StreamResponse(headers={
                 "Content-Type": "application/jsonl", "Cache-Control": "no-cache",
                 "X-Accel-Buffering": "no"})

@@ -238,7 +238,7 @@ class Play:
                 events = (work.apply_compound(ids, seat=seat) if compound
                           else work.apply(ids[0], seat))
         except brass.EngineError as exc:
-            raise from_engine_error(exc, version=version) from exc
+            raise from_engine_error(exc, game.ruleset, version=version) from exc
         now = time.time()
         clock_after = hosted.clock_after(hosting, clock, work.current_seat, now)
         action: dict[str, Any] = dict(_UNDO_ACTION) if undo else {"ids": ids, "compound": compound}
@@ -418,7 +418,7 @@ class Play:
         try:
             preview = game.preview(ids, seat=seat)
         except brass.EngineError as exc:
-            raise from_engine_error(exc, version=version) from exc
+            raise from_engine_error(exc, game.ruleset, version=version) from exc
         cost_arm, cost, _ = typed.cost_parts(game.ruleset, preview.get("cost") or {})
         return pb.PreviewActionResponse(
             events=event_messages(game.ruleset, version, preview.get("events", [])),

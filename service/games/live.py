@@ -15,6 +15,7 @@ import structlog
 import brass
 
 from ..errors import ServiceError
+from ..i18n import Text
 from ..model import LiveGame, is_waiting
 from ..observability import CACHED_GAMES
 from ..requests import check_game_id
@@ -85,7 +86,8 @@ class LiveGames:
         except StoreUnavailable as exc:
             raise ServiceError("UNAVAILABLE", "the game store is unavailable; retry") from exc
         if row is None:
-            raise ServiceError("UNKNOWN_GAME", f"no game has id {game_id!r}", game_id=game_id)
+            raise ServiceError("UNKNOWN_GAME", Text("unknown_game", game_id=game_id),
+                               game_id=game_id)
         return row
 
     async def head(self, game_id: str) -> int:
@@ -96,7 +98,8 @@ class LiveGames:
         except StoreUnavailable as exc:
             raise ServiceError("UNAVAILABLE", "the game store is unavailable; retry") from exc
         if head is None:
-            raise ServiceError("UNKNOWN_GAME", f"no game has id {game_id!r}", game_id=game_id)
+            raise ServiceError("UNKNOWN_GAME", Text("unknown_game", game_id=game_id),
+                               game_id=game_id)
         version, seats_revision = head
         entry = self.entry(game_id)
         if entry is not None and entry.row.seats_revision != seats_revision:

@@ -8,6 +8,7 @@ from .. import hosted
 from ..accounts import Accounts
 from ..errors import ServiceError
 from ..gen import game_service_pb2 as pb
+from ..i18n import LANGUAGE, Text, reason_text
 from ..observability import RequestRecord
 from ..requests import decode_cursor, encode_cursor, require
 from ..store import ListFilter, Store, StoreUnavailable
@@ -50,8 +51,10 @@ class Reads:
             require(0 <= target <= live.version,
                      f"at_version must be from 0 to {live.version}", "at_version")
             await self.delay.require_visible(row, live, seat, target, "at_version")
-        else:  # a delayed spectator sees the game some turns back
+        elif self.delay.applies(row, live, seat):  # the game some turns back
             target = await self.delay.visible_version(row, live, seat)
+        else:
+            target = live.version
         if target != live.version:
             live = await self.replays.game_at_version(row, target)
         record.seat, record.version = seat, live.version
@@ -71,18 +74,21 @@ class Reads:
         game = live.game
         record.seat, record.version = seat, live.version
         if game.is_over or hosted.is_ended(row):
-            raise ServiceError("GAME_OVER", f"game {row.game_id} is over", version=live.version)
+            raise ServiceError("GAME_OVER", Text("game_over", game_id=row.game_id),
+                               version=live.version)
         if game.current_seat != seat:
             raise ServiceError(
                 "NOT_YOUR_TURN",
-                f"seat {game.current_seat} is to act, not seat {seat}",
+                Text("not_your_turn", current_seat=game.current_seat, seat=seat),
                 version=live.version,
                 current_seat=game.current_seat,
             )
         head, options_bytes, options_json = self.legal.parts(row, live, seat)
         if request.include_unavailable:
+            language = LANGUAGE.get()
             for option_id, reason, message in game.unavailable():
-                head.unavailable.add(id=option_id, reason=reason, message=message,
+                head.unavailable.add(id=option_id, reason=reason,
+                                     message=reason_text(game.ruleset, reason, message, language),
                                      **{typed.reason_code_field(game.ruleset): reason})
         if request.include_compound_actions:
             add_compound_actions(head, game)

@@ -670,7 +670,14 @@ class GetRulesetResponse(_message.Message):
     def __init__(self, ruleset: _Optional[_Union[RulesetDescription, _Mapping]] = ...) -> None: ...
 
 class RulesetDescription(_message.Message):
-    __slots__ = ("ruleset", "name", "title", "rules_edition", "min_players", "max_players", "provisional", "placeholders", "options", "decision_kinds", "actions", "reasons", "board")
+    __slots__ = ("ruleset", "name", "title", "rules_edition", "min_players", "max_players", "provisional", "placeholders", "options", "decision_kinds", "actions", "reasons", "board", "labels")
+    class LabelsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: RulesetLabels
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[_Union[RulesetLabels, _Mapping]] = ...) -> None: ...
     RULESET_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     TITLE_FIELD_NUMBER: _ClassVar[int]
@@ -684,6 +691,7 @@ class RulesetDescription(_message.Message):
     ACTIONS_FIELD_NUMBER: _ClassVar[int]
     REASONS_FIELD_NUMBER: _ClassVar[int]
     BOARD_FIELD_NUMBER: _ClassVar[int]
+    LABELS_FIELD_NUMBER: _ClassVar[int]
     ruleset: Ruleset
     name: str
     title: str
@@ -697,7 +705,66 @@ class RulesetDescription(_message.Message):
     actions: _containers.RepeatedCompositeFieldContainer[ActionInfo]
     reasons: _containers.RepeatedCompositeFieldContainer[ReasonInfo]
     board: Board
-    def __init__(self, ruleset: _Optional[_Union[Ruleset, str]] = ..., name: _Optional[str] = ..., title: _Optional[str] = ..., rules_edition: _Optional[int] = ..., min_players: _Optional[int] = ..., max_players: _Optional[int] = ..., provisional: _Optional[bool] = ..., placeholders: _Optional[_Iterable[str]] = ..., options: _Optional[_Iterable[_Union[OptionInfo, _Mapping]]] = ..., decision_kinds: _Optional[_Iterable[str]] = ..., actions: _Optional[_Iterable[_Union[ActionInfo, _Mapping]]] = ..., reasons: _Optional[_Iterable[_Union[ReasonInfo, _Mapping]]] = ..., board: _Optional[_Union[Board, _Mapping]] = ...) -> None: ...
+    labels: _containers.MessageMap[str, RulesetLabels]
+    def __init__(self, ruleset: _Optional[_Union[Ruleset, str]] = ..., name: _Optional[str] = ..., title: _Optional[str] = ..., rules_edition: _Optional[int] = ..., min_players: _Optional[int] = ..., max_players: _Optional[int] = ..., provisional: _Optional[bool] = ..., placeholders: _Optional[_Iterable[str]] = ..., options: _Optional[_Iterable[_Union[OptionInfo, _Mapping]]] = ..., decision_kinds: _Optional[_Iterable[str]] = ..., actions: _Optional[_Iterable[_Union[ActionInfo, _Mapping]]] = ..., reasons: _Optional[_Iterable[_Union[ReasonInfo, _Mapping]]] = ..., board: _Optional[_Union[Board, _Mapping]] = ..., labels: _Optional[_Mapping[str, RulesetLabels]] = ...) -> None: ...
+
+class RulesetLabels(_message.Message):
+    __slots__ = ("decision_kinds", "option_kinds", "action_types", "industries", "reasons", "locations")
+    class DecisionKindsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    class OptionKindsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    class ActionTypesEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    class IndustriesEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    class ReasonsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    class LocationsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    DECISION_KINDS_FIELD_NUMBER: _ClassVar[int]
+    OPTION_KINDS_FIELD_NUMBER: _ClassVar[int]
+    ACTION_TYPES_FIELD_NUMBER: _ClassVar[int]
+    INDUSTRIES_FIELD_NUMBER: _ClassVar[int]
+    REASONS_FIELD_NUMBER: _ClassVar[int]
+    LOCATIONS_FIELD_NUMBER: _ClassVar[int]
+    decision_kinds: _containers.ScalarMap[str, str]
+    option_kinds: _containers.ScalarMap[str, str]
+    action_types: _containers.ScalarMap[str, str]
+    industries: _containers.ScalarMap[str, str]
+    reasons: _containers.ScalarMap[str, str]
+    locations: _containers.ScalarMap[str, str]
+    def __init__(self, decision_kinds: _Optional[_Mapping[str, str]] = ..., option_kinds: _Optional[_Mapping[str, str]] = ..., action_types: _Optional[_Mapping[str, str]] = ..., industries: _Optional[_Mapping[str, str]] = ..., reasons: _Optional[_Mapping[str, str]] = ..., locations: _Optional[_Mapping[str, str]] = ...) -> None: ...
 
 class OptionInfo(_message.Message):
     __slots__ = ("key", "type", "description", "default_bool", "default_int", "default_enum", "allowed_ints", "allowed_enums", "min", "max", "allowed_bools")

@@ -305,3 +305,27 @@ def test_a_rematch_from_the_finished_games_page(
     assert [s["name"] for s in state["summary"]["seats"]] == ["Bea", "Ada"]
     shot(page, artifacts, "16-rematch")
     assert not page.errors
+
+
+def test_a_spectator_of_a_delayed_game_is_told_so(
+    browser: Any, site: tuple[str, Rest], artifacts: Path
+) -> None:
+    """docs/SERVICE.md, Spectator delay: the spectator's page shows the delayed state and
+    says how far behind it is."""
+    base, rest = site
+    created = rest.call("POST", "/v1/games", None, {
+        "players": 2, "seed": "27", "options": {"spectatorDelayTurns": 2}})
+    game_id, tokens = created["gameId"], {s["seat"]: s["token"] for s in created["seats"]}
+    rng = random.Random(27)
+    for _ in range(3):
+        # (a seat sees who is to act now; a spectator, the seat of turns back)
+        rest.play_one_action(game_id, tokens[current_seat(rest.game(game_id, tokens[0]))], rng)
+    shown = version_of(rest.game(game_id))  # a spectator's: the delayed version
+    assert shown < version_of(rest.game(game_id, tokens[0]))
+    page = new_page(browser)
+    page.goto(f"{base}/#/game/{game_id}")
+    note = page.locator(".decision .spectator-delay")
+    note.wait_for(timeout=PAGE_TIMEOUT_MS)
+    assert note.inner_text() == "Spectators see this game 2 whole turns behind until it ends."
+    wait_page_version(page, shown)
+    assert not page.errors

@@ -135,33 +135,3 @@ def test_a_pittsburgh_game_from_a_position_on_both_transports(server: ServerProc
     else:
         raise AssertionError("a position with a player missing was accepted")
 
-
-def test_the_language_header_is_accepted_and_english_is_served(server: ServerProcess) -> None:
-    """docs/FRONTEND.md, "Languages": Accept-Language (gRPC metadata accept-language) is
-    accepted and never refused; the service answers in English whatever it asks."""
-    import http.client
-
-    with server.client() as client:
-        stub = client._stub  # type: ignore[attr-defined]
-        request = pb.GetRulesetRequest(ruleset=pb.RULESET_PITTSBURGH)
-        plain = stub.GetRuleset(request, timeout=30)
-        asked = stub.GetRuleset(request, timeout=30, metadata=(("accept-language", "zh-CN"),))
-        assert asked == plain
-        try:
-            stub.GetGame(pb.GetGameRequest(game_id="no-such-game"), timeout=30,
-                         metadata=(("accept-language", "zh-CN"),))
-            raise AssertionError("an unknown game was found")
-        except Exception as exc:  # grpc.RpcError
-            assert BrassError.from_rpc_error(exc).message == "no game has id 'no-such-game'"
-    connection = http.client.HTTPConnection("127.0.0.1", server.http_port, timeout=30)
-    try:
-        connection.request("GET", "/v1/rulesets/pittsburgh",
-                           headers={"Accept-Language": "zh-CN,zh;q=0.9"})
-        answer = connection.getresponse()
-        body = json.loads(answer.read())
-    finally:
-        connection.close()
-    assert answer.status == 200 and "Content-Language" not in answer.headers
-    reasons = {r["code"]: r["message"] for r in body["ruleset"]["reasons"]}
-    assert reasons == {r.code: r.message for r in plain.ruleset.reasons}
-    assert reasons["NOT_ENOUGH_MONEY"].isascii()

@@ -310,6 +310,8 @@ export async function gamePage(root, go, gameId, seat) {
     if (st.seat === null) {
       parts[0] = h('h2', { id: 'decision-heading' }, 'Spectating');
       parts.push(h('p', {}, isWaiting(s) ? 'The game has not started.' : `${seatName(s, s.currentSeat)} is deciding: ${decisionPrompt(s.decision).toLowerCase()}.`));
+      const delay = s.hostPolicy ? s.hostPolicy.spectatorDelayTurns : 0;
+      if (delay) parts.push(h('p', { class: 'spectator-delay' }, `Spectators see this game ${delay} whole turn${delay === 1 ? '' : 's'} behind until it ends.`));
       replace(el.decision, parts);
       return;
     }

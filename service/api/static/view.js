@@ -234,6 +234,7 @@ function readHostPolicy(raw) {
     onResign: pick(raw, 'on_resign', 'RESIGN_POLICY_BOT_TAKES_OVER'),
     onTimeout: pick(raw, 'on_timeout', 'TIMEOUT_POLICY_BOT_PLAYS_TURN'),
     standInBot: pick(raw, 'stand_in_bot', ''),
+    spectatorDelayTurns: num(pick(raw, 'spectator_delay_turns', 0)),
   };
 }
 

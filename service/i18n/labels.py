@@ -1,0 +1,55 @@
+"""GetRuleset's display labels: a ruleset's names in each language (service/i18n)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .labels_catalogue import (
+    ACTION_TYPES,
+    DECISION_KINDS,
+    INDUSTRIES,
+    LOCATIONS_ZH,
+    OPTION_KINDS,
+    Pair,
+)
+from .reasons_catalogue import REASONS_ZH
+
+ENGLISH, CHINESE = "en", "zh-Hans"
+
+
+def _pick(table: dict[str, Pair], names: list[str]) -> dict[str, dict[str, str]]:
+    """{language: {name: label}} of `names` (a KeyError names a label missing)."""
+    return {ENGLISH: {n: table[n][0] for n in names}, CHINESE: {n: table[n][1] for n in names}}
+
+
+def industries_of(description: dict[str, Any]) -> list[str]:
+    """The industries a ruleset's description names: its industry options, its tiles'."""
+    names = {a["value"] for a in description["actions"] if a["kind"] == "industry"}
+    names |= {t["industry"] for t in (description.get("board") or {}).get("tiles", [])}
+    return sorted(names)
+
+
+def ruleset_labels(description: dict[str, Any]) -> dict[str, dict[str, dict[str, str]]]:
+    """{language: {category: {engine name: label}}} for brass.board.describe_ruleset's
+    dict: decision kinds, option kinds, action types, industries, reasons, locations."""
+    name = description["ruleset"]
+    actions = description["actions"]
+    parts = {
+        "decision_kinds": _pick(DECISION_KINDS, description["decision_kinds"]),
+        "option_kinds": _pick(OPTION_KINDS, sorted({a["kind"] for a in actions})),
+        "action_types": _pick(ACTION_TYPES, [a["value"] for a in actions
+                                             if a["kind"] == "action_type"]),
+        "industries": _pick(INDUSTRIES[name], industries_of(description)),
+    }
+    reasons = description["reasons"]
+    parts["reasons"] = {
+        ENGLISH: {r["code"]: r["message"] for r in reasons},
+        CHINESE: {r["code"]: REASONS_ZH[name][r["code"]] for r in reasons},
+    }
+    locations = (description.get("board") or {}).get("locations", [])
+    parts["locations"] = {
+        ENGLISH: {p["id"]: p["name"] for p in locations},
+        CHINESE: {p["id"]: LOCATIONS_ZH[name][p["id"]] for p in locations},
+    }
+    return {language: {category: tables[language] for category, tables in parts.items()}
+            for language in (ENGLISH, CHINESE)}

@@ -1,0 +1,117 @@
+"""Display labels of a ruleset's names, per language: what GetRuleset's `labels` carry so
+that every frontend shows the same words. Each table maps an engine name to its
+(English, Simplified Chinese) label; a ruleset's own table overrides the shared one."""
+
+from __future__ import annotations
+
+Pair = tuple[str, str]
+
+DECISION_KINDS: dict[str, Pair] = {
+    "action": ("Choose an action", "选择行动"),
+    "card": ("Discard a card", "弃一张牌"),
+    "scout_card": ("Discard for scouting", "侦察弃牌"),
+    "build_industry": ("Choose an industry", "选择产业"),
+    "build_slot": ("Choose a space", "选择建造位置"),
+    "build_tile": ("Choose a tile", "选择板块"),
+    "build_place": ("Choose a place", "选择建造地点"),
+    "coal": ("Choose coal", "选择煤"),
+    "iron": ("Choose iron", "选择铁"),
+    "steel": ("Choose steel", "选择钢"),
+    "coke": ("Choose coke", "选择焦炭"),
+    "oil": ("Choose oil", "选择石油"),
+    "beer": ("Choose beer", "选择啤酒"),
+    "link": ("Choose a route", "选择路线"),
+    "link_tile": ("Choose a link tile", "选择连接板块"),
+    "link_route": ("Choose a route", "选择路线"),
+    "second_rail": ("Second rail link", "第二条铁路"),
+    "second_link": ("Second link", "第二条连接"),
+    "develop": ("Develop", "开发"),
+    "develop_cube": ("Pay for developing", "开发的支付"),
+    "free_develop": ("Free develop", "免费开发"),
+    "market_sale": ("Sell to the market", "卖给市场"),
+    "sell_tile": ("Choose a tile to sell", "选择要出售的板块"),
+    "sell_merchant": ("Choose a merchant", "选择商人"),
+    "quality": ("Choose a quality reward", "选择品质奖励"),
+    "bonus_sell": ("Bonus sale", "额外出售"),
+    "shortfall": ("Pay a shortfall", "弥补欠款"),
+    "game_over": ("Game over", "游戏结束"),
+}
+
+OPTION_KINDS: dict[str, Pair] = {
+    "action_type": ("Action", "行动"),
+    "card": ("Card", "卡牌"),
+    "industry": ("Industry", "产业"),
+    "slot": ("Space", "位置"),
+    "link": ("Route", "路线"),
+    "merchant": ("Merchant", "商人"),
+    "market": ("Market", "市场"),
+    "done": ("Done", "完成"),
+    "tile": ("Tile", "板块"),
+    "cube": ("Cube", "方块"),
+    "link_tile": ("Link tile", "连接板块"),
+    "pipeline": ("Pipeline", "管道"),
+    "oilfield": ("Oilfield", "油田"),
+    "oil_city_via": ("Oil City via", "石油城经由"),
+    "quality": ("Quality reward", "品质奖励"),
+    "bonus_sell": ("Bonus sale", "额外出售"),
+    "vanderbilt": ("Vanderbilt", "范德比尔特"),
+}
+
+ACTION_TYPES: dict[str, Pair] = {
+    "build": ("Build", "建造"),
+    "network": ("Network", "网络"),
+    "develop": ("Develop", "开发"),
+    "sell": ("Sell", "出售"),
+    "loan": ("Loan", "贷款"),
+    "scout": ("Scout", "侦察"),
+    "pass": ("Pass", "跳过"),
+}
+
+INDUSTRIES: dict[str, dict[str, Pair]] = {
+    "birmingham": {
+        "cotton": ("Cotton Mill", "棉纺厂"),
+        "manufacturer": ("Manufacturer", "制造厂"),
+        "pottery": ("Pottery", "陶瓷厂"),
+        "coal": ("Coal Mine", "煤矿"),
+        "iron": ("Iron Works", "铁厂"),
+        "brewery": ("Brewery", "酿酒厂"),
+    },
+    "pittsburgh": {
+        "coal": ("Coal Mine", "煤矿"),
+        "coke": ("Coke Works", "焦炭厂"),
+        "iron_steel": ("Iron & Steel Works", "钢铁厂"),
+        "kerosene": ("Kerosene Refinery", "煤油精炼厂"),
+        "manufacturing": ("Manufacturing", "制造厂"),
+        "locomotive": ("Locomotive Works", "机车厂"),
+        "automobile": ("Automobile Plant", "汽车厂"),
+        "polyphase": ("Polyphase Electric", "多相电厂"),
+        "skyscraper": ("Skyscraper", "摩天大楼"),
+        "oil_city": ("Oil City", "石油城"),
+    },
+}
+
+# English location labels are the board's own names; these are their Chinese names.
+LOCATIONS_ZH: dict[str, dict[str, str]] = {
+    "birmingham": {
+        "belper": "贝尔珀", "derby": "德比", "leek": "利克", "stoke_on_trent": "特伦特河畔斯托克",
+        "stone": "斯通", "uttoxeter": "阿托克西特", "stafford": "斯塔福德",
+        "burton_on_trent": "特伦特河畔伯顿", "cannock": "坎诺克", "tamworth": "塔姆沃思",
+        "walsall": "沃尔索尔", "coalbrookdale": "科尔布鲁克代尔", "wolverhampton": "伍尔弗汉普顿",
+        "dudley": "达德利", "kidderminster": "基德明斯特", "worcester": "伍斯特",
+        "birmingham": "伯明翰", "nuneaton": "纳尼顿", "coventry": "考文垂", "redditch": "雷迪奇",
+        "farm_brewery_north": "农场酿酒厂（北，坎诺克左侧）",
+        "farm_brewery_south": "农场酿酒厂（南，基德明斯特—伍斯特线左侧）",
+        "warrington": "沃灵顿", "nottingham": "诺丁汉", "shrewsbury": "什鲁斯伯里",
+        "oxford": "牛津", "gloucester": "格洛斯特",
+    },
+    "pittsburgh": {
+        "saginaw": "萨吉诺", "detroit": "底特律", "chicago_whiting": "芝加哥与怀廷",
+        "toledo": "托莱多", "cleveland": "克利夫兰", "erie": "伊利", "buffalo": "布法罗",
+        "rochester": "罗切斯特", "wilkes_barre_scranton": "威尔克斯-巴里与斯克兰顿",
+        "columbus": "哥伦布", "indianapolis": "印第安纳波利斯", "pittsburgh": "匹兹堡",
+        "harrisburg": "哈里斯堡", "bethlehem": "伯利恒", "clarksburg": "克拉克斯堡",
+        "baltimore": "巴尔的摩", "philadelphia": "费城", "canada": "加拿大",
+        "eads_bridge": "伊兹桥", "the_south": "南方", "cincinnati": "辛辛那提",
+        "the_east": "东部（占位数据）",
+    },
+}
