@@ -13,7 +13,7 @@ from .gen import game_service_pb2 as pb
 from .store import GameRow
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class LiveGame:
     """An engine game held in memory, exactly at a stored version.
 

@@ -17,7 +17,7 @@ from .base import CorruptRecord
 log = structlog.get_logger("brass_service.store")
 
 
-@dataclass
+@dataclass(slots=True)
 class GameRow:
     game_id: str
     ruleset: int

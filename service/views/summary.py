@@ -66,7 +66,10 @@ class _RowSummary:
 _row_summaries: dict[int, tuple[GameRow, _RowSummary]] = {}
 
 
-_ROW_SUMMARIES_KEPT = 4096
+# The games being played now: a summary is encoded once per row while its game is busy.
+# Each kept summary costs ~1.5 KB, so the bound is the busy games, not every live game
+# (4,096 kept made them 1.5 KB of each of 2,000 live games' memory: issue 22).
+_ROW_SUMMARIES_KEPT = 256
 
 
 def _row_summary(row: GameRow) -> _RowSummary:

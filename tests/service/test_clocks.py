@@ -146,9 +146,15 @@ def test_two_processes_act_on_a_timeout_once(backend: Backend) -> None:
             on_timeout=pb.TIMEOUT_POLICY_FORFEIT, on_resign=pb.RESIGN_POLICY_GAME_ENDS)
         game_id = created.game_id
         wait_for(lambda: other.get_game(game_id).summary.status == pb.GAME_STATUS_FINISHED)
-        # Only the process that claimed the timeout forfeited the seat (each logs it).
-        stored = [line for server in (first, second) for line in server.log_text().splitlines()
-                  if '"seat_forfeited"' in line and game_id in line]
+        # Only the process that claimed the timeout forfeited the seat (each logs it; the
+        # line may reach the log file a moment after the game is seen finished).
+        def forfeits() -> list[str]:
+            return [line for server in (first, second)
+                    for line in server.log_text().splitlines()
+                    if '"seat_forfeited"' in line and game_id in line]
+
+        wait_for(lambda: len(forfeits()) > 0)
+        stored = forfeits()
         assert len(stored) == 1, stored
         # And with the stand-in playing timed-out turns, each turn is played once.
         played = client.create_game(players=2, seed=19, clock=pb.ClockOptions(turn_ms=300),

@@ -96,4 +96,21 @@ def _c_options(rs: Ruleset, players: Any, options: dict[str, Any]) -> tuple[Any,
     record["auto_resolve"] = auto
     opt = ffi.new("BrassOptions *", {"ruleset": rs.id, "players": players,
                                      "auto_resolve": int(auto), "values": values})
-    return opt, record
+    return opt, _shared_options(rs.name, tuple(values), auto, record)
+
+
+# Games dealt with the same options share one recorded dict (read only, as every part of a
+# replay record's start): Pittsburgh's ~30 options took 1.5 KB of each game (issue 22).
+_OPTION_RECORDS: dict[tuple[str, tuple[int, ...], bool], dict[str, Any]] = {}
+_OPTION_RECORDS_KEPT = 256  # distinct option sets; beyond it a game keeps its own
+
+
+def _shared_options(ruleset: str, values: tuple[int, ...], auto: bool,
+                    record: dict[str, Any]) -> dict[str, Any]:
+    key = (ruleset, values, auto)
+    shared = _OPTION_RECORDS.get(key)
+    if shared is not None:
+        return shared
+    if len(_OPTION_RECORDS) < _OPTION_RECORDS_KEPT:
+        _OPTION_RECORDS[key] = record
+    return record

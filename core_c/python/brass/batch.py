@@ -52,7 +52,7 @@ class GameBatch:
         fresh = Game.new(self.players, seed, ruleset=self.ruleset.name, **self._options)
         slot = ffi.addressof(self._array, i)
         lib.brass_clone(slot, fresh._g)
-        self.games[i] = Game(slot, fresh._record, self._array)
+        self.games[i] = Game(slot, fresh.replay_record(), self._array)
         return self.games[i]
 
     def step(self, actions: np.ndarray, observations: np.ndarray, masks: np.ndarray
@@ -90,7 +90,7 @@ class GameBatch:
             _raise(-refused, what="batch", rs=self.ruleset)
         for i in np.flatnonzero((errors == 0) & (acts >= 0)):
             game, action = self.games[i], int(acts[i])
-            game._record["decisions"].append(action)
+            game._decisions.append(action)
             game._note_applied([action])
         return errors, done
 

@@ -87,11 +87,14 @@ def _barrier_within(barrier: bytes, path: list[int], depth: int, rs: Ruleset
 class Game:
     """One game of Brass in the C core. Methods never leave the state half-changed."""
 
-    __slots__ = ("_barrier", "_g", "_owner", "_record", "_rs", "_turn")
+    __slots__ = ("_barrier", "_decisions", "_g", "_origin", "_owner", "_rs", "_turn")
 
     def __init__(self, _state: Any, _record: dict[str, Any], _owner: Any = None) -> None:
         self._g = _state
-        self._record = _record
+        # The replay record: where the game starts (ruleset, seed or position, options;
+        # never changed once made, so clones share it) and its own decisions since.
+        self._origin = {k: v for k, v in _record.items() if k != "decisions"}
+        self._decisions: list[int | str] = list(_record.get("decisions", ()))
         self._rs = _ruleset_of(_state)
         # A game viewing a GameBatch slot keeps the batch's C array alive (a pointer into
         # it does not).
@@ -161,11 +164,10 @@ class Game:
     def clone(self) -> Game:
         """An independent copy (its own C state and replay record)."""
         rs = self._rs
-        rec = dict(self._record)
-        rec["decisions"] = list(rec["decisions"])
         copy = Game.__new__(Game)
         copy._g = _state_of(bytearray(ffi.buffer(self._g, rs.state_size)))
-        copy._record = rec
+        copy._origin = self._origin  # immutable: shared
+        copy._decisions = list(self._decisions)
         copy._rs = rs
         copy._owner = None
         # the barrier's bytes are immutable: the copy shares them
@@ -182,7 +184,7 @@ class Game:
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Game:
         copy = self.clone()
-        copy._record = deepcopy(self._record, memo)
+        copy._origin = deepcopy(self._origin, memo)
         return copy
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -245,7 +247,7 @@ class Game:
     @property
     def version(self) -> int:
         """Number of decisions submitted to this game object (its replay length)."""
-        return len(self._record["decisions"])
+        return len(self._decisions)
 
     def state_hash(self) -> int:
         """A hash of the whole state; its bytes include the ruleset and rules edition."""
@@ -255,9 +257,7 @@ class Game:
         return _snapshot_of(self._g, self._rs)
 
     def replay_record(self) -> dict[str, Any]:
-        rec = dict(self._record)
-        rec["decisions"] = list(self._record["decisions"])
-        return rec
+        return {**self._origin, "decisions": list(self._decisions)}
 
     # ---- decisions ----
     def legal_ids(self) -> list[int]:
@@ -316,7 +316,7 @@ class Game:
             _raise(err, reason[0], f"action {action} ({rs.action_names[action]})" if err != 2
                    else f"seat {seat} tried to act; seat {g.header.current} is to act",
                    rs=rs)
-        self._record["decisions"].append(action)
+        self._decisions.append(action)
         # the undo bookkeeping's common cases inline (_note_applied has them all)
         depth = lib.brass_undo_depth(g)
         if depth == 0:
@@ -341,7 +341,7 @@ class Game:
         if err:
             k = at[0]
             _raise(err, reason[0], f"ids[{k}]={ids[k]} ({rs.action_names[ids[k]]})", rs=rs)
-        self._record["decisions"].extend(ids)
+        self._decisions.extend(ids)
         self._note_applied(ids)
         return self._events(log)
 
@@ -379,7 +379,7 @@ class Game:
                    if err == lib.BRASS_E_NOT_YOUR_TURN else "undo", rs=rs)
         undone = turn[len(turn) - steps[0]:]
         del turn[len(turn) - steps[0]:]
-        self._record["decisions"].append(UNDO)
+        self._decisions.append(UNDO)
         return [{"type": "undo", "seat": acting, "decisions": len(undone),
                  "ids": undone}]
 
@@ -463,7 +463,7 @@ class Game:
         n = lib.brass_playout(self._g, _policy(policy), _seed(seed), max_decisions)
         if n < 0:
             _raise(-n, rs=self._rs)
-        self._record["playout"] = True
+        self._origin = {**self._origin, "playout": True}  # a new origin: clones share it
         if n:
             self._at_barrier()  # the core's barrier: those decisions are nobody's record
         return n
@@ -526,7 +526,8 @@ def _determinized(game: Game, seat: int, seed: int) -> Game:
 def _unpickle_game(snapshot: bytes, record: dict[str, Any],
                    barrier: tuple[bytes, list[int]] | None = None) -> Game:
     game = Game.restore(snapshot, record.get("ruleset"))
-    game._record = record
+    game._origin = {k: v for k, v in record.items() if k != "decisions"}
+    game._decisions = list(record.get("decisions", ()))
     if barrier is not None:  # the turn so far, so that undo still works
         kept = Game.restore(barrier[0], record.get("ruleset"))
         game._barrier = _state_bytes(kept._g, kept._rs)
