@@ -218,4 +218,4 @@ def test_the_summary_says_the_hosts_policy_over_both_transports(server: ServerPr
     rest = server.rest()
     assert rest.get(f"/v1/games/{created.game_id}")["state"]["summary"]["hostPolicy"] == {
         "onResign": "RESIGN_POLICY_GAME_ENDS", "onTimeout": "TIMEOUT_POLICY_FORFEIT",
-        "standInBot": "random"}
+        "standInBot": "random", "spectatorDelayTurns": 0}
