@@ -1,6 +1,7 @@
 // The REST API of the same origin, and the live event stream (Server-Sent Events read
 // with fetch, since EventSource cannot send the seat's Authorization header).
 
+import { language } from './i18n.js';
 import { readError, readUpdate } from './view.js';
 
 export class ApiError extends Error {
@@ -22,7 +23,8 @@ async function call(method, path, { token, body, query } = {}) {
     const text = params.toString();
     if (text) url += '?' + text;
   }
-  const headers = {};
+  // the server's refusals and reasons in the page's language
+  const headers = { 'Accept-Language': language() };
   if (token) headers.Authorization = `Bearer ${token}`;
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   let response;
@@ -96,7 +98,7 @@ export function watchGame(gameId, token, fromVersion, handlers) {
 
   async function once() {
     controller = new AbortController();
-    const headers = { Accept: 'text/event-stream' };
+    const headers = { Accept: 'text/event-stream', 'Accept-Language': language() };
     if (token) headers.Authorization = `Bearer ${token}`;
     const url = `/v1/games/${enc(gameId)}/events?fromVersion=${lastVersion}`;
     const response = await fetch(url, { headers, signal: controller.signal, cache: 'no-store' });

@@ -6,6 +6,7 @@ import { api, watchGame as watch } from './api.js';
 import { drawBoard } from './board.js';
 import { capabilities, ruleset as getRuleset } from './caps.js';
 import { announce, h, replace, SEAT_COLOUR_NAMES } from './dom.js';
+import { eraRound, t } from './i18n.js';
 
 function build(parent, ...children) {
   parent.append(...children);
@@ -22,7 +23,7 @@ const LOG_LINES = 200;
 
 function seatName(summary, seat) {
   const s = summary && summary.seats.find((x) => x.seat === seat);
-  return (s && s.name) || `Seat ${seat + 1}`;
+  return (s && s.name) || t('lobby.seatN', { n: seat + 1 });
 }
 
 function copyButton(text, label) {
@@ -227,18 +228,18 @@ export async function gamePage(root, go, gameId, seat) {
   function renderStatus() {
     const s = st.state && st.state.summary;
     const v = st.state && st.state.view;
-    const parts = [h('a', { href: '#/', class: 'home' }, 'Lobby')];
+    const parts = [h('a', { href: '#/', class: 'home' }, t('game.lobby'))];
     if (s) {
-      parts.push(h('span', {}, `Game ${s.gameId}`));
+      parts.push(h('span', {}, t('game.gameN', { id: s.gameId })));
       // Birmingham names its eras (canal, rail), Pittsburgh numbers them
-      if (v) parts.push(h('span', {}, `${typeof v.era === 'number' ? `Era ${v.era}` : `${title(v.era)} era`}, round ${v.round}`));
-      if (isWaiting(s)) parts.push(h('span', {}, 'Waiting for players'));
-      else if (isFinished(s)) parts.push(h('span', { class: 'turn' }, 'Game over'));
+      if (v) parts.push(h('span', {}, eraRound(v.era, v.round)));
+      if (isWaiting(s)) parts.push(h('span', {}, t('game.waitingPlayers')));
+      else if (isFinished(s)) parts.push(h('span', { class: 'turn' }, t('game.over')));
       else if (s.currentSeat !== null) {
         parts.push(h('span', { class: ['turn', myTurn() && 'mine'] },
-          myTurn() ? 'Your turn' : `${seatName(s, s.currentSeat)} to play`));
+          myTurn() ? t('game.yourTurn') : t('game.toPlay', { name: seatName(s, s.currentSeat) })));
       }
-      parts.push(h('span', {}, st.seat === null ? 'Spectating' : `You: ${seatName(s, st.seat)}`));
+      parts.push(h('span', {}, st.seat === null ? t('game.spectating') : t('game.you', { name: seatName(s, st.seat) })));
       if (v) parts.push(h('span', {}, `Deck ${v.deckSize}`));
       parts.push(h('span', { class: 'version' }, `v${s.version}`));
       if (s.clock && s.clock.turnSeat !== null) {
@@ -287,14 +288,14 @@ export async function gamePage(root, go, gameId, seat) {
 
   function renderDecision() {
     const s = st.state && st.state.summary;
-    const parts = [h('h2', { id: 'decision-heading' }, 'Your move')];
+    const parts = [h('h2', { id: 'decision-heading' }, t('game.yourMove'))];
     if (st.error) parts.push(h('p', { class: 'error', role: 'alert' }, st.error));
     if (!s) {
       replace(el.decision, parts, h('p', {}, 'Loading…'));
       return;
     }
     if (isFinished(s)) {
-      parts[0] = h('h2', { id: 'decision-heading' }, 'Final scores');
+      parts[0] = h('h2', { id: 'decision-heading' }, t('game.finalScores'));
       const scores = st.state.scores;
       if (/RESIGNED|FORFEITED/.test(s.endReason)) {
         parts.push(h('p', {}, `The game ended early (${title(s.endReason.replace(/^END_REASON_/, '').toLowerCase())}): it is not scored.`));
@@ -303,12 +304,12 @@ export async function gamePage(root, go, gameId, seat) {
         .map((seat) => ({ seat: seat.seat, score: scores[seat.seat] ?? 0 }))
         .sort((a, b) => b.score - a.score)
         .map((x) => h('li', {}, `${seatName(s, x.seat)}: ${x.score} VP${st.state.winners.includes(x.seat) ? ' (winner)' : ''}`))));
-      parts.push(h('a', { href: `#/replay/${encodeURIComponent(gameId)}`, class: 'button' }, 'Watch the replay'));
+      parts.push(h('a', { href: `#/replay/${encodeURIComponent(gameId)}`, class: 'button' }, t('game.watchReplay')));
       replace(el.decision, parts, rematchControls(s));
       return;
     }
     if (st.seat === null) {
-      parts[0] = h('h2', { id: 'decision-heading' }, 'Spectating');
+      parts[0] = h('h2', { id: 'decision-heading' }, t('game.spectating'));
       parts.push(h('p', {}, isWaiting(s) ? 'The game has not started.' : `${seatName(s, s.currentSeat)} is deciding: ${decisionPrompt(s.decision).toLowerCase()}.`));
       const delay = s.hostPolicy ? s.hostPolicy.spectatorDelayTurns : 0;
       if (delay) parts.push(h('p', { class: 'spectator-delay' }, `Spectators see this game ${delay} whole turn${delay === 1 ? '' : 's'} behind until it ends.`));
@@ -353,11 +354,11 @@ export async function gamePage(root, go, gameId, seat) {
         }, nameText(name) || `#${u.id}`), h('span', { class: 'reason', id: `reason-${u.id}` }, u.message)));
       }
       parts.push(h('details', { class: 'unavailable-box', open: st.legal.unavailable.length <= 4 || undefined },
-        h('summary', {}, `Unavailable here (${st.legal.unavailable.length})`), refused));
+        h('summary', {}, t('game.unavailable', { n: st.legal.unavailable.length })), refused));
     }
     if (st.selected) {
       const box = h('div', { class: 'preview', 'aria-live': 'polite', 'aria-labelledby': 'preview-heading' },
-        h('h3', { id: 'preview-heading' }, `Preview: ${st.selected.label}`));
+        h('h3', { id: 'preview-heading' }, t('game.preview', { label: st.selected.label })));
       if (st.preview) {
         box.append(h('table', { class: 'cost' }, h('tbody', {}, st.preview.rows.map(([k, v]) => h('tr', {}, h('th', { scope: 'row' }, k), h('td', {}, v))))));
         if (st.preview.events.length) {
@@ -367,8 +368,8 @@ export async function gamePage(root, go, gameId, seat) {
         box.append(h('p', {}, 'Working out the cost…'));
       }
       box.append(h('div', { class: 'buttons' },
-        h('button', { type: 'button', class: 'primary confirm', disabled: st.busy || !st.preview, onclick: confirmSelected }, 'Confirm'),
-        h('button', { type: 'button', class: 'cancel', onclick: cancelSelected }, 'Cancel')));
+        h('button', { type: 'button', class: 'primary confirm', disabled: st.busy || !st.preview, onclick: confirmSelected }, t('game.confirm')),
+        h('button', { type: 'button', class: 'cancel', onclick: cancelSelected }, t('game.cancel'))));
       parts.push(box);
     }
     if (caps.undo) parts.push(undoControls());
@@ -379,13 +380,13 @@ export async function gamePage(root, go, gameId, seat) {
   // the view says so.
   function undoControls() {
     const now = st.state.view && st.state.view.undo;
-    if (!now) return h('div', { class: 'buttons' }, h('button', { type: 'button', class: 'undo', disabled: st.busy, onclick: undo }, 'Undo'));
+    if (!now) return h('div', { class: 'buttons' }, h('button', { type: 'button', class: 'undo', disabled: st.busy, onclick: undo }, t('game.undo')));
     const reason = now.steps ? '' : ((st.ruleset && st.ruleset.reasons.find((r) => r.code === now.refused)) || {}).message || now.refused || '';
     return h('div', { class: 'buttons undo-box' },
       h('button', {
         type: 'button', class: 'undo', disabled: st.busy || !now.steps, onclick: undo,
         'aria-describedby': reason ? 'undo-reason' : undefined,
-      }, now.steps ? `Undo (${now.steps} decision${now.steps === 1 ? '' : 's'})` : 'Undo'),
+      }, now.steps ? `Undo (${now.steps} decision${now.steps === 1 ? '' : 's'})` : t('game.undo')),
       reason ? h('span', { class: 'reason', id: 'undo-reason' }, reason) : null);
   }
 
@@ -406,7 +407,7 @@ export async function gamePage(root, go, gameId, seat) {
         h('span', {}, 'Rematch proposed: waiting for the other players.'),
         h('button', { type: 'button', onclick: () => loadState(true).catch((err) => { st.error = err.message; render(); }) }, 'Check again'));
     }
-    const label = r ? `Accept the rematch (${seatName(s, r.proposedBy)} proposed it)` : 'Rematch';
+    const label = r ? `Accept the rematch (${seatName(s, r.proposedBy)} proposed it)` : t('game.rematch');
     return h('div', { class: 'buttons rematch' }, h('button', { type: 'button', class: 'primary rematch', onclick: async () => {
       try {
         const answer = await api.operation(caps.rematch, { gameId }, st.token, {});
@@ -426,10 +427,10 @@ export async function gamePage(root, go, gameId, seat) {
     const me = s && s.seats.find((x) => x.seat === st.seat);
     if (!caps.resign || !st.token || !me || me.resigned || isWaiting(s) || isFinished(s)) return null;
     if (!st.askResign) {
-      return h('div', { class: 'buttons resign' }, h('button', { type: 'button', onclick: () => { st.askResign = true; render(); } }, 'Resign…'));
+      return h('div', { class: 'buttons resign' }, h('button', { type: 'button', onclick: () => { st.askResign = true; render(); } }, t('game.resignAsk')));
     }
-    return h('div', { class: 'buttons resign', role: 'group', 'aria-label': 'Resign the game?' },
-      h('span', {}, 'Resign this game?'),
+    return h('div', { class: 'buttons resign', role: 'group', 'aria-label': t('game.resignQuestion') },
+      h('span', {}, t('game.resignQuestion')),
       h('button', { type: 'button', class: 'primary', onclick: async () => {
         st.askResign = false;
         try {
@@ -440,8 +441,8 @@ export async function gamePage(root, go, gameId, seat) {
           st.error = err.message;
         }
         render();
-      } }, 'Resign'),
-      h('button', { type: 'button', onclick: () => { st.askResign = false; render(); } }, 'Keep playing'));
+      } }, t('game.resign')),
+      h('button', { type: 'button', onclick: () => { st.askResign = false; render(); } }, t('game.keepPlaying')));
   }
 
   let compoundDrawn = null;
@@ -479,8 +480,8 @@ export async function gamePage(root, go, gameId, seat) {
       again.setSelectionRange(again.value.length, again.value.length);
     });
     replace(el.compound,
-      h('h2', { id: 'compound-heading' }, 'Whole actions'),
-      h('label', { for: 'compound-filter' }, 'Filter'), filter, count,
+      h('h2', { id: 'compound-heading' }, t('game.wholeActions')),
+      h('label', { for: 'compound-filter' }, t('game.filter')), filter, count,
       [...groups.entries()].map(([type, items]) => h('details', { open: groups.size === 1 || undefined },
         h('summary', {}, `${title(type)} (${items.length})`), h('ul', { class: 'whole-actions' }, items))));
   }
@@ -491,7 +492,7 @@ export async function gamePage(root, go, gameId, seat) {
     el.hand.hidden = !(me && me.hand);
     if (el.hand.hidden) return;
     const cards = Object.entries(me.hand).filter(([, n]) => n > 0);
-    replace(el.hand, h('h2', { id: 'hand-heading' }, 'Your hand'),
+    replace(el.hand, h('h2', { id: 'hand-heading' }, t('game.hand')),
       h('ul', { class: 'cards', 'aria-label': `${me.handSize} cards` },
         cards.map(([card, n]) => h('li', { class: 'card-chip', 'data-card': card }, `${title(card)}${n > 1 ? ` ×${n}` : ''}`))),
       me.handUnseen ? h('p', { class: 'note' }, `${me.handUnseen} cards still to draw`) : null);
@@ -501,7 +502,7 @@ export async function gamePage(root, go, gameId, seat) {
     const v = st.state && st.state.view;
     const s = st.state && st.state.summary;
     if (!v || !s) {
-      replace(el.players, h('h2', { id: 'players-heading' }, 'Players'));
+      replace(el.players, h('h2', { id: 'players-heading' }, t('game.players')));
       return;
     }
     const clock = s.clock && !s.clock.turnMs ? s.clock : null;
@@ -528,7 +529,7 @@ export async function gamePage(root, go, gameId, seat) {
       h('th', { scope: 'row' }, seatName(s, p.seat)),
       INDUSTRIES.map((i) => matCell(p, i))));
     replace(el.players,
-      h('h2', { id: 'players-heading' }, 'Players'),
+      h('h2', { id: 'players-heading' }, t('game.players')),
       h('table', { class: 'player-table' },
         h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Seat'), ['Money', 'Income', 'VP', 'Spent', 'Cards', 'Links', clock && 'Clock']
           .filter(Boolean).map((c) => h('th', { scope: 'col' }, c)))),
@@ -591,21 +592,21 @@ export async function gamePage(root, go, gameId, seat) {
       if (invites[seatInfo.seat]) {
         const url = inviteUrl(gameId, seatInfo.seat, invites[seatInfo.seat]);
         bits.push(h('input', { type: 'text', readonly: true, value: url, class: 'invite-link', 'data-seat': seatInfo.seat, 'aria-label': `Invite link for seat ${seatInfo.seat + 1}` }),
-          copyButton(url, 'Copy link'));
+          copyButton(url, t('game.copyLink')));
       } else if (seatInfo.open) {
         const url = joinUrl(gameId, seatInfo.seat);
         bits.push(h('input', { type: 'text', readonly: true, value: url, class: 'join-link', 'data-seat': seatInfo.seat, 'aria-label': `Join link for seat ${seatInfo.seat + 1}` }),
-          copyButton(url, 'Copy link'));
+          copyButton(url, t('game.copyLink')));
       }
       if (hostToken && caps.setSeatBot && (seatInfo.open || seatInfo.vacant)) bits.push(seatBotControl(seatInfo.seat, hostToken));
       return h('li', {}, bits);
     });
-    const parts = [h('h2', { id: 'lobby-heading' }, isWaiting(s) ? 'Waiting for players' : 'Invitations'),
+    const parts = [h('h2', { id: 'lobby-heading' }, isWaiting(s) ? t('game.waitingPlayers') : t('game.invitations')),
       h('ul', { class: 'seat-links' }, rows),
       s.hostPolicy ? h('p', { class: 'host-policy' }, hostPolicyText(s.hostPolicy, Boolean(s.clock))) : null,
       h('p', {}, 'Spectators: ', h('a', { href: watchUrl(gameId) }, watchUrl(gameId)))];
     if (isWaiting(s) && hostToken) {
-      const start = h('button', { type: 'button', class: 'primary start', disabled: s.openSeats > 0 }, s.openSeats > 0 ? `Start (${s.openSeats} open)` : 'Start the game');
+      const start = h('button', { type: 'button', class: 'primary start', disabled: s.openSeats > 0 }, s.openSeats > 0 ? `Start (${s.openSeats} open)` : t('game.startGame'));
       start.addEventListener('click', async () => {
         try {
           const answer = await api.start(gameId, hostToken);
@@ -639,7 +640,7 @@ export async function gamePage(root, go, gameId, seat) {
   }
 
   function renderLog() {
-    replace(el.log, h('h2', { id: 'log-heading' }, 'Events'),
+    replace(el.log, h('h2', { id: 'log-heading' }, t('game.events')),
       h('ol', { class: 'event-log', 'aria-live': 'polite', 'aria-relevant': 'additions' },
         st.log.slice(-40).map((line) => h('li', {}, line))));
     const list = el.log.querySelector('ol');

@@ -3,13 +3,14 @@
 import { api } from './api.js';
 import { capabilities, ruleset as getRuleset } from './caps.js';
 import { announce, h, replace } from './dom.js';
+import { t } from './i18n.js';
 import { inviteUrl, saved } from './store.js';
 import { isFinished, isWaiting, readSummary, title } from './view.js';
 
-const SEAT_ROLES = [
-  ['me', 'Me (play in this browser)'],
-  ['invite', 'Invite link (a person)'],
-  ['open', 'Open seat (anyone may join)'],
+const SEAT_ROLES = () => [
+  ['me', t('lobby.roleMe')],
+  ['invite', t('lobby.roleInvite')],
+  ['open', t('lobby.roleOpen')],
 ];
 
 function errorBox() {
@@ -54,13 +55,13 @@ async function createForm(go) {
   const err = errorBox();
   const rulesetSelect = h('select', { id: 'create-ruleset', name: 'ruleset' });
   const playersSelect = h('select', { id: 'create-players', name: 'players' });
-  const seatsBox = h('fieldset', { class: 'seats' }, h('legend', {}, 'Seats'));
-  const optionsBox = h('fieldset', { class: 'options' }, h('legend', {}, 'Options'));
+  const seatsBox = h('fieldset', { class: 'seats' }, h('legend', {}, t('lobby.seats')));
+  const optionsBox = h('fieldset', { class: 'options' }, h('legend', {}, t('lobby.options')));
   const note = h('p', { class: 'note' });
   const visibility = h('select', { id: 'create-visibility' },
-    h('option', { value: 'VISIBILITY_PUBLIC' }, 'Public (listed in the lobby)'),
-    h('option', { value: 'VISIBILITY_UNLISTED' }, 'Unlisted (by link only)'));
-  const seed = h('input', { id: 'create-seed', type: 'text', inputmode: 'numeric', pattern: '[0-9]*', placeholder: 'random' });
+    h('option', { value: 'VISIBILITY_PUBLIC' }, t('lobby.public.option')),
+    h('option', { value: 'VISIBILITY_UNLISTED' }, t('lobby.unlisted.option')));
+  const seed = h('input', { id: 'create-seed', type: 'text', inputmode: 'numeric', pattern: '[0-9]*', placeholder: t('lobby.seedPlaceholder') });
   // a ruleset this server's engine does not describe is not offered
   const rulesets = (await Promise.all(caps.rulesets.map((name) => getRuleset(name)
     .then((r) => ({ ...r, enumName: name })).catch(() => null)))).filter(Boolean);
@@ -84,11 +85,11 @@ async function createForm(go) {
     for (const row of seatsBox.querySelectorAll('.seat-row')) row.remove();
     for (let i = 0; i < n; i++) {
       const prev = old[i] || { role: i === 0 ? 'me' : 'invite', name: i === 0 ? 'Me' : `Player ${i + 1}` };
-      const roles = [...SEAT_ROLES, ...botKinds.map(([b, text]) => [`bot:${b}`, `Bot: ${text}`])];
-      const role = h('select', { id: `seat-${i}-role`, 'aria-label': `Seat ${i + 1}: who plays` },
+      const roles = [...SEAT_ROLES(), ...botKinds.map(([b, text]) => [`bot:${b}`, t('lobby.bot', { name: text })])];
+      const role = h('select', { id: `seat-${i}-role`, 'aria-label': t('lobby.seatWho', { n: i + 1 }) },
         roles.map(([v, text]) => h('option', { value: v, selected: v === prev.role }, text)));
-      const name = h('input', { id: `seat-${i}-name`, type: 'text', maxlength: 64, value: prev.name, 'aria-label': `Seat ${i + 1}: name` });
-      seatsBox.append(h('div', { class: 'seat-row' }, h('span', { class: 'seat-number' }, `Seat ${i + 1}`), role, name));
+      const name = h('input', { id: `seat-${i}-name`, type: 'text', maxlength: 64, value: prev.name, 'aria-label': t('lobby.seatName', { n: i + 1 }) });
+      seatsBox.append(h('div', { class: 'seat-row' }, h('span', { class: 'seat-number' }, t('lobby.seatN', { n: i + 1 })), role, name));
     }
   }
 
@@ -97,10 +98,10 @@ async function createForm(go) {
     if (!r) return;
     replace(playersSelect, ...Array.from({ length: r.maxPlayers - r.minPlayers + 1 }, (_, k) => {
       const n = r.minPlayers + k;
-      return h('option', { value: n, selected: n === Math.min(3, r.maxPlayers) }, `${n} players`);
+      return h('option', { value: n, selected: n === Math.min(3, r.maxPlayers) }, t('lobby.playersN', { n }));
     }));
-    replace(optionsBox, h('legend', {}, 'Options'), ...r.options.map((o) => optionInput(o, 'opt')));
-    note.textContent = r.provisional ? `Provisional data: ${r.placeholders.join(', ') || 'see the docs'}.` : '';
+    replace(optionsBox, h('legend', {}, t('lobby.options')), ...r.options.map((o) => optionInput(o, 'opt')));
+    note.textContent = r.provisional ? t('lobby.provisional', { list: r.placeholders.join(', ') || '—' }) : '';
     drawSeats();
   }
 
@@ -108,13 +109,13 @@ async function createForm(go) {
   playersSelect.addEventListener('change', drawSeats);
   drawRuleset();
 
-  const submit = h('button', { type: 'submit', class: 'primary' }, 'Create game');
+  const submit = h('button', { type: 'submit', class: 'primary' }, t('lobby.createButton'));
   const form = h('form', { class: 'create-form', 'aria-labelledby': 'create-heading' },
-    h('div', { class: 'field' }, h('label', { for: 'create-ruleset' }, 'Ruleset'), rulesetSelect),
-    h('div', { class: 'field' }, h('label', { for: 'create-players' }, 'Players'), playersSelect),
+    h('div', { class: 'field' }, h('label', { for: 'create-ruleset' }, t('lobby.ruleset')), rulesetSelect),
+    h('div', { class: 'field' }, h('label', { for: 'create-players' }, t('lobby.players')), playersSelect),
     note, seatsBox, optionsBox, clockBox,
-    h('div', { class: 'field' }, h('label', { for: 'create-visibility' }, 'Visibility'), visibility),
-    h('div', { class: 'field' }, h('label', { for: 'create-seed' }, 'Deal seed (optional)'), seed),
+    h('div', { class: 'field' }, h('label', { for: 'create-visibility' }, t('lobby.visibility')), visibility),
+    h('div', { class: 'field' }, h('label', { for: 'create-seed' }, t('lobby.seed')), seed),
     err, submit);
 
   form.addEventListener('submit', async (e) => {
@@ -169,7 +170,7 @@ async function createForm(go) {
         }
       }
       saved.addHosted(gameId, created.hostToken, links);
-      announce('Game created');
+      announce(t('lobby.created'));
       go(`#/game/${encodeURIComponent(gameId)}${mine === null ? '' : '/' + mine}`);
     } catch (error) {
       showError(err, error);
@@ -183,9 +184,9 @@ async function createForm(go) {
 // The clock and the policies of hosted play (shown when the server has them).
 function clockFields(caps) {
   const kind = h('select', { id: 'create-clock' },
-    h('option', { value: '' }, 'No clock'),
-    h('option', { value: 'fischer' }, 'Time per game plus an increment per turn'),
-    h('option', { value: 'turn' }, 'A fixed time per turn'));
+    h('option', { value: '' }, t('lobby.noClock')),
+    h('option', { value: 'fischer' }, t('lobby.fischer')),
+    h('option', { value: 'turn' }, t('lobby.perTurn')));
   const minutes = h('input', { id: 'clock-minutes', type: 'number', min: 1, max: 10080, value: 20 });
   const increment = h('input', { id: 'clock-increment', type: 'number', min: 0, max: 3600, value: 15 });
   const turn = h('input', { id: 'clock-turn', type: 'number', min: 1, max: 604800, value: 120 });
@@ -197,18 +198,18 @@ function clockFields(caps) {
         values.map((v) => h('option', { value: v }, title(v.replace(/^[A-Z]+_POLICY_/, '').toLowerCase())))));
   };
   const fischer = h('div', { class: 'clock-fischer', hidden: true },
-    h('div', { class: 'field' }, h('label', { for: 'clock-minutes' }, 'Minutes per player'), minutes),
-    h('div', { class: 'field' }, h('label', { for: 'clock-increment' }, 'Seconds added per turn'), increment));
+    h('div', { class: 'field' }, h('label', { for: 'clock-minutes' }, t('lobby.minutes')), minutes),
+    h('div', { class: 'field' }, h('label', { for: 'clock-increment' }, t('lobby.increment')), increment));
   const perTurn = h('div', { class: 'clock-turn', hidden: true },
-    h('div', { class: 'field' }, h('label', { for: 'clock-turn' }, 'Seconds per turn'), turn));
+    h('div', { class: 'field' }, h('label', { for: 'clock-turn' }, t('lobby.turnSeconds')), turn));
   kind.addEventListener('change', () => {
     fischer.hidden = kind.value !== 'fischer';
     perTurn.hidden = kind.value !== 'turn';
   });
-  return h('fieldset', { class: 'clock-options' }, h('legend', {}, 'Clock and leaving'),
-    h('div', { class: 'field' }, h('label', { for: 'create-clock' }, 'Clock'), kind), fischer, perTurn,
-    policy('create-on-timeout', 'When time runs out', 'TimeoutPolicy'),
-    policy('create-on-resign', 'When a player resigns', 'ResignPolicy'));
+  return h('fieldset', { class: 'clock-options' }, h('legend', {}, t('lobby.clockAndLeaving')),
+    h('div', { class: 'field' }, h('label', { for: 'create-clock' }, t('lobby.clock')), kind), fischer, perTurn,
+    policy('create-on-timeout', t('lobby.onTimeout'), 'TimeoutPolicy'),
+    policy('create-on-resign', t('lobby.onResign'), 'ResignPolicy'));
 }
 
 function clockOptions(box) {
@@ -232,10 +233,10 @@ function summaryRow(summary, go) {
   const id = encodeURIComponent(summary.gameId);
   const actions = [];
   if (summary.openSeats > 0 && isWaiting(summary)) {
-    actions.push(h('a', { href: `#/join/${id}`, class: 'button' }, 'Join'));
+    actions.push(h('a', { href: `#/join/${id}`, class: 'button' }, t('lobby.join')));
   }
-  if (!isWaiting(summary)) actions.push(h('a', { href: `#/game/${id}`, class: 'button' }, 'Watch'));
-  if (isFinished(summary)) actions.push(h('a', { href: `#/replay/${id}`, class: 'button' }, 'Replay'));
+  if (!isWaiting(summary)) actions.push(h('a', { href: `#/game/${id}`, class: 'button' }, t('lobby.watch')));
+  if (isFinished(summary)) actions.push(h('a', { href: `#/replay/${id}`, class: 'button' }, t('lobby.replay')));
   return h('li', { class: 'game-row' },
     h('span', { class: 'game-title' }, `${title(summary.ruleset.replace(/^RULESET_/, '').toLowerCase())} · ${summary.gameId}`),
     h('span', { class: 'game-meta' }, `${title(summary.status.replace(/^GAME_STATUS_/, '').toLowerCase())} · v${summary.version} · ${seats}`),
@@ -246,13 +247,13 @@ async function publicGames(go) {
   const list = h('ul', { class: 'game-list', 'aria-live': 'polite' });
   const err = errorBox();
   const openOnly = h('input', { type: 'checkbox', id: 'public-open-only' });
-  const refresh = h('button', { type: 'button' }, 'Refresh');
+  const refresh = h('button', { type: 'button' }, t('lobby.refresh'));
   async function load() {
     err.hidden = true;
     try {
       const answer = await api.listGames({ pageSize: 20, hasOpenSeats: openOnly.checked ? true : undefined });
       const games = (answer.games || []).map(readSummary);
-      replace(list, games.length ? games.map((g) => summaryRow(g, go)) : h('li', {}, 'No public games yet.'));
+      replace(list, games.length ? games.map((g) => summaryRow(g, go)) : h('li', {}, t('lobby.noPublic')));
     } catch (error) {
       showError(err, error);
     }
@@ -260,26 +261,26 @@ async function publicGames(go) {
   openOnly.addEventListener('change', load);
   refresh.addEventListener('click', load);
   load();
-  return h('div', {}, h('div', { class: 'toolbar' }, h('label', { for: 'public-open-only' }, openOnly, ' Only games with open seats'), refresh), err, list);
+  return h('div', {}, h('div', { class: 'toolbar' }, h('label', { for: 'public-open-only' }, openOnly, t('lobby.openOnly')), refresh), err, list);
 }
 
 function yourGames() {
   const games = saved.games();
-  if (!games.length) return h('p', {}, 'None yet: create one, or open an invite link.');
+  if (!games.length) return h('p', {}, t('lobby.noneYet'));
   return h('ul', { class: 'game-list' }, games.slice(0, 20).map((g) => {
     const id = encodeURIComponent(g.gameId);
     return h('li', { class: 'game-row' },
       h('span', { class: 'game-title' }, g.gameId),
       h('span', { class: 'game-meta' }, [g.host ? 'host' : '', g.seats.length ? `seat ${g.seats.map((s) => s + 1).join(', ')}` : ''].filter(Boolean).join(' · ')),
       h('span', { class: 'game-actions' },
-        g.seats.map((s) => h('a', { href: `#/game/${id}/${s}`, class: 'button' }, `Play seat ${s + 1}`)),
-        h('a', { href: `#/game/${id}`, class: 'button' }, 'Open')));
+        g.seats.map((s) => h('a', { href: `#/game/${id}/${s}`, class: 'button' }, t('lobby.playSeat', { n: s + 1 }))),
+        h('a', { href: `#/game/${id}`, class: 'button' }, t('lobby.open'))));
   }));
 }
 
 function openByLink(go) {
-  const input = h('input', { id: 'open-link', type: 'text', placeholder: 'an invite link or a game id' });
-  const form = h('form', { class: 'toolbar' }, h('label', { for: 'open-link' }, 'Link or game id'), input, h('button', { type: 'submit' }, 'Open'));
+  const input = h('input', { id: 'open-link', type: 'text', placeholder: t('lobby.linkPlaceholder') });
+  const form = h('form', { class: 'toolbar' }, h('label', { for: 'open-link' }, t('lobby.linkOrId')), input, h('button', { type: 'submit' }, t('lobby.open')));
   form.addEventListener('submit', (e) => {
     e.preventDefault();
     const text = input.value.trim();
@@ -293,11 +294,11 @@ function openByLink(go) {
 export async function lobbyPage(root, go) {
   const main = h('div', { class: 'lobby' },
     h('section', { class: 'card', 'aria-labelledby': 'create-heading' },
-      h('h2', { id: 'create-heading' }, 'Create a game'), await createForm(go)),
+      h('h2', { id: 'create-heading' }, t('lobby.create')), await createForm(go)),
     h('section', { class: 'card', 'aria-labelledby': 'yours-heading' },
-      h('h2', { id: 'yours-heading' }, 'Your games'), yourGames(), h('h3', {}, 'Open a link'), openByLink(go)),
+      h('h2', { id: 'yours-heading' }, t('lobby.yours')), yourGames(), h('h3', {}, t('lobby.openLink')), openByLink(go)),
     h('section', { class: 'card', 'aria-labelledby': 'public-heading' },
-      h('h2', { id: 'public-heading' }, 'Public games'), await publicGames(go)));
+      h('h2', { id: 'public-heading' }, t('lobby.public')), await publicGames(go)));
   replace(root, main);
   document.title = 'Brass — lobby';
 }
@@ -306,12 +307,12 @@ export async function lobbyPage(root, go) {
 export async function joinPage(root, go, gameId, seat) {
   const err = errorBox();
   const name = h('input', { id: 'join-name', type: 'text', maxlength: 64, required: true, value: '' });
-  const submit = h('button', { type: 'submit', class: 'primary' }, 'Join');
-  const info = h('p', {}, 'Loading the game…');
+  const submit = h('button', { type: 'submit', class: 'primary' }, t('lobby.join'));
+  const info = h('p', {}, t('join.loading'));
   const form = h('form', { class: 'join-form' },
-    info, h('div', { class: 'field' }, h('label', { for: 'join-name' }, 'Your name'), name), err, submit);
+    info, h('div', { class: 'field' }, h('label', { for: 'join-name' }, t('join.yourName')), name), err, submit);
   replace(root, h('section', { class: 'card narrow', 'aria-labelledby': 'join-heading' },
-    h('h2', { id: 'join-heading' }, 'Join a game'), form));
+    h('h2', { id: 'join-heading' }, t('join.title')), form));
   document.title = 'Brass — join';
   try {
     const game = await api.getGame(gameId);

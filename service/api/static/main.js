@@ -8,6 +8,7 @@
 
 import { h, replace } from './dom.js';
 import { gamePage } from './game.js';
+import { LANGUAGES, language, setLanguage, t } from './i18n.js';
 import { joinPage, lobbyPage } from './lobby.js';
 import { replayPage } from './replay.js';
 import { saved } from './store.js';
@@ -53,8 +54,8 @@ async function route(force = false) {
       await lobbyPage(root, go);
     }
   } catch (err) {
-    replace(root, h('section', { class: 'card narrow' }, h('h2', {}, 'Something went wrong'),
-      h('p', { class: 'error', role: 'alert' }, err.message || String(err)), h('a', { href: '#/' }, 'Back to the lobby')));
+    replace(root, h('section', { class: 'card narrow' }, h('h2', {}, t('error.title')),
+      h('p', { class: 'error', role: 'alert' }, err.message || String(err)), h('a', { href: '#/' }, t('error.back'))));
   }
   if (mine !== seq) {
     // another route started meanwhile: this page is already replaced
@@ -65,6 +66,28 @@ async function route(force = false) {
   document.documentElement.dataset.ready = 'true';
 }
 
+// The EN / 中文 switch in the header: the page's words, and the server's, change at once.
+function drawLanguageSwitch() {
+  document.documentElement.lang = language();
+  const header = document.querySelector('.site-header');
+  const tagline = header && header.querySelector('.tagline');
+  if (tagline) tagline.textContent = t('site.tagline');
+  const skip = document.querySelector('.skip-link');
+  if (skip) skip.textContent = t('site.skip');
+  let box = document.getElementById('language-switch');
+  if (!box && header) {
+    box = h('div', { id: 'language-switch', class: 'language-switch', role: 'group' });
+    header.append(box);
+  }
+  if (!box) return;
+  box.setAttribute('aria-label', t('site.language'));
+  replace(box, ...Object.entries(LANGUAGES).map(([lang, label]) => h('button', {
+    type: 'button', lang, 'aria-pressed': String(lang === language()), 'data-language': lang,
+    onclick: () => { setLanguage(lang); drawLanguageSwitch(); route(true); },
+  }, label)));
+}
+
+drawLanguageSwitch();
 window.addEventListener('popstate', () => route());
 window.addEventListener('hashchange', () => route());
 route();

@@ -5,8 +5,9 @@ import { api } from './api.js';
 import { drawBoard } from './board.js';
 import { ruleset as getRuleset } from './caps.js';
 import { h, replace } from './dom.js';
+import { eraRound, t } from './i18n.js';
 import { saved } from './store.js';
-import { clockText, nameText, readReplay, readState, timeLeftThen, title } from './view.js';
+import { clockText, nameText, readReplay, readState, timeLeftThen } from './view.js';
 
 export async function replayPage(root, go, gameId, startVersion) {
   const seats = saved.seats(gameId);
@@ -15,27 +16,27 @@ export async function replayPage(root, go, gameId, startVersion) {
   const board = h('div', { class: 'board-wrap' });
   const info = h('div', { class: 'status-bar', role: 'status', 'aria-live': 'polite' });
   const slider = h('input', { type: 'range', id: 'replay-version', min: 0, max: 0, value: 0 });
-  const list = h('ol', { class: 'replay-decisions', 'aria-label': 'Decisions' });
+  const list = h('ol', { class: 'replay-decisions', 'aria-label': t('replay.decisions') });
   const err = h('p', { class: 'error', role: 'alert', hidden: true });
   const button = (label, text, fn) => h('button', { type: 'button', 'aria-label': label, onclick: fn }, text);
-  const playButton = button('Play', 'Play ▶', () => togglePlay());
-  const controls = h('div', { class: 'replay-controls', role: 'toolbar', 'aria-label': 'Replay controls' },
-    button('First decision', '⏮', () => show(0)),
-    button('Previous decision', '◀', () => show(st.version - 1)),
+  const playButton = button(t('replay.play'), t('replay.playButton'), () => togglePlay());
+  const controls = h('div', { class: 'replay-controls', role: 'toolbar', 'aria-label': t('replay.controls') },
+    button(t('replay.first'), '⏮', () => show(0)),
+    button(t('replay.previous'), '◀', () => show(st.version - 1)),
     playButton,
-    button('Next decision', '▶', () => show(st.version + 1)),
-    button('Last decision', '⏭', () => show(st.replay.version)),
-    h('label', { for: 'replay-version' }, 'Version'), slider);
+    button(t('replay.next'), '▶', () => show(st.version + 1)),
+    button(t('replay.last'), '⏭', () => show(st.replay.version)),
+    h('label', { for: 'replay-version' }, t('replay.version')), slider);
   replace(root, h('div', { class: 'game replay' }, info,
     h('div', { class: 'game-layout' },
       h('div', { class: 'board-column' }, board),
       h('div', { class: 'side-column' },
         h('section', { class: 'card', 'aria-labelledby': 'replay-heading' },
-          h('h2', { id: 'replay-heading' }, 'Replay'), err, controls,
-          h('p', { class: 'note' }, 'Keys: ← and → step, Home and End jump.')),
+          h('h2', { id: 'replay-heading' }, t('replay.title')), err, controls,
+          h('p', { class: 'note' }, t('replay.keys'))),
         h('section', { class: 'card players' }),
         h('section', { class: 'card', 'aria-labelledby': 'decisions-heading' },
-          h('h2', { id: 'decisions-heading' }, 'Decisions'), list)))));
+          h('h2', { id: 'decisions-heading' }, t('replay.decisions')), list)))));
   document.title = 'Brass — replay';
 
   let seq = 0;
@@ -62,19 +63,19 @@ export async function replayPage(root, go, gameId, startVersion) {
     const view = st.state && st.state.view;
     const summary = st.state && st.state.summary;
     const decision = st.replay.decisions[st.version - 1];
-    const seatName = (s) => ((summary && summary.seats.find((x) => x.seat === s)) || {}).name || `Seat ${s + 1}`;
-    replace(info, h('a', { href: '#/', class: 'home' }, 'Lobby'),
-      h('span', {}, `Game ${gameId}`),
-      h('span', {}, `Version ${st.version} of ${st.replay.version}`),
-      view ? h('span', {}, `${title(view.era)} era, round ${view.round}`) : null,
-      decision ? h('span', {}, `${seatName(decision.seat)}: ${nameText(decision.name)}`) : h('span', {}, 'The start'));
+    const seatName = (s) => ((summary && summary.seats.find((x) => x.seat === s)) || {}).name || t('lobby.seatN', { n: s + 1 });
+    replace(info, h('a', { href: '#/', class: 'home' }, t('game.lobby')),
+      h('span', {}, t('game.gameN', { id: gameId })),
+      h('span', {}, t('replay.versionOf', { n: st.version, total: st.replay.version })),
+      view ? h('span', {}, eraRound(view.era, view.round)) : null,
+      decision ? h('span', {}, `${seatName(decision.seat)}: ${nameText(decision.name)}`) : h('span', {}, t('replay.start')));
     if (st.ruleset && st.ruleset.board) drawBoard(board, st.ruleset.board, view, {});
     const players = root.querySelector('.players');
     if (view) {
       // each seat's time left as the version was reached (the clock of then, standing still)
       const clock = summary.clock ? (seat) => clockText(timeLeftThen(summary, seat)) : null;
-      replace(players, h('h2', {}, 'Players'), h('table', { class: 'player-table' },
-        h('thead', {}, h('tr', {}, ['Seat', 'Money', 'Income', 'VP', clock && 'Clock'].filter(Boolean)
+      replace(players, h('h2', {}, t('replay.players')), h('table', { class: 'player-table' },
+        h('thead', {}, h('tr', {}, ['table.seat', 'table.money', 'table.income', 'table.vp', clock && 'table.clock'].filter(Boolean).map((k) => t(k))
           .map((c) => h('th', { scope: 'col' }, c)))),
         h('tbody', {}, view.playerStates.map((p) => h('tr', {}, h('th', { scope: 'row' }, seatName(p.seat)),
           h('td', {}, `£${p.money}`), h('td', {}, p.incomeLevel), h('td', {}, p.vp),
@@ -89,10 +90,10 @@ export async function replayPage(root, go, gameId, startVersion) {
     if (st.playing) {
       clearInterval(st.playing);
       st.playing = null;
-      playButton.textContent = 'Play ▶';
+      playButton.textContent = t('replay.playButton');
       return;
     }
-    playButton.textContent = 'Pause ⏸';
+    playButton.textContent = t('replay.pauseButton');
     st.playing = setInterval(() => {
       if (st.version >= st.replay.version) togglePlay();
       else show(st.version + 1);
@@ -120,7 +121,7 @@ export async function replayPage(root, go, gameId, startVersion) {
     const first = readState((await api.getGame(gameId, token, '0')).state);
     st.ruleset = await getRuleset(first.summary.ruleset);
     slider.max = String(st.replay.version);
-    replace(list, h('li', { 'data-version': 0 }, h('button', { type: 'button', onclick: () => show(0) }, 'The start')),
+    replace(list, h('li', { 'data-version': 0 }, h('button', { type: 'button', onclick: () => show(0) }, t('replay.start'))),
       st.replay.decisions.map((d) => h('li', { 'data-version': d.version },
         h('button', { type: 'button', onclick: () => show(d.version) }, `${d.version}. Seat ${d.seat + 1}: ${nameText(d.name)}`))));
     await show(startVersion ?? 0);

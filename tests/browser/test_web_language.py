@@ -1,0 +1,47 @@
+"""The page in Chinese (issue 23 item 4): a browser whose language is Chinese gets the
+lobby in Chinese and the server's refusals in Chinese; the EN / 中文 switch changes both at
+once and is remembered."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .helpers import Rest, shot
+
+pytestmark = [pytest.mark.xdist_group("browser"), pytest.mark.timeout(120)]
+
+
+def test_the_page_follows_the_browser_language_and_the_switch(
+    browser: Any, site: tuple[str, Rest], artifacts: Path
+) -> None:
+    base, _rest = site
+    context = browser.new_context(viewport={"width": 1400, "height": 900}, locale="zh-CN")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(base + "/")
+    page.wait_for_selector("form.create-form")
+    assert page.inner_text("#create-heading") == "创建对局"
+    assert page.evaluate("document.documentElement.lang") == "zh-Hans"
+    assert page.get_attribute("#language-switch button[data-language='zh-Hans']",
+                              "aria-pressed") == "true"
+    shot(page, artifacts, "20-lobby-chinese")
+    # the server's refusal comes in the page's language (Accept-Language)
+    page.goto(base + "/#/game/no-such-game")
+    page.wait_for_selector("p.error")
+    assert "没有编号为 'no-such-game' 的对局" in page.inner_text("p.error")
+    # the switch: English at once, and remembered
+    page.goto(base + "/")
+    page.wait_for_selector("form.create-form")
+    page.click("#language-switch button[data-language='en']")
+    page.wait_for_function(
+        "() => document.querySelector('#create-heading')?.textContent === 'Create a game'")
+    assert page.evaluate("document.documentElement.lang") == "en"
+    page.reload()
+    page.wait_for_selector("form.create-form")
+    assert page.inner_text("#create-heading") == "Create a game"
+    assert not errors
+    context.close()
