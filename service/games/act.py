@@ -230,6 +230,8 @@ class Play:
             )
         ids, compound = (self._resolve_action(request.action, game, seat)
                          if isinstance(request, pb.SubmitActionRequest) else ([], False))
+        if undo and not game.holds_turn_start:
+            game = (await self.live.with_turn_start(row, live)).game
         work = game.clone()
         try:
             if undo:
@@ -239,6 +241,9 @@ class Play:
                           else work.apply(ids[0], seat))
         except brass.EngineError as exc:
             raise from_engine_error(exc, game.ruleset, version=version) from exc
+        # A live game does not keep its turn's start (~650 B of each live game): an undo
+        # rebuilds it from the store (above), and undos are rare beside decisions.
+        work.release_turn_start()
         now = time.time()
         clock_after = hosted.clock_after(hosting, clock, work.current_seat, now)
         action: dict[str, Any] = dict(_UNDO_ACTION) if undo else {"ids": ids, "compound": compound}

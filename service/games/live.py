@@ -208,6 +208,19 @@ class LiveGames:
             )
         return LiveGame(live.game, live.version, row.updated_at, row.clock)
 
+    async def with_turn_start(self, row: GameRow, live: LiveGame) -> LiveGame:
+        """`live` rebuilt from the store at its version, holding its turn's start for an undo
+        (live games release theirs: Play.apply_and_store)."""
+        game, base = await self.snapshot_game(row, live.version)
+        rows = await self.store.decisions_after(row.game_id, base, up_to=live.version)
+        rebuilt = self.apply_stored(LiveGame(game, base, row.created_at), rows, in_place=True)
+        if rebuilt.version != live.version:
+            raise ServiceError(
+                "CORRUPT_GAME",
+                f"game {row.game_id} rebuilds to version {rebuilt.version}, not {live.version}",
+            )
+        return LiveGame(rebuilt.game, live.version, live.updated_at, live.clock)
+
     def apply_stored(
         self, live: LiveGame, rows: list[DecisionRow], in_place: bool = False
     ) -> LiveGame:

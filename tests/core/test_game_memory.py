@@ -3,7 +3,7 @@ per game or per clone, while each game keeps its own decisions."""
 
 import pytest
 
-from brass import Game
+from brass import EngineError, Game
 
 
 @pytest.mark.parametrize("ruleset", ["birmingham", "pittsburgh"])
@@ -34,3 +34,24 @@ def test_a_playout_marks_only_its_own_record() -> None:
     copy.playout(3)
     assert copy.replay_record().get("playout") is True
     assert "playout" not in game.replay_record()
+
+
+def test_a_released_turn_start_refuses_undo_until_the_next_turn() -> None:
+    game = Game.new(2, seed=8)
+    assert game.holds_turn_start  # at the turn's start: the state itself
+    game.apply(game.legal_ids()[0])
+    while game.undo_depth == 0:  # into a turn, away from its start
+        game.apply(game.legal_ids()[0])
+    assert game.holds_turn_start and game.undo_steps() > 0
+    kept = game.clone()
+    game.release_turn_start()
+    assert not game.holds_turn_start and game.undo_steps() > 0  # the core still allows it
+    with pytest.raises(EngineError) as refused:
+        game.undo()
+    assert refused.value.reason == "TURN_START_UNKNOWN"
+    assert game.state_hash() == kept.state_hash() and game.version == kept.version
+    kept.undo()  # the copy made before the release still holds it
+    seat = game.current_seat
+    while game.current_seat == seat and not game.is_over:  # on to the next turn's start
+        game.apply(game.legal_ids()[0])
+    assert game.holds_turn_start

@@ -245,6 +245,20 @@ class Game:
         return int(lib.brass_undo_depth(self._g))
 
     @property
+    def holds_turn_start(self) -> bool:
+        """Whether undo() has the turn's start to replay from (False after
+        release_turn_start, or for a game restored or re-dealt away from it)."""
+        return self._turn == [] or (self._turn is not None and self._barrier is not None)
+
+    def release_turn_start(self) -> None:
+        """Frees the copy of the turn's start that undo() replays from (the state's size:
+        648 B in Birmingham), for a holder that can rebuild the game from elsewhere when an
+        undo comes (the service, from its store). Until the turn's next start undo() then
+        raises CANNOT_UNDO (TURN_START_UNKNOWN); nothing else changes."""
+        if self._turn:  # at the turn's start nothing is held
+            self._barrier = self._turn = None
+
+    @property
     def version(self) -> int:
         """Number of decisions submitted to this game object (its replay length)."""
         return len(self._decisions)
@@ -358,30 +372,7 @@ class Game:
         allows it. Recorded in the replay record as "undo"; returns the undo event.
         EngineError CANNOT_UNDO (reason NOTHING_TO_UNDO, UNDO_DISABLED, UNDO_BARRIER),
         NOT_YOUR_TURN, GAME_OVER."""
-        s = self._check_seat(seat)
-        rs = self._rs
-        steps = ffi.new("int *")
-        reason = ffi.new("int *")
-        acting = self._g.header.current
-        err = lib.brass_undo_steps(self._g, s, steps, reason)
-        if not err and (self._barrier is None or self._turn is None):
-            raise EngineError("CANNOT_UNDO", "nothing can be undone: this game was restored "
-                              "away from the start of the turn, which it does not hold",
-                              "TURN_START_UNKNOWN")
-        if not err:
-            turn = self._turn
-            assert turn is not None
-            ids = ffi.new("uint16_t[]", turn)
-            kept = _state_of(bytearray(self._barrier))
-            err = lib.brass_undo(self._g, s, kept, ids, len(turn), steps, reason)
-        if err:
-            _raise(err, reason[0], f"seat {seat} tried to undo; seat {acting} is to act"
-                   if err == lib.BRASS_E_NOT_YOUR_TURN else "undo", rs=rs)
-        undone = turn[len(turn) - steps[0]:]
-        del turn[len(turn) - steps[0]:]
-        self._decisions.append(UNDO)
-        return [{"type": "undo", "seat": acting, "decisions": len(undone),
-                 "ids": undone}]
+        return _undone(self, seat)
 
     def compound_actions(self, limit: int = 20000) -> tuple[list[Compound], bool]:
         """Every complete compound action from here (canonical), and whether the list was cut
@@ -508,6 +499,36 @@ def _replayed(cls: type[Game], record: dict[str, Any]) -> Game:
             raise EngineError(exc.code, f"decision {i}: {exc.message}", exc.reason,
                               f"decisions[{i}]") from exc
     return game
+
+
+def _undone(game: Game, seat: int | None) -> list[dict[str, Any]]:
+    """Game.undo: the core undoes by replaying the turn's start with the decisions kept."""
+    s = game._check_seat(seat)
+    steps = ffi.new("int *")
+    reason = ffi.new("int *")
+    acting = game._g.header.current
+    err = lib.brass_undo_steps(game._g, s, steps, reason)
+    turn = game._turn
+    if not err and not game.holds_turn_start:
+        raise EngineError("CANNOT_UNDO", "nothing can be undone: this game does not hold the "
+                          "start of the turn (restored or re-dealt away from it, or released "
+                          "by release_turn_start)", "TURN_START_UNKNOWN")
+    if not err:
+        assert turn is not None
+        ids = ffi.new("uint16_t[]", turn)
+        # at the turn's start (turn == []) the start is the state itself
+        barrier = game._barrier if turn else _state_bytes(game._g, game._rs)
+        assert barrier is not None
+        err = lib.brass_undo(game._g, s, _state_of(bytearray(barrier)), ids, len(turn), steps,
+                             reason)
+    if err:
+        _raise(err, reason[0], f"seat {seat} tried to undo; seat {acting} is to act"
+               if err == lib.BRASS_E_NOT_YOUR_TURN else "undo", rs=game._rs)
+    assert turn is not None
+    undone = turn[len(turn) - steps[0]:]
+    del turn[len(turn) - steps[0]:]
+    game._decisions.append(UNDO)
+    return [{"type": "undo", "seat": acting, "decisions": len(undone), "ids": undone}]
 
 
 def _determinized(game: Game, seat: int, seed: int) -> Game:
