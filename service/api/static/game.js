@@ -312,7 +312,7 @@ export async function gamePage(root, go, gameId, seat) {
       parts[0] = h('h2', { id: 'decision-heading' }, t('game.spectating'));
       parts.push(h('p', {}, isWaiting(s) ? 'The game has not started.' : `${seatName(s, s.currentSeat)} is deciding: ${decisionPrompt(s.decision).toLowerCase()}.`));
       const delay = s.hostPolicy ? s.hostPolicy.spectatorDelayTurns : 0;
-      if (delay) parts.push(h('p', { class: 'spectator-delay' }, `Spectators see this game ${delay} whole turn${delay === 1 ? '' : 's'} behind until it ends.`));
+      if (delay) parts.push(h('p', { class: 'spectator-delay' }, delay === 1 ? t('game.spectatorDelayOne') : t('game.spectatorDelay', { n: delay })));
       replace(el.decision, parts);
       return;
     }
@@ -400,14 +400,14 @@ export async function gamePage(root, go, gameId, seat) {
       return h('div', { class: 'buttons rematch' }, h('a', {
         href: `#/play/${encodeURIComponent(r.gameId)}/${mine.seat}/${encodeURIComponent(mine.token)}`,
         class: 'button primary',
-      }, 'Play the rematch'));
+      }, t('game.rematchPlay')));
     }
     if (mine) {
       return h('div', { class: 'buttons rematch' },
-        h('span', {}, 'Rematch proposed: waiting for the other players.'),
-        h('button', { type: 'button', onclick: () => loadState(true).catch((err) => { st.error = err.message; render(); }) }, 'Check again'));
+        h('span', {}, t('game.rematchWaiting')),
+        h('button', { type: 'button', onclick: () => loadState(true).catch((err) => { st.error = err.message; render(); }) }, t('game.rematchCheck')));
     }
-    const label = r ? `Accept the rematch (${seatName(s, r.proposedBy)} proposed it)` : t('game.rematch');
+    const label = r ? t('game.rematchAccept', { name: seatName(s, r.proposedBy) }) : t('game.rematch');
     return h('div', { class: 'buttons rematch' }, h('button', { type: 'button', class: 'primary rematch', onclick: async () => {
       try {
         const answer = await api.operation(caps.rematch, { gameId }, st.token, {});
