@@ -82,6 +82,8 @@ _REASONS: dict[str, tuple[grpc.StatusCode, int]] = {
     "GAME_NOT_OVER": (grpc.StatusCode.FAILED_PRECONDITION, 400),
     "REMATCH_UNAVAILABLE": (grpc.StatusCode.FAILED_PRECONDITION, 400),
     "REMATCH_STARTED": (grpc.StatusCode.FAILED_PRECONDITION, 409),
+    "UNKNOWN_CHALLENGE": (grpc.StatusCode.NOT_FOUND, 404),
+    "CHALLENGE_CLOSED": (grpc.StatusCode.FAILED_PRECONDITION, 409),
     # REST only: a body that is not sent as application/json
     "UNSUPPORTED_MEDIA_TYPE": (grpc.StatusCode.INVALID_ARGUMENT, 415),
     # REST only: GET /v1/schemas/{schema} of a name that is no schema

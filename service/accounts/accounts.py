@@ -102,7 +102,7 @@ class Accounts:
                           record: RequestRecord) -> pb.GetAccountResponse:
         self.read_quota.admit(address_key(caller))
         return pb.GetAccountResponse(account=account_message(
-            await self._row(request.account_id)))
+            await self.row(request.account_id)))
 
     async def rotate_key(self, request: pb.RotateAccountKeyRequest, caller: AccountCaller,
                          record: RequestRecord) -> pb.RotateAccountKeyResponse:
@@ -123,7 +123,7 @@ class Accounts:
         """The key change of `what`: the account's own key (counted against its quota) or
         the operator token; refused when the key changed meanwhile."""
         operator = self._is_operator(caller)
-        row = await self._row(account_id) if operator else await self.acting_for(
+        row = await self.row(account_id) if operator else await self.acting_for(
             caller, account_id, what)
         if not operator:
             self.key_quota.admit(f"account:{row.account_id}")
@@ -137,7 +137,7 @@ class Accounts:
             raise ServiceError("UNAUTHENTICATED", "the account's key changed meanwhile")
         return row
 
-    async def _row(self, account_id: str) -> AccountRow:
+    async def row(self, account_id: str) -> AccountRow:
         require(account_id != "", "account_id is required", "account_id")
         require(len(account_id) <= MAX_ACCOUNT_ID_CHARS, "account_id is too long",
                 "account_id")
@@ -172,13 +172,18 @@ class Accounts:
             raise ServiceError("UNAUTHENTICATED", "the account key is unknown or revoked")
         return row
 
-    async def acting_for(self, caller: AccountCaller, account_id: str, what: str) -> AccountRow:
-        """The caller's account, which must be `account_id`'s: an account cannot act for
-        another."""
+    async def caller_account(self, caller: AccountCaller, what: str) -> AccountRow:
+        """The caller's account (UNAUTHENTICATED without an account key)."""
         account = await self.account_of(caller)
         if account is None:
             raise ServiceError("UNAUTHENTICATED",
-                               f"{what} needs the account's key (Authorization: Bearer …)")
+                               f"{what} needs an account's key (Authorization: Bearer …)")
+        return account
+
+    async def acting_for(self, caller: AccountCaller, account_id: str, what: str) -> AccountRow:
+        """The caller's account, which must be `account_id`'s: an account cannot act for
+        another."""
+        account = await self.caller_account(caller, what)
         if account.account_id != account_id:
             raise ServiceError("NOT_YOUR_ACCOUNT",
                                f"{what}: the key is not the key of account {account_id[:64]!r}",

@@ -207,6 +207,12 @@ class GameServicer(pb_grpc.GameServiceServicer):
                               service.accounts.rotate_key(request, caller, record))
     RevokeAccountKey = _unary("RevokeAccountKey", lambda service, request, caller, record:
                               service.accounts.revoke_key(request, caller, record))
+    CreateChallenge = _unary("CreateChallenge", lambda service, request, caller, record:
+                             service.challenges.create(request, caller, record))
+    AcceptChallenge = _unary("AcceptChallenge", lambda service, request, caller, record:
+                             service.challenges.accept(request, caller, record))
+    DeclineChallenge = _unary("DeclineChallenge", lambda service, request, caller, record:
+                              service.challenges.decline(request, caller, record))
     GetLeaderboard = _unary("GetLeaderboard", lambda service, request, caller, record:
                             service.ratings.get_leaderboard(request, caller, record))
     GetRatingHistory = _unary("GetRatingHistory", lambda service, request, caller, record:
@@ -238,6 +244,25 @@ class GameServicer(pb_grpc.GameServiceServicer):
                 await _abort(context, error)
             finally:
                 await stream.aclose()
+
+    async def StreamAccountEvents(
+        self, request: pb.StreamAccountEventsRequest, context: grpc.aio.ServicerContext
+    ) -> AsyncIterator[pb.StreamAccountEventsResponse]:
+        stream = await self._call(
+            "StreamAccountEvents.open", context, request,
+            lambda c, r: self.service.account_streams.open(request, c))
+        record = RequestRecord(
+            transport="grpc", method="StreamAccountEvents",
+            request_id=_metadata(context, "x-request-id") or new_request_id())
+        with observe_request(record):
+            try:
+                async for event in stream:  # type: ignore[attr-defined]
+                    yield event
+            except ServiceError as error:
+                record.outcome = error.reason
+                await _abort(context, error)
+            finally:
+                await stream.aclose()  # type: ignore[attr-defined]
 
     async def RunBatch(
         self, request: pb.RunBatchRequest, context: grpc.aio.ServicerContext

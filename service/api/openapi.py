@@ -482,6 +482,8 @@ PATH_PARAMETERS: dict[str, tuple[dict[str, Any], str]] = {
     "accountId": ({"type": "string", "minLength": 1, "maxLength": 64,
                    "pattern": "^[^/:]+$"}, "The account id."),
     "schema": ({"enum": list(SCHEMA_NAMES)}, "A game record schema's name and version."),
+    "challengeId": ({"type": "string", "minLength": 1, "maxLength": 64,
+                     "pattern": "^[^/:]+$"}, "The challenge id."),
     "name": ({"type": "string", "minLength": 1, "pattern": "^[^/]+$"},
              "A file name of the web frontend (e.g. app.js)."),
 }
@@ -513,7 +515,7 @@ def build_openapi(routes: list[Route], server_url: str | None = None,
             operation["parameters"] = parameters
         if route.request:
             body = schemas[route.request]
-            for named in ("gameId", "accountId"):
+            for named in ("gameId", "accountId", "challengeId"):
                 if "{" + named + "}" in route.path and named in body["properties"]:
                     # the path names the game (the account): the body does not repeat it
                     body["properties"].pop(named)
@@ -536,6 +538,14 @@ def build_openapi(routes: list[Route], server_url: str | None = None,
             operation["security"] = []
         if route.response:
             ok: dict[str, Any] = {"description": "OK", "content": _json_body(route.response)}
+        elif route.content_type == "text/event-stream" and route.stream_item:
+            ok = {
+                "description": (
+                    f"Server-Sent Events: each event's `data` is one {route.stream_item} "
+                    "(JSON), its `event` the name of the field it sets. Comment lines keep "
+                    "the stream alive."),
+                "content": {"text/event-stream": {"schema": {"type": "string"}}},
+            }
         elif route.content_type == "text/event-stream":
             events = "; ".join(f"`{event}`: a {schema} ({text})"
                                for event, (schema, text) in SSE_EVENTS.items())

@@ -174,7 +174,14 @@ class RestGateway:
             "SetSeatBot": functools.partial(
                 self._lobby, pb.SetSeatBotRequest, self.service.set_seat_bot),
             "UndoAction": self._undo_action,
-            "CreateAccount": self._create_account,
+            "CreateAccount": functools.partial(
+                self._body_only, pb.CreateAccountRequest, self.service.accounts.create_account),
+            "CreateChallenge": functools.partial(
+                self._body_only, pb.CreateChallengeRequest, self.service.challenges.create),
+            "AcceptChallenge": functools.partial(
+                self._lobby, pb.AcceptChallengeRequest, self.service.challenges.accept),
+            "DeclineChallenge": functools.partial(
+                self._lobby, pb.DeclineChallengeRequest, self.service.challenges.decline),
             "GetLeaderboard": self._get_leaderboard,
             "GetRatingHistory": self._get_rating_history,
             "GetAccount": functools.partial(
@@ -200,6 +207,9 @@ class RestGateway:
             message = await read_body(request, message, self.bodies)
         if "account_id" in message.DESCRIPTOR.fields_by_name:
             message.account_id = request.path_param("accountId")  # type: ignore[attr-defined]
+        elif "challenge_id" in message.DESCRIPTOR.fields_by_name:
+            message.challenge_id = request.path_param(  # type: ignore[attr-defined]
+                "challengeId")
         else:
             path_game_id(request, message)
         return await call(message, caller, record)
@@ -233,12 +243,17 @@ class RestGateway:
         )
         return await self.service.ratings.get_rating_history(message, caller, record)
 
-    async def _create_account(
-        self, request: RestRequest, caller: Caller, record: RequestRecord
+    async def _body_only(
+        self,
+        message_class: type[Message],
+        call: Callable[[Any, Caller, RequestRecord], Awaitable[Message]],
+        request: RestRequest,
+        caller: Caller,
+        record: RequestRecord,
     ) -> Message | Reply:
-        body = await read_body(request, pb.CreateAccountRequest(), self.bodies)
-        return await self.service.accounts.create_account(
-            body, caller, record)  # type: ignore[arg-type]
+        """CreateAccount, CreateChallenge: the body says everything."""
+        return await call(await read_body(request, message_class(), self.bodies), caller,
+                          record)
 
     async def _create_game(
         self, request: RestRequest, caller: Caller, record: RequestRecord

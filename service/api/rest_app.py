@@ -187,6 +187,7 @@ class RestApp:
         app[BODY_READ_SECONDS] = body_read_seconds
         handlers: dict[str, Callable[[web.Request], Awaitable[web.StreamResponse]]] = {
             "WatchGame": self.streams.watch_game,
+            "StreamAccountEvents": self.streams.account_events,
             "RunBatch": self.streams.run_batch,
             "ExportGames": self.streams.export_games,
             "GetSchema": self.get_schema,
@@ -201,7 +202,8 @@ class RestApp:
         for route in ROUTES:
             app.router.add_route(
                 route.method, route.path.replace("{gameId}", "{gameId:" + GAME_ID_CHARS + "}")
-                .replace("{accountId}", "{accountId:" + GAME_ID_CHARS + "}"),
+                .replace("{accountId}", "{accountId:" + GAME_ID_CHARS + "}")
+                .replace("{challengeId}", "{challengeId:" + GAME_ID_CHARS + "}"),
                 handlers[route.operation_id])
         if cors_origins:
             _allow_cross_origin(app, cors_origins)

@@ -118,6 +118,22 @@ ROUTES: list[Route] = [
           "Revoke the account's key (its key or the operator token).",
           request="RevokeAccountKeyRequest", response="RevokeAccountKeyResponse",
           authorization="account"),
+    Route("POST", "/v1/challenges", "CreateChallenge",
+          "Challenge another account to a two-player game (the challenger's key).",
+          request="CreateChallengeRequest", response="CreateChallengeResponse",
+          authorization="account"),
+    Route("POST", "/v1/challenges/{challengeId}:accept", "AcceptChallenge",
+          "Accept a challenge (the challenged account's key): the game starts.",
+          request="AcceptChallengeRequest", response="AcceptChallengeResponse",
+          authorization="account"),
+    Route("POST", "/v1/challenges/{challengeId}:decline", "DeclineChallenge",
+          "Decline (the challenged) or withdraw (the challenger) an open challenge.",
+          request="DeclineChallengeRequest", response="DeclineChallengeResponse",
+          authorization="account"),
+    Route("GET", "/v1/account/events", "StreamAccountEvents",
+          "Server-Sent Events of the key's account: challenges, games started, turns, "
+          "games over; it starts with what is pending.", authorization="account",
+          content_type="text/event-stream", stream_item="StreamAccountEventsResponse"),
     Route("GET", "/v1/leaderboards/{ruleset}", "GetLeaderboard",
           "The ratings of a ruleset and player count, best first, a page at a time.",
           response="GetLeaderboardResponse", authorization="none",
@@ -183,7 +199,8 @@ PLAIN_OPERATIONS = (
     "SubmitAction", "PreviewAction", "GetReplay", "GetRuleset", "JoinGame", "LeaveGame",
     "StartGame", "ReissueSeatToken", "ResignGame", "Rematch", "RevokeSeatToken", "SetSeatBot",
     "UndoAction", "CreateAccount", "GetAccount", "RotateAccountKey", "RevokeAccountKey",
-    "GetLeaderboard", "GetRatingHistory",
+    "GetLeaderboard", "GetRatingHistory", "CreateChallenge", "AcceptChallenge",
+    "DeclineChallenge",
 )
 
 

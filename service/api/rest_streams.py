@@ -154,6 +154,56 @@ class RestStreams:
                 await stream.aclose()
             return response
 
+    async def account_events(self, request: web.Request) -> web.StreamResponse:
+        """SSE StreamAccountEvents: `event` names the event's field, `data` is its JSON
+        (a StreamAccountEventsResponse); a reconnection starts again with what is pending."""
+        record = RequestRecord(
+            transport="rest", method="StreamAccountEvents",
+            request_id=request.headers.get("X-Request-Id") or new_request_id())
+        with observe_request(record):
+            try:
+                caller = self.gateway.caller(AiohttpRequest(request))
+                await self.service.accounts.resolve(caller)
+                stream = await self.service.account_streams.open(
+                    pb.StreamAccountEventsRequest(), caller)
+            except ServiceError as error:
+                record.outcome = error.reason
+                return error_response(error)
+            response = web.StreamResponse(headers={
+                "Content-Type": "text/event-stream", "Cache-Control": "no-cache",
+                "X-Accel-Buffering": "no"})
+            await response.prepare(request)
+            events = stream.__aiter__()
+            pending = asyncio.ensure_future(events.__anext__())
+            loop = asyncio.get_running_loop()
+            last_write = loop.time()
+            try:
+                while True:
+                    done, _ = await asyncio.wait({pending}, timeout=STREAM_LIVENESS_SECONDS)
+                    if not done:
+                        transport = request.transport
+                        if transport is None or transport.is_closing() or self.closing.is_set():
+                            record.outcome = "CLIENT_GONE"
+                            break
+                        if loop.time() - last_write >= SSE_HEARTBEAT_SECONDS:
+                            await response.write(b": keep-alive\n\n")
+                            last_write = loop.time()
+                        continue
+                    event = pending.result()
+                    pending = asyncio.ensure_future(events.__anext__())
+                    kind = event.WhichOneof("event")
+                    data = json.dumps(message_to_json_dict(event), separators=(",", ":"))
+                    await response.write(f"event: {kind}\ndata: {data}\n\n".encode())
+                    last_write = loop.time()
+            except (ConnectionResetError, StopAsyncIteration):
+                record.outcome = "CLIENT_GONE"
+            finally:
+                pending.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await pending
+                await stream.aclose()  # type: ignore[attr-defined]
+            return response
+
     async def run_batch(self, request: web.Request) -> web.StreamResponse:
         """NDJSON: one RunBatchResponse per line as each game finishes; a failure after the
         first line is sent as a last line `{"error": {...}}` (the HTTP status is 200 by then)."""

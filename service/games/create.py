@@ -66,8 +66,11 @@ class Creation:
         self.quotas = quotas
 
     async def create_game(
-        self, request: pb.CreateGameRequest, caller: Caller, record: RequestRecord
+        self, request: pb.CreateGameRequest, caller: Caller, record: RequestRecord,
+        other_accounts: tuple[tuple[int, AccountRow], ...] = (),
     ) -> pb.CreateGameResponse:
+        """CreateGame; `other_accounts`: seats bound to other accounts besides the
+        caller's (an accepted challenge's challenger)."""
         ruleset = ruleset_name(request.ruleset)
         require(2 <= request.players <= 4, "players must be 2, 3 or 4", "players")
         check_open_seats(list(request.open_seats), request.players)
@@ -79,8 +82,8 @@ class Creation:
         )
         hosting = self._new_hosting(request)
         account = await self.accounts.account_of(caller)
-        bound = None if account is None else (
-            _account_seat(request, set(hosted.bots_of(hosting))), account)
+        bound = [*other_accounts] if account is None else [
+            (_account_seat(request, set(hosted.bots_of(hosting))), account), *other_accounts]
         require(account is not None or not request.HasField("account_seat"),
                 "account_seat needs an account key as the bearer token", "account_seat")
         operator = self.access.is_operator(caller)
@@ -109,7 +112,7 @@ class Creation:
             game, seat_names, seed=seed, options=used_options,
             position_json=None, record=record, open_seats=set(request.open_seats),
             visibility=request.visibility or pb.VISIBILITY_PUBLIC, hosting=hosting,
-            account=bound,
+            accounts=bound,
         )
 
     def _new_hosting(self, request: pb.CreateGameRequest) -> dict[str, Any]:
@@ -194,7 +197,7 @@ class Creation:
         open_seats: set[int] = frozenset(),  # type: ignore[assignment]
         visibility: int = pb.VISIBILITY_PUBLIC,
         hosting: dict[str, Any] | None = None,
-        account: tuple[int, AccountRow] | None = None,
+        accounts: list[tuple[int, AccountRow]] | None = None,
         issued: Issued | None = None,
     ) -> pb.CreateGameResponse:
         """Stores a new game. `issued`: a rematch's id and the digests of the tokens its
@@ -206,8 +209,8 @@ class Creation:
             f"Bot ({bots[i]})" if i in bots else f"Player {i + 1}" for i in range(players)
         ]
         names = ["" if i in open_seats else name for i, name in enumerate(names)]
-        if account is not None:
-            _name_for_account(names, *account)
+        for seat, owner in accounts or ():
+            _name_for_account(names, seat, owner)
         tokens = ["" if i in open_seats or i in bots or issued else auth.new_token()
                   for i in range(players)]
         digests = [hosted.BOT_DIGEST if i in bots else auth.hash_token(t) if t else ""
@@ -217,8 +220,8 @@ class Creation:
         game_id = new_game_id()
         if issued is not None:
             game_id, digests = issued.game_id, list(issued.seat_digests)
-        if account is not None and hosting is not None:
-            seat, owner = account
+        for seat, owner in accounts or ():
+            assert hosting is not None
             hosted.bind_account(hosting, seat, owner.account_id, digests[seat])
             # listed first: should the game's write fail, the listing names no game
             await self.accounts.list_seat(game_id, seat, owner.account_id)

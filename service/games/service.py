@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Callable
 
 from ..accounts import Accounts
+from ..accounts.challenges import Challenges
+from ..accounts.stream import AccountStreams
 from ..bots.batches import BatchRunner, BatchStream
 from ..bots.bot_seats import BotPool, available_cpus
 from ..gen import game_service_pb2 as pb
@@ -81,6 +83,10 @@ class GameService:
                                  self.watch_limiter, self.delay, self.replays.game_at_version)
         self.server_moves = ServerMoves(store, settings, self.live, self.signals, self.lobby,
                                         self.play, self.bots, bot_workers)
+        self.account_streams = AccountStreams(store, settings, self.accounts, self.broker)
+        self.challenges = Challenges(store, settings, self.accounts, self.creation.create_game,
+                                     self.account_streams.notify)
+        self.account_streams.challenges = self.challenges
         self.ratings = Ratings(store, settings, self.live.get, self.lobby.record_ratings)
         self.signals.on_game_over = self.ratings.game_over
         self.upkeep = Upkeep(store, settings, self.broker, self.live)

@@ -48,6 +48,12 @@ class ServiceSettings:
     create_account_rate: str = "3/minute;10/hour;30/day"
     account_read_rate: str = "30/second;900/minute"
     account_key_rate: str = "5/minute;20/day"
+    # Challenges one account may send (a rate) and have open at once; account event
+    # streams in all and per account (StreamAccountEvents, gRPC and SSE).
+    challenge_rate: str = "10/minute;200/day"
+    max_open_challenges: int = 20
+    max_account_streams: int = 1000
+    max_account_streams_per_account: int = 2
     # Ratings (service/ratings/): an account's rating in a ruleset and player count is
     # provisional for its first games there (the model's sigma is still wide); reads of
     # the leaderboard and rating histories per address.

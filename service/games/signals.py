@@ -33,6 +33,14 @@ class ChangeBroker:
         for event in self._waiters.get(game_id, ()):
             event.set()
 
+    def attach(self, game_id: str, event: asyncio.Event) -> None:
+        """Sets `event` too when the game changes (an account's stream follows several
+        games with one event)."""
+        self._waiters.setdefault(game_id, set()).add(event)
+
+    def detach(self, game_id: str, event: asyncio.Event) -> None:
+        self.unsubscribe(game_id, event)
+
     def watchers_of(self, game_id: str) -> int:
         return len(self._waiters.get(game_id, ()))
 

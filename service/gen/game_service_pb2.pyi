@@ -80,6 +80,8 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     ERROR_REASON_GAME_NOT_OVER: _ClassVar[ErrorReason]
     ERROR_REASON_REMATCH_UNAVAILABLE: _ClassVar[ErrorReason]
     ERROR_REASON_REMATCH_STARTED: _ClassVar[ErrorReason]
+    ERROR_REASON_UNKNOWN_CHALLENGE: _ClassVar[ErrorReason]
+    ERROR_REASON_CHALLENGE_CLOSED: _ClassVar[ErrorReason]
 
 class ResignPolicy(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -105,6 +107,13 @@ class AccountKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     ACCOUNT_KIND_UNSPECIFIED: _ClassVar[AccountKind]
     ACCOUNT_KIND_PEOPLE: _ClassVar[AccountKind]
     ACCOUNT_KIND_BOTS: _ClassVar[AccountKind]
+
+class ChallengeStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    CHALLENGE_STATUS_UNSPECIFIED: _ClassVar[ChallengeStatus]
+    CHALLENGE_STATUS_OPEN: _ClassVar[ChallengeStatus]
+    CHALLENGE_STATUS_ACCEPTED: _ClassVar[ChallengeStatus]
+    CHALLENGE_STATUS_DECLINED: _ClassVar[ChallengeStatus]
 RULESET_UNSPECIFIED: Ruleset
 RULESET_BIRMINGHAM: Ruleset
 RULESET_PITTSBURGH: Ruleset
@@ -160,6 +169,8 @@ ERROR_REASON_SPECTATOR_DELAY: ErrorReason
 ERROR_REASON_GAME_NOT_OVER: ErrorReason
 ERROR_REASON_REMATCH_UNAVAILABLE: ErrorReason
 ERROR_REASON_REMATCH_STARTED: ErrorReason
+ERROR_REASON_UNKNOWN_CHALLENGE: ErrorReason
+ERROR_REASON_CHALLENGE_CLOSED: ErrorReason
 RESIGN_POLICY_UNSPECIFIED: ResignPolicy
 RESIGN_POLICY_BOT_TAKES_OVER: ResignPolicy
 RESIGN_POLICY_GAME_ENDS: ResignPolicy
@@ -173,6 +184,10 @@ END_REASON_FORFEITED: EndReason
 ACCOUNT_KIND_UNSPECIFIED: AccountKind
 ACCOUNT_KIND_PEOPLE: AccountKind
 ACCOUNT_KIND_BOTS: AccountKind
+CHALLENGE_STATUS_UNSPECIFIED: ChallengeStatus
+CHALLENGE_STATUS_OPEN: ChallengeStatus
+CHALLENGE_STATUS_ACCEPTED: ChallengeStatus
+CHALLENGE_STATUS_DECLINED: ChallengeStatus
 
 class ClockOptions(_message.Message):
     __slots__ = ("initial_ms", "increment_ms", "turn_ms")
@@ -1431,3 +1446,107 @@ class GetRatingHistoryResponse(_message.Message):
     entries: _containers.RepeatedCompositeFieldContainer[RatingHistoryEntry]
     next_page_token: str
     def __init__(self, entries: _Optional[_Iterable[_Union[RatingHistoryEntry, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
+
+class Challenge(_message.Message):
+    __slots__ = ("challenge_id", "challenger_id", "challenged_id", "ruleset", "options", "rated", "status", "game_id", "create_time")
+    CHALLENGE_ID_FIELD_NUMBER: _ClassVar[int]
+    CHALLENGER_ID_FIELD_NUMBER: _ClassVar[int]
+    CHALLENGED_ID_FIELD_NUMBER: _ClassVar[int]
+    RULESET_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    RATED_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    CREATE_TIME_FIELD_NUMBER: _ClassVar[int]
+    challenge_id: str
+    challenger_id: str
+    challenged_id: str
+    ruleset: Ruleset
+    options: GameOptions
+    rated: bool
+    status: ChallengeStatus
+    game_id: str
+    create_time: _timestamp_pb2.Timestamp
+    def __init__(self, challenge_id: _Optional[str] = ..., challenger_id: _Optional[str] = ..., challenged_id: _Optional[str] = ..., ruleset: _Optional[_Union[Ruleset, str]] = ..., options: _Optional[_Union[GameOptions, _Mapping]] = ..., rated: _Optional[bool] = ..., status: _Optional[_Union[ChallengeStatus, str]] = ..., game_id: _Optional[str] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+
+class CreateChallengeRequest(_message.Message):
+    __slots__ = ("account_id", "ruleset", "options", "rated")
+    ACCOUNT_ID_FIELD_NUMBER: _ClassVar[int]
+    RULESET_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    RATED_FIELD_NUMBER: _ClassVar[int]
+    account_id: str
+    ruleset: Ruleset
+    options: GameOptions
+    rated: bool
+    def __init__(self, account_id: _Optional[str] = ..., ruleset: _Optional[_Union[Ruleset, str]] = ..., options: _Optional[_Union[GameOptions, _Mapping]] = ..., rated: _Optional[bool] = ...) -> None: ...
+
+class CreateChallengeResponse(_message.Message):
+    __slots__ = ("challenge",)
+    CHALLENGE_FIELD_NUMBER: _ClassVar[int]
+    challenge: Challenge
+    def __init__(self, challenge: _Optional[_Union[Challenge, _Mapping]] = ...) -> None: ...
+
+class AcceptChallengeRequest(_message.Message):
+    __slots__ = ("challenge_id",)
+    CHALLENGE_ID_FIELD_NUMBER: _ClassVar[int]
+    challenge_id: str
+    def __init__(self, challenge_id: _Optional[str] = ...) -> None: ...
+
+class AcceptChallengeResponse(_message.Message):
+    __slots__ = ("challenge",)
+    CHALLENGE_FIELD_NUMBER: _ClassVar[int]
+    challenge: Challenge
+    def __init__(self, challenge: _Optional[_Union[Challenge, _Mapping]] = ...) -> None: ...
+
+class DeclineChallengeRequest(_message.Message):
+    __slots__ = ("challenge_id",)
+    CHALLENGE_ID_FIELD_NUMBER: _ClassVar[int]
+    challenge_id: str
+    def __init__(self, challenge_id: _Optional[str] = ...) -> None: ...
+
+class DeclineChallengeResponse(_message.Message):
+    __slots__ = ("challenge",)
+    CHALLENGE_FIELD_NUMBER: _ClassVar[int]
+    challenge: Challenge
+    def __init__(self, challenge: _Optional[_Union[Challenge, _Mapping]] = ...) -> None: ...
+
+class StreamAccountEventsRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class GameStarted(_message.Message):
+    __slots__ = ("game_id", "seat")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    seat: int
+    def __init__(self, game_id: _Optional[str] = ..., seat: _Optional[int] = ...) -> None: ...
+
+class YourTurn(_message.Message):
+    __slots__ = ("game_id", "seat", "version")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    seat: int
+    version: int
+    def __init__(self, game_id: _Optional[str] = ..., seat: _Optional[int] = ..., version: _Optional[int] = ...) -> None: ...
+
+class GameOver(_message.Message):
+    __slots__ = ("summary",)
+    SUMMARY_FIELD_NUMBER: _ClassVar[int]
+    summary: GameSummary
+    def __init__(self, summary: _Optional[_Union[GameSummary, _Mapping]] = ...) -> None: ...
+
+class StreamAccountEventsResponse(_message.Message):
+    __slots__ = ("challenge", "game_started", "your_turn", "game_over")
+    CHALLENGE_FIELD_NUMBER: _ClassVar[int]
+    GAME_STARTED_FIELD_NUMBER: _ClassVar[int]
+    YOUR_TURN_FIELD_NUMBER: _ClassVar[int]
+    GAME_OVER_FIELD_NUMBER: _ClassVar[int]
+    challenge: Challenge
+    game_started: GameStarted
+    your_turn: YourTurn
+    game_over: GameOver
+    def __init__(self, challenge: _Optional[_Union[Challenge, _Mapping]] = ..., game_started: _Optional[_Union[GameStarted, _Mapping]] = ..., your_turn: _Optional[_Union[YourTurn, _Mapping]] = ..., game_over: _Optional[_Union[GameOver, _Mapping]] = ...) -> None: ...

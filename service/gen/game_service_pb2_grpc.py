@@ -166,6 +166,26 @@ class GameServiceStub:
                 request_serializer=brass_dot_v1_dot_game__service__pb2.GetRatingHistoryRequest.SerializeToString,
                 response_deserializer=brass_dot_v1_dot_game__service__pb2.GetRatingHistoryResponse.FromString,
                 _registered_method=True)
+        self.CreateChallenge = channel.unary_unary(
+                '/brass.v1.GameService/CreateChallenge',
+                request_serializer=brass_dot_v1_dot_game__service__pb2.CreateChallengeRequest.SerializeToString,
+                response_deserializer=brass_dot_v1_dot_game__service__pb2.CreateChallengeResponse.FromString,
+                _registered_method=True)
+        self.AcceptChallenge = channel.unary_unary(
+                '/brass.v1.GameService/AcceptChallenge',
+                request_serializer=brass_dot_v1_dot_game__service__pb2.AcceptChallengeRequest.SerializeToString,
+                response_deserializer=brass_dot_v1_dot_game__service__pb2.AcceptChallengeResponse.FromString,
+                _registered_method=True)
+        self.DeclineChallenge = channel.unary_unary(
+                '/brass.v1.GameService/DeclineChallenge',
+                request_serializer=brass_dot_v1_dot_game__service__pb2.DeclineChallengeRequest.SerializeToString,
+                response_deserializer=brass_dot_v1_dot_game__service__pb2.DeclineChallengeResponse.FromString,
+                _registered_method=True)
+        self.StreamAccountEvents = channel.unary_stream(
+                '/brass.v1.GameService/StreamAccountEvents',
+                request_serializer=brass_dot_v1_dot_game__service__pb2.StreamAccountEventsRequest.SerializeToString,
+                response_deserializer=brass_dot_v1_dot_game__service__pb2.StreamAccountEventsResponse.FromString,
+                _registered_method=True)
 
 
 class GameServiceServicer:
@@ -404,6 +424,42 @@ class GameServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def CreateChallenge(self, request, context):
+        """Challenges another account to a two-player game (the challenger's key): the challenged
+        account's stream shows it; AcceptChallenge starts the game, DeclineChallenge refuses
+        it (either side may decline: the challenger so withdraws it). Limited per account
+        (sent per minute and day, open at once).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def AcceptChallenge(self, request, context):
+        """Accepts a challenge (the challenged account's key): the game starts at once, the
+        challenger in seat 0, each seat bound to its account (the keys play it).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def DeclineChallenge(self, request, context):
+        """Declines (the challenged) or withdraws (the challenger) an open challenge.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def StreamAccountEvents(self, request, context):
+        """One long-lived stream per account (its key) of what needs it: open challenges to and
+        from it, its games started, its turn in a game at a version, its games over. It starts
+        with what is pending (open challenges, a game started for each game in progress, the
+        turns to play), so a client that reconnects misses nothing. A few streams per account
+        and in all (RESOURCE_EXHAUSTED beyond).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_GameServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -536,6 +592,26 @@ def add_GameServiceServicer_to_server(servicer, server):
                     servicer.GetRatingHistory,
                     request_deserializer=brass_dot_v1_dot_game__service__pb2.GetRatingHistoryRequest.FromString,
                     response_serializer=brass_dot_v1_dot_game__service__pb2.GetRatingHistoryResponse.SerializeToString,
+            ),
+            'CreateChallenge': grpc.unary_unary_rpc_method_handler(
+                    servicer.CreateChallenge,
+                    request_deserializer=brass_dot_v1_dot_game__service__pb2.CreateChallengeRequest.FromString,
+                    response_serializer=brass_dot_v1_dot_game__service__pb2.CreateChallengeResponse.SerializeToString,
+            ),
+            'AcceptChallenge': grpc.unary_unary_rpc_method_handler(
+                    servicer.AcceptChallenge,
+                    request_deserializer=brass_dot_v1_dot_game__service__pb2.AcceptChallengeRequest.FromString,
+                    response_serializer=brass_dot_v1_dot_game__service__pb2.AcceptChallengeResponse.SerializeToString,
+            ),
+            'DeclineChallenge': grpc.unary_unary_rpc_method_handler(
+                    servicer.DeclineChallenge,
+                    request_deserializer=brass_dot_v1_dot_game__service__pb2.DeclineChallengeRequest.FromString,
+                    response_serializer=brass_dot_v1_dot_game__service__pb2.DeclineChallengeResponse.SerializeToString,
+            ),
+            'StreamAccountEvents': grpc.unary_stream_rpc_method_handler(
+                    servicer.StreamAccountEvents,
+                    request_deserializer=brass_dot_v1_dot_game__service__pb2.StreamAccountEventsRequest.FromString,
+                    response_serializer=brass_dot_v1_dot_game__service__pb2.StreamAccountEventsResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -1242,6 +1318,114 @@ class GameService:
             '/brass.v1.GameService/GetRatingHistory',
             brass_dot_v1_dot_game__service__pb2.GetRatingHistoryRequest.SerializeToString,
             brass_dot_v1_dot_game__service__pb2.GetRatingHistoryResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CreateChallenge(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/brass.v1.GameService/CreateChallenge',
+            brass_dot_v1_dot_game__service__pb2.CreateChallengeRequest.SerializeToString,
+            brass_dot_v1_dot_game__service__pb2.CreateChallengeResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def AcceptChallenge(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/brass.v1.GameService/AcceptChallenge',
+            brass_dot_v1_dot_game__service__pb2.AcceptChallengeRequest.SerializeToString,
+            brass_dot_v1_dot_game__service__pb2.AcceptChallengeResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def DeclineChallenge(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/brass.v1.GameService/DeclineChallenge',
+            brass_dot_v1_dot_game__service__pb2.DeclineChallengeRequest.SerializeToString,
+            brass_dot_v1_dot_game__service__pb2.DeclineChallengeResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def StreamAccountEvents(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/brass.v1.GameService/StreamAccountEvents',
+            brass_dot_v1_dot_game__service__pb2.StreamAccountEventsRequest.SerializeToString,
+            brass_dot_v1_dot_game__service__pb2.StreamAccountEventsResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -31,6 +31,7 @@ from ..errors import ServiceError
 
 if TYPE_CHECKING:  # (rows.py imports this module's errors: the names are for annotations)
     from .accounts import AccountRows
+    from .challenges import ChallengeRows
     from .ratings import RatingRows
     from .rows import DecisionRow, GameRow, HeadUpdate, ListFilter, ListPage, SeatsUpdate, Snapshot
 
@@ -172,6 +173,7 @@ class Store(Protocol):
     # The accounts' queries (accounts.py), on this store's connections.
     accounts: AccountRows
     ratings: RatingRows
+    challenges: ChallengeRows
 
     async def open(self) -> None: ...
 

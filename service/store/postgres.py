@@ -38,6 +38,8 @@ from .base import (
     StoreUnavailable,
     VersionConflict,
 )
+from .challenges import SCHEMA as CHALLENGES_SCHEMA
+from .challenges import ChallengeRows
 from .ratings import SCHEMA as RATINGS_SCHEMA
 from .ratings import RatingRows
 from .rows import (
@@ -113,7 +115,7 @@ CREATE TABLE IF NOT EXISTS store_probe (
     id INTEGER PRIMARY KEY,
     probed_at DOUBLE PRECISION NOT NULL
 );
-""" + ACCOUNTS_SCHEMA + RATINGS_SCHEMA + "".join(
+""" + ACCOUNTS_SCHEMA + RATINGS_SCHEMA + CHALLENGES_SCHEMA + "".join(
     # the columns a database made by an earlier version lacks
     f"ALTER TABLE games ADD COLUMN IF NOT EXISTS {name} {kind};\n"
     for name, kind in GAME_COLUMNS_ADDED
@@ -169,6 +171,7 @@ class PostgresStore:
         self._listening = asyncio.Event()
         self.accounts = AccountRows(self)
         self.ratings = RatingRows(self)
+        self.challenges = ChallengeRows(self)
 
     async def open(self) -> None:
         try:

@@ -33,6 +33,7 @@ from .base import (
     StoreUnavailable,
     VersionConflict,
 )
+from .challenges import ChallengeRows
 from .ratings import RatingRows
 from .rows import (
     DECISION_COLUMNS,
@@ -85,6 +86,7 @@ class SqliteStore:
         self._stamps: ChangeStamps | None = None
         self.accounts = AccountRows(self)
         self.ratings = RatingRows(self)
+        self.challenges = ChallengeRows(self)
 
     async def _run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         """Runs a read on the reader thread."""
