@@ -198,28 +198,27 @@ class LiveGames:
             at_most = snapshot.version - 1
 
     async def restore(self, row: GameRow) -> LiveGame:
-        game, base = await self.snapshot_game(row, None)
-        rows = await self.store.decisions_after(row.game_id, base, up_to=row.version)
-        live = self.apply_stored(LiveGame(game, base, row.created_at), rows, in_place=True)
-        if live.version != row.version:
-            raise ServiceError(
-                "CORRUPT_GAME",
-                f"game {row.game_id} restores to version {live.version}, not {row.version}",
-            )
-        return LiveGame(live.game, live.version, row.updated_at, row.clock)
+        game = await self._game_at(row, row.version)
+        return LiveGame(game, row.version, row.updated_at, row.clock)
 
     async def with_turn_start(self, row: GameRow, live: LiveGame) -> LiveGame:
         """`live` rebuilt from the store at its version, holding its turn's start for an undo
         (live games release theirs: Play.apply_and_store)."""
-        game, base = await self.snapshot_game(row, live.version)
-        rows = await self.store.decisions_after(row.game_id, base, up_to=live.version)
-        rebuilt = self.apply_stored(LiveGame(game, base, row.created_at), rows, in_place=True)
-        if rebuilt.version != live.version:
+        game = await self._game_at(row, live.version)
+        return LiveGame(game, live.version, live.updated_at, live.clock)
+
+    async def _game_at(self, row: GameRow, version: int) -> Any:
+        """The game at `version` from the store: the newest snapshot at a turn's start at or
+        before it and the decisions since."""
+        game, base = await self.snapshot_game(row, version)
+        rows = await self.store.decisions_after(row.game_id, base, up_to=version)
+        live = self.apply_stored(LiveGame(game, base, row.created_at), rows, in_place=True)
+        if live.version != version:
             raise ServiceError(
                 "CORRUPT_GAME",
-                f"game {row.game_id} rebuilds to version {rebuilt.version}, not {live.version}",
+                f"game {row.game_id} restores to version {live.version}, not {version}",
             )
-        return LiveGame(rebuilt.game, live.version, live.updated_at, live.clock)
+        return live.game
 
     def apply_stored(
         self, live: LiveGame, rows: list[DecisionRow], in_place: bool = False
