@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from .. import auth, hosted
 from ..errors import ServiceError
 from ..gen import game_service_pb2 as pb
+from ..i18n import Text
 from ..limits import ClientAddresses, RateQuota, rate_key
 from ..model import is_waiting
 from ..requests import require
@@ -126,7 +127,7 @@ class Access:
             return None  # the host sees what a spectator sees
         if seat is None:
             raise ServiceError(
-                "UNAUTHENTICATED", f"the token is not a seat token of game {row.game_id}"
+                "UNAUTHENTICATED", Text("not_a_seat_token", game_id=row.game_id)
             )
         return seat
 
@@ -163,8 +164,7 @@ class Access:
         if is_waiting(row):
             raise ServiceError(
                 "GAME_NOT_STARTED",
-                f"game {row.game_id} is waiting for players; {what} is possible once the "
-                "host starts it",
+                Text("game_not_started", game_id=row.game_id, what=what),
                 game_id=row.game_id,
             )
         return self.seat_with_token(row, caller, what)
@@ -173,7 +173,7 @@ class Access:
         seat = self.seat_of(row, caller)
         if seat is None:
             raise ServiceError(
-                "UNAUTHENTICATED", f"{what} needs the seat's token (Authorization: Bearer …)"
+                "UNAUTHENTICATED", Text("needs_seat_token", what=what)
             )
         return seat
 
@@ -190,41 +190,44 @@ class Access:
     def require_waiting(row: GameRow, what: str) -> None:
         if not is_waiting(row):
             raise ServiceError(
-                "GAME_STARTED", f"game {row.game_id} has started: {what} is only possible "
-                "while it waits for players", game_id=row.game_id,
+                "GAME_STARTED", Text("game_started", game_id=row.game_id, what=what),
+                game_id=row.game_id,
             )
 
     @staticmethod
     def require_host(row: GameRow, caller: Caller, what: str) -> None:
         if caller.token is None:
             raise ServiceError(
-                "UNAUTHENTICATED", f"{what} needs the host token (Authorization: Bearer …)"
+                "UNAUTHENTICATED", Text("needs_host_token", what=what)
             )
         if not auth.token_matches(caller.token, row.host_token_hash):
             raise ServiceError(
-                "NOT_HOST", f"{what} needs the host token of game {row.game_id}",
+                "NOT_HOST", Text("not_host", what=what, game_id=row.game_id),
                 game_id=row.game_id,
             )
 
     @staticmethod
     def require_no_bot(row: GameRow, seat: int) -> None:
         if seat in hosted.bots_of(hosted.hosting_of(row)) and not is_waiting(row):
-            raise ServiceError("BOT_SEAT", f"seat {seat} of game {row.game_id} is played by "
-                               "a server bot", game_id=row.game_id, seat=seat)
+            raise ServiceError("BOT_SEAT",
+                               Text("bot_plays_game_seat", seat=seat, game_id=row.game_id),
+                               game_id=row.game_id, seat=seat)
 
     @staticmethod
     def require_in_progress(row: GameRow, what: str) -> None:
         if is_waiting(row):
             raise ServiceError(
-                "GAME_NOT_STARTED", f"game {row.game_id} is waiting for players; {what} is "
-                "possible once the host starts it", game_id=row.game_id)
+                "GAME_NOT_STARTED", Text("game_not_started", game_id=row.game_id, what=what),
+                game_id=row.game_id)
         if row.status == pb.GAME_STATUS_FINISHED or hosted.is_ended(row):
-            raise ServiceError("GAME_OVER", f"game {row.game_id} is over", game_id=row.game_id)
+            raise ServiceError("GAME_OVER", Text("game_over", game_id=row.game_id),
+                               game_id=row.game_id)
 
     def host_seat(self, row: GameRow, caller: Caller, what: str, seat: int) -> int:
         """The seat a host's call names, once the caller is the host and the game not over."""
         self.require_host(row, caller, what)
         if row.status == pb.GAME_STATUS_FINISHED or hosted.is_ended(row):
-            raise ServiceError("GAME_OVER", f"game {row.game_id} is over", game_id=row.game_id)
+            raise ServiceError("GAME_OVER", Text("game_over", game_id=row.game_id),
+                               game_id=row.game_id)
         require(0 <= seat < row.players, f"seat must be from 0 to {row.players - 1}", "seat")
         return seat

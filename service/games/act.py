@@ -15,6 +15,7 @@ import brass
 from .. import hosted
 from ..errors import ServiceError, from_engine_error
 from ..gen import game_service_pb2 as pb
+from ..i18n import Text
 from ..model import LiveGame, clock_of, status_of
 from ..observability import DECISIONS, RequestRecord
 from ..requests import MAX_IDEMPOTENCY_KEY_CHARS, check_action_size, check_game_id, require
@@ -87,11 +88,11 @@ class Play:
             # The engine's own precedence for ids (game over, then whose turn) holds for keys
             # too: a key is only looked up among the acting seat's compound actions.
             if game.is_over:
-                raise ServiceError("GAME_OVER", "the game is over")
+                raise ServiceError("GAME_OVER", Text("the_game_is_over"))
             if game.current_seat != seat:
                 raise ServiceError(
                     "NOT_YOUR_TURN",
-                    f"seat {game.current_seat} is to act, not seat {seat}",
+                    Text("not_your_turn", current_seat=game.current_seat, seat=seat),
                     current_seat=game.current_seat,
                 )
             compounds, _truncated = compound_actions(game)
@@ -218,7 +219,7 @@ class Play:
         if request.HasField("expected_version") and request.expected_version != version:
             raise ServiceError(
                 "STALE_VERSION",
-                f"the game is at version {version}, not {request.expected_version}",
+                Text("stale_version", version=version, expected=request.expected_version),
                 version=version,
             )
         if undo and version >= self.settings.max_undo_version:
@@ -295,7 +296,7 @@ class Play:
                 return None
             return await self._replayed(request, prior, fingerprint, row, record, undo)
         except StoreUnavailable as exc:
-            raise ServiceError("UNAVAILABLE", "the game store is unavailable; retry") from exc
+            raise ServiceError("UNAVAILABLE", Text("store_unavailable")) from exc
         entry = self.live.entry(row.game_id)
         if entry is not None and entry.live is live:
             # The head is this version now: the commit was conditional on the one before.
@@ -318,17 +319,17 @@ class Play:
         """Refuses a person's decision where hosted play forbids it: the game ended by a
         resignation, a resigned seat, a seat a bot plays, a turn whose time is up."""
         if hosted.is_ended(row):
-            raise ServiceError("GAME_OVER", f"game {row.game_id} is over", version=version)
+            raise ServiceError("GAME_OVER", Text("game_over", game_id=row.game_id), version=version)
         if seat in hosting.get("resigned", ()):
-            raise ServiceError("SEAT_RESIGNED", f"seat {seat} has resigned", version=version,
+            raise ServiceError("SEAT_RESIGNED", Text("seat_resigned", seat=seat), version=version,
                                seat=seat)
         if hosted.is_bot_seat(hosting, seat):
-            raise ServiceError("BOT_SEAT", f"seat {seat} is played by a server bot",
+            raise ServiceError("BOT_SEAT", Text("bot_plays_seat", seat=seat),
                                version=version, seat=seat)
         due = hosted.deadline(hosting, clock)
         if due is not None and game.current_seat == seat and now >= due:
             raise ServiceError(
-                "TURN_TIMED_OUT", f"seat {seat}'s time for this turn ran out", version=version,
+                "TURN_TIMED_OUT", Text("turn_timed_out", seat=seat), version=version,
                 seat=seat)
 
     def _submit_reply(
@@ -416,7 +417,7 @@ class Play:
         if request.HasField("expected_version") and request.expected_version != version:
             raise ServiceError(
                 "STALE_VERSION",
-                f"the game is at version {version}, not {request.expected_version}",
+                Text("stale_version", version=version, expected=request.expected_version),
                 version=version,
             )
         ids, _compound = self._resolve_action(request.action, game, seat)

@@ -18,6 +18,7 @@ from ..accounts import Accounts
 from ..bots.bot_seats import check_seat_bot
 from ..errors import ServiceError, from_engine_error
 from ..gen import game_service_pb2 as pb
+from ..i18n import Text
 from ..model import LiveGame, status_of
 from ..names import name_key
 from ..observability import RequestRecord
@@ -259,7 +260,7 @@ class Creation:
         try:
             mark = await self.store.create_game(row, Snapshot(0, game.snapshot()))
         except StoreUnavailable as exc:
-            raise ServiceError("UNAVAILABLE", "the game store is unavailable; retry") from exc
+            raise ServiceError("UNAVAILABLE", Text("store_unavailable")) from exc
         self.live.remember(row, live, mark, checked=True)
         record.game_id, record.version = row.game_id, 0
         self.signals.wake_timer(row.next_due)

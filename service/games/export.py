@@ -19,6 +19,7 @@ import brass.records
 from .. import hosted
 from ..errors import ServiceError
 from ..gen import game_service_pb2 as pb
+from ..i18n import Text
 from ..requests import ENGINE_RULESETS
 from ..store import GameRow, ListFilter, Store, StoreUnavailable
 from ..views.summary import timestamp_json
@@ -78,7 +79,7 @@ class Export:
                     _ROWS_PER_PAGE, cursor, pb.GAME_STATUS_FINISHED,
                     ListFilter(ruleset=where.ruleset))
             except StoreUnavailable as exc:
-                raise ServiceError("UNAVAILABLE", "the game store is unavailable; retry"
+                raise ServiceError("UNAVAILABLE", Text("store_unavailable")
                                    ) from exc
             for row in page.games:
                 if where.created_after is not None and row.created_at < where.created_after:

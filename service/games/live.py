@@ -84,7 +84,7 @@ class LiveGames:
         try:
             row = await self.store.get_game(game_id)
         except StoreUnavailable as exc:
-            raise ServiceError("UNAVAILABLE", "the game store is unavailable; retry") from exc
+            raise ServiceError("UNAVAILABLE", Text("store_unavailable")) from exc
         if row is None:
             raise ServiceError("UNKNOWN_GAME", Text("unknown_game", game_id=game_id),
                                game_id=game_id)
@@ -96,7 +96,7 @@ class LiveGames:
         try:
             head = await self.store.head(game_id)
         except StoreUnavailable as exc:
-            raise ServiceError("UNAVAILABLE", "the game store is unavailable; retry") from exc
+            raise ServiceError("UNAVAILABLE", Text("store_unavailable")) from exc
         if head is None:
             raise ServiceError("UNKNOWN_GAME", Text("unknown_game", game_id=game_id),
                                game_id=game_id)

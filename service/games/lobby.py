@@ -15,6 +15,7 @@ from ..accounts import Accounts
 from ..bots.bot_seats import check_seat_bot
 from ..errors import ServiceError
 from ..gen import game_service_pb2 as pb
+from ..i18n import Text
 from ..limits import RateQuota, SeatHoldings
 from ..model import is_waiting
 from ..names import display_name, name_key
@@ -98,8 +99,7 @@ def _refuse_banned(row: GameRow, hosting: dict[str, Any], digest: str, name: str
     banned = hosting.get("banned", {})
     if digest in banned.get("addresses", ()) or name_key(name) in banned.get("names", ()):
         raise ServiceError(
-            "BANNED", f"the host of game {row.game_id} has barred this client or this name "
-            "from joining it", game_id=row.game_id,
+            "BANNED", Text("banned", game_id=row.game_id), game_id=row.game_id,
         )
 
 
@@ -147,7 +147,7 @@ class Lobby:
                     applied = await self.store.update_seats(game_id, update)
                 except StoreUnavailable as exc:
                     raise ServiceError(
-                        "UNAVAILABLE", "the game store is unavailable; retry"
+                        "UNAVAILABLE", Text("store_unavailable")
                     ) from exc
                 if applied:
                     stored = await self.live.row(game_id)
@@ -169,7 +169,7 @@ class Lobby:
         def reissue(row: GameRow) -> tuple[SeatsUpdate, None]:
             self.access.require_host(row, caller, "ReissueSeatToken")
             if row.status == pb.GAME_STATUS_FINISHED:
-                raise ServiceError("GAME_OVER", f"game {row.game_id} is over",
+                raise ServiceError("GAME_OVER", Text("game_over", game_id=row.game_id),
                                    game_id=row.game_id)
             require(0 <= request.seat < row.players,
                      f"seat must be from 0 to {row.players - 1}", "seat")
@@ -222,14 +222,14 @@ class Lobby:
                          f"seat must be from 0 to {row.players - 1}", "seat")
                 if row.token_hashes[seat]:
                     raise ServiceError(
-                        "SEAT_TAKEN", f"seat {seat} of game {row.game_id} is taken",
+                        "SEAT_TAKEN", Text("seat_taken", seat=seat, game_id=row.game_id),
                         game_id=row.game_id, seat=seat,
                     )
             else:
                 free = [i for i, digest in enumerate(row.token_hashes) if not digest]
                 if not free:
                     raise ServiceError(
-                        "GAME_FULL", f"game {row.game_id} has no open seat",
+                        "GAME_FULL", Text("game_full", game_id=row.game_id),
                         game_id=row.game_id,
                     )
                 seat = free[0]
@@ -318,8 +318,9 @@ class Lobby:
             self.access.require_waiting(row, "StartGame")
             if row.open_seats:
                 raise ServiceError(
-                    "SEATS_OPEN", f"game {row.game_id} still has {row.open_seats} open "
-                    "seat(s)", game_id=row.game_id, open_seats=row.open_seats,
+                    "SEATS_OPEN", Text("seats_open", game_id=row.game_id,
+                                       open_seats=row.open_seats),
+                    game_id=row.game_id, open_seats=row.open_seats,
                 )
             hosting = hosted.changed(row)
             hosted.add_event(hosting, row, "game_started")
@@ -378,7 +379,7 @@ class Lobby:
             seat = self.access.seat_with_token(row, caller, "ResignGame")
             self.access.require_in_progress(row, "ResignGame")
             if seat in hosted.hosting_of(row).get("resigned", ()):
-                raise ServiceError("SEAT_RESIGNED", f"seat {seat} has resigned already",
+                raise ServiceError("SEAT_RESIGNED", Text("seat_resigned_already", seat=seat),
                                    game_id=row.game_id, seat=seat)
             return self.resignation(row, seat, forfeit=False), seat
 

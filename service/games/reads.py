@@ -124,7 +124,7 @@ class Reads:
                 account_id=account_id,
             ))
         except StoreUnavailable as exc:
-            raise ServiceError("UNAVAILABLE", "the game store is unavailable; retry") from exc
+            raise ServiceError("UNAVAILABLE", Text("store_unavailable")) from exc
         record.extra["returned"] = len(page.games)
         return pb.ListGamesResponse(
             games=[game_summary(row) for row in page.games

@@ -20,6 +20,7 @@ from .. import auth, hosted
 from ..accounts import Accounts
 from ..errors import ServiceError, from_engine_error
 from ..gen import game_service_pb2 as pb
+from ..i18n import Text
 from ..observability import RequestRecord
 from ..requests import ENGINE_RULESETS, new_game_id
 from ..store import GameRow, SeatsUpdate, StoreUnavailable
@@ -39,8 +40,8 @@ def rotated(seat: int, players: int) -> int:
 
 def _refuse_unless_rematchable(row: GameRow, hosting: dict[str, Any]) -> None:
     if row.status != pb.GAME_STATUS_FINISHED and not hosted.is_ended(row):
-        raise ServiceError("GAME_NOT_OVER", f"game {row.game_id} is not over: a rematch is "
-                           "proposed once it ends", game_id=row.game_id)
+        raise ServiceError("GAME_NOT_OVER", Text("game_not_over", game_id=row.game_id),
+                           game_id=row.game_id)
     if "on_resign" not in hosting or row.position_json is not None:
         raise ServiceError("REMATCH_UNAVAILABLE", f"game {row.game_id} was created from a "
                            "position: it has no hosted seats to play again",
@@ -51,8 +52,9 @@ def _refuse_unless_rematchable(row: GameRow, hosting: dict[str, Any]) -> None:
                            game_id=row.game_id, seat=hosting["vacant"][0])
     started = (hosting.get("rematch") or {}).get("game_id")
     if started:
-        raise ServiceError("REMATCH_STARTED", f"the rematch of game {row.game_id} started: "
-                           f"game {started}", game_id=row.game_id, rematch_game_id=started)
+        raise ServiceError("REMATCH_STARTED",
+                           Text("rematch_started", game_id=row.game_id, started=started),
+                           game_id=row.game_id, rematch_game_id=started)
 
 
 class Rematches:
@@ -110,7 +112,7 @@ class Rematches:
         try:
             missing = await self.lobby.store.get_game(started) is None
         except StoreUnavailable as exc:
-            raise ServiceError("UNAVAILABLE", "the game store is unavailable; retry") from exc
+            raise ServiceError("UNAVAILABLE", Text("store_unavailable")) from exc
         if missing:
             await self._start(row, record)
             record.game_id = game_id

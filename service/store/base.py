@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import structlog
 
 from ..errors import ServiceError
+from ..i18n import Text
 
 if TYPE_CHECKING:  # (rows.py imports this module's errors: the names are for annotations)
     from .accounts import AccountRows
@@ -56,7 +57,7 @@ class StoreUnavailable(ServiceError):
     for logs; the client's message does not show it."""
 
     def __init__(self, cause: str) -> None:
-        super().__init__("UNAVAILABLE", "the game store is unavailable; retry")
+        super().__init__("UNAVAILABLE", Text("store_unavailable"))
         self.cause = cause
 
     def __str__(self) -> str:

@@ -90,6 +90,12 @@ def test_engine_reasons_and_illegal_actions_in_chinese(server: ServerProcess) ->
     assert (status, language, error["reason"]) == (400, "zh-Hans", "ILLEGAL_ACTION")
     assert error["details"][0]["metadata"]["engine_reason"] == refused["reason"]
     assert error["message"].endswith("现在不可用：" + refused["message"])
+    # a refusal of the service's own, with its detail as parameters
+    status, body, _ = _rest(server, "POST", f"/v1/games/{game}/actions",
+                            {"action": {"optionId": 0}, "expectedVersion": "7"}, token=token,
+                            language="zh-Hans")
+    assert (status, body["error"]["reason"]) == (409, "STALE_VERSION")
+    assert body["error"]["message"] == "对局现在是版本 0，不是 7"
     with server.client() as client:
         stub = client._stub  # type: ignore[attr-defined]
         try:
