@@ -20,6 +20,9 @@ from brass_service.observability import RequestRecord
 
 class _CapturingStore:
     """The store's side of creating a game: keeps the rows written."""
+    def __getattr__(self, part: str) -> None:
+        return None  # the store's other parts (accounts, challenges…) are not used here
+
 
     def __init__(self) -> None:
         self.rows: list[Any] = []

@@ -71,6 +71,9 @@ def _row(game: Any, position: bool = False) -> GameRow:
 
 
 class _NoStore:
+    def __getattr__(self, part: str) -> None:
+        return None  # the store's other parts (accounts, challenges…) are not used here
+
     def add_listener(self, listener: object) -> None:
         return None
 
