@@ -67,6 +67,8 @@ _REASON_SENTENCES: dict[str, tuple[str, str]] = {
                                "请求体必须以 application/json 发送"),
     "UNKNOWN_SCHEMA": ("no such schema", "没有这个模式"),
     "CORS_DISABLED": ("cross-origin calls are off on this server", "此服务器未开启跨域调用"),
+    "UNKNOWN_CHALLENGE": ("no such challenge", "没有这个挑战"),
+    "CHALLENGE_CLOSED": ("the challenge is no longer open", "该挑战已不再有效"),
 }
 
 # Whole messages with their detail as parameters (the English text is the message sent).
