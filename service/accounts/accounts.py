@@ -46,6 +46,7 @@ class AccountSettings(Protocol):
     create_account_rate: str
     account_read_rate: str
     account_key_rate: str
+    max_account_games: int
 
 
 def address_key(caller: AccountCaller) -> str:
@@ -67,6 +68,7 @@ class Accounts:
 
     def __init__(self, store: Store, settings: AccountSettings) -> None:
         self.rows = store.accounts
+        self.settings = settings
         self.create_quota = RateQuota(settings.create_account_rate, "accounts created",
                                       "create_account_rate")
         self.read_quota = RateQuota(settings.account_read_rate, "account reads",
@@ -195,6 +197,22 @@ class Accounts:
         unlisted games too)."""
         account = await self.account_of(caller)
         return account is not None and account.account_id == account_id
+
+    async def check_games_at_once(self, account: AccountRow) -> None:
+        """Refuses a new seat to an account that has max_account_games games waiting or in
+        progress (0: no bound)."""
+        cap = self.settings.max_account_games
+        if cap <= 0:
+            return
+        try:
+            active = await self.rows.count_active_games(account.account_id)
+        except StoreUnavailable as exc:
+            raise _unavailable(exc) from exc
+        if active >= cap:
+            raise ServiceError(
+                "RATE_LIMITED", f"account {account.account_id} has {active} games waiting or "
+                f"in progress, the most it may have at once", limit="max_account_games",
+                account_id=account.account_id, retry_after_seconds=60.0)
 
     async def list_seat(self, game_id: str, seat: int, account_id: str) -> None:
         """Lists the game under the account (ListGames' account_id). A failure is logged:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import AsyncIterator
 from typing import Protocol
 
@@ -28,6 +29,8 @@ from .challenges import Challenges, challenge_message
 # Games and open challenges one read looks at (an account's games in progress beyond
 # this many are not followed: max_account_games bounds how many it may have).
 _MAX_FOLLOWED = 100
+# A rated game's game over waits this long at most for its rating changes.
+_RATINGS_WAIT_SECONDS = 5.0
 
 
 class StreamSettings(Protocol):
@@ -77,6 +80,7 @@ class AccountStreams:
     async def _events(self, account_id: str) -> AsyncIterator[pb.StreamAccountEventsResponse]:
         shown: set[str] = set()  # challenges sent
         following: dict[str, int] = {}  # game -> the version of the turn sent (-1: none)
+        waiting: dict[str, float] = {}  # rated game over -> when seen, before its ratings
         # (held from the first read: a stream never iterated holds nothing)
         wake = asyncio.Event()
         self._wakes.setdefault(account_id, set()).add(wake)
@@ -86,7 +90,7 @@ class AccountStreams:
                 wake.clear()
                 for event in await self._challenge_events(account_id, shown):
                     yield event
-                for event in await self._game_events(account_id, following, wake):
+                for event in await self._game_events(account_id, following, wake, waiting):
                     yield event
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(wake.wait(), self.settings.watch_poll_seconds)
@@ -108,8 +112,19 @@ class AccountStreams:
         shown.update(row.challenge_id for row in rows)
         return events
 
+    @staticmethod
+    def _ratings_wait(row: GameRow, waiting: dict[str, float]) -> bool:
+        """Whether a rated game's game over waits for its rating changes (at most
+        _RATINGS_WAIT_SECONDS from when the end was seen), so that the event carries them."""
+        hosting = hosted.hosting_of(row)
+        if not hosting.get("rated") or "ratings" in hosting:
+            return False
+        since = waiting.setdefault(row.game_id, time.monotonic())
+        return time.monotonic() - since < _RATINGS_WAIT_SECONDS
+
     async def _game_events(self, account_id: str, following: dict[str, int],
-                           wake: asyncio.Event) -> list[pb.StreamAccountEventsResponse]:
+                           wake: asyncio.Event, waiting: dict[str, float]
+                           ) -> list[pb.StreamAccountEventsResponse]:
         page = await self.store.list_games(_MAX_FOLLOWED, None, None,
                                            ListFilter(account_id=account_id))
         events = []
@@ -118,6 +133,8 @@ class AccountStreams:
             if seat is None:
                 continue
             over = row.status == pb.GAME_STATUS_FINISHED or hosted.is_ended(row)
+            if row.game_id in following and over and self._ratings_wait(row, waiting):
+                continue  # the rating changes come in a moment (their write wakes us)
             if row.game_id in following and over:
                 events.append(pb.StreamAccountEventsResponse(game_over=pb.GameOver(
                     summary=game_summary(row))))

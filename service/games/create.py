@@ -87,6 +87,8 @@ class Creation:
             (_account_seat(request, set(hosted.bots_of(hosting))), account), *other_accounts]
         require(account is not None or not request.HasField("account_seat"),
                 "account_seat needs an account key as the bearer token", "account_seat")
+        for _, owner in bound:
+            await self.accounts.check_games_at_once(owner)
         operator = self.access.is_operator(caller)
         hosting["creator"] = creator_digest(caller, operator)
         hosting["host_address"] = address_digest(caller)  # not limited per game in joins

@@ -197,6 +197,8 @@ class Lobby:
     ) -> pb.JoinGameResponse:
         account = await self.accounts.account_of(caller)
         name = account.name if account is not None else display_name(request.name, "name")
+        if account is not None:
+            await self.accounts.check_games_at_once(account)
         if account is not None and request.name:
             require(name_key(display_name(request.name, "name")) == name_key(name),
                     "with an account key the seat takes the account's name", "name")

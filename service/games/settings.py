@@ -54,6 +54,9 @@ class ServiceSettings:
     max_open_challenges: int = 20
     max_account_streams: int = 1000
     max_account_streams_per_account: int = 2
+    # Games one account may have waiting or in progress at once (CreateGame and JoinGame
+    # with its key, accepted challenges); 0: no bound.
+    max_account_games: int = 50
     # Ratings (service/ratings/): an account's rating in a ruleset and player count is
     # provisional for its first games there (the model's sigma is still wide); reads of
     # the leaderboard and rating histories per address.

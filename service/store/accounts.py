@@ -131,6 +131,14 @@ class AccountRows:
             return False
         return True
 
+    async def count_active_games(self, account_id: str) -> int:
+        """The account's games waiting for players or in progress (seats it left count
+        until their games end: a bound, not a listing)."""
+        rows = await self.runner.sql_rows(
+            "SELECT COUNT(*) AS n FROM games WHERE status IN (1, 3) AND "
+            + ACCOUNT_GAMES_SQL.format(p="%s"), (account_id,))
+        return int(rows[0]["n"])
+
     async def bind_seat(self, game_id: str, seat: int, account_id: str, now: float) -> None:
         """Lists the game under the account (the seat's earlier account no longer)."""
         await self.runner.sql_apply([

@@ -172,7 +172,8 @@ def test_keys_are_stored_as_digests_only_and_never_logged(backend: Backend) -> N
 
 def test_account_creation_is_limited_per_address(backend: Backend) -> None:
     server = backend.start_server("accounts-quota", env={
-        "BRASS_CREATE_ACCOUNT_RATE": "2/minute", "BRASS_ACCOUNT_KEY_RATE": "1/minute"})
+        "BRASS_CREATE_ACCOUNT_RATE": "2/minute", "BRASS_ACCOUNT_KEY_RATE": "1/minute",
+        "BRASS_MAX_ACCOUNT_GAMES": "1"})
     with server.client() as client:
         first = client.create_account("Quota One")
         client.create_account("Quota Two")
@@ -189,7 +190,19 @@ def test_account_creation_is_limited_per_address(backend: Backend) -> None:
         # the operator is not limited
         operator_token = server.operator_token
         assert operator_token is not None
-        client.rotate_account_key(first.account.account_id, operator_token)
+        key = client.rotate_account_key(first.account.account_id, operator_token)
+        # one game at once for an account (BRASS_MAX_ACCOUNT_GAMES=1): a second is refused
+        # until the first is over
+        game = client.create_game(players=2, open_seats=[1], account_key=key,
+                                  on_resign=pb.RESIGN_POLICY_GAME_ENDS)
+        games = expect_error("RATE_LIMITED", client.create_game, players=2, account_key=key)
+        assert games.metadata["limit"] == "max_account_games"
+        other = client.create_game(players=2, open_seats=[1])
+        expect_error("RATE_LIMITED", client.join_game, other.game_id, account_key=key)
+        joined = client.join_game(game.game_id, "Guest")
+        client.start_game(game.game_id, game.host_token)
+        client.resign_game(game.game_id, joined.seat.token)
+        client.create_game(players=2, account_key=key)
 
 
 def test_an_account_key_acts_for_its_seat_as_the_seat_token_would(

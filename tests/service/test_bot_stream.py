@@ -89,6 +89,10 @@ def test_challenges_and_the_stream_over_grpc(server: ServerProcess) -> None:
         loser.client.resign_game(game_id, seat_token_of_loser)
         over = _next(again, "game_over").game_over.summary
         assert over.game_id == game_id
+        # a rated game's game over carries its rating changes (the loser's rank: last)
+        ranks = {change.account_id: change.rank for change in over.rating_changes}
+        loser_id = bob.account.account_id if loser is b else ann.account.account_id
+        assert len(ranks) == 2 and ranks[loser_id] == 2
         again.close()  # type: ignore[attr-defined]
 
 
@@ -183,6 +187,7 @@ def test_two_sdk_bots_play_a_rated_game_to_its_end(server: ServerProcess) -> Non
     assert results["one"][0].game_id == results["two"][0].game_id
     summary = results["one"][0]
     assert summary.status == pb.GAME_STATUS_FINISHED and summary.rated
+    assert len(summary.rating_changes) == 2  # the game over carries them
     with server.client() as client:
         for _ in range(100):
             changes = client.get_game(summary.game_id).summary.rating_changes
