@@ -4,12 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from brass.rulesets import get_ruleset
+
 from .labels_catalogue import (
     ACTION_TYPES,
+    CARDS,
     DECISION_KINDS,
+    EVENTS,
     INDUSTRIES,
     LOCATIONS_ZH,
     OPTION_KINDS,
+    UNUSED_CARD,
     Pair,
 )
 from .reasons_catalogue import REASONS_ZH
@@ -29,9 +34,21 @@ def industries_of(description: dict[str, Any]) -> list[str]:
     return sorted(names)
 
 
+def _card(card: str, parts: dict[str, dict[str, dict[str, str]]], language: str) -> str:
+    """A card's label: its location's or industry's, else its own."""
+    for table in ("locations", "industries"):
+        if card in parts[table][language]:
+            return parts[table][language][card]
+    pair = CARDS.get(card) or (UNUSED_CARD if card.startswith("unused") else None)
+    if pair is None:
+        raise KeyError(f"no label for card {card!r}")
+    return pair[0] if language == ENGLISH else pair[1]
+
+
 def ruleset_labels(description: dict[str, Any]) -> dict[str, dict[str, dict[str, str]]]:
     """{language: {category: {engine name: label}}} for brass.board.describe_ruleset's
-    dict: decision kinds, option kinds, action types, industries, reasons, locations."""
+    dict: decision kinds, option kinds, action types, industries, reasons, locations,
+    events (GameEvent kinds) and cards."""
     name = description["ruleset"]
     actions = description["actions"]
     parts = {
@@ -51,5 +68,9 @@ def ruleset_labels(description: dict[str, Any]) -> dict[str, dict[str, dict[str,
         ENGLISH: {p["id"]: p["name"] for p in locations},
         CHINESE: {p["id"]: LOCATIONS_ZH[name][p["id"]] for p in locations},
     }
+    parts["events"] = _pick(EVENTS, [kind for kind, _ in get_ruleset(name).event_names])
+    cards = {a["value"] for a in actions if a["kind"] == "card"}
+    parts["cards"] = {language: {card: _card(card, parts, language) for card in sorted(cards)}
+                      for language in (ENGLISH, CHINESE)}
     return {language: {category: tables[language] for category, tables in parts.items()}
             for language in (ENGLISH, CHINESE)}

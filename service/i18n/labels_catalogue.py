@@ -90,6 +90,56 @@ INDUSTRIES: dict[str, dict[str, Pair]] = {
     },
 }
 
+EVENTS: dict[str, Pair] = {
+    "action": ("Action", "行动"),
+    "pay": ("Payment", "支付"),
+    "coal": ("Coal used", "消耗煤"),
+    "iron": ("Iron used", "消耗铁"),
+    "beer": ("Beer used", "消耗啤酒"),
+    "build": ("Build", "建造"),
+    "overbuild": ("Overbuild", "覆盖建造"),
+    "upgrade_score": ("Upgrade scored", "升级计分"),
+    "link": ("Link built", "建造连接"),
+    "replaced": ("Link replaced", "连接被替换"),
+    "develop": ("Develop", "开发"),
+    "sell": ("Sell", "出售"),
+    "flip": ("Tile flipped", "板块翻面"),
+    "cube": ("Cube taken", "取用方块"),
+    "oil": ("Oil used", "消耗石油"),
+    "pipe_reward": ("Pipeline reward", "管道奖励"),
+    "market_sale": ("Sold to the market", "卖给市场"),
+    "merchant_bonus": ("Merchant bonus", "商人奖励"),
+    "merchant_reward": ("Merchant reward", "商人奖励"),
+    "quality": ("Quality reward", "品质奖励"),
+    "reveal": ("Revealed", "揭示"),
+    "route_bonus": ("Route bonus", "路线奖励"),
+    "loan": ("Loan", "贷款"),
+    "scout": ("Scout", "侦察"),
+    "pass": ("Pass", "跳过"),
+    "turn_end": ("Turn ends", "回合结束"),
+    "turn_order": ("Turn order", "行动顺序"),
+    "income": ("Income", "收入"),
+    "bankrupt": ("Bankrupt", "破产"),
+    "shortfall_remove": ("Tile removed for a shortfall", "因欠款移除板块"),
+    "vp_loss": ("VP lost", "失去分数"),
+    "link_score": ("Links scored", "连接计分"),
+    "tile_score": ("Tiles scored", "板块计分"),
+    "tile_removed": ("Tile removed", "板块移除"),
+    "era_end": ("Era ends", "时代结束"),
+    "bonus_score": ("Bonus scored", "奖励计分"),
+    "game_end": ("Game ends", "游戏结束"),
+    "round_end": ("Round ends", "轮次结束"),
+    "whiskey": ("Whiskey", "威士忌"),
+}
+
+# Cards that are neither a location nor an industry of the ruleset.
+CARDS: dict[str, Pair] = {
+    "cotton_manufacturer": ("Cotton Mill / Manufacturer", "棉纺厂/制造厂"),
+    "wild_location": ("Wild Location", "万能地点"),
+    "wild_industry": ("Wild Industry", "万能产业"),
+}
+UNUSED_CARD: Pair = ("Unused (placeholder data)", "未使用（占位数据）")
+
 # English location labels are the board's own names; these are their Chinese names.
 LOCATIONS_ZH: dict[str, dict[str, str]] = {
     "birmingham": {

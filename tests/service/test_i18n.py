@@ -47,6 +47,10 @@ def test_labels_cover_every_name_in_both_languages(ruleset: str) -> None:
         assert all(labels["zh-Hans"][table].values()), table
     assert set(labels["en"]["decision_kinds"]) == set(description["decision_kinds"])
     assert set(labels["en"]["option_kinds"]) == {a["kind"] for a in description["actions"]}
+    events = {kind for kind, _ in brass.get_ruleset(ruleset).event_names}
+    assert set(labels["en"]["events"]) == events
+    assert set(labels["en"]["cards"]) == {a["value"] for a in description["actions"]
+                                          if a["kind"] == "card"}
 
 
 @pytest.mark.parametrize(("header", "language"), [

@@ -128,3 +128,5 @@ def test_get_ruleset_carries_labels_in_both_languages(server: ServerProcess) -> 
         pgh = stub.GetRuleset(pb.GetRulesetRequest(ruleset=pb.RULESET_PITTSBURGH), timeout=30)
         assert pgh.ruleset.labels["zh-Hans"].locations["pittsburgh"] == "匹兹堡"
         assert pgh.ruleset.labels["en"].industries["iron_steel"] == "Iron & Steel Works"
+        assert pgh.ruleset.labels["zh-Hans"].events["bankrupt"] == "破产"
+        assert pgh.ruleset.labels["zh-Hans"].cards["iron_steel"] == "钢铁厂"
