@@ -21,7 +21,7 @@ from typing import Protocol
 from .. import hosted
 from ..errors import ServiceError
 from ..gen import game_service_pb2 as pb
-from ..store import GameRow, ListFilter, Store
+from ..store import GameRow, Store
 from ..views.summary import game_summary
 from .accounts import AccountCaller, Accounts
 from .challenges import Challenges, challenge_message
@@ -125,10 +125,8 @@ class AccountStreams:
     async def _game_events(self, account_id: str, following: dict[str, int],
                            wake: asyncio.Event, waiting: dict[str, float]
                            ) -> list[pb.StreamAccountEventsResponse]:
-        page = await self.store.list_games(_MAX_FOLLOWED, None, None,
-                                           ListFilter(account_id=account_id))
         events = []
-        for row in page.games:
+        for row in await self.store.accounts.recent_games(account_id, _MAX_FOLLOWED):
             seat = _seat_of(row, account_id)
             if seat is None:
                 continue

@@ -16,6 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from .rows import ACCOUNT_GAMES_SQL, GAME_COLUMNS, GameRow, game_row_from_columns
+
 # Both stores run it (SQLite takes DOUBLE PRECISION as REAL).
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS accounts (
@@ -35,10 +37,8 @@ CREATE TABLE IF NOT EXISTS account_seats (
     PRIMARY KEY (game_id, seat)
 );
 CREATE INDEX IF NOT EXISTS account_seats_by_account ON account_seats (account_id, game_id);
+CREATE INDEX IF NOT EXISTS account_seats_recent ON account_seats (account_id, created_at);
 """
-
-# ListGames' condition for an account's games (placeholder: the store's).
-ACCOUNT_GAMES_SQL = "game_id IN (SELECT game_id FROM account_seats WHERE account_id = {p})"
 
 # (SQL with %s placeholders, parameters, rows it must change or None: any number)
 Step = tuple[str, tuple[Any, ...], int | None]
@@ -138,6 +138,15 @@ class AccountRows:
             "SELECT COUNT(*) AS n FROM games WHERE status IN (1, 3) AND "
             + ACCOUNT_GAMES_SQL.format(p="%s"), (account_id,))
         return int(rows[0]["n"])
+
+    async def recent_games(self, account_id: str, limit: int) -> list[GameRow]:
+        """The games of the account's `limit` most recent seats (one range of an index,
+        then each game by its key: the account stream's read, whatever the store holds)."""
+        rows = await self.runner.sql_rows(
+            f"SELECT {GAME_COLUMNS} FROM games WHERE game_id IN (SELECT game_id FROM "
+            "account_seats WHERE account_id = %s ORDER BY created_at DESC LIMIT %s)",
+            (account_id, limit))
+        return [game_row_from_columns(row) for row in rows]
 
     async def bind_seat(self, game_id: str, seat: int, account_id: str, now: float) -> None:
         """Lists the game under the account (the seat's earlier account no longer)."""

@@ -11,7 +11,6 @@ from typing import Any
 import orjson
 import structlog
 
-from .accounts import ACCOUNT_GAMES_SQL
 from .base import CorruptRecord
 
 log = structlog.get_logger("brass_service.store")
@@ -85,6 +84,8 @@ GAME_COLUMNS_ADDED = (
 DUE_INDEX = (
     "CREATE INDEX IF NOT EXISTS games_by_due ON games (next_due) WHERE next_due IS NOT NULL"
 )
+# ListGames' condition for an account's games (placeholder: the store's): store/accounts.py
+ACCOUNT_GAMES_SQL = "game_id IN (SELECT game_id FROM account_seats WHERE account_id = {p})"
 # brass.v1 Visibility.VISIBILITY_UNLISTED (the store does not import the API).
 UNLISTED = 2
 # What ListGames always asks (public games only) and what its has_open_seats filter asks,
