@@ -31,10 +31,10 @@ function copyButton(text, label) {
   b.addEventListener('click', async () => {
     try {
       await navigator.clipboard.writeText(text);
-      announce('Copied');
-      b.textContent = 'Copied';
+      announce(t('game.copied'));
+      b.textContent = t('game.copied');
     } catch {
-      b.textContent = 'Select and copy the link';
+      b.textContent = t('game.selectCopy');
     }
   });
   return b;
@@ -64,7 +64,7 @@ export async function gamePage(root, go, gameId, seat) {
       h('div', { class: 'board-column' }, el.board),
       h('div', { class: 'side-column' }, el.lobby, el.decision, el.compound, el.hand, el.players, el.log))));
   if (seat !== null && !token) {
-    st.error = `This browser holds no token for seat ${seat + 1} of this game: watching as a spectator.`;
+    st.error = t('game.noToken', { n: seat + 1 });
   }
 
   function myTurn() {
@@ -131,10 +131,10 @@ export async function gamePage(root, go, gameId, seat) {
         const was = st.connection;
         st.connection = s;
         if (s === 'live' && was === 'reconnecting') {
-          announce('Reconnected');
+          announce(t('game.reconnected'));
           loadState().catch(() => {});
         } else if (s === 'reconnecting' && was !== 'reconnecting') {
-          announce(detail ? `Connection lost: ${detail}; reconnecting` : 'Connection lost; reconnecting');
+          announce(detail ? t('game.lostDetail', { detail }) : t('game.lost'));
         }
         renderStatus();
       },
@@ -184,7 +184,7 @@ export async function gamePage(root, go, gameId, seat) {
     const { action, label } = st.selected;
     try {
       const answer = await api.submit(gameId, st.token, action, st.state.summary.version);
-      announce(`Played: ${label}`);
+      announce(t('game.played', { label }));
       st.selected = null;
       st.preview = null;
       st.legal = null;
@@ -212,7 +212,7 @@ export async function gamePage(root, go, gameId, seat) {
         expectedVersion: String(st.state.summary.version),
       });
       st.legal = null;
-      announce('Undone');
+      announce(t('game.undone'));
       if (answer && answer.state) applyState(readState(answer.state), true);
       else await loadState(true);
     } catch (err) {
@@ -240,7 +240,7 @@ export async function gamePage(root, go, gameId, seat) {
           myTurn() ? t('game.yourTurn') : t('game.toPlay', { name: seatName(s, s.currentSeat) })));
       }
       parts.push(h('span', {}, st.seat === null ? t('game.spectating') : t('game.you', { name: seatName(s, st.seat) })));
-      if (v) parts.push(h('span', {}, `Deck ${v.deckSize}`));
+      if (v) parts.push(h('span', {}, t('game.deck', { n: v.deckSize })));
       parts.push(h('span', { class: 'version' }, `v${s.version}`));
       if (s.clock && s.clock.turnSeat !== null) {
         parts.push(h('span', { class: 'clock', role: 'timer', 'aria-label': `${seatName(s, s.clock.turnSeat)}'s time left` },
@@ -249,7 +249,7 @@ export async function gamePage(root, go, gameId, seat) {
     }
     if (st.connection) {
       parts.push(h('span', { class: ['connection', `connection-${st.connection}`], 'data-connection': st.connection },
-        st.connection === 'live' ? 'Live' : st.connection === 'reconnecting' ? 'Reconnecting…' : title(st.connection)));
+        st.connection === 'live' ? t('game.live') : st.connection === 'reconnecting' ? t('game.reconnecting') : title(st.connection)));
     }
     replace(el.status, parts);
     // the page's state in attributes, for tests and for styles
@@ -273,7 +273,7 @@ export async function gamePage(root, go, gameId, seat) {
 
   function renderBoard() {
     if (!st.ruleset || !st.ruleset.board) {
-      replace(el.board, h('p', { class: 'note' }, 'This ruleset has no board drawing yet: the lists beside it play the game.'));
+      replace(el.board, h('p', { class: 'note' }, t('game.noBoard')));
       return;
     }
     const { legal, unavailable } = legalMaps();
@@ -291,14 +291,14 @@ export async function gamePage(root, go, gameId, seat) {
     const parts = [h('h2', { id: 'decision-heading' }, t('game.yourMove'))];
     if (st.error) parts.push(h('p', { class: 'error', role: 'alert' }, st.error));
     if (!s) {
-      replace(el.decision, parts, h('p', {}, 'Loading…'));
+      replace(el.decision, parts, h('p', {}, t('game.loading')));
       return;
     }
     if (isFinished(s)) {
       parts[0] = h('h2', { id: 'decision-heading' }, t('game.finalScores'));
       const scores = st.state.scores;
       if (/RESIGNED|FORFEITED/.test(s.endReason)) {
-        parts.push(h('p', {}, `The game ended early (${title(s.endReason.replace(/^END_REASON_/, '').toLowerCase())}): it is not scored.`));
+        parts.push(h('p', {}, t('game.endedEarly', { reason: title(s.endReason.replace(/^END_REASON_/, '').toLowerCase()) })));
       }
       if (scores.length) parts.push(h('ol', { class: 'scores' }, s.seats
         .map((seat) => ({ seat: seat.seat, score: scores[seat.seat] ?? 0 }))
@@ -310,7 +310,7 @@ export async function gamePage(root, go, gameId, seat) {
     }
     if (st.seat === null) {
       parts[0] = h('h2', { id: 'decision-heading' }, t('game.spectating'));
-      parts.push(h('p', {}, isWaiting(s) ? 'The game has not started.' : `${seatName(s, s.currentSeat)} is deciding: ${decisionPrompt(s.decision).toLowerCase()}.`));
+      parts.push(h('p', {}, isWaiting(s) ? t('game.notStarted') : t('game.deciding', { name: seatName(s, s.currentSeat), what: decisionPrompt(s.decision).toLowerCase() })));
       const delay = s.hostPolicy ? s.hostPolicy.spectatorDelayTurns : 0;
       if (delay) parts.push(h('p', { class: 'spectator-delay' }, delay === 1 ? t('game.spectatorDelayOne') : t('game.spectatorDelay', { n: delay })));
       replace(el.decision, parts);
@@ -318,22 +318,22 @@ export async function gamePage(root, go, gameId, seat) {
     }
     const me = s.seats.find((x) => x.seat === st.seat);
     if (me && me.resigned) {
-      parts.push(h('p', { class: 'resigned-note' }, me.bot ? `You resigned: a bot (${me.bot}) plays your seat.` : 'You resigned.'));
+      parts.push(h('p', { class: 'resigned-note' }, me.bot ? t('game.resignedBot', { bot: me.bot }) : t('game.resigned')));
       replace(el.decision, parts);
       return;
     }
     if (!myTurn()) {
-      parts.push(h('p', {}, isWaiting(s) ? 'The game starts when every seat is taken and the host starts it.' : `Waiting for ${seatName(s, s.currentSeat)}…`));
+      parts.push(h('p', {}, isWaiting(s) ? t('game.startsWhen') : t('game.waitingFor', { name: seatName(s, s.currentSeat) })));
       replace(el.decision, parts, resignControls());
       return;
     }
     if (!st.legal) {
-      parts.push(h('p', {}, 'Loading your options…'));
+      parts.push(h('p', {}, t('game.loadingOptions')));
       replace(el.decision, parts);
       return;
     }
     parts.push(h('p', { class: 'prompt' }, `${decisionPrompt(st.legal.decision)}:`));
-    const list = h('ul', { class: 'options', 'aria-label': 'Options of this decision' });
+    const list = h('ul', { class: 'options', 'aria-label': t('game.optionsLabel') });
     for (const o of st.legal.options) {
       const selected = st.selected && st.selected.action.optionId === o.id;
       list.append(h('li', {}, h('button', {
@@ -365,7 +365,7 @@ export async function gamePage(root, go, gameId, seat) {
           box.append(h('ul', { class: 'preview-events' }, st.preview.events.map((e) => h('li', {}, eventText(e, (x) => seatName(s, x), tileName)))));
         }
       } else if (!st.error) {
-        box.append(h('p', {}, 'Working out the cost…'));
+        box.append(h('p', {}, t('game.workingCost')));
       }
       box.append(h('div', { class: 'buttons' },
         h('button', { type: 'button', class: 'primary confirm', disabled: st.busy || !st.preview, onclick: confirmSelected }, t('game.confirm')),
@@ -412,7 +412,7 @@ export async function gamePage(root, go, gameId, seat) {
       try {
         const answer = await api.operation(caps.rematch, { gameId }, st.token, {});
         saved.setRematch(gameId, answer.seat || 0, answer.token);
-        announce(answer.rematch && answer.rematch.gameId ? 'The rematch has started' : 'Rematch proposed');
+        announce(answer.rematch && answer.rematch.gameId ? t('game.rematchStarted') : t('game.rematchProposed'));
         await loadState(true);
       } catch (err) {
         st.error = err.message;
@@ -435,7 +435,7 @@ export async function gamePage(root, go, gameId, seat) {
         st.askResign = false;
         try {
           const answer = await api.operation(caps.resign, { gameId }, st.token, {});
-          announce('You resigned');
+          announce(t('game.youResigned'));
           if (answer && answer.state) applyState(readState(answer.state));
         } catch (err) {
           st.error = err.message;
@@ -531,13 +531,13 @@ export async function gamePage(root, go, gameId, seat) {
     replace(el.players,
       h('h2', { id: 'players-heading' }, t('game.players')),
       h('table', { class: 'player-table' },
-        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Seat'), ['Money', 'Income', 'VP', 'Spent', 'Cards', 'Links', clock && 'Clock']
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('table.seat')), [t('table.money'), t('table.income'), t('table.vp'), t('table.spent'), t('table.cards'), t('table.links'), clock && t('table.clock')]
           .filter(Boolean).map((c) => h('th', { scope: 'col' }, c)))),
         h('tbody', {}, rows)),
       // the mats of a ruleset whose board data has them (Birmingham's)
-      mat ? [h('h3', {}, 'Player mats: next tile (tiles left)'),
+      mat ? [h('h3', {}, t('game.matsHeading')),
         h('table', { class: 'mat-table' },
-          h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Seat'), INDUSTRIES.map((i) => h('th', { scope: 'col' },
+          h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('table.seat')), INDUSTRIES.map((i) => h('th', { scope: 'col' },
             h('span', { class: `swatch industry-colour-${i}`, 'aria-hidden': 'true' }), title(i))))),
           h('tbody', {}, mats)),
         myMat(v, mat)] : tilesLeft(v, board),
@@ -555,9 +555,9 @@ export async function gamePage(root, go, gameId, seat) {
     if (!me || !board || !(board.tiles || []).length) return null;
     const items = (counts) => Object.entries(counts).filter(([, n]) => n > 0)
       .map(([id, n]) => h('li', { 'data-tile': id }, `${tileName(id)} ×${n}`));
-    return [h('h3', {}, 'Your mat: tiles left'), h('ul', { class: 'tiles-left' }, items(me.mat)),
-      h('h3', {}, 'Your link tiles'), h('ul', { class: 'tiles-left' }, items(me.supply)),
-      h('p', { class: 'note' }, `Whiskey: ${me.whiskey}.`)];
+    return [h('h3', {}, t('game.yourMatLeft')), h('ul', { class: 'tiles-left' }, items(me.mat)),
+      h('h3', {}, t('game.yourLinkTiles')), h('ul', { class: 'tiles-left' }, items(me.supply)),
+      h('p', { class: 'note' }, t('game.whiskey', { n: me.whiskey }))];
   }
 
   // The seat's own mat in full: each industry's next tile, what it costs and gives.
@@ -575,8 +575,8 @@ export async function gamePage(root, go, gameId, seat) {
         h('td', {}, `${roman(t.level)} (${next.leftOfLevel} of ${t.count})`), h('td', {}, cost),
         h('td', {}, t.vp), h('td', {}, `+${t.income_spaces}`), h('td', {}, t.link_icons), h('td', {}, eras));
     });
-    return [h('h3', {}, 'Your mat'), h('table', { class: 'my-mat' },
-      h('thead', {}, h('tr', {}, ['Industry', 'Next tile', 'Cost', 'VP', 'Income', 'Link VP', 'Eras'].map((c) => h('th', { scope: 'col' }, c)))),
+    return [h('h3', {}, t('game.yourMat')), h('table', { class: 'my-mat' },
+      h('thead', {}, h('tr', {}, ['table.industry', 'table.nextTile', 'table.cost', 'table.vp', 'table.income', 'table.linkVp', 'table.eras'].map((k) => t(k)).map((c) => h('th', { scope: 'col' }, c)))),
       h('tbody', {}, rows))];
   }
 
@@ -588,14 +588,14 @@ export async function gamePage(root, go, gameId, seat) {
     el.lobby.hidden = !show;
     if (!show) return;
     const rows = s.seats.map((seatInfo) => {
-      const bits = [h('span', { class: 'seat-label' }, `Seat ${seatInfo.seat + 1}: ${seatInfo.open ? 'open' : seatInfo.name || '—'}`)];
+      const bits = [h('span', { class: 'seat-label' }, `${t('lobby.seatN', { n: seatInfo.seat + 1 })}: ${seatInfo.open ? t('game.open') : seatInfo.name || '—'}`)];
       if (invites[seatInfo.seat]) {
         const url = inviteUrl(gameId, seatInfo.seat, invites[seatInfo.seat]);
-        bits.push(h('input', { type: 'text', readonly: true, value: url, class: 'invite-link', 'data-seat': seatInfo.seat, 'aria-label': `Invite link for seat ${seatInfo.seat + 1}` }),
+        bits.push(h('input', { type: 'text', readonly: true, value: url, class: 'invite-link', 'data-seat': seatInfo.seat, 'aria-label': t('game.inviteFor', { n: seatInfo.seat + 1 }) }),
           copyButton(url, t('game.copyLink')));
       } else if (seatInfo.open) {
         const url = joinUrl(gameId, seatInfo.seat);
-        bits.push(h('input', { type: 'text', readonly: true, value: url, class: 'join-link', 'data-seat': seatInfo.seat, 'aria-label': `Join link for seat ${seatInfo.seat + 1}` }),
+        bits.push(h('input', { type: 'text', readonly: true, value: url, class: 'join-link', 'data-seat': seatInfo.seat, 'aria-label': t('game.joinFor', { n: seatInfo.seat + 1 }) }),
           copyButton(url, t('game.copyLink')));
       }
       if (hostToken && caps.setSeatBot && (seatInfo.open || seatInfo.vacant)) bits.push(seatBotControl(seatInfo.seat, hostToken));
@@ -604,13 +604,13 @@ export async function gamePage(root, go, gameId, seat) {
     const parts = [h('h2', { id: 'lobby-heading' }, isWaiting(s) ? t('game.waitingPlayers') : t('game.invitations')),
       h('ul', { class: 'seat-links' }, rows),
       s.hostPolicy ? h('p', { class: 'host-policy' }, hostPolicyText(s.hostPolicy, Boolean(s.clock))) : null,
-      h('p', {}, 'Spectators: ', h('a', { href: watchUrl(gameId) }, watchUrl(gameId)))];
+      h('p', {}, t('game.spectators'), h('a', { href: watchUrl(gameId) }, watchUrl(gameId)))];
     if (isWaiting(s) && hostToken) {
       const start = h('button', { type: 'button', class: 'primary start', disabled: s.openSeats > 0 }, s.openSeats > 0 ? `Start (${s.openSeats} open)` : t('game.startGame'));
       start.addEventListener('click', async () => {
         try {
           const answer = await api.start(gameId, hostToken);
-          announce('The game has started');
+          announce(t('game.started'));
           applyState(readState(answer.state));
         } catch (err) {
           st.error = err.message;
@@ -623,13 +623,13 @@ export async function gamePage(root, go, gameId, seat) {
   }
 
   function seatBotControl(seatNumber, hostToken) {
-    const choice = h('select', { 'aria-label': `Bot for seat ${seatNumber + 1}` },
+    const choice = h('select', { 'aria-label': t('game.botFor', { n: seatNumber + 1 }) },
       ['greedy', 'random', 'mcts:iterations=200'].map((b) => h('option', { value: b }, b)));
-    const button = h('button', { type: 'button', class: 'small' }, 'Seat a bot');
+    const button = h('button', { type: 'button', class: 'small' }, t('game.seatBot'));
     button.addEventListener('click', async () => {
       try {
         await api.operation(caps.setSeatBot, { gameId }, hostToken, { seat: seatNumber, bot: choice.value });
-        announce(`A bot plays seat ${seatNumber + 1}`);
+        announce(t('game.botPlays', { n: seatNumber + 1 }));
         await loadState();
       } catch (err) {
         st.error = err.message;
@@ -664,7 +664,7 @@ export async function gamePage(root, go, gameId, seat) {
       const again = root.querySelector(`[data-option-id="${focusKey}"]:not([disabled]), [data-action-id="${focusKey}"][tabindex], [data-key="${CSS.escape(focusKey)}"]`);
       if (again) again.focus();
     }
-    document.title = myTurn() ? 'Brass — your turn' : 'Brass — game';
+    document.title = myTurn() ? t('game.titleTurn') : t('game.titleGame');
   }
 
   function onKey(e) {
