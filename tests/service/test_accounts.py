@@ -158,6 +158,19 @@ def test_keys_are_stored_as_digests_only_and_never_logged(backend: Backend) -> N
         game = client.create_game(players=2, account_key=made.key)
         rotated = client.rotate_account_key(made.account.account_id, made.key)
         stored = _stored_text(backend, server)
+    rest = server.rest()
+    try:  # the same over REST: the keys go in headers and answers only
+        other = rest.post("/v1/accounts", {"name": "Keeper Two"})
+        rest.post("/v1/games", {"players": 2}, token=other["key"])
+        rest_rotated = rest.post(f"/v1/accounts/{other['account']['accountId']}:rotateKey",
+                                 {}, token=other["key"])["key"]
+        listed = rest.get(f"/v1/games?accountId={other['account']['accountId']}",
+                          token=rest_rotated)
+        assert rest_rotated not in str(listed) and other["key"] not in str(listed)
+        stored = _stored_text(backend, server)
+        assert rest_rotated not in stored and other["key"] not in stored
+    finally:
+        rest.close()
     import hashlib
 
     assert hashlib.sha256(rotated.encode()).hexdigest() in stored
@@ -167,7 +180,9 @@ def test_keys_are_stored_as_digests_only_and_never_logged(backend: Backend) -> N
         assert key[len("brass_ak_"):] not in stored
     server.stop()
     log = server.log_text()
-    assert "CreateAccount" in log and made.key not in log and rotated not in log
+    assert "CreateAccount" in log and "RotateAccountKey" in log
+    for key in (made.key, rotated, other["key"], rest_rotated):
+        assert key not in log and key[len("brass_ak_"):] not in log
 
 
 def test_account_creation_is_limited_per_address(backend: Backend) -> None:
