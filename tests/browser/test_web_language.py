@@ -17,7 +17,7 @@ pytestmark = [pytest.mark.xdist_group("browser"), pytest.mark.timeout(120)]
 def test_the_page_follows_the_browser_language_and_the_switch(
     browser: Any, site: tuple[str, Rest], artifacts: Path
 ) -> None:
-    base, _rest = site
+    base, rest = site
     context = browser.new_context(viewport={"width": 1400, "height": 900}, locale="zh-CN")
     page = context.new_page()
     errors: list[str] = []
@@ -33,6 +33,17 @@ def test_the_page_follows_the_browser_language_and_the_switch(
     page.goto(base + "/#/game/no-such-game")
     page.wait_for_selector("p.error")
     assert "没有编号为 'no-such-game' 的对局" in page.inner_text("p.error")
+    # a game in Chinese: headings, the decision's options by GetRuleset's labels, and the
+    # engine's reasons for the unavailable ones from the server
+    created = rest.call("POST", "/v1/games", body={"players": 2, "seed": "4"})
+    seat = int(created["state"]["summary"].get("currentSeat", 0))
+    token = {int(s.get("seat", 0)): s["token"] for s in created["seats"]}[seat]
+    page.goto(f"{base}/#/play/{created['gameId']}/{seat}/{token}")
+    page.wait_for_selector("ul.options button.option[data-option-id='0']")
+    assert page.inner_text("#decision-heading") == "你的行动"
+    assert page.inner_text("button.option[data-option-id='0']") == "建造"
+    assert "贷款" in page.inner_text("ul.options")
+    shot(page, artifacts, "21-game-chinese")
     # the switch: English at once, and remembered
     page.goto(base + "/")
     page.wait_for_selector("form.create-form")

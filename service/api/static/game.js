@@ -6,7 +6,7 @@ import { api, watchGame as watch } from './api.js';
 import { drawBoard } from './board.js';
 import { capabilities, ruleset as getRuleset } from './caps.js';
 import { announce, h, replace, SEAT_COLOUR_NAMES } from './dom.js';
-import { eraRound, t } from './i18n.js';
+import { eraRound, t, useLabels } from './i18n.js';
 
 function build(parent, ...children) {
   parent.append(...children);
@@ -684,7 +684,7 @@ export async function gamePage(root, go, gameId, seat) {
 
   try {
     await loadState();
-    st.ruleset = await getRuleset(st.state.summary.ruleset);
+    st.ruleset = await getRuleset(st.state.summary.ruleset); useLabels(st.ruleset.labels);
   } catch (err) {
     st.error = `${err.message}${err.reason ? ` (${err.reason})` : ''}`;
   }

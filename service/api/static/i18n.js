@@ -167,6 +167,11 @@ export const CATALOGUE = {
     'game.endedEarly': 'The game ended early ({reason}): it is not scored.',
     'game.whiskey': 'Whiskey: {n}.',
     'game.deciding': '{name} is deciding: {what}.',
+    'name.slot': '{place} slot {n}',
+    'name.merchant': '{place} merchant {n}',
+    'name.card': '{card} card',
+    'name.market': 'the market',
+    'name.done': 'Done',
   },
   'zh-Hans': {
     'site.tagline': '工业革命：伯明翰与匹兹堡，在引擎服务上对弈',
@@ -330,6 +335,11 @@ export const CATALOGUE = {
     'game.endedEarly': '对局提前结束（{reason}）：不计分。',
     'game.whiskey': '威士忌：{n}。',
     'game.deciding': '{name} 正在决策：{what}。',
+    'name.slot': '{place} 位置 {n}',
+    'name.merchant': '{place} 商人 {n}',
+    'name.card': '{card}牌',
+    'name.market': '市场',
+    'name.done': '完成',
   },
 };
 
@@ -379,4 +389,35 @@ export function eraRound(era, round) {
   const name = typeof era === 'number' ? t('era.n', { n: era })
     : t(`era.${era}`) === `era.${era}` ? `${era} era` : t(`era.${era}`);
   return t('game.eraRound', { era: name, round });
+}
+
+// GetRuleset's labels of the game on screen ({language: {table: {name: label}}}): the
+// engine's names in the page's language. English keeps the page's own wording.
+let labels = null;
+
+export function useLabels(all) {
+  labels = all || null;
+}
+
+export function label(table, name) {
+  if (current === 'en' || !labels) return null;
+  return (labels[current] && labels[current][table] && labels[current][table][name]) || null;
+}
+
+// An option's name ("slot:belper.0", "card:derby") in the ruleset's labels, or null.
+export function localName(kind, rest) {
+  if (current === 'en' || !labels) return null;
+  const place = (loc) => label('locations', loc) || loc;
+  const [loc, k] = rest.split('.');
+  switch (kind) {
+    case 'type': return label('actionTypes', rest);
+    case 'card': return label('cards', rest) && t('name.card', { card: label('cards', rest) });
+    case 'industry': return label('industries', rest);
+    case 'slot': return t('name.slot', { place: place(loc), n: Number(k) + 1 });
+    case 'merchant': return t('name.merchant', { place: place(loc), n: Number(k) + 1 });
+    case 'link': return rest.split('--').map(place).join(' – ');
+    case 'market': return t('name.market');
+    case 'done': return t('name.done');
+    default: return null;
+  }
 }

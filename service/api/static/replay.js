@@ -5,7 +5,7 @@ import { api } from './api.js';
 import { drawBoard } from './board.js';
 import { ruleset as getRuleset } from './caps.js';
 import { h, replace } from './dom.js';
-import { eraRound, t } from './i18n.js';
+import { eraRound, t, useLabels } from './i18n.js';
 import { saved } from './store.js';
 import { clockText, nameText, readReplay, readState, timeLeftThen } from './view.js';
 
@@ -119,7 +119,7 @@ export async function replayPage(root, go, gameId, startVersion) {
   try {
     st.replay = readReplay(await api.replay(gameId, token));
     const first = readState((await api.getGame(gameId, token, '0')).state);
-    st.ruleset = await getRuleset(first.summary.ruleset);
+    st.ruleset = await getRuleset(first.summary.ruleset); useLabels(st.ruleset.labels);
     slider.max = String(st.replay.version);
     replace(list, h('li', { 'data-version': 0 }, h('button', { type: 'button', onclick: () => show(0) }, t('replay.start'))),
       st.replay.decisions.map((d) => h('li', { 'data-version': d.version },

@@ -2,6 +2,8 @@
 // previews. Everything else in the page uses the plain objects made here, so a change of
 // the service's JSON (key names, nesting) is an edit of this file only.
 
+import { label, localName } from './i18n.js';
+
 // A key as written by the core (snake_case) or by the typed contract (lowerCamelCase).
 function camel(key) {
   return key.replace(/_([a-z0-9])/g, (_, c) => c.toUpperCase());
@@ -368,6 +370,8 @@ export function roman(level) {
 export function nameText(name) {
   if (!name) return '';
   const [kind, rest = ''] = name.includes(':') ? name.split(/:(.*)/s) : [name, ''];
+  const local = localName(kind, rest);
+  if (local) return local;
   switch (kind) {
     case 'type': return title(rest);
     case 'card': return `${title(rest)} card`;
@@ -420,7 +424,7 @@ const DECISION_PROMPTS = {
   game_over: 'The game is over',
 };
 export function decisionPrompt(decision) {
-  return DECISION_PROMPTS[decision] || title(decision);
+  return label('decisionKinds', decision) || DECISION_PROMPTS[decision] || title(decision);
 }
 
 const LOBBY_EVENTS = {
@@ -588,7 +592,19 @@ export function readRuleset(raw) {
     actions: r.actions || [],
     reasons: r.reasons || [],
     board: r.board || null,
+    labels: labelsOf(pick(raw, 'ruleset', raw)),
   };
+}
+
+// The labels by language, each table's name in camelCase (its keys are the engine's names,
+// so they are not converted as the rest is).
+function labelsOf(r) {
+  const out = {};
+  for (const [lang, tables] of Object.entries((r && r.labels) || {})) {
+    out[lang] = {};
+    for (const [k, v] of Object.entries(tables || {})) out[lang][k.replace(/_([a-z])/g, (_, c) => c.toUpperCase())] = v;
+  }
+  return out;
 }
 
 // The next tile of an industry on a player's mat (board.player_mat), given how many of its
