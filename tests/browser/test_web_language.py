@@ -4,6 +4,7 @@ once and is remembered."""
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +44,12 @@ def test_the_page_follows_the_browser_language_and_the_switch(
     assert page.inner_text("#decision-heading") == "你的行动"
     assert page.inner_text("button.option[data-option-id='0']") == "建造"
     assert "贷款" in page.inner_text("ul.options")
+    # an action played meanwhile arrives on the stream and is logged in Chinese
+    rest.play_one_action(created["gameId"], token, random.Random(5))
+    page.wait_for_function(
+        "() => (document.querySelector('section.log ol')?.textContent || '').includes('：')")
+    assert page.inner_text("#log-heading") == "事件"
+    assert "（" in page.inner_text("section.log ol")  # "{who}：{action}（{card}）"
     shot(page, artifacts, "21-game-chinese")
     # the switch: English at once, and remembered
     page.goto(base + "/")

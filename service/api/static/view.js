@@ -2,7 +2,7 @@
 // previews. Everything else in the page uses the plain objects made here, so a change of
 // the service's JSON (key names, nesting) is an edit of this file only.
 
-import { label, localName } from './i18n.js';
+import { label, localName, t } from './i18n.js';
 
 // A key as written by the core (snake_case) or by the typed contract (lowerCamelCase).
 function camel(key) {
@@ -427,13 +427,6 @@ export function decisionPrompt(decision) {
   return label('decisionKinds', decision) || DECISION_PROMPTS[decision] || title(decision);
 }
 
-const LOBBY_EVENTS = {
-  seat_joined: 'joins', seat_left: 'leaves', game_started: 'The game starts',
-  seat_resigned: 'resigns', seat_forfeited: 'forfeits on time', seat_token_revoked: 'loses the seat (revoked)',
-  seat_token_reissued: 'gets a new seat link', bot_seated: 'is now played by a bot',
-  turn_timed_out: 'runs out of time: a bot plays the turn', game_ended: 'The game ends',
-};
-
 // A lobby event (a change of seats or status that is not a decision), or null.
 export function lobbyEvent(rawEvent) {
   const lobby = pick(rawEvent, 'lobby', null);
@@ -446,7 +439,8 @@ export function lobbyEvent(rawEvent) {
 export function eventText(rawEvent, seatName, tileName = title) {
   const lobby = lobbyEvent(rawEvent);
   if (lobby) {
-    const what = LOBBY_EVENTS[lobby.kind] || title(lobby.kind);
+    const key = `lobby.event.${lobby.kind}`;
+    const what = t(key) === key ? title(lobby.kind) : t(key);
     if (lobby.seat == null) return what;
     return `${lobby.name || seatName(lobby.seat)} ${what}${lobby.bot ? ` (${lobby.bot})` : ''}`;
   }
@@ -457,29 +451,29 @@ export function eventText(rawEvent, seatName, tileName = title) {
   const who = pick(e, 'seat', null) == null ? '' : seatName(num(pick(e, 'seat')));
   const f = (k) => pick(e, k);
   switch (type) {
-    case 'action': return `${who}: ${title(f('action'))} (${nameText('card:' + f('card'))})`;
-    case 'pay': return `${who} pays £${f('money')}`;
+    case 'action': return t('event.action', { who, action: label('actionTypes', f('action')) || title(f('action')), card: nameText('card:' + f('card')) });
+    case 'pay': return t('event.pay', { who, money: f('money') });
     case 'build':
       // Pittsburgh: the tile id and its place (a slot, or an oilfield by its option name)
-      if (f('tile')) return `${who} builds ${tileName(f('tile'))} at ${nameText(String(f('place')).includes(':') ? f('place') : 'slot:' + f('place'))}`;
-      return `${who} builds ${title(f('industry'))} ${roman(num(f('level')))} at ${nameText('slot:' + f('slot'))}`;
+      if (f('tile')) return t('event.buildTile', { who, tile: tileName(f('tile')), place: nameText(String(f('place')).includes(':') ? f('place') : 'slot:' + f('place')) });
+      return t('event.build', { who, industry: label('industries', f('industry')) || title(f('industry')), level: roman(num(f('level'))), place: nameText('slot:' + f('slot')) });
     case 'link':
       // Pittsburgh: the route by its option name, and the link tile
-      if (f('route')) return `${who} builds ${tileName(f('link_tile'))} on ${nameText(f('route'))}`;
-      return `${who} builds a link ${nameText('link:' + f('link'))}`;
+      if (f('route')) return t('event.linkTile', { who, tile: tileName(f('link_tile')), route: nameText(f('route')) });
+      return t('event.link', { who, route: nameText('link:' + f('link')) });
     case 'coal': case 'iron': case 'beer':
-      return `${who} uses ${type} from ${f('source') === 'market' ? 'the market' : title(f('source') || f('slot') || '')}${f('price') ? ` (£${f('price')})` : ''}`;
-    case 'turn_end': return `${who} ends the turn`;
+      return t('event.uses', { who, resource: t(`resource.${type}`), source: f('source') === 'market' ? t('name.market') : title(f('source') || f('slot') || ''), price: f('price') ? t('event.price', { price: f('price') }) : '' });
+    case 'turn_end': return t('event.turnEnd', { who });
     case 'undo': {
       const n = num(f('decisions'), 1);
-      return `${who} takes back ${n} decision${n === 1 ? '' : 's'}`;
+      return t(n === 1 ? 'event.undoOne' : 'event.undoMany', { who, n });
     }
     default: {
       const rest = Object.entries(e)
         .filter(([k]) => k !== 'type' && k !== 'seat')
         .map(([k, v]) => `${title(k)} ${typeof v === 'object' ? JSON.stringify(v) : v}`)
         .join(', ');
-      return `${who ? who + ': ' : ''}${title(type)}${rest ? ' — ' + rest : ''}`;
+      return `${who ? who + ': ' : ''}${label('events', type) || title(type)}${rest ? ' — ' + rest : ''}`;
     }
   }
 }
