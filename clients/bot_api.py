@@ -58,11 +58,14 @@ class BotClient:
             call.cancel()
         self.client.close()
 
-    def create_challenge(self, account_id: str, *, rated: bool = False, ruleset: int = 0,
-                         options: pb.GameOptions | None = None) -> pb.Challenge:
+    def create_challenge(self, account_id: str, *more_account_ids: str, rated: bool = False,
+                         ruleset: int = 0, options: pb.GameOptions | None = None
+                         ) -> pb.Challenge:
+        """Challenges `account_id` (and `more_account_ids`, for 3 or 4 players)."""
         request = pb.CreateChallengeRequest(account_id=account_id, rated=rated,
                                             ruleset=ruleset,  # type: ignore[arg-type]
-                                            options=options)
+                                            options=options,
+                                            more_account_ids=more_account_ids)
         return self.client._call("CreateChallenge", request, self.key,  # type: ignore[no-any-return]
                                  retry=False).challenge
 

@@ -1,11 +1,13 @@
-"""Challenges (issue 24, item 2): an account challenges another to a two-player game;
-the challenged account accepts (the game starts at once, each seat bound to its account)
-or declines; the challenger may withdraw. Each change wakes both accounts' streams
-(stream.py). Limited per account: challenges sent (a rate) and open at once (a cap).
+"""Challenges (issue 24, item 2): an account challenges one to three others to a game;
+each challenged account accepts (the last acceptance starts the game, each seat bound to
+its account) or declines; the challenger may withdraw. Each change wakes the streams of
+every account of the challenge (stream.py). Limited per account: challenges sent (a rate)
+and open at once (a cap).
 """
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 import time
 from collections.abc import Awaitable, Callable
@@ -19,7 +21,7 @@ from ..limits import RateQuota
 from ..observability import RequestRecord
 from ..requests import request_options, require, ruleset_name
 from ..store import Store, StoreUnavailable
-from ..store.accounts import AccountRow
+from ..store.accounts import AccountRow, RowConflict
 from ..store.challenges import ACCEPTED, DECLINED, OPEN, ChallengeRow
 from ..views.summary import timestamp_message
 from .accounts import AccountCaller, Accounts
@@ -33,13 +35,20 @@ class ChallengeSettings(Protocol):
     max_open_challenges: int
 
 
-def challenge_message(row: ChallengeRow) -> pb.Challenge:
+# (account, seat, accepted) of each challenged account
+Parts = list[tuple[str, int, bool]]
+
+
+def challenge_message(row: ChallengeRow, parts: Parts | None = None) -> pb.Challenge:
     game = json_format.Parse(row.request, pb.CreateGameRequest())
+    parts = parts or []
     return pb.Challenge(
         challenge_id=row.challenge_id, challenger_id=row.challenger_id,
         challenged_id=row.challenged_id, ruleset=game.ruleset, options=game.options,
         rated=game.rated, status=row.status,  # type: ignore[arg-type]
-        game_id=row.game_id or "", create_time=timestamp_message(row.created_at))
+        game_id=row.game_id or "", create_time=timestamp_message(row.created_at),
+        more_challenged_ids=[account for account, seat, _ in parts if seat > 1],
+        accepted_ids=[account for account, _, accepted in parts if accepted])
 
 
 def _unavailable(exc: StoreUnavailable) -> ServiceError:
@@ -62,9 +71,13 @@ class Challenges:
     async def create(self, request: pb.CreateChallengeRequest, caller: AccountCaller,
                      record: RequestRecord) -> pb.CreateChallengeResponse:
         me = await self.accounts.caller_account(caller, "CreateChallenge")
-        require(request.account_id != me.account_id, "an account cannot challenge itself",
-                "account_id")
-        other = await self.accounts.row(request.account_id)
+        challenged = [request.account_id, *request.more_account_ids]
+        require(len(challenged) <= 3, "at most three accounts are challenged (4 players)",
+                "more_account_ids")
+        require(me.account_id not in challenged and len(set(challenged)) == len(challenged),
+                "the challenged accounts are distinct, and not the challenger",
+                "more_account_ids" if request.more_account_ids else "account_id")
+        others = [await self.accounts.row(account_id) for account_id in challenged]
         ruleset_name(request.ruleset)
         request_options(request.options)  # (refused now rather than at the acceptance)
         self.quota.admit(f"account:{me.account_id}", record=False)
@@ -76,49 +89,64 @@ class Challenges:
                     "open challenges, the most it may have: wait for answers, or withdraw one",
                     limit="max_open_challenges", retry_after_seconds=30.0)
             self.quota.admit(f"account:{me.account_id}")
-            game = pb.CreateGameRequest(ruleset=request.ruleset, players=2,
+            game = pb.CreateGameRequest(ruleset=request.ruleset, players=1 + len(others),
                                         options=request.options, rated=request.rated)
-            row = ChallengeRow("c" + secrets.token_hex(8), me.account_id, other.account_id,
+            row = ChallengeRow("c" + secrets.token_hex(8), me.account_id,
+                               others[0].account_id,
                                json_format.MessageToJson(game, indent=None), OPEN, None,
                                time.time())
-            await self.rows.create(row)
+            await self.rows.create(row, [other.account_id for other in others])
         except StoreUnavailable as exc:
             raise _unavailable(exc) from exc
-        self._tell(row)
-        return pb.CreateChallengeResponse(challenge=challenge_message(row))
+        parts = [(other.account_id, seat, False) for seat, other in enumerate(others, 1)]
+        self._tell(row, parts)
+        return pb.CreateChallengeResponse(challenge=challenge_message(row, parts))
 
     async def accept(self, request: pb.AcceptChallengeRequest, caller: AccountCaller,
                      record: RequestRecord) -> pb.AcceptChallengeResponse:
         me = await self.accounts.caller_account(caller, "AcceptChallenge")
         row = await self._row(request.challenge_id)
-        if row.challenged_id != me.account_id:
-            raise ServiceError("NOT_YOUR_ACCOUNT", "only the challenged account accepts a "
+        parts = await self.rows.parts(row.challenge_id)
+        mine = [seat for account, seat, _ in parts if account == me.account_id]
+        if not mine:
+            raise ServiceError("NOT_YOUR_ACCOUNT", "only a challenged account accepts a "
                                "challenge", account_id=row.challenged_id)
-        challenger = await self.accounts.row(row.challenger_id)
+        if row.status != OPEN:
+            raise ServiceError("CHALLENGE_CLOSED", f"challenge {row.challenge_id} is no "
+                               "longer open")
+        with contextlib.suppress(RowConflict):  # (accepted already: once is enough)
+            await self.rows.accept_part(row.challenge_id, me.account_id)
+        parts = await self.rows.parts(row.challenge_id)
+        if not all(accepted for _, _, accepted in parts):
+            self._tell(row, parts)  # waiting for the others
+            return pb.AcceptChallengeResponse(challenge=challenge_message(row, parts))
+        seated = [(0, await self.accounts.row(row.challenger_id))] + [
+            (seat, await self.accounts.row(account)) for account, seat, _ in parts
+            if account != me.account_id]
         await self._close(row, ACCEPTED)
         game = json_format.Parse(row.request, pb.CreateGameRequest())
-        game.account_seat = 1
+        game.account_seat = mine[0]
         try:
-            created = await self.create_game(game, caller, record,
-                                             ((0, challenger),))
+            created = await self.create_game(game, caller, record, tuple(seated))
         except BaseException:
             await self.rows.set_game(row.challenge_id, None, OPEN)  # open again
             raise
         await self.rows.set_game(row.challenge_id, created.game_id, ACCEPTED)
         row.game_id, row.status = created.game_id, ACCEPTED
-        self._tell(row)
-        return pb.AcceptChallengeResponse(challenge=challenge_message(row))
+        self._tell(row, parts)
+        return pb.AcceptChallengeResponse(challenge=challenge_message(row, parts))
 
     async def decline(self, request: pb.DeclineChallengeRequest, caller: AccountCaller,
                       record: RequestRecord) -> pb.DeclineChallengeResponse:
         me = await self.accounts.caller_account(caller, "DeclineChallenge")
         row = await self._row(request.challenge_id)
-        if me.account_id not in (row.challenged_id, row.challenger_id):
+        parts = await self.rows.parts(row.challenge_id)
+        if me.account_id not in [row.challenger_id, *(account for account, _, _ in parts)]:
             raise ServiceError("NOT_YOUR_ACCOUNT", "the challenge is between other accounts")
         await self._close(row, DECLINED)
         row.status = DECLINED
-        self._tell(row)
-        return pb.DeclineChallengeResponse(challenge=challenge_message(row))
+        self._tell(row, parts)
+        return pb.DeclineChallengeResponse(challenge=challenge_message(row, parts))
 
     async def open_of(self, account: AccountRow, limit: int) -> list[ChallengeRow]:
         return await self.rows.open_of(account.account_id, limit)
@@ -139,7 +167,7 @@ class Challenges:
             raise ServiceError("CHALLENGE_CLOSED", f"challenge {row.challenge_id} is no "
                                "longer open")
 
-    def _tell(self, row: ChallengeRow) -> None:
-        for account_id in (row.challenger_id, row.challenged_id):
+    def _tell(self, row: ChallengeRow, parts: Parts) -> None:
+        for account_id in (row.challenger_id, *(account for account, _, _ in parts)):
             self.notify(account_id)
 

@@ -107,7 +107,8 @@ class AccountStreams:
                                 ) -> list[pb.StreamAccountEventsResponse]:
         assert self.challenges is not None
         rows = await self.challenges.rows.open_of(account_id, _MAX_FOLLOWED)
-        events = [pb.StreamAccountEventsResponse(challenge=challenge_message(row))
+        events = [pb.StreamAccountEventsResponse(challenge=challenge_message(
+                      row, await self.challenges.rows.parts(row.challenge_id)))
                   for row in rows if row.challenge_id not in shown]
         shown.update(row.challenge_id for row in rows)
         return events

@@ -1466,7 +1466,7 @@ class GetRatingHistoryResponse(_message.Message):
     def __init__(self, entries: _Optional[_Iterable[_Union[RatingHistoryEntry, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
 
 class Challenge(_message.Message):
-    __slots__ = ("challenge_id", "challenger_id", "challenged_id", "ruleset", "options", "rated", "status", "game_id", "create_time")
+    __slots__ = ("challenge_id", "challenger_id", "challenged_id", "ruleset", "options", "rated", "status", "game_id", "create_time", "more_challenged_ids", "accepted_ids")
     CHALLENGE_ID_FIELD_NUMBER: _ClassVar[int]
     CHALLENGER_ID_FIELD_NUMBER: _ClassVar[int]
     CHALLENGED_ID_FIELD_NUMBER: _ClassVar[int]
@@ -1476,6 +1476,8 @@ class Challenge(_message.Message):
     STATUS_FIELD_NUMBER: _ClassVar[int]
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     CREATE_TIME_FIELD_NUMBER: _ClassVar[int]
+    MORE_CHALLENGED_IDS_FIELD_NUMBER: _ClassVar[int]
+    ACCEPTED_IDS_FIELD_NUMBER: _ClassVar[int]
     challenge_id: str
     challenger_id: str
     challenged_id: str
@@ -1485,19 +1487,23 @@ class Challenge(_message.Message):
     status: ChallengeStatus
     game_id: str
     create_time: _timestamp_pb2.Timestamp
-    def __init__(self, challenge_id: _Optional[str] = ..., challenger_id: _Optional[str] = ..., challenged_id: _Optional[str] = ..., ruleset: _Optional[_Union[Ruleset, str]] = ..., options: _Optional[_Union[GameOptions, _Mapping]] = ..., rated: _Optional[bool] = ..., status: _Optional[_Union[ChallengeStatus, str]] = ..., game_id: _Optional[str] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+    more_challenged_ids: _containers.RepeatedScalarFieldContainer[str]
+    accepted_ids: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, challenge_id: _Optional[str] = ..., challenger_id: _Optional[str] = ..., challenged_id: _Optional[str] = ..., ruleset: _Optional[_Union[Ruleset, str]] = ..., options: _Optional[_Union[GameOptions, _Mapping]] = ..., rated: _Optional[bool] = ..., status: _Optional[_Union[ChallengeStatus, str]] = ..., game_id: _Optional[str] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., more_challenged_ids: _Optional[_Iterable[str]] = ..., accepted_ids: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class CreateChallengeRequest(_message.Message):
-    __slots__ = ("account_id", "ruleset", "options", "rated")
+    __slots__ = ("account_id", "ruleset", "options", "rated", "more_account_ids")
     ACCOUNT_ID_FIELD_NUMBER: _ClassVar[int]
     RULESET_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
     RATED_FIELD_NUMBER: _ClassVar[int]
+    MORE_ACCOUNT_IDS_FIELD_NUMBER: _ClassVar[int]
     account_id: str
     ruleset: Ruleset
     options: GameOptions
     rated: bool
-    def __init__(self, account_id: _Optional[str] = ..., ruleset: _Optional[_Union[Ruleset, str]] = ..., options: _Optional[_Union[GameOptions, _Mapping]] = ..., rated: _Optional[bool] = ...) -> None: ...
+    more_account_ids: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, account_id: _Optional[str] = ..., ruleset: _Optional[_Union[Ruleset, str]] = ..., options: _Optional[_Union[GameOptions, _Mapping]] = ..., rated: _Optional[bool] = ..., more_account_ids: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class CreateChallengeResponse(_message.Message):
     __slots__ = ("challenge",)

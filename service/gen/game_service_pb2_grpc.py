@@ -425,7 +425,8 @@ class GameServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def CreateChallenge(self, request, context):
-        """Challenges another account to a two-player game (the challenger's key): the challenged
+        """Challenges another account (two more for 3 players, three for 4) to a game (the
+        challenger's key): the challenged
         account's stream shows it; AcceptChallenge starts the game, DeclineChallenge refuses
         it (either side may decline: the challenger so withdraws it). Limited per account
         (sent per minute and day, open at once).
@@ -435,8 +436,9 @@ class GameServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def AcceptChallenge(self, request, context):
-        """Accepts a challenge (the challenged account's key): the game starts at once, the
-        challenger in seat 0, each seat bound to its account (the keys play it).
+        """Accepts a challenge (a challenged account's key): once every challenged account
+        accepted, the game starts, the challenger in seat 0, the challenged in the order
+        named, each seat bound to its account (the keys play it).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

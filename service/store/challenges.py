@@ -21,6 +21,14 @@ CREATE TABLE IF NOT EXISTS challenges (
 );
 CREATE INDEX IF NOT EXISTS challenges_to ON challenges (challenged_id, status);
 CREATE INDEX IF NOT EXISTS challenges_from ON challenges (challenger_id, status);
+CREATE TABLE IF NOT EXISTS challenge_parts (
+    challenge_id TEXT NOT NULL,
+    account_id TEXT NOT NULL,
+    place INTEGER NOT NULL,
+    accepted INTEGER NOT NULL,
+    PRIMARY KEY (challenge_id, account_id)
+);
+CREATE INDEX IF NOT EXISTS challenge_parts_by_account ON challenge_parts (account_id);
 """
 
 # brass.v1 ChallengeStatus (the store does not import the API)
@@ -53,11 +61,32 @@ class ChallengeRows:
     def __init__(self, runner: SqlRunner) -> None:
         self.runner = runner
 
-    async def create(self, row: ChallengeRow) -> None:
+    async def create(self, row: ChallengeRow, challenged: list[str]) -> None:
+        """Stores the challenge and its challenged accounts (seats 1, 2, … in order)."""
         await self.runner.sql_apply([(
             f"INSERT INTO challenges ({_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s)",
             (row.challenge_id, row.challenger_id, row.challenged_id, row.request, row.status,
-             row.game_id, row.created_at), 1)])
+             row.game_id, row.created_at), 1), *[(
+                 "INSERT INTO challenge_parts (challenge_id, account_id, place, accepted) "
+                 "VALUES (%s, %s, %s, 0)", (row.challenge_id, account_id, place), 1)
+                 for place, account_id in enumerate(challenged, start=1)]])
+
+    async def parts(self, challenge_id: str) -> list[tuple[str, int, bool]]:
+        """(account, seat, accepted) of each challenged account, by seat."""
+        rows = await self.runner.sql_rows(
+            "SELECT account_id, place, accepted FROM challenge_parts WHERE challenge_id = %s "
+            "ORDER BY place", (challenge_id,))
+        return [(str(row["account_id"]), int(row["place"]), bool(row["accepted"]))
+                for row in rows]
+
+    async def accept_part(self, challenge_id: str, account_id: str) -> None:
+        """Marks the account's acceptance while the challenge is open (RowConflict: it
+        accepted already, or the challenge closed)."""
+        await self.runner.sql_apply([(
+            "UPDATE challenge_parts SET accepted = 1 WHERE challenge_id = %s AND "
+            "account_id = %s AND accepted = 0 AND EXISTS (SELECT 1 FROM challenges WHERE "
+            "challenge_id = %s AND status = %s)",
+            (challenge_id, account_id, challenge_id, OPEN), 1)])
 
     async def by_id(self, challenge_id: str) -> ChallengeRow | None:
         rows = await self.runner.sql_rows(
@@ -67,8 +96,9 @@ class ChallengeRows:
     async def open_of(self, account_id: str, limit: int) -> list[ChallengeRow]:
         """The open challenges to and from the account, oldest first."""
         rows = await self.runner.sql_rows(
-            f"SELECT {_COLUMNS} FROM challenges WHERE status = %s AND "
-            "(challenged_id = %s OR challenger_id = %s) ORDER BY created_at LIMIT %s",
+            f"SELECT {_COLUMNS} FROM challenges WHERE status = %s AND (challenger_id = %s "
+            "OR challenge_id IN (SELECT challenge_id FROM challenge_parts WHERE "
+            "account_id = %s)) ORDER BY created_at LIMIT %s",
             (OPEN, account_id, account_id, limit))
         return [_challenge(row) for row in rows]
 

@@ -96,6 +96,42 @@ def test_challenges_and_the_stream_over_grpc(server: ServerProcess) -> None:
         again.close()  # type: ignore[attr-defined]
 
 
+def test_a_three_player_challenge_starts_once_everyone_accepted(
+        server: ServerProcess) -> None:
+    with server.client() as client:
+        ann, bob, cat = (_account(client, name) for name in ("Tri A", "Tri B", "Tri C"))
+    with BotClient(server.grpc_target, ann.key) as a, \
+            BotClient(server.grpc_target, bob.key) as b, \
+            BotClient(server.grpc_target, cat.key) as c:
+        expect_error("INVALID_ARGUMENT", a.create_challenge, bob.account.account_id,
+                     bob.account.account_id)
+        challenge = a.create_challenge(bob.account.account_id, cat.account.account_id,
+                                       rated=True)
+        assert list(challenge.more_challenged_ids) == [cat.account.account_id]
+        waiting = b.accept_challenge(challenge.challenge_id)
+        assert waiting.status == pb.CHALLENGE_STATUS_OPEN and not waiting.game_id
+        assert list(waiting.accepted_ids) == [bob.account.account_id]
+        # the third account's stream shows the challenge; its acceptance starts the game
+        c_events = c.events()
+        shown = _next(c_events, "challenge").challenge
+        assert shown.challenge_id == challenge.challenge_id
+        started = c.accept_challenge(challenge.challenge_id)
+        assert started.status == pb.CHALLENGE_STATUS_ACCEPTED
+        seat = _next(c_events, "game_started").game_started
+        assert (seat.game_id, seat.seat) == (started.game_id, 2)
+        c_events.close()  # type: ignore[attr-defined]
+        summary = a.client.get_game(started.game_id).summary
+        assert [s.account_id for s in summary.seats] == [
+            ann.account.account_id, bob.account.account_id, cat.account.account_id]
+        expect_error("CHALLENGE_CLOSED", b.accept_challenge, challenge.challenge_id)
+        # any challenged account's refusal closes a challenge
+        other = a.create_challenge(bob.account.account_id, cat.account.account_id)
+        b.accept_challenge(other.challenge_id)
+        assert c.decline_challenge(other.challenge_id).status == \
+            pb.CHALLENGE_STATUS_DECLINED
+        expect_error("CHALLENGE_CLOSED", c.accept_challenge, other.challenge_id)
+
+
 def test_streams_are_limited_per_account_and_need_a_key(backend: Any) -> None:
     server = backend.start_server("streams-limit",
                                   env={"BRASS_MAX_ACCOUNT_STREAMS_PER_ACCOUNT": "1"})
