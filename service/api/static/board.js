@@ -4,6 +4,7 @@
 // picks that option.
 
 import { svg, SEAT_COLOUR_NAMES, SEAT_COLOURS } from './dom.js';
+import { label as labelOf, t } from './i18n.js';
 import { nameText, roman, title } from './view.js';
 
 export const INDUSTRY_COLOURS = {
@@ -189,7 +190,7 @@ function drawLocations(layer, board) {
     const g = svg('g', { class: ['location', `location-${loc.kind}`] });
     if (loc.kind === 'merchant') {
       g.append(svg('rect', { x: loc.x - 42, y: loc.y - 30, width: 84, height: 60, rx: 8, class: 'merchant-box' }));
-      g.append(svg('text', { x: loc.x, y: loc.y - 36, class: 'location-name' }, loc.name));
+      g.append(svg('text', { x: loc.x, y: loc.y - 36, class: 'location-name' }, labelOf('locations', loc.id) || loc.name));
     } else {
       const slots = loc.slots || [];
       const xs = slots.map((s) => s.x);
@@ -202,7 +203,7 @@ function drawLocations(layer, board) {
       // a farm brewery's label goes under it: towns crowd its top
       const farm = loc.kind === 'farm_brewery';
       g.append(svg('text', { x: (x0 + x1) / 2, y: farm ? y1 + 13 : y0 - 5, class: ['location-name', farm && 'farm-name'] },
-        farm ? 'Farm brewery' : loc.name));
+        farm ? t('board.farm') : labelOf('locations', loc.id) || loc.name));
     }
     layer.append(g);
   }

@@ -6,7 +6,7 @@ import { api, watchGame as watch } from './api.js';
 import { drawBoard } from './board.js';
 import { capabilities, ruleset as getRuleset } from './caps.js';
 import { announce, h, replace, SEAT_COLOUR_NAMES } from './dom.js';
-import { eraRound, t, useLabels } from './i18n.js';
+import { eraRound, label as labelOf, t, useLabels } from './i18n.js';
 
 function build(parent, ...children) {
   parent.append(...children);
@@ -494,7 +494,7 @@ export async function gamePage(root, go, gameId, seat) {
     const cards = Object.entries(me.hand).filter(([, n]) => n > 0);
     replace(el.hand, h('h2', { id: 'hand-heading' }, t('game.hand')),
       h('ul', { class: 'cards', 'aria-label': `${me.handSize} cards` },
-        cards.map(([card, n]) => h('li', { class: 'card-chip', 'data-card': card }, `${title(card)}${n > 1 ? ` ×${n}` : ''}`))),
+        cards.map(([card, n]) => h('li', { class: 'card-chip', 'data-card': card }, `${labelOf('cards', card) || title(card)}${n > 1 ? ` ×${n}` : ''}`))),
       me.handUnseen ? h('p', { class: 'note' }, `${me.handUnseen} cards still to draw`) : null);
   }
 
@@ -538,7 +538,7 @@ export async function gamePage(root, go, gameId, seat) {
       mat ? [h('h3', {}, t('game.matsHeading')),
         h('table', { class: 'mat-table' },
           h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('table.seat')), INDUSTRIES.map((i) => h('th', { scope: 'col' },
-            h('span', { class: `swatch industry-colour-${i}`, 'aria-hidden': 'true' }), title(i))))),
+            h('span', { class: `swatch industry-colour-${i}`, 'aria-hidden': 'true' }), labelOf('industries', i) || title(i))))),
           h('tbody', {}, mats)),
         myMat(v, mat)] : tilesLeft(v, board),
       h('p', { class: 'note' },
@@ -566,12 +566,12 @@ export async function gamePage(root, go, gameId, seat) {
     if (!mat || !me) return null;
     const rows = INDUSTRIES.map((i) => {
       const next = nextMatTile(mat, i, me.matTaken[i] ?? 0);
-      if (!next) return h('tr', {}, h('th', { scope: 'row' }, title(i)), h('td', { colspan: 6 }, 'no tiles left'));
+      if (!next) return h('tr', {}, h('th', { scope: 'row' }, labelOf('industries', i) || title(i)), h('td', { colspan: 6 }, 'no tiles left'));
       // proto3 JSON leaves zeros out
       const t = { money: 0, coal: 0, iron: 0, vp: 0, income_spaces: 0, link_icons: 0, ...next.tile };
       const cost = [`£${t.money}`, t.coal && `${t.coal} coal`, t.iron && `${t.iron} iron`].filter(Boolean).join(' + ');
       const eras = [t.canal_era && 'canal', t.rail_era && 'rail'].filter(Boolean).join(', ');
-      return h('tr', {}, h('th', { scope: 'row' }, title(i)),
+      return h('tr', {}, h('th', { scope: 'row' }, labelOf('industries', i) || title(i)),
         h('td', {}, `${roman(t.level)} (${next.leftOfLevel} of ${t.count})`), h('td', {}, cost),
         h('td', {}, t.vp), h('td', {}, `+${t.income_spaces}`), h('td', {}, t.link_icons), h('td', {}, eras));
     });

@@ -196,6 +196,7 @@ export const CATALOGUE = {
     'lobby.event.bot_seated': 'is now played by a bot',
     'lobby.event.turn_timed_out': 'runs out of time: a bot plays the turn',
     'lobby.event.game_ended': 'The game ends',
+    'board.farm': 'Farm brewery',
   },
   'zh-Hans': {
     'site.tagline': '工业革命：伯明翰与匹兹堡，在引擎服务上对弈',
@@ -388,6 +389,7 @@ export const CATALOGUE = {
     'lobby.event.bot_seated': '现由机器人操作',
     'lobby.event.turn_timed_out': '超时：由机器人代打本回合',
     'lobby.event.game_ended': '游戏结束',
+    'board.farm': '农场酿酒厂',
   },
 };
 
