@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from brass.rulesets import get_ruleset
@@ -14,12 +15,16 @@ from .labels_catalogue import (
     INDUSTRIES,
     LOCATIONS_ZH,
     OPTION_KINDS,
+    OPTIONS_ZH,
+    OPTIONS_ZH_OF,
+    RULING_ZH,
     UNUSED_CARD,
     Pair,
 )
 from .reasons_catalogue import REASONS_ZH
 
 ENGLISH, CHINESE = "en", "zh-Hans"
+_RULING = re.compile(r"PITTSBURGH_RULINGS\.md (P\d+)")
 
 
 def _pick(table: dict[str, Pair], names: list[str]) -> dict[str, dict[str, str]]:
@@ -45,10 +50,18 @@ def _card(card: str, parts: dict[str, dict[str, dict[str, str]]], language: str)
     return pair[0] if language == ENGLISH else pair[1]
 
 
+def _option_zh(ruleset: str, option: dict[str, Any]) -> str:
+    """A game option's description in Chinese (a KeyError names one missing)."""
+    ruling = _RULING.fullmatch(option["description"])
+    if ruling is not None:
+        return RULING_ZH.format(ruling=ruling.group(1))
+    return OPTIONS_ZH_OF.get(ruleset, {}).get(option["key"]) or OPTIONS_ZH[option["key"]]
+
+
 def ruleset_labels(description: dict[str, Any]) -> dict[str, dict[str, dict[str, str]]]:
     """{language: {category: {engine name: label}}} for brass.board.describe_ruleset's
     dict: decision kinds, option kinds, action types, industries, reasons, locations,
-    events (GameEvent kinds) and cards."""
+    events (GameEvent kinds), cards and the game options' descriptions."""
     name = description["ruleset"]
     actions = description["actions"]
     parts = {
@@ -67,6 +80,10 @@ def ruleset_labels(description: dict[str, Any]) -> dict[str, dict[str, dict[str,
     parts["locations"] = {
         ENGLISH: {p["id"]: p["name"] for p in locations},
         CHINESE: {p["id"]: LOCATIONS_ZH[name][p["id"]] for p in locations},
+    }
+    parts["options"] = {
+        ENGLISH: {o["key"]: o["description"] for o in description["options"]},
+        CHINESE: {o["key"]: _option_zh(name, o) for o in description["options"]},
     }
     parts["events"] = _pick(EVENTS, [kind for kind, _ in get_ruleset(name).event_names])
     cards = {a["value"] for a in actions if a["kind"] == "card"}

@@ -140,6 +140,20 @@ CARDS: dict[str, Pair] = {
 }
 UNUSED_CARD: Pair = ("Unused (placeholder data)", "未使用（占位数据）")
 
+# The game options' descriptions in Chinese (English is the engine's own); a Pittsburgh
+# ruling switch is described by its ruling (RULING_ZH).
+OPTIONS_ZH: dict[str, str] = {
+    "beginner": "新手变体：只玩运河时代",
+    "manufacturer_iv_cost": "IV 级制造厂板块的费用（8 或 14）",
+    "undo": "行动的座位可以撤销本回合的决定（比赛时设为 false）",
+    "data": "数据集：草稿数据文件，或用于测试的小型合成地图",
+}
+# what a ruleset words differently
+OPTIONS_ZH_OF: dict[str, dict[str, str]] = {
+    "pittsburgh": {"undo": "行动的座位可以撤销本回合的决定，直到有信息被揭示（比赛时设为 false）"},
+}
+RULING_ZH = "规则裁定 {ruling}（见 PITTSBURGH_RULINGS.md）"
+
 # English location labels are the board's own names; these are their Chinese names.
 LOCATIONS_ZH: dict[str, dict[str, str]] = {
     "birmingham": {

@@ -29,6 +29,7 @@ def test_the_page_follows_the_browser_language_and_the_switch(
     assert page.evaluate("document.documentElement.lang") == "zh-Hans"
     assert page.get_attribute("#language-switch button[data-language='zh-Hans']",
                               "aria-pressed") == "true"
+    assert page.inner_text("#opt-beginner-hint") == "新手变体：只玩运河时代"
     shot(page, artifacts, "20-lobby-chinese")
     # the server's refusal comes in the page's language (Accept-Language)
     page.goto(base + "/#/game/no-such-game")

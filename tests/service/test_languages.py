@@ -129,4 +129,5 @@ def test_get_ruleset_carries_labels_in_both_languages(server: ServerProcess) -> 
         assert pgh.ruleset.labels["zh-Hans"].locations["pittsburgh"] == "匹兹堡"
         assert pgh.ruleset.labels["en"].industries["iron_steel"] == "Iron & Steel Works"
         assert pgh.ruleset.labels["zh-Hans"].events["bankrupt"] == "破产"
+        assert pgh.ruleset.labels["zh-Hans"].options["oil_city_card"].startswith("规则裁定 P39")
         assert pgh.ruleset.labels["zh-Hans"].cards["iron_steel"] == "钢铁厂"

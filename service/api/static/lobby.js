@@ -3,7 +3,7 @@
 import { api } from './api.js';
 import { capabilities, ruleset as getRuleset } from './caps.js';
 import { announce, h, replace } from './dom.js';
-import { t } from './i18n.js';
+import { language, t } from './i18n.js';
 import { inviteUrl, saved } from './store.js';
 import { isFinished, isWaiting, readSummary, title } from './view.js';
 
@@ -22,10 +22,10 @@ function showError(box, err) {
   box.textContent = err.reason ? `${err.message} (${err.reason})` : String(err.message || err);
 }
 
-function optionInput(option, idPrefix) {
+function optionInput(option, idPrefix, words) {
   const id = `${idPrefix}-${option.key}`;
   const label = h('label', { for: id }, title(option.key));
-  const hint = h('small', { id: `${id}-hint` }, option.description);
+  const hint = h('small', { id: `${id}-hint` }, (words && words[option.key]) || option.description);
   let input;
   if (option.type === 'bool') {
     input = h('input', { type: 'checkbox', id, checked: option.default === true, 'aria-describedby': `${id}-hint` });
@@ -100,7 +100,7 @@ async function createForm(go) {
       const n = r.minPlayers + k;
       return h('option', { value: n, selected: n === Math.min(3, r.maxPlayers) }, t('lobby.playersN', { n }));
     }));
-    replace(optionsBox, h('legend', {}, t('lobby.options')), ...r.options.map((o) => optionInput(o, 'opt')));
+    replace(optionsBox, h('legend', {}, t('lobby.options')), ...r.options.map((o) => optionInput(o, 'opt', (r.labels[language()] || {}).options)));
     note.textContent = r.provisional ? t('lobby.provisional', { list: r.placeholders.join(', ') || '—' }) : '';
     drawSeats();
   }
