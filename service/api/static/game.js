@@ -522,7 +522,7 @@ export async function gamePage(root, go, gameId, seat) {
     // each mat cell: the next tile's level and the tiles left
     const matCell = (p, i) => {
       const next = nextMatTile(mat, i, p.matTaken[i] ?? 0);
-      return h('td', { title: next ? `${next.left} ${title(i)} tiles left` : 'none left' },
+      return h('td', { title: next ? t('game.tilesLeft', { n: next.left, industry: labelOf('industries', i) || title(i) }) : t('game.noneLeft') },
         next ? `${roman(next.tile.level)} (${next.left})` : '—');
     };
     const mats = v.playerStates.map((p) => h('tr', {},
@@ -543,9 +543,9 @@ export async function gamePage(root, go, gameId, seat) {
         myMat(v, mat)] : tilesLeft(v, board),
       h('p', { class: 'note' },
         // Pittsburgh's markets are on the board, one per location
-        (v.placedMarkets.length ? '' : `Markets: coal ${v.markets.coal}, iron ${v.markets.iron}. Wild cards left: `
-        + `${v.wildPiles.wild_location ?? v.wildPiles.location ?? 0} location, ${v.wildPiles.wild_industry ?? v.wildPiles.industry ?? 0} industry. `)
-        + `Discards: ${Object.values(v.discards).reduce((a, b) => a + b, 0)}.`));
+        (v.placedMarkets.length ? '' : t('game.markets', { coal: v.markets.coal, iron: v.markets.iron,
+          location: v.wildPiles.wild_location ?? v.wildPiles.location ?? 0, industry: v.wildPiles.wild_industry ?? v.wildPiles.industry ?? 0 }))
+        + t('game.discards', { n: Object.values(v.discards).reduce((a, b) => a + b, 0) })));
   }
 
   // Pittsburgh: the seat's mat (the tiles left in each position, by the board's names) and

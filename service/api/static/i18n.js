@@ -197,6 +197,10 @@ export const CATALOGUE = {
     'lobby.event.turn_timed_out': 'runs out of time: a bot plays the turn',
     'lobby.event.game_ended': 'The game ends',
     'board.farm': 'Farm brewery',
+    'game.markets': 'Markets: coal {coal}, iron {iron}. Wild cards left: {location} location, {industry} industry. ',
+    'game.discards': 'Discards: {n}.',
+    'game.tilesLeft': '{n} {industry} tiles left',
+    'game.noneLeft': 'none left',
   },
   'zh-Hans': {
     'site.tagline': '工业革命：伯明翰与匹兹堡，在引擎服务上对弈',
@@ -390,6 +394,10 @@ export const CATALOGUE = {
     'lobby.event.turn_timed_out': '超时：由机器人代打本回合',
     'lobby.event.game_ended': '游戏结束',
     'board.farm': '农场酿酒厂',
+    'game.markets': '市场：煤 {coal}，铁 {iron}。剩余万能牌：地点 {location} 张，产业 {industry} 张。',
+    'game.discards': '弃牌：{n}。',
+    'game.tilesLeft': '剩余 {n} 个{industry}板块',
+    'game.noneLeft': '已无剩余',
   },
 };
 
