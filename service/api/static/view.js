@@ -483,26 +483,26 @@ export function readPreview(raw) {
   const cost = pick(raw, 'cost', null) || rulesetArm(raw, 'Cost') || {};
   const rows = [];
   const list = (v) => (Array.isArray(v) ? v : v == null ? [] : [v]);
-  const sources = (v) => list(v).map((s) => (s === 'market' ? 'market' : nameText('slot:' + s)))
+  const sources = (v) => list(v).map((s) => (s === 'market' ? t('preview.market') : nameText('slot:' + s)))
     .join(', ');
   const money = num(pick(cost, 'money'));
-  rows.push(['Money spent', `£${money}`]);
+  rows.push([t('preview.moneySpent'), `£${money}`]);
   for (const r of ['coal', 'iron', 'beer']) {
     const from = list(pick(cost, r));
-    if (from.length) rows.push([`${title(r)} (${from.length})`, sources(from)]);
+    if (from.length) rows.push([t(`preview.${r}`, { n: from.length }), sources(from)]);
   }
   const income = num(pick(cost, 'market_income'));
-  if (income) rows.push(['Market sales', `£${income}`]);
+  if (income) rows.push([t('preview.marketSales'), `£${income}`]);
   const flips = list(pick(cost, 'flips'));
-  if (flips.length) rows.push(['Tiles flipped', sources(flips)]);
+  if (flips.length) rows.push([t('preview.flipped'), sources(flips)]);
   const bonus = list(pick(cost, 'merchant_bonus'));
-  if (bonus.length) rows.push(['Merchant bonus', bonus.map((b) => (typeof b === 'object' ? Object.values(b).join(' ') : b)).join(', ')]);
+  if (bonus.length) rows.push([t('preview.merchantBonus'), bonus.map((b) => (typeof b === 'object' ? Object.values(b).join(' ') : b)).join(', ')]);
   const spaces = num(pick(cost, 'income_spaces'));
-  if (spaces) rows.push(['Income', `${spaces > 0 ? '+' : ''}${spaces} spaces`]);
+  if (spaces) rows.push([t('preview.income'), `${spaces > 0 ? '+' : ''}${t('preview.spaces', { n: spaces })}`]);
   const vp = num(pick(cost, 'vp'));
-  if (vp) rows.push(['VP', `+${vp}`]);
+  if (vp) rows.push([t('preview.vp'), `+${vp}`]);
   const after = pick(cost, 'money_after', null);
-  if (after != null) rows.push(['Money after', `£${num(after)}`]);
+  if (after != null) rows.push([t('preview.moneyAfter'), `£${num(after)}`]);
   return {
     rows,
     events: pick(raw, 'events', []) || [],
