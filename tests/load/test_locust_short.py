@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-RUN_SECONDS = 20
+RUN_SECONDS = 12
 
 
 @pytest.mark.timeout(300)

@@ -77,6 +77,10 @@ def fill_filesystem(directory: Path) -> Path:
     return filler
 
 
+class PortTaken(RuntimeError):
+    """The server could not listen on a port it was given."""
+
+
 def free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind((LOOPBACK, 0))
@@ -112,6 +116,7 @@ class ServerProcess:
         self.name = name
         self.grpc_port = free_port()
         self.http_port = free_port()
+        self._picked = (self.grpc_port, self.http_port)  # ports a test did not choose
         self.log_path = workdir / f"{name}.log"
         self.process: subprocess.Popen[bytes] | None = None
 
@@ -120,6 +125,20 @@ class ServerProcess:
         return f"{LOOPBACK}:{self.grpc_port}"
 
     def start(self) -> ServerProcess:
+        first = self.process is None
+        for attempt in range(3):
+            try:
+                return self._start()
+            except PortTaken:
+                # A free port picked here can be taken by another test's socket before the
+                # server binds it: a first start on ports picked here moves to new ones (a
+                # restart keeps its ports, which its clients know; a test's own stay).
+                if not first or attempt == 2 or (self.grpc_port, self.http_port) != self._picked:
+                    raise
+                self.grpc_port, self.http_port = self._picked = free_port(), free_port()
+        raise AssertionError("unreachable")
+
+    def _start(self) -> ServerProcess:
         self.workdir.mkdir(parents=True, exist_ok=True)
         command = [
             sys.executable, "-m", "brass_service",
@@ -161,7 +180,9 @@ class ServerProcess:
             while time.monotonic() < deadline:
                 assert self.process is not None
                 if self.process.poll() is not None:
-                    raise RuntimeError(f"{self.name} exited early:\n{self.log_text()}")
+                    text = self.log_text()
+                    error = PortTaken if '"cannot_listen"' in text else RuntimeError
+                    raise error(f"{self.name} exited early:\n{text}")
                 try:
                     reply = stub.Check(health_pb2.HealthCheckRequest(service=""), timeout=1)
                     if reply.status == health_pb2.HealthCheckResponse.SERVING:

@@ -317,3 +317,22 @@ def test_the_supervisor_never_gives_up_on_a_worker_that_keeps_dying(
     assert delays == sorted(delays) and delays[-1] > delays[0], delays
     server.stop()
     assert server.process.returncode == 0
+
+
+def test_a_test_server_whose_picked_port_was_taken_moves_to_new_ones(tmp_path: Path) -> None:
+    """The suite's own helper: a port picked free can be taken by another test before the
+    server binds it; its first start then moves to new ports instead of failing the test."""
+    import socket
+
+    server = ServerProcess(tmp_path, f"sqlite:///{tmp_path / 'games.sqlite3'}", name="moved")
+    picked = server.http_port
+    taken = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    taken.bind((LOOPBACK, picked))
+    taken.listen()
+    try:
+        server.start()
+        assert server.http_port != picked
+        assert '"event": "cannot_listen"' in server.log_text()  # the first try, refused
+    finally:
+        server.stop()
+        taken.close()
