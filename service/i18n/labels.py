@@ -87,6 +87,9 @@ def ruleset_labels(description: dict[str, Any]) -> dict[str, dict[str, dict[str,
     }
     parts["events"] = _pick(EVENTS, [kind for kind, _ in get_ruleset(name).event_names])
     cards = {a["value"] for a in actions if a["kind"] == "card"}
+    if not locations:  # a description without board data: no label for location cards
+        cards = {c for c in cards if c in CARDS or c.startswith("unused")
+                 or c in parts["industries"][ENGLISH]}
     parts["cards"] = {language: {card: _card(card, parts, language) for card in sorted(cards)}
                       for language in (ENGLISH, CHINESE)}
     return {language: {category: tables[language] for category, tables in parts.items()}
