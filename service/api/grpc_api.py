@@ -121,6 +121,17 @@ def _unary(rpc: str, answer: Answer) -> Callable[..., Awaitable[Any]]:
     return handler
 
 
+def _in_part(part: str, method: str) -> Answer:
+    """The answer of one of the service's parts (its accounts, challenges, ratings) that
+    are not GameService's own methods: service.<part>.<method>(request, caller, record)."""
+
+    def answer(service: GameService, request: Any, caller: Caller,
+               record: RequestRecord) -> Awaitable[Any]:
+        return getattr(getattr(service, part), method)(request, caller, record)
+
+    return answer
+
+
 class GameServicer(pb_grpc.GameServiceServicer):
     def __init__(self, service: GameService) -> None:
         self.service = service
@@ -199,24 +210,15 @@ class GameServicer(pb_grpc.GameServiceServicer):
     RevokeSeatToken = _unary("RevokeSeatToken", GameService.revoke_seat_token)
     SetSeatBot = _unary("SetSeatBot", GameService.set_seat_bot)
     # Accounts (service/accounts/): their part, not GameService's
-    CreateAccount = _unary("CreateAccount", lambda service, request, caller, record:
-                           service.accounts.create_account(request, caller, record))
-    GetAccount = _unary("GetAccount", lambda service, request, caller, record:
-                        service.accounts.get_account(request, caller, record))
-    RotateAccountKey = _unary("RotateAccountKey", lambda service, request, caller, record:
-                              service.accounts.rotate_key(request, caller, record))
-    RevokeAccountKey = _unary("RevokeAccountKey", lambda service, request, caller, record:
-                              service.accounts.revoke_key(request, caller, record))
-    CreateChallenge = _unary("CreateChallenge", lambda service, request, caller, record:
-                             service.challenges.create(request, caller, record))
-    AcceptChallenge = _unary("AcceptChallenge", lambda service, request, caller, record:
-                             service.challenges.accept(request, caller, record))
-    DeclineChallenge = _unary("DeclineChallenge", lambda service, request, caller, record:
-                              service.challenges.decline(request, caller, record))
-    GetLeaderboard = _unary("GetLeaderboard", lambda service, request, caller, record:
-                            service.ratings.get_leaderboard(request, caller, record))
-    GetRatingHistory = _unary("GetRatingHistory", lambda service, request, caller, record:
-                              service.ratings.get_rating_history(request, caller, record))
+    CreateAccount = _unary("CreateAccount", _in_part("accounts", "create_account"))
+    GetAccount = _unary("GetAccount", _in_part("accounts", "get_account"))
+    RotateAccountKey = _unary("RotateAccountKey", _in_part("accounts", "rotate_key"))
+    RevokeAccountKey = _unary("RevokeAccountKey", _in_part("accounts", "revoke_key"))
+    CreateChallenge = _unary("CreateChallenge", _in_part("challenges", "create"))
+    AcceptChallenge = _unary("AcceptChallenge", _in_part("challenges", "accept"))
+    DeclineChallenge = _unary("DeclineChallenge", _in_part("challenges", "decline"))
+    GetLeaderboard = _unary("GetLeaderboard", _in_part("ratings", "get_leaderboard"))
+    GetRatingHistory = _unary("GetRatingHistory", _in_part("ratings", "get_rating_history"))
 
     async def WatchGame(
         self, request: pb.WatchGameRequest, context: grpc.aio.ServicerContext

@@ -59,6 +59,15 @@ def _ok_text(message: Message | Reply) -> str:
     return json.dumps(message_to_json_dict(message), separators=(",", ":"))
 
 
+def _page_params(request: RestRequest) -> dict[str, Any]:
+    """A paged listing's query parameters (pageSize, pageToken; snake_case accepted too)."""
+    return {
+        "page_size": int_param(query_either(request, "pageSize", "page_size"), "pageSize", 32,
+                               low=1),
+        "page_token": query_either(request, "pageToken", "page_token") or "",
+    }
+
+
 class RestGateway:
     """The plain operations: a request in, (status, JSON text, headers) out."""
 
@@ -220,9 +229,7 @@ class RestGateway:
         message = pb.GetLeaderboardRequest(
             ruleset=parse_ruleset(request.path_param("ruleset")),
             players=int_param(request.query_param("players"), "players", 32, low=0),
-            page_size=int_param(query_either(request, "pageSize", "page_size"), "pageSize", 32,
-                                low=1),
-            page_token=query_either(request, "pageToken", "page_token") or "",
+            **_page_params(request),
         )
         kind = request.query_param("kind")
         if kind is not None:
@@ -237,9 +244,7 @@ class RestGateway:
     ) -> Message | Reply:
         message = pb.GetRatingHistoryRequest(
             account_id=request.path_param("accountId"),
-            page_size=int_param(query_either(request, "pageSize", "page_size"), "pageSize", 32,
-                                low=1),
-            page_token=query_either(request, "pageToken", "page_token") or "",
+            **_page_params(request),
         )
         return await self.service.ratings.get_rating_history(message, caller, record)
 
@@ -273,11 +278,7 @@ class RestGateway:
     async def _list_games(
         self, request: RestRequest, caller: Caller, record: RequestRecord
     ) -> Message | Reply:
-        message = pb.ListGamesRequest(
-            page_size=int_param(query_either(request, "pageSize", "page_size"), "pageSize", 32,
-                                 low=1),
-            page_token=query_either(request, "pageToken", "page_token") or "",
-        )
+        message = pb.ListGamesRequest(**_page_params(request))
         for name, enum in (("status", pb.GameStatus), ("ruleset", pb.Ruleset)):
             value = request.query_param(name)
             if value is not None:
