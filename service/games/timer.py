@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 
 import structlog
@@ -58,6 +58,23 @@ def _creator_of(row: GameRow) -> str:
     return str(hosted.hosting_of(row).get("creator") or f"game:{row.game_id}")
 
 
+async def _to_its_end(write: Awaitable[bool], outcome: Callable[[bool], None]) -> bool:
+    """Awaits a claim's write to the store, telling `outcome` whether it took; if the caller
+    is cancelled meanwhile (a stop), the write still runs to its end and `outcome` hears of
+    it before the cancellation goes on: a claim the store holds is then always one this
+    process knows of and gives back (a write cut off unheard would keep the game for a whole
+    lease)."""
+    attempt = asyncio.ensure_future(write)
+    try:
+        took = await asyncio.shield(attempt)
+    except asyncio.CancelledError:
+        with contextlib.suppress(Exception):
+            outcome(await attempt)
+        raise
+    outcome(took)
+    return took
+
+
 class ServerMoves:
     """The server's own moves: bots' decisions, stand-ins for turns past their deadline,
     forfeits; one process acts on a due game at a time (the store's claim)."""
@@ -82,6 +99,7 @@ class ServerMoves:
         # claims it holds on them (given back by stop()).
         self._moving: dict[str, asyncio.Task[None]] = {}
         self._claims: dict[str, _Claim] = {}
+        self._stopping = False
         self._timer: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -92,11 +110,14 @@ class ServerMoves:
         """The server's moves in progress are abandoned and their games' claims given back,
         so that they are due at once for another process or a restart (rather than after
         the lease)."""
-        claims = dict(self._claims)
+        self._stopping = True  # the cancelled moves keep their claims for the give-back
         moving = [task for task in (self._timer, *self._moving.values()) if task is not None]
         for task in moving:
             task.cancel()
         await asyncio.gather(*moving, return_exceptions=True)
+        # Read after the moves ended: a claim whose write was in flight at the cancel is
+        # known by now (_to_its_end).
+        claims = dict(self._claims)
         if claims:
             log.info("server_moves_given_back", games=await self.give_back_claims(claims))
 
@@ -257,34 +278,43 @@ class ServerMoves:
         lease_seconds = self.settings.server_move_lease_seconds
         now = time.time()
         claim = _Claim(version, seats_revision, now + lease_seconds)
-        if not await self.store.claim_due(game_id, version, seats_revision, now, claim.lease):
+
+        def won(claimed: bool) -> None:
+            if claimed:
+                self._claims[game_id] = claim
+
+        if not await _to_its_end(
+                self.store.claim_due(game_id, version, seats_revision, now, claim.lease), won):
             yield False
             return
-        self._claims[game_id] = claim
         renewal = asyncio.create_task(self._renew_claim(game_id, claim, lease_seconds))
         try:
             yield True
         finally:
             renewal.cancel()
-            if self._claims.get(game_id) is claim:
+            await asyncio.gather(renewal, return_exceptions=True)
+            if not self._stopping and self._claims.get(game_id) is claim:
                 del self._claims[game_id]
 
     async def _renew_claim(self, game_id: str, claim: _Claim, lease_seconds: float) -> None:
         while True:
             await asyncio.sleep(lease_seconds / 3)
             lease = time.time() + lease_seconds
+
+            def renewed(done: bool, lease: float = lease) -> None:
+                if done:
+                    claim.lease = lease
+
             try:
                 # Conditional on the lease it holds: a process that took the game after a
                 # lapse moved next_due past it, and then this one stops renewing (its
                 # decision is refused anyway, being made for an older version or claim).
-                renewed = await self.store.claim_due(
-                    game_id, claim.version, claim.seats_revision, claim.lease, lease)
+                if not await _to_its_end(self.store.claim_due(
+                        game_id, claim.version, claim.seats_revision, claim.lease, lease),
+                        renewed):
+                    return
             except Exception as exc:  # the store is down: try again at the next renewal
                 log.warning("claim_renewal_failed", game_id=game_id, error=str(exc))
-                continue
-            if not renewed:
-                return
-            claim.lease = lease
 
     async def give_back_claims(self, claims: dict[str, _Claim]) -> int:
         """Makes the claimed games due now again (for another process, or this server when
