@@ -4,8 +4,9 @@
 
 import { api, watchGame as watch } from './api.js';
 import { drawBoard } from './board.js';
+import { drawPlayers } from './players.js';
 import { capabilities, ruleset as getRuleset } from './caps.js';
-import { announce, h, replace, SEAT_COLOUR_NAMES } from './dom.js';
+import { announce, h, replace } from './dom.js';
 import { eraRound, label as labelOf, t, useLabels } from './i18n.js';
 
 function build(parent, ...children) {
@@ -15,10 +16,9 @@ function build(parent, ...children) {
 import { inviteUrl, joinUrl, saved, watchUrl } from './store.js';
 import {
   clockText, compoundText, hostPolicyText, compoundType, decisionPrompt, eventText, isFinished, isWaiting,
-  lobbyEvent, nameText, nextMatTile, readLegal, readPreview, readState, roman, timeLeft, title,
+  lobbyEvent, nameText, readLegal, readPreview, readState, timeLeft, title,
 } from './view.js';
 
-const INDUSTRIES = ['cotton', 'manufacturer', 'pottery', 'coal', 'iron', 'brewery'];
 const LOG_LINES = 200;
 
 function seatName(summary, seat) {
@@ -499,85 +499,10 @@ export async function gamePage(root, go, gameId, seat) {
   }
 
   function renderPlayers() {
-    const v = st.state && st.state.view;
-    const s = st.state && st.state.summary;
-    if (!v || !s) {
-      replace(el.players, h('h2', { id: 'players-heading' }, t('game.players')));
-      return;
-    }
-    const clock = s.clock && !s.clock.turnMs ? s.clock : null;
-    const marks = (seat) => {
-      const info = s.seats.find((x) => x.seat === seat) || {};
-      return [info.bot && h('span', { class: 'badge' }, `bot: ${info.bot}`), info.resigned && h('span', { class: 'badge' }, 'resigned'),
-        info.vacant && h('span', { class: 'badge' }, 'vacant')];
-    };
-    const rows = v.playerStates.map((p) => h('tr', { class: [p.seat === s.currentSeat && 'current', p.seat === st.seat && 'me'] },
-      h('th', { scope: 'row' }, h('span', { class: `swatch seat-colour-${p.seat}`, 'aria-hidden': 'true' }),
-        `${seatName(s, p.seat)}`, h('span', { class: 'sr-only' }, ` (${SEAT_COLOUR_NAMES[p.seat]})`), marks(p.seat)),
-      h('td', {}, `£${p.money}`), h('td', {}, `${p.incomeLevel >= 0 ? '+' : ''}${p.incomeLevel}`), h('td', {}, p.vp),
-      h('td', {}, p.spent), h('td', {}, p.handSize), h('td', {}, p.linksLeft),
-      clock ? h('td', { class: 'seat-clock', 'data-seat': p.seat }, clockText(timeLeft(clock, p.seat))) : null));
-    const board = st.ruleset && st.ruleset.board;
-    const mat = board && board.player_mat && board.player_mat.length ? board.player_mat : null;
-    // each mat cell: the next tile's level and the tiles left
-    const matCell = (p, i) => {
-      const next = nextMatTile(mat, i, p.matTaken[i] ?? 0);
-      return h('td', { title: next ? t('game.tilesLeft', { n: next.left, industry: labelOf('industries', i) || title(i) }) : t('game.noneLeft') },
-        next ? `${roman(next.tile.level)} (${next.left})` : '—');
-    };
-    const mats = v.playerStates.map((p) => h('tr', {},
-      h('th', { scope: 'row' }, seatName(s, p.seat)),
-      INDUSTRIES.map((i) => matCell(p, i))));
-    replace(el.players,
-      h('h2', { id: 'players-heading' }, t('game.players')),
-      h('table', { class: 'player-table' },
-        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('table.seat')), [t('table.money'), t('table.income'), t('table.vp'), t('table.spent'), t('table.cards'), t('table.links'), clock && t('table.clock')]
-          .filter(Boolean).map((c) => h('th', { scope: 'col' }, c)))),
-        h('tbody', {}, rows)),
-      // the mats of a ruleset whose board data has them (Birmingham's)
-      mat ? [h('h3', {}, t('game.matsHeading')),
-        h('table', { class: 'mat-table' },
-          h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('table.seat')), INDUSTRIES.map((i) => h('th', { scope: 'col' },
-            h('span', { class: `swatch industry-colour-${i}`, 'aria-hidden': 'true' }), labelOf('industries', i) || title(i))))),
-          h('tbody', {}, mats)),
-        myMat(v, mat)] : tilesLeft(v, board),
-      h('p', { class: 'note' },
-        // Pittsburgh's markets are on the board, one per location
-        (v.placedMarkets.length ? '' : t('game.markets', { coal: v.markets.coal, iron: v.markets.iron,
-          location: v.wildPiles.wild_location ?? v.wildPiles.location ?? 0, industry: v.wildPiles.wild_industry ?? v.wildPiles.industry ?? 0 }))
-        + t('game.discards', { n: Object.values(v.discards).reduce((a, b) => a + b, 0) })));
-  }
-
-  // Pittsburgh: the seat's mat (the tiles left in each position, by the board's names) and
-  // its link tiles, from the view.
-  function tilesLeft(v, board) {
-    const me = st.seat !== null ? v.playerStates[st.seat] : null;
-    if (!me || !board || !(board.tiles || []).length) return null;
-    const items = (counts) => Object.entries(counts).filter(([, n]) => n > 0)
-      .map(([id, n]) => h('li', { 'data-tile': id }, `${tileName(id)} ×${n}`));
-    return [h('h3', {}, t('game.yourMatLeft')), h('ul', { class: 'tiles-left' }, items(me.mat)),
-      h('h3', {}, t('game.yourLinkTiles')), h('ul', { class: 'tiles-left' }, items(me.supply)),
-      h('p', { class: 'note' }, t('game.whiskey', { n: me.whiskey }))];
-  }
-
-  // The seat's own mat in full: each industry's next tile, what it costs and gives.
-  function myMat(v, mat) {
-    const me = st.seat !== null ? v.playerStates[st.seat] : null;
-    if (!mat || !me) return null;
-    const rows = INDUSTRIES.map((i) => {
-      const next = nextMatTile(mat, i, me.matTaken[i] ?? 0);
-      if (!next) return h('tr', {}, h('th', { scope: 'row' }, labelOf('industries', i) || title(i)), h('td', { colspan: 6 }, 'no tiles left'));
-      // proto3 JSON leaves zeros out
-      const t = { money: 0, coal: 0, iron: 0, vp: 0, income_spaces: 0, link_icons: 0, ...next.tile };
-      const cost = [`£${t.money}`, t.coal && `${t.coal} coal`, t.iron && `${t.iron} iron`].filter(Boolean).join(' + ');
-      const eras = [t.canal_era && 'canal', t.rail_era && 'rail'].filter(Boolean).join(', ');
-      return h('tr', {}, h('th', { scope: 'row' }, labelOf('industries', i) || title(i)),
-        h('td', {}, `${roman(t.level)} (${next.leftOfLevel} of ${t.count})`), h('td', {}, cost),
-        h('td', {}, t.vp), h('td', {}, `+${t.income_spaces}`), h('td', {}, t.link_icons), h('td', {}, eras));
+    drawPlayers(el.players, {
+      state: st.state, seat: st.seat, board: st.ruleset && st.ruleset.board,
+      seatName: (seat) => seatName(st.state && st.state.summary, seat), tileName,
     });
-    return [h('h3', {}, t('game.yourMat')), h('table', { class: 'my-mat' },
-      h('thead', {}, h('tr', {}, ['table.industry', 'table.nextTile', 'table.cost', 'table.vp', 'table.income', 'table.linkVp', 'table.eras'].map((k) => t(k)).map((c) => h('th', { scope: 'col' }, c)))),
-      h('tbody', {}, rows))];
   }
 
   function renderLobby() {
@@ -641,7 +566,8 @@ export async function gamePage(root, go, gameId, seat) {
 
   function renderLog() {
     replace(el.log, h('h2', { id: 'log-heading' }, t('game.events')),
-      h('ol', { class: 'event-log', 'aria-live': 'polite', 'aria-relevant': 'additions' },
+      // focusable: a region that scrolls must be reachable by keyboard (axe)
+      h('ol', { class: 'event-log', 'aria-live': 'polite', 'aria-relevant': 'additions', tabindex: '0', 'aria-labelledby': 'log-heading' },
         st.log.slice(-40).map((line) => h('li', {}, line))));
     const list = el.log.querySelector('ol');
     list.scrollTop = list.scrollHeight;

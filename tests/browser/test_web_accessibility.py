@@ -1,0 +1,158 @@
+"""The web page's accessibility (issue 23 item 5): axe-core, from npm (tests/browser/axe,
+installed by `npm ci` in .ci/run), run inside the page, finds no serious or critical
+violation on the lobby, a game in progress of each ruleset, the replay and the final
+scores; and a whole turn is played by keyboard alone. Skipped loudly without axe-core."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from service.helpers import skip_loudly
+
+from .helpers import (
+    PAGE_TIMEOUT_MS,
+    Rest,
+    current_seat,
+    page_state,
+    shot,
+    wait_my_options,
+    wait_page_version,
+)
+
+pytestmark = [pytest.mark.xdist_group("browser"), pytest.mark.timeout(240)]
+
+AXE = Path(__file__).resolve().parent / "axe" / "node_modules" / "axe-core" / "axe.min.js"
+# What the issue asks: none of these; "moderate" and "minor" ones are reported, not failed.
+BLOCKING = ("serious", "critical")
+
+
+def axe_page(browser: Any) -> Any:
+    """A page at 1400x900 that may take axe's script (the page's content security policy
+    refuses injected scripts: the test's context bypasses it, the served page is unchanged)."""
+    if not AXE.exists():
+        skip_loudly(f"AXE-CORE NOT INSTALLED (run `npm ci` in {AXE.parents[2]}): the "
+                    "accessibility checks of the web page did NOT run")
+    context = browser.new_context(viewport={"width": 1400, "height": 900}, bypass_csp=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors  # type: ignore[attr-defined]
+    return page
+
+
+def blocking_violations(page: Any, where: str) -> list[str]:
+    """axe's serious and critical violations on the page as it is now, one line each."""
+    if not page.evaluate("() => Boolean(window.axe)"):
+        page.add_script_tag(path=str(AXE))
+    found = page.evaluate("""async () => {
+      const result = await axe.run(document, { resultTypes: ['violations'] });
+      return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help,
+        nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }));
+    }""")
+    print(f"axe on {where}: {len(found)} violations")
+    lines = [f"{where}: {v['impact']} {v['id']} ({v['help']}): {v['nodes']}" for v in found]
+    for line in lines:
+        print(line)
+    return [line for v, line in zip(found, lines, strict=True) if v["impact"] in BLOCKING]
+
+
+def open_seat(page: Any, base: str, created: dict[str, Any], seat: int) -> None:
+    token = {int(s.get("seat", 0)): s["token"] for s in created["seats"]}[seat]
+    page.goto(f"{base}/#/play/{created['gameId']}/{seat}/{token}")
+    page.wait_for_selector(".game[data-version]")
+
+
+def test_axe_finds_no_serious_violation_on_the_pages_screens(
+    browser: Any, site: tuple[str, Rest], artifacts: Path
+) -> None:
+    base, rest = site
+    page = axe_page(browser)
+    found: list[str] = []
+    page.goto(base + "/")
+    page.wait_for_selector("form.create-form")
+    found += blocking_violations(page, "lobby")
+    # a game in progress of each ruleset, at the seat's turn with its options shown
+    for ruleset in ("RULESET_BIRMINGHAM", "RULESET_PITTSBURGH"):
+        created = rest.call("POST", "/v1/games", body={"players": 2, "seed": "8",
+                                                       "ruleset": ruleset})
+        seat = int(created["state"]["summary"].get("currentSeat", 0))
+        open_seat(page, base, created, seat)
+        wait_my_options(page)
+        found += blocking_violations(page, ruleset)
+        # and with a decision's preview open (the board shows its outcome)
+        page.click(".decision button.option:not([disabled])")
+        page.wait_for_selector(".game[data-preview-ready=true]")
+        found += blocking_violations(page, f"{ruleset}, preview")
+        shot(page, artifacts, f"30-axe-{ruleset.lower()}")
+    # a short finished game (its second seat resigns, which ends it): replay and scores
+    created = rest.call("POST", "/v1/games", body={
+        "players": 2, "seed": "5", "options": {"onResign": "RESIGN_POLICY_GAME_ENDS"}})
+    tokens = {int(s.get("seat", 0)): s["token"] for s in created["seats"]}
+    rng = random.Random(4)
+    for _ in range(3):
+        seat = current_seat(rest.game(created["gameId"]))
+        rest.play_one_action(created["gameId"], tokens[seat], rng)
+    rest.call("POST", f"/v1/games/{created['gameId']}:resign", tokens[1], {})
+    assert current_seat(rest.game(created["gameId"])) is None
+    page.goto(f"{base}/#/replay/{created['gameId']}/2")
+    page.wait_for_selector(".replay-decisions li.current[data-version='2']")
+    found += blocking_violations(page, "replay")
+    open_seat(page, base, created, 0)
+    page.wait_for_selector(".game[data-status=GAME_STATUS_FINISHED] .decision a[href^='#/replay']")
+    found += blocking_violations(page, "final scores")
+    assert not found, "\n".join(found)
+    assert not page.errors
+
+
+def tab_to(page: Any, selector: str, limit: int = 400) -> str:
+    """Presses Tab until the focused element matches `selector`; returns its text."""
+    for _ in range(limit):
+        page.keyboard.press("Tab")
+        if page.evaluate("s => document.activeElement?.matches(s) || false", selector):
+            return page.evaluate("() => document.activeElement.textContent")
+    raise AssertionError(f"Tab never reached {selector}: {page_state(page)}")
+
+
+def test_a_whole_turn_is_played_by_keyboard_alone(
+    browser: Any, site: tuple[str, Rest], artifacts: Path
+) -> None:
+    """Birmingham's second round (two actions a turn): each decision's option is reached
+    by Tab and chosen by Enter, on the board or in the list, and confirmed by Enter (the
+    focus is on Confirm once the preview is there), until the other seat is to act."""
+    base, rest = site
+    created = rest.call("POST", "/v1/games", body={"players": 2, "seed": "6"})
+    game_id = created["gameId"]
+    tokens = {int(s.get("seat", 0)): s["token"] for s in created["seats"]}
+    rng = random.Random(7)
+    for _ in range(2):  # the first round: one action each
+        seat = current_seat(rest.game(game_id))
+        rest.play_one_action(game_id, tokens[seat], rng)
+    me = current_seat(rest.game(game_id))
+    context = browser.new_context(viewport={"width": 1400, "height": 900})
+    page = context.new_page()
+    page.goto(f"{base}/#/play/{game_id}/{me}/{tokens[me]}")
+    page.wait_for_selector(".game[data-version]")
+    decisions = 0
+    while current_seat(rest.game(game_id)) == me:
+        wait_my_options(page)
+        version = int(page.get_attribute(".game", "data-version"))
+        # the first of the board's options when there are some (a slot, a route), else the
+        # list's: both are in the Tab order
+        on_board = page.locator("svg.board [data-action-id].legal").count() > 0
+        tab_to(page, "svg.board [data-action-id].legal" if on_board
+               else ".decision button.option:not([disabled])")
+        page.keyboard.press("Enter")
+        page.wait_for_selector(".game[data-preview-ready=true] button.confirm:not([disabled])",
+                               timeout=PAGE_TIMEOUT_MS)
+        page.wait_for_function("() => document.activeElement?.matches('button.confirm')")
+        page.keyboard.press("Enter")
+        wait_page_version(page, version + 1)
+        decisions += 1
+        assert decisions < 40, "the turn never ended"
+    assert decisions >= 2
+    after = rest.game(game_id)
+    assert current_seat(after) != me
+    shot(page, artifacts, "31-keyboard-turn")
