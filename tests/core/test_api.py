@@ -763,3 +763,32 @@ def test_error_to_dict() -> None:
         g.apply(N)
     d = exc.value.to_dict()
     assert d["code"] == "UNKNOWN_ACTION" and set(d) == {"code", "reason", "message", "field"}
+
+
+@pytest.mark.parametrize("ruleset", ["birmingham", "pittsburgh"])
+def test_event_documents_are_each_callers_own(ruleset: str) -> None:
+    """Events are named once per kind of event and copied for each call (issue 22, item
+    4): a document changed by one caller, a turn order's list included, changes nothing
+    of the next identical event's document, and every document equals a fresh naming."""
+    import brass.events as events_module
+
+    def play(game: brass.Game, rng: random.Random) -> list[list[dict[str, Any]]]:
+        out = []
+        while not game.is_over and len(out) < 400:
+            out.append(game.apply(rng.choice(game.legal_ids())))
+        return out
+
+    first = play(brass.Game.new(2, seed=5, ruleset=ruleset), random.Random(5))
+    for documents in first:  # a careless caller
+        for document in documents:
+            document["type"] = "changed"
+            for value in document.values():
+                if isinstance(value, list):
+                    value.append(99)
+    again = play(brass.Game.new(2, seed=5, ruleset=ruleset), random.Random(5))
+    events_module._NAMED.clear()
+    fresh = play(brass.Game.new(2, seed=5, ruleset=ruleset), random.Random(5))
+    assert again == fresh
+    assert any(len(documents) > 0 for documents in again)
+    assert any(isinstance(v, list) for documents in again for d in documents for v in d.values()
+               ) or ruleset == "pittsburgh"

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Callable
+from copy import deepcopy
 from typing import Any
 
 from brass._core import ffi, lib
@@ -18,19 +19,58 @@ EventNamer = Callable[[dict[str, Any], Ruleset, int], None]
 # One BrassEvent as laid out in the core: uint8 type, int8 seat, int16 a, b, c.
 _EVENT = struct.Struct("=Bbhhh")
 
+# Named event documents by the core's 8 bytes of the event, for each (namer, ruleset,
+# player count): naming is a pure function of those, and an event recurs (a card taken, a
+# beer drunk, a turn's end), so decoding is a lookup and a copy. It was about two thirds of
+# Game.apply's cost in the Python loop (issue 22, item 4). Bounded: past the limit new
+# events are named but not kept.
+_NAMED: dict[tuple[EventNamer, int, int], dict[bytes, tuple[dict[str, Any], bool]]] = {}
+_NAMED_LIMIT = 1 << 15
+
 
 def decode_events(log: Any, rs: Ruleset, players: int, namer: EventNamer) -> list[dict[str, Any]]:
-    """The events of a BrassEventLog, named."""
-    out = []
-    table = rs.event_names
-    ntypes = len(table)
+    """The events of a BrassEventLog, named (each call's documents are its own: a caller may
+    change them)."""
     n = min(log.count, lib.BRASS_MAX_EVENTS)
-    for etype, seat, a, b, c in _EVENT.iter_unpack(ffi.buffer(log.events, n * _EVENT.size)):
-        name, fields = table[etype] if etype < ntypes else ("unknown", ())
-        d: dict[str, Any] = {"type": name, "seat": None if seat < 0 else seat}
-        d.update(zip(fields, (a, b, c), strict=False))
-        namer(d, rs, players)
-        out.append(d)
+    size = _EVENT.size
+    raw = ffi.buffer(log.events, n * size)[:]
+    key = (namer, rs.id, players)
+    named = _NAMED.get(key)
+    if named is None:
+        named = _NAMED[key] = {}
+    out = []
+    for at in range(0, n * size, size):
+        record = raw[at:at + size]
+        known = named.get(record)
+        if known is None:
+            known = _name_one(record, rs, players, namer)
+            if len(named) < _NAMED_LIMIT:
+                named[record] = known
+        document, nested = known
+        out.append(_copied(document) if nested else document.copy())
+    return out
+
+
+def _name_one(record: bytes, rs: Ruleset, players: int,
+              namer: EventNamer) -> tuple[dict[str, Any], bool]:
+    """One event's document, and whether it holds a list or dict (copied for each caller)."""
+    etype, seat, a, b, c = _EVENT.unpack(record)
+    table = rs.event_names
+    name, fields = table[etype] if etype < len(table) else ("unknown", ())
+    document: dict[str, Any] = {"type": name, "seat": None if seat < 0 else seat}
+    document.update(zip(fields, (a, b, c), strict=False))
+    namer(document, rs, players)
+    return document, any(isinstance(v, (list, dict)) for v in document.values())
+
+
+def _copied(document: dict[str, Any]) -> dict[str, Any]:
+    """A document's copy whose lists (a turn order, a tie-break) are its own; a deeper
+    nesting (none today) copied whole."""
+    out = document.copy()
+    for k, v in out.items():
+        if isinstance(v, (list, dict)):
+            items = v.values() if isinstance(v, dict) else v
+            out[k] = v.copy() if all(isinstance(x, (int, str)) for x in items) else deepcopy(v)
     return out
 
 
