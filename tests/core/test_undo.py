@@ -149,3 +149,50 @@ def test_a_game_restored_mid_turn_cannot_undo_past_what_it_holds() -> None:
         restored.undo()
     assert (exc.value.code, exc.value.reason) == ("CANNOT_UNDO", "TURN_START_UNKNOWN")
     assert restored.snapshot() == g.snapshot()
+
+
+@pytest.mark.parametrize("ruleset", ["birmingham", "pittsburgh"])
+def test_games_that_cannot_replay_their_record_undo_from_the_turns_start_kept(
+        ruleset: str) -> None:
+    """A game keeps where its turn started in its record and undo replays the record that
+    far (issue 22: no state's copy per game in mid-turn); a game whose record does not lead
+    to its state (re-dealt by determinize, played out in C) keeps the turn's start itself,
+    and its undo lands on its own state, not on the record's deal."""
+    rng = random.Random(7)
+    g = Game.new(3, seed=7, ruleset=ruleset)
+    for _ in range(40):
+        g.apply(rng.choice(g.legal_ids()))
+    while g.undo_depth != 0:
+        g.apply(rng.choice(g.legal_ids()))
+    seat = g.current_seat
+    assert seat is not None
+    redealt = g.determinize(seat, seed=99)
+    others = [s for s in range(g.num_players) if s != seat]
+    assert any(redealt.view_json(s) != g.view_json(s) for s in others)  # another deal
+    at_start = redealt.snapshot()
+    redealt.apply(redealt.legal_ids()[0])
+    redealt.undo()
+    assert redealt.snapshot() == at_start
+    # the record-replaying game: same turn, same undo
+    g_start = g.snapshot()
+    g.apply(g.legal_ids()[0])
+    g.undo()
+    assert g.snapshot() == g_start
+
+
+def test_a_game_from_a_position_undoes_by_replaying_from_the_position() -> None:
+    rng = random.Random(11)
+    g = Game.new(2, seed=11)
+    for _ in range(30):
+        g.apply(rng.choice(g.legal_ids()))
+    while g.undo_depth != 0:
+        g.apply(rng.choice(g.legal_ids()))
+    from_position = Game.from_position(g.position())
+    start = from_position.snapshot()
+    for _ in range(2):
+        if from_position.undo_steps() == 0 and from_position.undo_depth:
+            break
+        from_position.apply(from_position.legal_ids()[0])
+    while from_position.undo_steps():
+        from_position.undo()
+    assert from_position.snapshot() == start

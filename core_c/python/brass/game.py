@@ -87,7 +87,8 @@ def _barrier_within(barrier: bytes, path: list[int], depth: int, rs: Ruleset
 class Game:
     """One game of Brass in the C core. Methods never leave the state half-changed."""
 
-    __slots__ = ("_barrier", "_decisions", "_g", "_origin", "_owner", "_rs", "_turn")
+    __slots__ = ("_barrier", "_decisions", "_g", "_origin", "_owner", "_replays", "_rs",
+                 "_turn")
 
     def __init__(self, _state: Any, _record: dict[str, Any], _owner: Any = None) -> None:
         self._g = _state
@@ -104,9 +105,15 @@ class Game:
         # share it) and those decisions, to replay all but the undone ones. At the barrier
         # (_turn == []) the barrier is this state: its bytes are kept (_barrier) only once a
         # decision moves away from it, so a game waiting at a turn's start holds one state.
-        # _turn None: not known (restored or re-dealt away from a barrier).
-        self._barrier: bytes | None = None
+        # _turn None: not known (restored or re-dealt away from a barrier). A game whose
+        # record replays to its state (_replays: dealt or set up here, not restored,
+        # re-dealt, played out in C nor a batch's) keeps, instead of the bytes, where the
+        # barrier is in its record (an int: the decisions before it), and undo replays the
+        # record that far (_turn_start_bytes): a few hundred µs on an undo instead of the
+        # state's size held by every game in mid-turn and copied at every turn's start.
+        self._barrier: bytes | int | None = None
         self._turn: list[int] | None = None
+        self._replays = _owner is None and "restored" not in _record
         if lib.brass_undo_depth(_state) == 0:
             self._at_barrier()
 
@@ -117,7 +124,8 @@ class Game:
         """Keeps the barrier's bytes before decisions are applied at it (their state is the
         barrier); call before every change of the state that _note_applied follows."""
         if self._barrier is None and self._turn == []:
-            self._barrier = _state_bytes(self._g, self._rs)
+            self._barrier = (len(self._decisions) if self._replays
+                             else _state_bytes(self._g, self._rs))
 
     def _note_applied(self, ids: list[int]) -> None:
         """Keeps the barrier and the decisions since it after `ids` were applied (the
@@ -133,8 +141,8 @@ class Game:
         elif depth < len(ids):
             # the barrier moved inside a compound action (a reveal): find its state
             assert self._barrier is not None
-            self._barrier, self._turn = _barrier_within(self._barrier, turn + ids, depth,
-                                                        self._rs)
+            self._barrier, self._turn = _barrier_within(_turn_start_bytes(self), turn + ids,
+                                                        depth, self._rs)
         else:
             self._barrier = self._turn = None
 
@@ -170,7 +178,8 @@ class Game:
         copy._decisions = list(self._decisions)
         copy._rs = rs
         copy._owner = None
-        # the barrier's bytes are immutable: the copy shares them
+        copy._replays = self._replays
+        # the barrier's bytes are immutable (or where it is in the record): the copy shares them
         copy._barrier = self._barrier
         turn = self._turn
         copy._turn = None if turn is None else list(turn)
@@ -190,7 +199,7 @@ class Game:
     def __reduce__(self) -> tuple[Any, ...]:
         barrier = None
         if self._barrier is not None and self._turn:
-            kept = _state_of(bytearray(self._barrier))
+            kept = _state_of(bytearray(_turn_start_bytes(self)))
             barrier = (_snapshot_of(kept, self._rs), list(self._turn))
         return _unpickle_game, (self.snapshot(), self.replay_record(), barrier)
 
@@ -323,8 +332,8 @@ class Game:
         log.count = log.dropped = 0
         g = self._g
         turn = self._turn
-        if turn == [] and self._barrier is None:  # at the barrier: keep its bytes first
-            self._barrier = _state_bytes(g, rs)
+        if turn == [] and self._barrier is None:  # at the barrier: keep it first
+            self._barrier = len(self._decisions) if self._replays else _state_bytes(g, rs)
         err = lib.brass_apply(g, s, action, log, reason)
         if err:
             _raise(err, reason[0], f"action {action} ({rs.action_names[action]})" if err != 2
@@ -455,6 +464,7 @@ class Game:
         if n < 0:
             _raise(-n, rs=self._rs)
         self._origin = {**self._origin, "playout": True}  # a new origin: clones share it
+        self._replays = False
         if n:
             self._at_barrier()  # the core's barrier: those decisions are nobody's record
         return n
@@ -489,6 +499,9 @@ def _replayed(cls: type[Game], record: dict[str, Any]) -> Game:
         decisions = [UNDO if d == UNDO else int(d) for d in record.get("decisions", [])]
     except (KeyError, TypeError, ValueError) as exc:
         raise EngineError("INVALID_ARGUMENT", f"malformed replay record: {exc}") from exc
+    # While replaying, turn starts are kept as bytes: an undo in the record then does not
+    # replay the record again (once per undo, over and over).
+    replays, game._replays = game._replays, False
     for i, d in enumerate(decisions):
         try:
             if d == UNDO:
@@ -498,7 +511,19 @@ def _replayed(cls: type[Game], record: dict[str, Any]) -> Game:
         except EngineError as exc:
             raise EngineError(exc.code, f"decision {i}: {exc.message}", exc.reason,
                               f"decisions[{i}]") from exc
+    game._replays = replays
     return game
+
+
+def _turn_start_bytes(game: Game) -> bytes:
+    """The state at the game's undo barrier: its bytes, or its record replayed as far as
+    the barrier."""
+    barrier = game._barrier
+    if isinstance(barrier, int):
+        record = {**game._origin, "decisions": game._decisions[:barrier]}
+        barrier = _state_bytes(_replayed(Game, record)._g, game._rs)
+    assert barrier is not None
+    return barrier
 
 
 def _undone(game: Game, seat: int | None) -> list[dict[str, Any]]:
@@ -517,7 +542,7 @@ def _undone(game: Game, seat: int | None) -> list[dict[str, Any]]:
         assert turn is not None
         ids = ffi.new("uint16_t[]", turn)
         # at the turn's start (turn == []) the start is the state itself
-        barrier = game._barrier if turn else _state_bytes(game._g, game._rs)
+        barrier = _turn_start_bytes(game) if turn else _state_bytes(game._g, game._rs)
         assert barrier is not None
         err = lib.brass_undo(game._g, s, _state_of(bytearray(barrier)), ids, len(turn), steps,
                              reason)
@@ -539,6 +564,7 @@ def _determinized(game: Game, seat: int, seed: int) -> Game:
         _raise(err, what="seat", rs=game._rs)
     # the turn's start was dealt otherwise: the re-dealt copy cannot replay from it
     copy._barrier = copy._turn = None
+    copy._replays = False
     if copy.undo_depth == 0:
         copy._at_barrier()
     return copy
