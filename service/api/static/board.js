@@ -63,6 +63,13 @@ function pickable(el, id, ctx, label) {
   }
 }
 
+// Another seat's last move was here: a ring or a glow in its colour (app.css), until the
+// page's seat acts.
+function markRecent(g, seat) {
+  g.classList.add('recent', `owner-${seat}`);
+  g.dataset.recentSeat = String(seat);
+}
+
 function drawRoutes(layer, board, view, ctx, byId) {
   const links = new Map(view ? view.links.map((l) => [l.link, l]) : []);
   const linkTiles = catalogue(board.link_tiles);
@@ -72,18 +79,24 @@ function drawRoutes(layer, board, view, ctx, byId) {
     const link = links.get(route.id);
     const owner = link ? link.owner : -1;
     const linkTile = link && link.tile ? linkTiles.get(link.tile) : null;
-    const g = svg('g', { class: ['route', `route-${route.kind}`, owner >= 0 && 'owned'], 'data-link': route.id });
+    const g = svg('g', { class: ['route', `route-${route.kind}`, owner >= 0 && 'owned', owner >= 0 && `owner-${owner}`], 'data-link': route.id });
     const extra = (route.connects || []).filter((c) => !route.endpoints.includes(c))
       .map((c) => byId.get(c)).filter(Boolean);
     const mx = (a.x + b.x) / 2;
     const my = (a.y + b.y) / 2;
     const segments = [[a.x, a.y, b.x, b.y], ...extra.map((c) => [mx, my, c.x, c.y])];
+    const mover = ctx.recent.links.get(route.id);
+    if (mover !== undefined) markRecent(g, mover);
     for (const [x1, y1, x2, y2] of segments) {
       g.append(svg('line', { x1, y1, x2, y2, class: 'route-hit' }));
+      if (mover !== undefined) g.append(svg('line', { x1, y1, x2, y2, class: 'recent-glow' }));
+      // a built link is a track in its owner's colour: a dark bed, the colour, light ties
+      if (owner >= 0) g.append(svg('line', { x1, y1, x2, y2, class: 'track-bed' }));
       g.append(svg('line', {
         x1, y1, x2, y2, class: 'route-line',
         stroke: owner >= 0 ? SEAT_COLOURS[owner] : undefined,
       }));
+      if (owner >= 0) g.append(svg('line', { x1, y1, x2, y2, class: 'track-ties' }));
     }
     const routeName = nameText('link:' + route.id);
     const label = owner >= 0
@@ -92,7 +105,8 @@ function drawRoutes(layer, board, view, ctx, byId) {
     if (owner >= 0) {
       if (link.tile) g.dataset.linkTile = link.tile;
       g.dataset.owner = String(owner);
-      g.append(linkMarker(linkTile ? linkTile.kind : 'link', mx, my, SEAT_COLOURS[owner]));
+      // Pittsburgh's link tiles differ (light or heavy train, pipeline): a mark says which
+      if (linkTile) g.append(linkMarker(linkTile.kind, mx, my, SEAT_COLOURS[owner]));
     }
     g.append(svg('title', {}, label));
     pickable(g, route.action_id, ctx, label);
@@ -135,6 +149,13 @@ function drawSlots(layer, board, view, ctx) {
       const key = slot.name.replace(/^slot:/, '');
       const tile = built.get(key);
       const g = svg('g', { class: ['slot', tile && 'built', tile && tile.flipped && 'flipped'], 'data-slot': key });
+      const mover = ctx.recent.slots.get(key);
+      if (mover !== undefined) {
+        markRecent(g, mover);
+        g.append(svg('rect', {
+          x: slot.x - SLOT / 2 - 8, y: slot.y - SLOT / 2 - 8, width: SLOT + 16, height: SLOT + 16, rx: 8, class: 'recent-ring',
+        }));
+      }
       g.append(svg('rect', {
         x: slot.x - SLOT / 2 - 2, y: slot.y - SLOT / 2 - 2, width: SLOT + 4, height: SLOT + 4,
         rx: 4, class: 'slot-frame',
@@ -155,8 +176,10 @@ function drawSlots(layer, board, view, ctx) {
           x: slot.x - SLOT / 2 + 3, y: slot.y - SLOT / 2 + 3, width: SLOT - 6, height: 8,
           fill: INDUSTRY_COLOURS[industry] || '#ddd',
         }));
-        g.append(svg('text', { x: slot.x, y: slot.y + 9, class: 'tile-text' },
+        // Pittsburgh's tiles add the industry's letters when there is room (zoomed in)
+        g.append(svg('text', { x: slot.x, y: slot.y + 9, class: ['tile-text', kind && 'near-only'] },
           kind ? `${INDUSTRY_LETTERS[industry] || ''}${roman(level)}` : roman(level)));
+        if (kind) g.append(svg('text', { x: slot.x, y: slot.y + 9, class: 'tile-text far-only' }, roman(level)));
         // cubes by resource (Pittsburgh), else the tile's own (Birmingham: its industry's)
         const cubes = Object.keys(tile.resources).length ? Object.entries(tile.resources) : [[industry, tile.cubes]];
         let c = 0;
@@ -250,26 +273,72 @@ function drawMerchants(layer, board, view, ctx, byId) {
   }
 }
 
-// Markets placed at a location (Pittsburgh): a box beside it with the cubes it holds, an
-// option when offered.
+// Markets placed at a location (Pittsburgh): a box under it with its price and a row of
+// spaces per resource, filled by the cubes it holds; an option when offered.
 function drawPlacedMarkets(layer, board, view, ctx, byId) {
   const held = new Map(view ? view.placedMarkets.map((m) => [m.id, m]) : []);
   for (const market of board.markets || []) {
     const loc = byId.get(market.location);
     if (!loc || market.action_id === undefined) continue;
     const now = held.get(market.id);
-    const resources = (market.columns || []).map((c) => c.resource);
-    const cubes = resources.map((r) => `${now ? now.cubes[r] ?? 0 : ''}${r[0].toUpperCase()}`).join(' ');
+    const columns = market.columns || [];
+    const count = (c) => (now ? now.cubes[c.resource] ?? 0 : c.initial_cubes ?? 0);
+    const width = 16 + Math.max(...columns.map((c) => (c.slot_vp || []).length || 1), 1) * 14;
+    const x0 = loc.x - width / 2 - 22;
+    const y0 = loc.y + 32;
     const g = svg('g', { class: 'placed-market', 'data-market': market.id });
-    const label = `${title(market.location)} market, £${market.price ?? ''}: `
-      + (now ? resources.map((r) => `${now.cubes[r] ?? 0} ${r}`).join(', ') : resources.join(', '));
-    g.append(svg('rect', { x: loc.x - 32, y: loc.y + 34, width: 64, height: 22, rx: 4, class: 'market-box' }));
-    g.append(svg('text', { x: loc.x, y: loc.y + 44, class: 'market-price' }, `market £${market.price ?? ''}`));
-    g.append(svg('text', { x: loc.x, y: loc.y + 53, class: 'market-price' }, cubes));
+    const label = t('board.placedMarket', { place: labelOf('locations', market.location) || title(market.location), price: market.price ?? '',
+      cubes: columns.map((c) => `${count(c)} ${t(`resource.${c.resource}`)}`).join(', ') });
+    g.append(svg('rect', { x: x0, y: y0, width: width + 44, height: 10 + columns.length * 16, rx: 4, class: 'market-box' }));
+    g.append(svg('text', { x: x0 + 4, y: y0 + 8 + columns.length * 8, class: 'market-price placed-price' }, `£${market.price ?? ''}`));
+    columns.forEach((c, row) => {
+      const spaces = (c.slot_vp || []).length || count(c);
+      for (let i = 0; i < spaces; i++) {
+        g.append(svg('rect', {
+          x: x0 + 38 + i * 14, y: y0 + 5 + row * 16, width: 12, height: 12, rx: 2,
+          class: ['market-space', i < count(c) ? `cube cube-${c.resource}` : 'empty'],
+        }));
+      }
+    });
     g.append(svg('title', {}, label));
     pickable(g, market.action_id, ctx, label);
     layer.append(g);
   }
+}
+
+// Birmingham's coal and iron markets: each a ladder of spaces (cheapest last), filled from
+// the most expensive end by the cubes it holds, with each pair's price under it.
+function drawLadders(layer, markets, view, ctx) {
+  const x0 = 540;
+  const g = svg('g', { class: 'markets' });
+  g.append(svg('rect', { x: x0 - 10, y: -6, width: 470, height: 22 + markets.length * 64, rx: 8, class: 'market-box' }));
+  g.append(svg('text', { x: x0, y: 14, class: 'market-title' }, t('board.markets')));
+  markets.forEach((market, row) => {
+    const prices = market.slot_prices || [];
+    const have = view ? view.markets[market.resource] ?? 0 : market.initial_cubes ?? 0;
+    const empty = prices.length - have;
+    const y = 24 + row * 64;
+    const line = svg('g', { class: `market market-${market.resource}`, 'data-resource': market.resource, 'data-cubes': have });
+    line.append(svg('text', { x: x0, y: y + 16, class: 'market-name' }, title(t(`resource.${market.resource}`))));
+    prices.forEach((price, i) => {
+      const x = x0 + 64 + i * 27;
+      line.append(svg('rect', {
+        x, y, width: 22, height: 22, rx: 3,
+        class: ['market-space', i >= empty ? `filled cube cube-${market.resource}` : 'empty'],
+      }));
+      // one price under each run of equal prices
+      if (i === 0 || prices[i - 1] !== price) {
+        const run = prices.filter((p) => p === price).length;
+        line.append(svg('text', { x: x + (run * 27 - 5) / 2, y: y + 42, class: 'market-price' }, `£${price}`));
+      }
+    });
+    line.append(svg('title', {}, t('board.ladder', {
+      resource: t(`resource.${market.resource}`), n: have, of: prices.length,
+      price: have ? prices[empty] : market.price_when_empty })));
+    g.append(line);
+  });
+  pickable(g, 128, ctx, t('board.markets'));
+  layer.append(g);
 }
 
 function drawOilfields(layer, board, view, ctx) {
@@ -298,40 +367,13 @@ function drawOilfields(layer, board, view, ctx) {
 }
 
 function drawMarkets(layer, board, view, ctx, byId) {
-  if ((board.markets || []).some((m) => m.action_id !== undefined)) {
+  // Pittsburgh's markets are placed at locations; Birmingham's two are the board's own
+  if ((board.markets || []).some((m) => m.location)) {
     drawPlacedMarkets(layer, board, view, ctx, byId);
     drawOilfields(layer, board, view, ctx);
     return;
   }
-  const markets = board.markets || [];
-  const x0 = 610;
-  let y = 40;
-  const g = svg('g', { class: 'markets' });
-  g.append(svg('rect', { x: x0 - 14, y: 10, width: 384, height: 46 + markets.length * 52, rx: 8, class: 'market-box' }));
-  g.append(svg('text', { x: x0, y: 34, class: 'market-title' }, 'Markets'));
-  const marketId = 128;
-  for (const market of markets) {
-    y += 22;
-    const prices = market.slot_prices || market.slotPrices || [];
-    const have = view ? view.markets[market.resource] ?? 0 : market.initial_cubes ?? 0;
-    const empty = prices.length - have;
-    const row = svg('g', { class: `market market-${market.resource}` });
-    row.append(svg('text', { x: x0, y: y + 12, class: 'market-name' }, title(market.resource)));
-    prices.forEach((price, i) => {
-      const cx = x0 + 60 + i * 22;
-      row.append(svg('rect', {
-        x: cx - 9, y, width: 18, height: 18, rx: 3,
-        class: ['market-space', i >= empty ? `filled filled-${market.resource}` : 'empty'],
-      }));
-      row.append(svg('text', { x: cx, y: y + 30, class: 'market-price' }, `£${price}`));
-    });
-    row.append(svg('title', {}, `${title(market.resource)} market: ${have} of ${prices.length} cubes; next costs £${
-      have ? prices[empty] : market.price_when_empty ?? market.priceWhenEmpty}`));
-    g.append(row);
-    y += 30;
-  }
-  pickable(g, marketId, ctx, 'The market');
-  layer.append(g);
+  drawLadders(layer, board.markets || [], view, ctx);
 }
 
 // Draws the board into `container` (an <svg> is made once and redrawn).
@@ -339,6 +381,7 @@ export function drawBoard(container, board, view, ctx) {
   const full = {
     legal: ctx.legal || new Map(), unavailable: ctx.unavailable || new Map(),
     selected: ctx.selected ?? null, onPick: ctx.onPick || (() => {}),
+    recent: ctx.recent || { slots: new Map(), links: new Map() },
   };
   const width = board.view_width || board.viewWidth || 1000;
   const height = board.view_height || board.viewHeight || 1400;

@@ -3,8 +3,9 @@
 // lobby panel while the game waits for players.
 
 import { api, watchGame as watch } from './api.js';
-import { drawBoard } from './board.js';
 import { drawPlayers } from './players.js';
+import { drawLastMoves, lastMoves } from './recent.js';
+import { boardPanel } from './zoom.js';
 import { capabilities, ruleset as getRuleset } from './caps.js';
 import { announce, h, replace } from './dom.js';
 import { eraRound, label as labelOf, t, useLabels } from './i18n.js';
@@ -50,19 +51,23 @@ export async function gamePage(root, go, gameId, seat) {
   };
   const el = {
     status: h('div', { class: 'status-bar', role: 'status' }),
-    board: h('div', { class: 'board-wrap' }),
+    board: null,
     decision: h('section', { class: 'card decision', 'aria-labelledby': 'decision-heading' }),
     compound: h('section', { class: 'card compound', 'aria-labelledby': 'compound-heading' }),
     hand: h('section', { class: 'card hand', 'aria-labelledby': 'hand-heading' }),
     players: h('section', { class: 'card players', 'aria-labelledby': 'players-heading' }),
     lobby: h('section', { class: 'card lobby-panel', 'aria-labelledby': 'lobby-heading', hidden: true }),
     log: h('section', { class: 'card log', 'aria-labelledby': 'log-heading' }),
+    lastMoves: h('section', { class: 'card last-moves-card', 'aria-labelledby': 'last-moves-heading', hidden: true }),
   };
+  const recent = lastMoves(token ? seat : null);
+  const boardView = boardPanel();
+  el.board = boardView.element;
   const page = h('div', { class: 'game' });
   replace(root, build(page, el.status,
     h('div', { class: 'game-layout' },
       h('div', { class: 'board-column' }, el.board),
-      h('div', { class: 'side-column' }, el.lobby, el.decision, el.compound, el.hand, el.players, el.log))));
+      h('div', { class: 'side-column' }, el.lobby, el.lastMoves, el.decision, el.compound, el.hand, el.players, el.log))));
   if (seat !== null && !token) {
     st.error = t('game.noToken', { n: seat + 1 });
   }
@@ -123,7 +128,10 @@ export async function gamePage(root, go, gameId, seat) {
   function watchGameUpdates(fromVersion) {
     return watch(gameId, st.token, fromVersion, {
       onUpdate(update) {
-        for (const e of update.events) addLog(eventText(e, (s) => seatName(st.state && st.state.summary, s), tileName));
+        for (const e of update.events) {
+          const line = eventText(e, (s) => seatName(st.state && st.state.summary, s), tileName);
+          addLog(line, recent.add(e, line));
+        }
         if (update.state) applyState(update.state);
         else if (update.events.some(lobbyEvent)) loadState().catch(() => {});
       },
@@ -151,8 +159,9 @@ export async function gamePage(root, go, gameId, seat) {
     return link ? `${title(link.kind)}${link.type ? ` (${title(link.type)})` : ''}` : title(id);
   }
 
-  function addLog(line) {
-    st.log.push(line);
+  // a line of the event log, and the other seat's last move it belongs to (if any)
+  function addLog(line, move = null) {
+    st.log.push({ line, move });
     if (st.log.length > LOG_LINES) st.log.splice(0, st.log.length - LOG_LINES);
   }
 
@@ -185,6 +194,7 @@ export async function gamePage(root, go, gameId, seat) {
     try {
       const answer = await api.submit(gameId, st.token, action, st.state.summary.version);
       announce(t('game.played', { label }));
+      recent.clear();
       st.selected = null;
       st.preview = null;
       st.legal = null;
@@ -272,15 +282,16 @@ export async function gamePage(root, go, gameId, seat) {
   }
 
   function renderBoard() {
-    if (!st.ruleset || !st.ruleset.board) {
-      replace(el.board, h('p', { class: 'note' }, t('game.noBoard')));
+    if (!st.ruleset) return;
+    if (!st.ruleset.board) {
+      boardView.message(t('game.noBoard'));
       return;
     }
     const { legal, unavailable } = legalMaps();
     const shown = st.preview && st.preview.view ? st.preview.view : st.state && st.state.view;
     const selectedId = st.selected && st.selected.action.optionId !== undefined ? st.selected.action.optionId : null;
-    drawBoard(el.board, st.ruleset.board, shown, {
-      legal, unavailable, selected: selectedId,
+    boardView.draw(st.ruleset.board, shown, {
+      legal, unavailable, selected: selectedId, recent: recent.marks(),
       onPick: (id) => choose({ optionId: id }, nameText(legal.get(id).name)),
     });
     el.board.classList.toggle('previewing', Boolean(st.preview));
@@ -568,7 +579,9 @@ export async function gamePage(root, go, gameId, seat) {
     replace(el.log, h('h2', { id: 'log-heading' }, t('game.events')),
       // focusable: a region that scrolls must be reachable by keyboard (axe)
       h('ol', { class: 'event-log', 'aria-live': 'polite', 'aria-relevant': 'additions', tabindex: '0', 'aria-labelledby': 'log-heading' },
-        st.log.slice(-40).map((line) => h('li', {}, line))));
+        st.log.slice(-40).map(({ line, move }) => h('li', {
+          class: recent.has(move) && ['recent', `owner-${move.seat}`], 'data-recent-seat': recent.has(move) ? move.seat : undefined,
+        }, line))));
     const list = el.log.querySelector('ol');
     list.scrollTop = list.scrollHeight;
   }
@@ -586,6 +599,7 @@ export async function gamePage(root, go, gameId, seat) {
     renderHand();
     renderPlayers();
     renderLog();
+    drawLastMoves(el.lastMoves, recent.moves(), (x) => seatName(st.state && st.state.summary, x));
     if (focusKey && !root.contains(active)) {
       const again = root.querySelector(`[data-option-id="${focusKey}"]:not([disabled]), [data-action-id="${focusKey}"][tabindex], [data-key="${CSS.escape(focusKey)}"]`);
       if (again) again.focus();

@@ -2,18 +2,19 @@
 // each version (GetGame at_version), as the caller may see it then.
 
 import { api } from './api.js';
-import { drawBoard } from './board.js';
 import { ruleset as getRuleset } from './caps.js';
 import { h, replace } from './dom.js';
 import { eraRound, t, useLabels } from './i18n.js';
 import { saved } from './store.js';
+import { boardPanel } from './zoom.js';
 import { clockText, nameText, readReplay, readState, timeLeftThen } from './view.js';
 
 export async function replayPage(root, go, gameId, startVersion) {
   const seats = saved.seats(gameId);
   const token = seats.length ? saved.seatToken(gameId, seats[0]) : null;
   const st = { replay: null, version: 0, state: null, ruleset: null, playing: null, closed: false };
-  const board = h('div', { class: 'board-wrap' });
+  const boardView = boardPanel();
+  const board = boardView.element;
   const info = h('div', { class: 'status-bar', role: 'status', 'aria-live': 'polite' });
   const slider = h('input', { type: 'range', id: 'replay-version', min: 0, max: 0, value: 0 });
   const list = h('ol', { class: 'replay-decisions', 'aria-label': t('replay.decisions') });
@@ -69,7 +70,7 @@ export async function replayPage(root, go, gameId, startVersion) {
       h('span', {}, t('replay.versionOf', { n: st.version, total: st.replay.version })),
       view ? h('span', {}, eraRound(view.era, view.round)) : null,
       decision ? h('span', {}, `${seatName(decision.seat)}: ${nameText(decision.name)}`) : h('span', {}, t('replay.start')));
-    if (st.ruleset && st.ruleset.board) drawBoard(board, st.ruleset.board, view, {});
+    if (st.ruleset && st.ruleset.board) boardView.draw(st.ruleset.board, view, {});
     const players = root.querySelector('.players');
     if (view) {
       // each seat's time left as the version was reached (the clock of then, standing still)

@@ -436,6 +436,28 @@ export function lobbyEvent(rawEvent) {
 }
 
 // One event's data in words; `tileName` names a tile id (Pittsburgh's events name tiles).
+// A game event's fields, from the typed contract's ruleset arm or the core's own data.
+function eventData(rawEvent) {
+  const typed = rulesetArm(rawEvent);
+  return typed ? { seat: pick(rawEvent, 'seat', null), ...byKind(typed, 'type') }
+    : pick(rawEvent, 'data', rawEvent) || {};
+}
+
+// What a game event says about the board: its type, its seat, the slot it built on and the
+// route it linked (as the board names them: data-slot, data-link), when it has them.
+export function eventFacts(rawEvent) {
+  if (lobbyEvent(rawEvent)) return { type: 'lobby', seat: null, slot: null, link: null };
+  const e = eventData(rawEvent);
+  const seat = pick(e, 'seat', null);
+  const place = pick(e, 'slot', null) ?? pick(e, 'place', null);
+  const route = pick(e, 'link', null) ?? pick(e, 'route', null);
+  return {
+    type: pick(e, 'type', ''), seat: seat == null ? null : num(seat),
+    slot: place == null ? null : String(place).replace(/^slot:/, ''),
+    link: route == null ? null : String(route).replace(/^link:/, ''),
+  };
+}
+
 export function eventText(rawEvent, seatName, tileName = title) {
   const lobby = lobbyEvent(rawEvent);
   if (lobby) {
@@ -444,9 +466,7 @@ export function eventText(rawEvent, seatName, tileName = title) {
     if (lobby.seat == null) return what;
     return `${lobby.name || seatName(lobby.seat)} ${what}${lobby.bot ? ` (${lobby.bot})` : ''}`;
   }
-  const typed = rulesetArm(rawEvent);
-  const e = typed ? { seat: pick(rawEvent, 'seat', null), ...byKind(typed, 'type') }
-    : pick(rawEvent, 'data', rawEvent) || {};
+  const e = eventData(rawEvent);
   const type = pick(e, 'type', '');
   const who = pick(e, 'seat', null) == null ? '' : seatName(num(pick(e, 'seat')));
   const f = (k) => pick(e, k);

@@ -1,0 +1,178 @@
+"""The board of the game page (issue 23 item 1) at 1400x900: it shows the whole board at
+first, zooms and pans (buttons, wheel, drag, keyboard, fit), no text on it is under 11 CSS
+px, both rulesets' markets are drawn with their cubes, built links are tracks in the
+owner's colour, and another seat's last move is marked on the board and in the side panel
+until the page's seat acts."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .helpers import (
+    PAGE_TIMEOUT_MS,
+    Rest,
+    current_seat,
+    play_whole_action,
+    shot,
+    wait_my_options,
+    wait_page_version,
+)
+
+pytestmark = [pytest.mark.xdist_group("browser"), pytest.mark.timeout(180)]
+
+SEAT_RGB = ["rgb(192, 57, 43)", "rgb(36, 113, 163)", "rgb(183, 149, 11)", "rgb(125, 60, 152)"]
+
+# The smallest text shown on the board, in CSS pixels: each visible <text>'s font size
+# (view-box units) times the board's scale on screen.
+SMALLEST_TEXT = """() => {
+  const board = document.querySelector('svg.board');
+  const scale = board.getScreenCTM().a;
+  let smallest = Infinity;
+  let which = '';
+  for (const text of board.querySelectorAll('text')) {
+    if (!text.checkVisibility() || !text.textContent.trim()) continue;
+    const px = parseFloat(getComputedStyle(text).fontSize) * scale;
+    if (px < smallest) { smallest = px; which = text.textContent; }
+  }
+  return [smallest, which];
+}"""
+
+# Every town box inside the board's view (the whole board is shown at the first zoom).
+ALL_TOWNS_SHOWN = """() => {
+  const view = document.querySelector('.board-view').getBoundingClientRect();
+  return [...document.querySelectorAll('svg.board .town-box')].every((box) => {
+    const r = box.getBoundingClientRect();
+    return r.left >= view.left - 1 && r.right <= view.right + 1
+      && r.top >= view.top - 1 && r.bottom <= view.bottom + 1;
+  });
+}"""
+
+
+def seat_page(browser: Any, base: str, game_id: str, seat: int, token: str) -> Any:
+    page = browser.new_context(viewport={"width": 1400, "height": 900}).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors  # type: ignore[attr-defined]
+    page.goto(f"{base}/#/play/{game_id}/{seat}/{token}")
+    page.wait_for_selector("svg.board .town-box, svg.board .slot", state="attached")
+    return page
+
+
+def smallest_text(page: Any) -> float:
+    size, text = page.evaluate(SMALLEST_TEXT)
+    assert size >= 11, f"text {text!r} is {size:.1f} px on the board"
+    return size
+
+
+def view_box(page: Any) -> list[float]:
+    return [float(x) for x in page.get_attribute("svg.board", "viewBox").split()]
+
+
+def zoom(page: Any) -> float:
+    return float(page.get_attribute(".board-wrap", "data-zoom"))
+
+
+def test_the_birmingham_board_zooms_pans_and_marks_the_last_move(
+    browser: Any, site: tuple[str, Rest], artifacts: Path
+) -> None:
+    base, rest = site
+    created = rest.call("POST", "/v1/games", body={"players": 2, "seed": "12",
+                                                   "seatNames": ["Ann", "Bob"]})
+    game_id = created["gameId"]
+    tokens = {int(s.get("seat", 0)): s["token"] for s in created["seats"]}
+    first = current_seat(created["state"])
+    me = 1 - first
+    page = seat_page(browser, base, game_id, me, tokens[me])
+    # the whole board at first, nothing on it under 11 px, filling the space beside the panel
+    page.wait_for_function(ALL_TOWNS_SHOWN)
+    smallest_text(page)
+    assert page.locator(".board-view").evaluate("e => e.clientWidth") >= 850
+    # Birmingham's markets: a ladder each, filled by the cubes the market holds
+    state = rest.game(game_id, tokens[me])
+    for resource in ("coal", "iron"):
+        filled = page.locator(f".markets .market-{resource} .market-space.filled").count()
+        assert filled == int(page.get_attribute(f".markets .market-{resource}", "data-cubes"))
+        assert filled == state["birmingham"]["markets"][resource]
+    # the other seat builds a link: a track in its colour, marked as its last move
+    legal = rest.call("GET", f"/v1/games/{game_id}/actions?includeCompoundActions=true",
+                      tokens[first])
+    network = next(c for c in legal["compoundActions"] if c["key"].startswith("type:network"))
+    link = network["key"].rsplit("link:", 1)[1]
+    rest.call("POST", f"/v1/games/{game_id}/actions", tokens[first],
+              {"action": {"compound": {"ids": network["ids"]}},
+               "expectedVersion": legal["version"]})
+    wait_page_version(page, int(rest.game(game_id)["summary"]["version"]))
+    route = page.locator(f"svg.board .route.owned[data-link='{link}']")
+    route.wait_for(state="attached", timeout=PAGE_TIMEOUT_MS)
+    assert route.get_attribute("data-owner") == str(first)
+    assert route.locator(".track-bed").count() >= 1
+    assert route.locator(".route-line").first.evaluate(
+        "e => getComputedStyle(e).stroke") == SEAT_RGB[first]
+    assert route.get_attribute("data-recent-seat") == str(first)
+    last = page.locator(f".last-moves > li[data-seat='{first}']")
+    assert "Ann" in last.inner_text() or "Bob" in last.inner_text()
+    assert page.locator(f".event-log li.recent[data-recent-seat='{first}']").count() >= 2
+    wait_my_options(page)
+    shot(page, artifacts, "32-board-last-move")
+    # zoom: the buttons, the keyboard on the focused board, the wheel, a drag; fit resets
+    page.click("button.zoom-in")
+    assert zoom(page) == pytest.approx(1.25)
+    smallest_text(page)
+    page.focus(".board-view")
+    page.keyboard.press("0")
+    assert zoom(page) == pytest.approx(1.0)
+    page.keyboard.press("+")
+    page.keyboard.press("+")
+    assert zoom(page) == pytest.approx(1.5625, abs=0.01)
+    before = view_box(page)
+    page.keyboard.press("ArrowLeft")
+    assert view_box(page)[0] < before[0]
+    box = page.locator(".board-view").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.wheel(0, -200)
+    page.wait_for_function("() => Number(document.querySelector('.board-wrap').dataset.zoom) > 1.6")
+    before = view_box(page)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] / 2 + 120, box["y"] + box["height"] / 2 + 60,
+                    steps=6)
+    page.mouse.up()
+    moved = view_box(page)
+    assert moved[0] < before[0] and moved[1] < before[1]
+    assert page.get_attribute(".game", "data-preview-ready") == "false"  # a drag picks nothing
+    shot(page, artifacts, "33-board-zoomed")
+    page.click("button.zoom-fit")
+    assert zoom(page) == pytest.approx(1.0)
+    page.wait_for_function(ALL_TOWNS_SHOWN)
+    # the page's seat acts: the other seat's marks go
+    play_whole_action(page, random.Random(3))
+    assert page.locator("svg.board .recent").count() == 0
+    assert page.locator(".last-moves-card").is_hidden()
+    assert page.locator(".event-log li.recent").count() == 0
+    assert not page.errors
+
+
+def test_the_pittsburgh_board_shows_its_markets_readably(
+    browser: Any, site: tuple[str, Rest], artifacts: Path
+) -> None:
+    base, rest = site
+    created = rest.call("POST", "/v1/games", body={"players": 2, "seed": "5",
+                                                   "ruleset": "RULESET_PITTSBURGH"})
+    seat = current_seat(created["state"])
+    token = {int(s.get("seat", 0)): s["token"] for s in created["seats"]}[seat]
+    page = seat_page(browser, base, created["gameId"], seat, token)
+    wait_my_options(page)
+    page.wait_for_function(ALL_TOWNS_SHOWN)
+    smallest_text(page)
+    markets = rest.game(created["gameId"], token)["pittsburgh"]["markets"]
+    assert markets
+    for market in markets:
+        cubes = sum(n for key, n in market.items() if key in ("coal", "iron", "steel", "coke",
+                                                              "oil"))
+        drawn = page.locator(f".placed-market[data-market='{market['id']}'] .market-space.cube")
+        assert drawn.count() == cubes, market
+    shot(page, artifacts, "34-pittsburgh-board")
+    assert not page.errors
