@@ -136,24 +136,36 @@ def play_whole_action(page: Any, rng: random.Random, group_name: str | None = No
     "Build", when the page offers it; none whose words hold `without`; one whose words hold
     `prefer` when there is one), preview it, confirm it."""
     wait_my_options(page)
-    groups = page.locator(".compound details")
+    groups = page.locator(".compound details.group")
     if group_name is not None:
         named = groups.filter(has=page.locator(f"summary:text-matches('^{group_name} ')"))
         if named.count():
             groups = named
     group = any_of(groups, rng)
-    if group.get_attribute("open") is None:
-        group.locator("summary").click()
-    buttons = group.locator("button.whole-action")
-    if without is not None:
-        buttons = buttons.filter(has_not_text=without)
-    if prefer is not None and buttons.filter(has_text=prefer).count():
-        buttons = buttons.filter(has_text=prefer)
+    _open(group)
+    # a big group is split by its second choice (the card): its parts in a random order
+    parts = group.locator("details.subgroup")
+    scopes = [parts.nth(i) for i in rng.sample(range(parts.count()), parts.count())] or [group]
+    for scope in scopes:
+        _open(scope)
+        buttons = scope.locator("button.whole-action")
+        if without is not None:
+            buttons = buttons.filter(has_not_text=without)
+        if prefer is not None and buttons.filter(has_text=prefer).count():
+            buttons = buttons.filter(has_text=prefer)
+            break
+        if prefer is None and buttons.count():
+            break
     button = any_of(buttons, rng)
     label = button.inner_text()
     button.click()
     confirm_preview(page)
     return label
+
+
+def _open(details: Any) -> None:
+    if details.get_attribute("open") is None:
+        details.locator("summary").first.click()
 
 
 def play_action_by_steps(page: Any, rng: random.Random, words: tuple[str, ...] = ()) -> list[str]:

@@ -7,6 +7,7 @@ until the page's seat acts."""
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -15,8 +16,9 @@ import pytest
 from .helpers import (
     PAGE_TIMEOUT_MS,
     Rest,
+    confirm_preview,
     current_seat,
-    play_whole_action,
+    play_action_by_steps,
     shot,
     wait_my_options,
     wait_page_version,
@@ -147,8 +149,24 @@ def test_the_birmingham_board_zooms_pans_and_marks_the_last_move(
     page.click("button.zoom-fit")
     assert zoom(page) == pytest.approx(1.0)
     page.wait_for_function(ALL_TOWNS_SHOWN)
-    # the page's seat acts: the other seat's marks go
-    play_whole_action(page, random.Random(3))
+    # the page's seat acts, step by step: the other seat's marks go at once; on the way,
+    # a greyed-out slot on the board says why when it is clicked (or tapped)
+    page.click(".decision button.option[data-option-id='0']")  # Build
+    confirm_preview(page)
+    assert page.locator("svg.board .recent").count() == 0
+    for _ in range(4):  # the card, the industry: to the decision of the slot
+        wait_my_options(page)
+        if page.locator("svg.board .slot.legal").count():
+            break
+        page.locator(".decision button.option:not([disabled])").first.click()
+        confirm_preview(page)
+    refused = page.locator("svg.board .slot.refused[data-reason]").first
+    reason = refused.get_attribute("data-reason", timeout=3000)
+    assert reason and reason in refused.locator("title").text_content()
+    refused.click()
+    assert reason in page.locator(".board-said").inner_text()
+    shot(page, artifacts, "35-board-refused-reason")
+    play_action_by_steps(page, random.Random(3))
     assert page.locator("svg.board .recent").count() == 0
     assert page.locator(".last-moves-card").is_hidden()
     assert page.locator(".event-log li.recent").count() == 0
@@ -174,5 +192,32 @@ def test_the_pittsburgh_board_shows_its_markets_readably(
                                                               "oil"))
         drawn = page.locator(f".placed-market[data-market='{market['id']}'] .market-space.cube")
         assert drawn.count() == cubes, market
+    # the whole actions: grouped by type, a big group by card; no list over 60 buttons, and
+    # none made before its group is opened
+    counts = lambda scope, cls: [int(re.search(r"\((\d+)\)$", text).group(1))  # noqa: E731
+                                 for text in scope.locator(f"details.{cls} > summary")
+                                 .all_inner_texts()]
+    total = int(re.search(r"of (\d+)", page.inner_text("#compound-count")).group(1))
+    assert sum(counts(page.locator(".compound"), "group")) == total > 60
+    assert page.locator("button.whole-action").count() == 0
+    groups = page.locator(".compound details.group")
+    for i in range(groups.count()):
+        group = groups.nth(i)
+        group.locator("summary").first.click()
+        size = counts(page.locator(".compound"), "group")[i]
+        # the group's body is made on its toggle event, which comes a moment later
+        group.locator("details.subgroup, ul.whole-actions").first.wait_for(state="attached")
+        if size > 60:
+            assert sum(counts(group, "subgroup")) == size
+            group.locator("details.subgroup > summary").first.click()
+        for part in group.locator("ul.whole-actions").all():
+            assert part.locator("button.whole-action").count() <= 60
+        group.locator("summary").first.click()
+    page.fill("#compound-filter", "develop")
+    page.wait_for_function(
+        "t => !document.querySelector('#compound-count').textContent.startsWith(t + ' ')",
+        arg=str(total))
+    assert all("Develop" in text for text in
+               page.locator(".compound details.group > summary").all_inner_texts())
     shot(page, artifacts, "34-pittsburgh-board")
     assert not page.errors

@@ -58,8 +58,15 @@ function pickable(el, id, ctx, label) {
       if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); ctx.onPick(id); }
     });
   } else if (refused) {
+    // the reason on hover (the element's own title: a second one would never show) and on
+    // a click or a tap (the page says it beside the board)
+    const why = t('board.refused', { label, reason: refused.message });
     el.classList.add('refused');
-    el.append(svg('title', {}, `${label}: unavailable — ${refused.message}`));
+    const own = [...el.children].find((c) => c.tagName === 'title');
+    if (own) own.textContent = why;
+    else el.append(svg('title', {}, why));
+    el.dataset.reason = refused.message;
+    el.addEventListener('click', () => ctx.onRefused(why));
   }
 }
 
@@ -380,7 +387,7 @@ function drawMarkets(layer, board, view, ctx, byId) {
 export function drawBoard(container, board, view, ctx) {
   const full = {
     legal: ctx.legal || new Map(), unavailable: ctx.unavailable || new Map(),
-    selected: ctx.selected ?? null, onPick: ctx.onPick || (() => {}),
+    selected: ctx.selected ?? null, onPick: ctx.onPick || (() => {}), onRefused: ctx.onRefused || (() => {}),
     recent: ctx.recent || { slots: new Map(), links: new Map() },
   };
   const width = board.view_width || board.viewWidth || 1000;

@@ -5,6 +5,7 @@
 import { api, watchGame as watch } from './api.js';
 import { drawPlayers } from './players.js';
 import { drawLastMoves, lastMoves } from './recent.js';
+import { drawWholeActions } from './wholeactions.js';
 import { boardPanel } from './zoom.js';
 import { capabilities, ruleset as getRuleset } from './caps.js';
 import { announce, h, replace } from './dom.js';
@@ -16,7 +17,7 @@ function build(parent, ...children) {
 }
 import { inviteUrl, joinUrl, saved, watchUrl } from './store.js';
 import {
-  clockText, compoundText, hostPolicyText, compoundType, decisionPrompt, eventText, isFinished, isWaiting,
+  clockText, hostPolicyText, decisionPrompt, eventText, isFinished, isWaiting,
   lobbyEvent, nameText, readLegal, readPreview, readState, timeLeft, title,
 } from './view.js';
 
@@ -94,6 +95,7 @@ export async function gamePage(root, go, gameId, seat) {
     if (!force && state.summary.version < before) return;
     st.state = state;
     if (state.summary.version !== before) {
+      boardView.say('');
       st.selected = null;
       st.preview = null;
       if (st.legal && st.legal.version !== state.summary.version) st.legal = null;
@@ -292,7 +294,8 @@ export async function gamePage(root, go, gameId, seat) {
     const selectedId = st.selected && st.selected.action.optionId !== undefined ? st.selected.action.optionId : null;
     boardView.draw(st.ruleset.board, shown, {
       legal, unavailable, selected: selectedId, recent: recent.marks(),
-      onPick: (id) => choose({ optionId: id }, nameText(legal.get(id).name)),
+      onPick: (id) => { boardView.say(''); choose({ optionId: id }, nameText(legal.get(id).name)); },
+      onRefused: (why) => boardView.say(why),
     });
     el.board.classList.toggle('previewing', Boolean(st.preview));
   }
@@ -463,38 +466,13 @@ export async function gamePage(root, go, gameId, seat) {
     // hundreds of buttons: rebuilt only when the list or the filter changed
     if (compoundDrawn && compoundDrawn.legal === st.legal && compoundDrawn.filter === st.filter) return;
     compoundDrawn = { legal: st.legal, filter: st.filter };
-    const filter = h('input', {
-      type: 'search', id: 'compound-filter', value: st.filter, placeholder: 'e.g. coal, stafford',
-      'aria-describedby': 'compound-count',
-    });
-    const groups = new Map();
-    const words = st.filter.toLowerCase().split(/\s+/).filter(Boolean);
-    let shown = 0;
-    for (const c of st.legal.compound) {
-      const text = compoundText(c.key);
-      if (words.length && !words.every((w) => text.toLowerCase().includes(w) || c.key.includes(w))) continue;
-      const type = compoundType(c.key);
-      if (!groups.has(type)) groups.set(type, []);
-      groups.get(type).push(h('li', {}, h('button', {
-        type: 'button', class: 'whole-action', 'data-key': c.key,
-        onclick: () => choose({ compound: { ids: c.ids } }, text),
-      }, text)));
-      shown++;
-    }
-    const count = h('p', { id: 'compound-count', class: 'note' },
-      `${shown} of ${st.legal.compound.length} whole actions${st.legal.compoundTruncated ? ' (the list was cut: play step by step for the rest)' : ''}`);
-    filter.addEventListener('input', () => {
-      st.filter = filter.value;
+    drawWholeActions(el.compound, st.legal, st.filter, (text) => {
+      st.filter = text;
       renderCompound();
       const again = el.compound.querySelector('#compound-filter');
       again.focus();
       again.setSelectionRange(again.value.length, again.value.length);
-    });
-    replace(el.compound,
-      h('h2', { id: 'compound-heading' }, t('game.wholeActions')),
-      h('label', { for: 'compound-filter' }, t('game.filter')), filter, count,
-      [...groups.entries()].map(([type, items]) => h('details', { open: groups.size === 1 || undefined },
-        h('summary', {}, `${title(type)} (${items.length})`), h('ul', { class: 'whole-actions' }, items))));
+    }, (item) => choose({ compound: { ids: item.ids } }, item.text));
   }
 
   function renderHand() {

@@ -400,11 +400,6 @@ export function compoundText(key) {
   return key.split(' ').map(nameText).join(' · ');
 }
 
-export function compoundType(key) {
-  const first = key.split(' ')[0] || '';
-  return first.startsWith('type:') ? first.slice(5) : first;
-}
-
 const DECISION_PROMPTS = {
   action: 'Choose an action',
   card: 'Choose a card to play',

@@ -26,7 +26,9 @@ export function boardPanel() {
     button('zoom-out', t('board.zoomOut'), '−', () => zoomBy(1 / STEP)),
     button('zoom-fit', t('board.fit'), t('board.fitShort'), () => fit()),
     h('span', { class: 'board-hint note' }, t('board.hint')));
-  const element = h('div', { class: 'board-wrap' }, tools, view);
+  // what the board says: why an option tapped there cannot be played
+  const said = h('p', { class: 'board-said', role: 'status', 'aria-live': 'polite', hidden: true });
+  const element = h('div', { class: 'board-wrap' }, tools, said, view);
   let root = null;
   let home = null; // the whole board's box (view-box units)
   let box = null; // the box shown; null: the whole board
@@ -167,6 +169,11 @@ export function boardPanel() {
       }
       apply();
       return root;
+    },
+    // a sentence above the board (empty: none), until the next one
+    say(text) {
+      said.textContent = text || '';
+      said.hidden = !text;
     },
     // a sentence in place of the board (a ruleset without board data)
     message(text) {
