@@ -24,6 +24,7 @@ from ..store import Store, StoreUnavailable
 from ..store.accounts import AccountRow, RowConflict
 from ..store.challenges import ACCEPTED, DECLINED, OPEN, ChallengeRow
 from ..views.summary import timestamp_message
+from ..webhooks.events import challenge_events
 from .accounts import AccountCaller, Accounts
 
 # (request, caller, record, other seats' accounts) -> the new game: Creation.create_game
@@ -95,7 +96,9 @@ class Challenges:
                                others[0].account_id,
                                json_format.MessageToJson(game, indent=None), OPEN, None,
                                time.time())
-            await self.rows.create(row, [other.account_id for other in others])
+            challenged = [other.account_id for other in others]
+            await self.rows.create(row, challenged, challenge_events(
+                row.challenge_id, me.account_id, challenged, row.created_at))
         except StoreUnavailable as exc:
             raise _unavailable(exc) from exc
         parts = [(other.account_id, seat, False) for seat, other in enumerate(others, 1)]

@@ -219,6 +219,11 @@ class GameServicer(pb_grpc.GameServiceServicer):
     DeclineChallenge = _unary("DeclineChallenge", _in_part("challenges", "decline"))
     GetLeaderboard = _unary("GetLeaderboard", _in_part("ratings", "get_leaderboard"))
     GetRatingHistory = _unary("GetRatingHistory", _in_part("ratings", "get_rating_history"))
+    CreateWebhook = _unary("CreateWebhook", _in_part("webhooks", "create"))
+    ListWebhooks = _unary("ListWebhooks", _in_part("webhooks", "list"))
+    DeleteWebhook = _unary("DeleteWebhook", _in_part("webhooks", "delete"))
+    ListWebhookDeliveries = _unary("ListWebhookDeliveries",
+                                   _in_part("webhooks", "list_deliveries"))
 
     async def WatchGame(
         self, request: pb.WatchGameRequest, context: grpc.aio.ServicerContext

@@ -191,6 +191,11 @@ class RestGateway:
                 self._lobby, pb.AcceptChallengeRequest, self.service.challenges.accept),
             "DeclineChallenge": functools.partial(
                 self._lobby, pb.DeclineChallengeRequest, self.service.challenges.decline),
+            "CreateWebhook": functools.partial(
+                self._body_only, pb.CreateWebhookRequest, self.service.webhooks.create),
+            "ListWebhooks": self._list_webhooks,
+            "DeleteWebhook": self._webhook_call,
+            "ListWebhookDeliveries": self._webhook_call,
             "GetLeaderboard": self._get_leaderboard,
             "GetRatingHistory": self._get_rating_history,
             "GetAccount": functools.partial(
@@ -238,6 +243,26 @@ class RestGateway:
                                    "AccountKind name", field="kind")
             message.kind = pb.AccountKind.Value(kind)
         return await self.service.ratings.get_leaderboard(message, caller, record)
+
+    async def _list_webhooks(
+        self, request: RestRequest, caller: Caller, record: RequestRecord
+    ) -> Message | Reply:
+        message = pb.ListWebhooksRequest(
+            account_id=query_either(request, "accountId", "account_id") or "",
+            game_id=query_either(request, "gameId", "game_id") or "")
+        return await self.service.webhooks.list(message, caller, record)
+
+    async def _webhook_call(
+        self, request: RestRequest, caller: Caller, record: RequestRecord
+    ) -> Message | Reply:
+        """DeleteWebhook and ListWebhookDeliveries: the path's webhook id (and a page)."""
+        webhook_id = request.path_param("webhookId")
+        if record.method == "DeleteWebhook":
+            return await self.service.webhooks.delete(
+                pb.DeleteWebhookRequest(webhook_id=webhook_id), caller, record)
+        return await self.service.webhooks.list_deliveries(
+            pb.ListWebhookDeliveriesRequest(webhook_id=webhook_id, **_page_params(request)),
+            caller, record)
 
     async def _get_rating_history(
         self, request: RestRequest, caller: Caller, record: RequestRecord

@@ -134,6 +134,28 @@ ROUTES: list[Route] = [
           "Server-Sent Events of the key's account: challenges, games started, turns, "
           "games over; it starts with what is pending.", authorization="account",
           content_type="text/event-stream", stream_item="StreamAccountEventsResponse"),
+    Route("POST", "/v1/webhooks", "CreateWebhook",
+          "Register a webhook of an account (its key) or of a game's seat or host (its "
+          "token); returns its signing secret, once (docs/WEBHOOKS.md).",
+          request="CreateWebhookRequest", response="CreateWebhookResponse",
+          authorization="required"),
+    Route("GET", "/v1/webhooks", "ListWebhooks",
+          "The webhooks of an account (its key) or of the caller's seat of a game (its "
+          "token), without secrets.", response="ListWebhooksResponse",
+          authorization="required",
+          query=(("accountId", {"type": "string", "maxLength": 64}, "The account."),
+                 ("gameId", {"type": "string", "maxLength": 64}, "The game."))),
+    Route("DELETE", "/v1/webhooks/{webhookId}", "DeleteWebhook",
+          "Delete a webhook (its owner's key or token) and its undelivered events.",
+          response="DeleteWebhookResponse", authorization="required"),
+    Route("GET", "/v1/webhooks/{webhookId}/deliveries", "ListWebhookDeliveries",
+          "A webhook's pending and dead (given up) deliveries, newest first.",
+          response="ListWebhookDeliveriesResponse", authorization="required",
+          query=(("pageSize", {"type": "integer", "format": "int32", "minimum": 1,
+                               "maximum": ServiceSettings.max_page_size},
+                  "Deliveries per page, 1 to 100 (default 20)."),
+                 ("pageToken", {"type": "string", "maxLength": MAX_PAGE_TOKEN_CHARS},
+                  "nextPageToken of the previous page."))),
     Route("GET", "/v1/leaderboards/{ruleset}", "GetLeaderboard",
           "The ratings of a ruleset and player count, best first, a page at a time.",
           response="GetLeaderboardResponse", authorization="none",
@@ -200,7 +222,8 @@ PLAIN_OPERATIONS = (
     "StartGame", "ReissueSeatToken", "ResignGame", "Rematch", "RevokeSeatToken", "SetSeatBot",
     "UndoAction", "CreateAccount", "GetAccount", "RotateAccountKey", "RevokeAccountKey",
     "GetLeaderboard", "GetRatingHistory", "CreateChallenge", "AcceptChallenge",
-    "DeclineChallenge",
+    "DeclineChallenge", "CreateWebhook", "ListWebhooks", "DeleteWebhook",
+    "ListWebhookDeliveries",
 )
 
 

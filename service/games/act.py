@@ -41,6 +41,7 @@ from ..views.answers import (
     filled,
 )
 from ..views.reply import Reply
+from ..webhooks.events import decision_events
 from .access import Access, Caller
 from .live import LiveGames
 from .settings import ServiceSettings
@@ -283,9 +284,11 @@ class Play:
             next_due=hosted.next_due(hosting, clock_after, work.current_seat,
                                      not work.is_over, now, self.settings.bot_move_delay_seconds),
         )
+        hooks = decision_events(row, game.current_seat, head)
         try:
             mark = await self.store.append_decision(
-                decision, head, Snapshot(after.version, work.snapshot()) if take_snapshot else None
+                decision, head, Snapshot(after.version, work.snapshot()) if take_snapshot else None,
+                hooks,
             )
         except VersionConflict:
             return None  # evaluated again on the stored state by _act
@@ -305,6 +308,7 @@ class Play:
         record.version = after.version
         self.broker.publish(row.game_id, after.version)
         self.signals.wake_timer(head.next_due)
+        self.signals.wake_webhooks(hooks)
         if work.is_over:
             self.signals.game_over(row.game_id)
         return self._submit_reply(

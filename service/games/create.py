@@ -37,6 +37,7 @@ from ..store import GameRow, Snapshot, Store, StoreUnavailable
 from ..store.accounts import AccountRow
 from ..views.answers import game_state
 from ..views.summary import _VISIBILITY_NAMES
+from ..webhooks.events import created_events
 from .access import Access, Caller, Quotas, address_digest, address_identity, creator_digest
 from .live import LiveGames
 from .settings import ServiceSettings
@@ -259,13 +260,15 @@ class Creation:
                                      self.settings.bot_move_delay_seconds),
         )
         live = LiveGame(game, 0, now, clock)
+        hooks = created_events(row)
         try:
-            mark = await self.store.create_game(row, Snapshot(0, game.snapshot()))
+            mark = await self.store.create_game(row, Snapshot(0, game.snapshot()), hooks)
         except StoreUnavailable as exc:
             raise ServiceError("UNAVAILABLE", Text("store_unavailable")) from exc
         self.live.remember(row, live, mark, checked=True)
         record.game_id, record.version = row.game_id, 0
         self.signals.wake_timer(row.next_due)
+        self.signals.wake_webhooks(hooks)
         return pb.CreateGameResponse(
             game_id=row.game_id,
             seats=[

@@ -24,6 +24,7 @@ from ..requests import check_game_id, require, same_name_refusal
 from ..store import GameRow, SeatsUpdate, Store, StoreUnavailable
 from ..views.answers import game_state
 from ..views.summary import game_summary
+from ..webhooks.events import seats_events
 from .access import Access, Caller, Quotas, address_digest, address_identity
 from .live import LiveGames
 from .settings import ServiceSettings
@@ -144,7 +145,8 @@ class Lobby:
                 row = await self.live.row(game_id)
                 update, extra = change(row)
                 try:
-                    applied = await self.store.update_seats(game_id, update)
+                    hooks = seats_events(row, update)
+                    applied = await self.store.update_seats(game_id, update, hooks)
                 except StoreUnavailable as exc:
                     raise ServiceError(
                         "UNAVAILABLE", Text("store_unavailable")
@@ -156,6 +158,7 @@ class Lobby:
                         entry.row = stored
                     self.broker.publish(game_id, stored.version)
                     self.signals.wake_timer(stored.next_due)
+                    self.signals.wake_webhooks(hooks)
                     if stored.status == pb.GAME_STATUS_FINISHED:
                         self.signals.game_over(game_id)
                     return stored, extra

@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator, Callable
 from ..accounts import Accounts
 from ..accounts.challenges import Challenges
 from ..accounts.stream import AccountStreams
+from ..accounts.webhooks import Webhooks
 from ..bots.batches import BatchRunner, BatchStream
 from ..bots.bot_seats import BotPool, available_cpus
 from ..gen import game_service_pb2 as pb
@@ -18,6 +19,8 @@ from ..ratings import Ratings
 from ..store import Store
 from ..views.answers import LegalOptions
 from ..views.reply import Reply
+from ..webhooks.sender import WebhookSender
+from ..webhooks.targets import TargetPolicy
 from .access import Access, Caller, Quotas
 from .act import Play
 from .create import Creation
@@ -91,6 +94,10 @@ class GameService:
         self.signals.on_game_over = self.ratings.game_over
         self.upkeep = Upkeep(store, settings, self.broker, self.live)
         self.export = Export(store)
+        policy = TargetPolicy.parse(settings.webhook_allow_private,
+                                    settings.webhook_allowed_networks)
+        self.webhooks = Webhooks(store, settings, self.accounts, policy)
+        self.webhook_sender = WebhookSender(store, settings, policy)
         store.add_listener(self.signals.on_store_change)
 
     async def create_game(
@@ -204,11 +211,14 @@ class GameService:
     async def start(self) -> None:
         await self.upkeep.start()
         self.server_moves.start()
+        self.webhook_sender.start()
+        self.signals.webhooks_wake = self.webhook_sender.wake
 
     async def stop(self) -> None:
         """A graceful stop: the server's moves in progress are abandoned and their claims
         given back (ServerMoves.stop), then everything close() closes is closed."""
         await self.server_moves.stop()
+        await self.webhook_sender.stop()
         self.close()
 
     def close(self) -> None:

@@ -131,6 +131,24 @@ class ServiceSettings:
     # about 390 (Birmingham) and 530 (Pittsburgh) versions: no game played in earnest comes
     # near.
     max_undo_version: int = 5000
+    # Webhooks (docs/WEBHOOKS.md): per account and per game seat (or host) at most so
+    # many; where they may be sent (private, loopback, link-local… addresses only if
+    # allowed: all, or the networks listed, e.g. 127.0.0.0/8 for a receiver on this host);
+    # the sender's look at the outbox, its attempts' timeout, how long a process holds a
+    # claimed delivery (a dead process's are sent again after it: more than the timeout),
+    # attempts before a delivery is dead, the backoff's first and longest wait, and
+    # deliveries under way at once per process.
+    max_account_webhooks: int = 5
+    max_seat_webhooks: int = 2
+    webhook_allow_private: bool = False
+    webhook_allowed_networks: str = ""
+    webhook_poll_seconds: float = 1.0
+    webhook_timeout_seconds: float = 10.0
+    webhook_lease_seconds: float = 60.0
+    webhook_max_attempts: int = 10
+    webhook_retry_base_seconds: float = 5.0
+    webhook_retry_max_seconds: float = 3600.0
+    webhook_concurrency: int = 32
 
     def batch_limits(self) -> BatchLimits:
         return BatchLimits(

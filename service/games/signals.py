@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sized
 
 from .settings import ServiceSettings
 
@@ -61,6 +61,8 @@ class Signals:
         self.timer_wake: asyncio.Event | None = None
         # Set by GameService: told of a game a change ended (the ratings settle it).
         self.on_game_over: Callable[[str], None] | None = None
+        # Set by GameService.start: the webhooks' sender's wake-up.
+        self.webhooks_wake: Callable[[], None] | None = None
 
     def game_over(self, game_id: str) -> None:
         if self.on_game_over is not None:
@@ -71,6 +73,11 @@ class Signals:
         if (due is not None and self.timer_wake is not None
                 and due <= time.time() + self.settings.timer_poll_seconds):
             self.timer_wake.set()
+
+    def wake_webhooks(self, events: Sized) -> None:
+        """Looks for webhook deliveries now when a change of this process queued events."""
+        if events and self.webhooks_wake is not None:
+            self.webhooks_wake()
 
     def on_store_change(self, game_id: str, version: int) -> None:
         self.broker.publish(game_id, version)

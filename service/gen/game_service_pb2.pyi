@@ -82,6 +82,9 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     ERROR_REASON_REMATCH_STARTED: _ClassVar[ErrorReason]
     ERROR_REASON_UNKNOWN_CHALLENGE: _ClassVar[ErrorReason]
     ERROR_REASON_CHALLENGE_CLOSED: _ClassVar[ErrorReason]
+    ERROR_REASON_WEBHOOK_TARGET_REFUSED: _ClassVar[ErrorReason]
+    ERROR_REASON_UNKNOWN_WEBHOOK: _ClassVar[ErrorReason]
+    ERROR_REASON_WEBHOOK_LIMIT: _ClassVar[ErrorReason]
 
 class ResignPolicy(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -114,6 +117,12 @@ class ChallengeStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     CHALLENGE_STATUS_OPEN: _ClassVar[ChallengeStatus]
     CHALLENGE_STATUS_ACCEPTED: _ClassVar[ChallengeStatus]
     CHALLENGE_STATUS_DECLINED: _ClassVar[ChallengeStatus]
+
+class WebhookDeliveryState(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    WEBHOOK_DELIVERY_STATE_UNSPECIFIED: _ClassVar[WebhookDeliveryState]
+    WEBHOOK_DELIVERY_STATE_PENDING: _ClassVar[WebhookDeliveryState]
+    WEBHOOK_DELIVERY_STATE_DEAD: _ClassVar[WebhookDeliveryState]
 RULESET_UNSPECIFIED: Ruleset
 RULESET_BIRMINGHAM: Ruleset
 RULESET_PITTSBURGH: Ruleset
@@ -171,6 +180,9 @@ ERROR_REASON_REMATCH_UNAVAILABLE: ErrorReason
 ERROR_REASON_REMATCH_STARTED: ErrorReason
 ERROR_REASON_UNKNOWN_CHALLENGE: ErrorReason
 ERROR_REASON_CHALLENGE_CLOSED: ErrorReason
+ERROR_REASON_WEBHOOK_TARGET_REFUSED: ErrorReason
+ERROR_REASON_UNKNOWN_WEBHOOK: ErrorReason
+ERROR_REASON_WEBHOOK_LIMIT: ErrorReason
 RESIGN_POLICY_UNSPECIFIED: ResignPolicy
 RESIGN_POLICY_BOT_TAKES_OVER: ResignPolicy
 RESIGN_POLICY_GAME_ENDS: ResignPolicy
@@ -188,6 +200,9 @@ CHALLENGE_STATUS_UNSPECIFIED: ChallengeStatus
 CHALLENGE_STATUS_OPEN: ChallengeStatus
 CHALLENGE_STATUS_ACCEPTED: ChallengeStatus
 CHALLENGE_STATUS_DECLINED: ChallengeStatus
+WEBHOOK_DELIVERY_STATE_UNSPECIFIED: WebhookDeliveryState
+WEBHOOK_DELIVERY_STATE_PENDING: WebhookDeliveryState
+WEBHOOK_DELIVERY_STATE_DEAD: WebhookDeliveryState
 
 class ClockOptions(_message.Message):
     __slots__ = ("initial_ms", "increment_ms", "turn_ms")
@@ -1583,3 +1598,105 @@ class StreamAccountEventsResponse(_message.Message):
     your_turn: YourTurn
     game_over: GameOver
     def __init__(self, challenge: _Optional[_Union[Challenge, _Mapping]] = ..., game_started: _Optional[_Union[GameStarted, _Mapping]] = ..., your_turn: _Optional[_Union[YourTurn, _Mapping]] = ..., game_over: _Optional[_Union[GameOver, _Mapping]] = ...) -> None: ...
+
+class Webhook(_message.Message):
+    __slots__ = ("webhook_id", "url", "events", "account_id", "game_id", "seat", "host", "create_time")
+    WEBHOOK_ID_FIELD_NUMBER: _ClassVar[int]
+    URL_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    ACCOUNT_ID_FIELD_NUMBER: _ClassVar[int]
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    HOST_FIELD_NUMBER: _ClassVar[int]
+    CREATE_TIME_FIELD_NUMBER: _ClassVar[int]
+    webhook_id: str
+    url: str
+    events: _containers.RepeatedScalarFieldContainer[str]
+    account_id: str
+    game_id: str
+    seat: int
+    host: bool
+    create_time: _timestamp_pb2.Timestamp
+    def __init__(self, webhook_id: _Optional[str] = ..., url: _Optional[str] = ..., events: _Optional[_Iterable[str]] = ..., account_id: _Optional[str] = ..., game_id: _Optional[str] = ..., seat: _Optional[int] = ..., host: _Optional[bool] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+
+class CreateWebhookRequest(_message.Message):
+    __slots__ = ("account_id", "game_id", "url", "events")
+    ACCOUNT_ID_FIELD_NUMBER: _ClassVar[int]
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    URL_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    account_id: str
+    game_id: str
+    url: str
+    events: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, account_id: _Optional[str] = ..., game_id: _Optional[str] = ..., url: _Optional[str] = ..., events: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class CreateWebhookResponse(_message.Message):
+    __slots__ = ("webhook", "secret")
+    WEBHOOK_FIELD_NUMBER: _ClassVar[int]
+    SECRET_FIELD_NUMBER: _ClassVar[int]
+    webhook: Webhook
+    secret: str
+    def __init__(self, webhook: _Optional[_Union[Webhook, _Mapping]] = ..., secret: _Optional[str] = ...) -> None: ...
+
+class ListWebhooksRequest(_message.Message):
+    __slots__ = ("account_id", "game_id")
+    ACCOUNT_ID_FIELD_NUMBER: _ClassVar[int]
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    account_id: str
+    game_id: str
+    def __init__(self, account_id: _Optional[str] = ..., game_id: _Optional[str] = ...) -> None: ...
+
+class ListWebhooksResponse(_message.Message):
+    __slots__ = ("webhooks",)
+    WEBHOOKS_FIELD_NUMBER: _ClassVar[int]
+    webhooks: _containers.RepeatedCompositeFieldContainer[Webhook]
+    def __init__(self, webhooks: _Optional[_Iterable[_Union[Webhook, _Mapping]]] = ...) -> None: ...
+
+class DeleteWebhookRequest(_message.Message):
+    __slots__ = ("webhook_id",)
+    WEBHOOK_ID_FIELD_NUMBER: _ClassVar[int]
+    webhook_id: str
+    def __init__(self, webhook_id: _Optional[str] = ...) -> None: ...
+
+class DeleteWebhookResponse(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class WebhookDelivery(_message.Message):
+    __slots__ = ("message_id", "type", "game_id", "state", "attempts", "create_time", "next_attempt_time", "last_error")
+    MESSAGE_ID_FIELD_NUMBER: _ClassVar[int]
+    TYPE_FIELD_NUMBER: _ClassVar[int]
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    ATTEMPTS_FIELD_NUMBER: _ClassVar[int]
+    CREATE_TIME_FIELD_NUMBER: _ClassVar[int]
+    NEXT_ATTEMPT_TIME_FIELD_NUMBER: _ClassVar[int]
+    LAST_ERROR_FIELD_NUMBER: _ClassVar[int]
+    message_id: str
+    type: str
+    game_id: str
+    state: WebhookDeliveryState
+    attempts: int
+    create_time: _timestamp_pb2.Timestamp
+    next_attempt_time: _timestamp_pb2.Timestamp
+    last_error: str
+    def __init__(self, message_id: _Optional[str] = ..., type: _Optional[str] = ..., game_id: _Optional[str] = ..., state: _Optional[_Union[WebhookDeliveryState, str]] = ..., attempts: _Optional[int] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., next_attempt_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., last_error: _Optional[str] = ...) -> None: ...
+
+class ListWebhookDeliveriesRequest(_message.Message):
+    __slots__ = ("webhook_id", "page_size", "page_token")
+    WEBHOOK_ID_FIELD_NUMBER: _ClassVar[int]
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    webhook_id: str
+    page_size: int
+    page_token: str
+    def __init__(self, webhook_id: _Optional[str] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
+
+class ListWebhookDeliveriesResponse(_message.Message):
+    __slots__ = ("deliveries", "next_page_token")
+    DELIVERIES_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    deliveries: _containers.RepeatedCompositeFieldContainer[WebhookDelivery]
+    next_page_token: str
+    def __init__(self, deliveries: _Optional[_Iterable[_Union[WebhookDelivery, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...

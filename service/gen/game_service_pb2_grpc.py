@@ -186,6 +186,26 @@ class GameServiceStub:
                 request_serializer=brass_dot_v1_dot_game__service__pb2.StreamAccountEventsRequest.SerializeToString,
                 response_deserializer=brass_dot_v1_dot_game__service__pb2.StreamAccountEventsResponse.FromString,
                 _registered_method=True)
+        self.CreateWebhook = channel.unary_unary(
+                '/brass.v1.GameService/CreateWebhook',
+                request_serializer=brass_dot_v1_dot_game__service__pb2.CreateWebhookRequest.SerializeToString,
+                response_deserializer=brass_dot_v1_dot_game__service__pb2.CreateWebhookResponse.FromString,
+                _registered_method=True)
+        self.ListWebhooks = channel.unary_unary(
+                '/brass.v1.GameService/ListWebhooks',
+                request_serializer=brass_dot_v1_dot_game__service__pb2.ListWebhooksRequest.SerializeToString,
+                response_deserializer=brass_dot_v1_dot_game__service__pb2.ListWebhooksResponse.FromString,
+                _registered_method=True)
+        self.DeleteWebhook = channel.unary_unary(
+                '/brass.v1.GameService/DeleteWebhook',
+                request_serializer=brass_dot_v1_dot_game__service__pb2.DeleteWebhookRequest.SerializeToString,
+                response_deserializer=brass_dot_v1_dot_game__service__pb2.DeleteWebhookResponse.FromString,
+                _registered_method=True)
+        self.ListWebhookDeliveries = channel.unary_unary(
+                '/brass.v1.GameService/ListWebhookDeliveries',
+                request_serializer=brass_dot_v1_dot_game__service__pb2.ListWebhookDeliveriesRequest.SerializeToString,
+                response_deserializer=brass_dot_v1_dot_game__service__pb2.ListWebhookDeliveriesResponse.FromString,
+                _registered_method=True)
 
 
 class GameServiceServicer:
@@ -462,6 +482,41 @@ class GameServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def CreateWebhook(self, request, context):
+        """Registers a webhook (docs/WEBHOOKS.md): with `account_id`, the account's (its key);
+        with `game_id`, a seat's (its token) or the host's (the host token). Its events are
+        signed by the Standard Webhooks scheme with the secret returned once here. Refuses
+        targets on private, loopback, link-local, multicast or reserved addresses
+        (WEBHOOK_TARGET_REFUSED) unless the operator allows them; a few per owner
+        (WEBHOOK_LIMIT).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListWebhooks(self, request, context):
+        """The webhooks of an account (its key) or of the caller's seat of a game (its token),
+        without their secrets.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def DeleteWebhook(self, request, context):
+        """Deletes a webhook (its owner's key or token) and the deliveries it still had.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListWebhookDeliveries(self, request, context):
+        """A webhook's deliveries not yet made (pending, with their attempts and last error) and
+        given up (dead), newest first, a page at a time (its owner's key or token).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_GameServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -614,6 +669,26 @@ def add_GameServiceServicer_to_server(servicer, server):
                     servicer.StreamAccountEvents,
                     request_deserializer=brass_dot_v1_dot_game__service__pb2.StreamAccountEventsRequest.FromString,
                     response_serializer=brass_dot_v1_dot_game__service__pb2.StreamAccountEventsResponse.SerializeToString,
+            ),
+            'CreateWebhook': grpc.unary_unary_rpc_method_handler(
+                    servicer.CreateWebhook,
+                    request_deserializer=brass_dot_v1_dot_game__service__pb2.CreateWebhookRequest.FromString,
+                    response_serializer=brass_dot_v1_dot_game__service__pb2.CreateWebhookResponse.SerializeToString,
+            ),
+            'ListWebhooks': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListWebhooks,
+                    request_deserializer=brass_dot_v1_dot_game__service__pb2.ListWebhooksRequest.FromString,
+                    response_serializer=brass_dot_v1_dot_game__service__pb2.ListWebhooksResponse.SerializeToString,
+            ),
+            'DeleteWebhook': grpc.unary_unary_rpc_method_handler(
+                    servicer.DeleteWebhook,
+                    request_deserializer=brass_dot_v1_dot_game__service__pb2.DeleteWebhookRequest.FromString,
+                    response_serializer=brass_dot_v1_dot_game__service__pb2.DeleteWebhookResponse.SerializeToString,
+            ),
+            'ListWebhookDeliveries': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListWebhookDeliveries,
+                    request_deserializer=brass_dot_v1_dot_game__service__pb2.ListWebhookDeliveriesRequest.FromString,
+                    response_serializer=brass_dot_v1_dot_game__service__pb2.ListWebhookDeliveriesResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -1428,6 +1503,114 @@ class GameService:
             '/brass.v1.GameService/StreamAccountEvents',
             brass_dot_v1_dot_game__service__pb2.StreamAccountEventsRequest.SerializeToString,
             brass_dot_v1_dot_game__service__pb2.StreamAccountEventsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CreateWebhook(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/brass.v1.GameService/CreateWebhook',
+            brass_dot_v1_dot_game__service__pb2.CreateWebhookRequest.SerializeToString,
+            brass_dot_v1_dot_game__service__pb2.CreateWebhookResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListWebhooks(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/brass.v1.GameService/ListWebhooks',
+            brass_dot_v1_dot_game__service__pb2.ListWebhooksRequest.SerializeToString,
+            brass_dot_v1_dot_game__service__pb2.ListWebhooksResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def DeleteWebhook(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/brass.v1.GameService/DeleteWebhook',
+            brass_dot_v1_dot_game__service__pb2.DeleteWebhookRequest.SerializeToString,
+            brass_dot_v1_dot_game__service__pb2.DeleteWebhookResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListWebhookDeliveries(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/brass.v1.GameService/ListWebhookDeliveries',
+            brass_dot_v1_dot_game__service__pb2.ListWebhookDeliveriesRequest.SerializeToString,
+            brass_dot_v1_dot_game__service__pb2.ListWebhookDeliveriesResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -69,6 +69,10 @@ _REASON_SENTENCES: dict[str, tuple[str, str]] = {
     "CORS_DISABLED": ("cross-origin calls are off on this server", "此服务器未开启跨域调用"),
     "UNKNOWN_CHALLENGE": ("no such challenge", "没有这个挑战"),
     "CHALLENGE_CLOSED": ("the challenge is no longer open", "该挑战已不再有效"),
+    "WEBHOOK_TARGET_REFUSED": ("webhooks may not be sent to that address",
+                               "不允许向该地址发送 webhook"),
+    "UNKNOWN_WEBHOOK": ("no such webhook", "没有这个 webhook"),
+    "WEBHOOK_LIMIT": ("no more webhooks may be added", "无法再添加 webhook"),
 }
 
 # Whole messages with their detail as parameters (the English text is the message sent).

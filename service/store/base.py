@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -35,6 +35,7 @@ if TYPE_CHECKING:  # (rows.py imports this module's errors: the names are for an
     from .challenges import ChallengeRows
     from .ratings import RatingRows
     from .rows import DecisionRow, GameRow, HeadUpdate, ListFilter, ListPage, SeatsUpdate, Snapshot
+    from .webhooks import HookEvent, WebhookRows
 
 log = structlog.get_logger("brass_service.store")
 
@@ -175,13 +176,16 @@ class Store(Protocol):
     accounts: AccountRows
     ratings: RatingRows
     challenges: ChallengeRows
+    webhooks: WebhookRows
 
     async def open(self) -> None: ...
 
     async def close(self) -> None: ...
 
-    async def create_game(self, game: GameRow, snapshot: Snapshot) -> int | None:
-        """Stores a new game; returns its change mark after the write (see change_mark)."""
+    async def create_game(self, game: GameRow, snapshot: Snapshot,
+                          hooks: Sequence[HookEvent] = ()) -> int | None:
+        """Stores a new game, and the webhooks' outbox rows of `hooks` in the same
+        transaction; returns its change mark after the write (see change_mark)."""
         ...
 
     async def get_game(self, game_id: str) -> GameRow | None: ...
@@ -217,10 +221,12 @@ class Store(Protocol):
     async def find_decision_by_key(self, game_id: str, key: str) -> DecisionRow | None: ...
 
     async def append_decision(
-        self, row: DecisionRow, head: HeadUpdate, snapshot: Snapshot | None
+        self, row: DecisionRow, head: HeadUpdate, snapshot: Snapshot | None,
+        hooks: Sequence[HookEvent] = (),
     ) -> int | None:
-        """Atomically appends the decision, moves the head and stores the snapshot; returns
-        the game's change mark after the write (see change_mark).
+        """Atomically appends the decision, moves the head, stores the snapshot and queues
+        the webhooks' events `hooks` (store/webhooks.py); returns the game's change mark
+        after the write (see change_mark).
 
         Raises VersionConflict when the head is no longer row.from_version, and
         IdempotencyConflict when the idempotency key is already taken.
@@ -234,9 +240,11 @@ class Store(Protocol):
         """A page of games, newest first: of `status` when given, and as `where` says."""
         ...
 
-    async def update_seats(self, game_id: str, update: SeatsUpdate) -> bool:
+    async def update_seats(self, game_id: str, update: SeatsUpdate,
+                           hooks: Sequence[HookEvent] = ()) -> bool:
         """Applies the change of seats if the game's seats_revision is still
-        update.from_revision (and moves it on); whether it was applied. It never touches
+        update.from_revision (and moves it on), with the webhooks' events `hooks` in the
+        same transaction; whether it was applied. It never touches
         the version: the decision log is unchanged."""
         ...
 

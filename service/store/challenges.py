@@ -4,10 +4,12 @@ rated) is kept as the proto3 JSON the service made of it."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from .accounts import RowConflict, SqlRunner
+from .webhooks import HookEvent, outbox_steps
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS challenges (
@@ -61,15 +63,18 @@ class ChallengeRows:
     def __init__(self, runner: SqlRunner) -> None:
         self.runner = runner
 
-    async def create(self, row: ChallengeRow, challenged: list[str]) -> None:
-        """Stores the challenge and its challenged accounts (seats 1, 2, … in order)."""
+    async def create(self, row: ChallengeRow, challenged: list[str],
+                     hooks: Sequence[HookEvent] = ()) -> None:
+        """Stores the challenge and its challenged accounts (seats 1, 2, … in order), and
+        the webhooks' events `hooks` in the same transaction."""
         await self.runner.sql_apply([(
             f"INSERT INTO challenges ({_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s)",
             (row.challenge_id, row.challenger_id, row.challenged_id, row.request, row.status,
              row.game_id, row.created_at), 1), *[(
                  "INSERT INTO challenge_parts (challenge_id, account_id, place, accepted) "
                  "VALUES (%s, %s, %s, 0)", (row.challenge_id, account_id, place), 1)
-                 for place, account_id in enumerate(challenged, start=1)]])
+                 for place, account_id in enumerate(challenged, start=1)],
+            *outbox_steps(hooks)])
 
     async def parts(self, challenge_id: str) -> list[tuple[str, int, bool]]:
         """(account, seat, accepted) of each challenged account, by seat."""

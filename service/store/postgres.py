@@ -67,6 +67,8 @@ from .rows import (
     snapshot_from_columns,
     version_from_column,
 )
+from .webhooks import POSTGRES_SCHEMA as WEBHOOKS_SCHEMA
+from .webhooks import HookEvent, WebhookRows, outbox_steps
 
 NOTIFY_CHANNEL = "brass_game_changes"
 _SCHEMA_LOCK_KEY = 0x42_52_41_53  # "BRAS": serializes schema creation between replicas
@@ -115,7 +117,7 @@ CREATE TABLE IF NOT EXISTS store_probe (
     id INTEGER PRIMARY KEY,
     probed_at DOUBLE PRECISION NOT NULL
 );
-""" + ACCOUNTS_SCHEMA + RATINGS_SCHEMA + CHALLENGES_SCHEMA + "".join(
+""" + ACCOUNTS_SCHEMA + RATINGS_SCHEMA + CHALLENGES_SCHEMA + WEBHOOKS_SCHEMA + "".join(
     # the columns a database made by an earlier version lacks
     f"ALTER TABLE games ADD COLUMN IF NOT EXISTS {name} {kind};\n"
     for name, kind in GAME_COLUMNS_ADDED
@@ -172,6 +174,7 @@ class PostgresStore:
         self.accounts = AccountRows(self)
         self.ratings = RatingRows(self)
         self.challenges = ChallengeRows(self)
+        self.webhooks = WebhookRows(self)
 
     async def open(self) -> None:
         try:
@@ -262,16 +265,32 @@ class PostgresStore:
     async def sql_apply(self, steps: Sequence[Step]) -> None:
         async def apply() -> None:
             async with self._pool.connection() as conn, conn.transaction():
-                for sql, params, expect in steps:
-                    cursor = await conn.execute(sql, params)
-                    if expect is not None and cursor.rowcount != expect:
-                        raise RowConflict(sql.split(" ", 1)[0])
+                await _apply_steps(conn, steps)
 
         try:
             await self._bounded(FailureTracker.WRITES, apply())
         except pg_errors.UniqueViolation as exc:  # two replicas at once: one wins
             raise RowConflict(str(exc)) from exc
         self._failures.succeeded(FailureTracker.WRITES)
+
+    async def sql_claim(self, select_sql: str, params: tuple[Any, ...],
+                        lease: tuple[str, float]) -> list[dict[str, Any]]:
+        # FOR UPDATE SKIP LOCKED: replicas claiming at once each take other rows.
+        async def claim() -> list[dict[str, Any]]:
+            async with self._pool.connection() as conn, conn.transaction():
+                cur = conn.cursor(row_factory=dict_row)
+                await cur.execute(select_sql.replace("{lock}", "FOR UPDATE OF o SKIP LOCKED"),
+                                  params)
+                rows = list(await cur.fetchall())
+                if rows:
+                    await conn.execute(
+                        "UPDATE webhook_outbox SET lease_owner = %s, lease_until = %s "
+                        "WHERE seq = ANY(%s)", (*lease, [row["seq"] for row in rows]))
+                return rows
+
+        rows = await self._bounded(FailureTracker.WRITES, claim())
+        self._failures.succeeded(FailureTracker.WRITES)
+        return rows
 
     async def health(self) -> StoreHealth:
         with contextlib.suppress(StoreUnavailable):  # (recorded by the tracker)
@@ -288,7 +307,8 @@ class PostgresStore:
                 failures.succeeded(FailureTracker.WRITES)
         return failures.health()
 
-    async def create_game(self, game: GameRow, snapshot: Snapshot) -> int | None:
+    async def create_game(self, game: GameRow, snapshot: Snapshot,
+                          hooks: Sequence[HookEvent] = ()) -> int | None:
         async def create() -> None:
             async with self._pool.connection() as conn, conn.transaction():
                 await conn.execute(
@@ -300,6 +320,7 @@ class PostgresStore:
                     "INSERT INTO snapshots (game_id, version, data) VALUES (%s, %s, %s)",
                     (game.game_id, snapshot.version, snapshot.data),
                 )
+                await _apply_steps(conn, outbox_steps(hooks))
 
         await self._bounded(FailureTracker.WRITES, create())
         self._failures.succeeded(FailureTracker.WRITES)
@@ -361,7 +382,8 @@ class PostgresStore:
         return decision_row_from_columns(rows[0]) if rows else None
 
     async def append_decision(
-        self, row: DecisionRow, head: HeadUpdate, snapshot: Snapshot | None
+        self, row: DecisionRow, head: HeadUpdate, snapshot: Snapshot | None,
+        hooks: Sequence[HookEvent] = (),
     ) -> int | None:
         # One statement, so one round trip and its own transaction: the head moves only if
         # it is still on row.from_version, the decision (and snapshot) is added only if it
@@ -391,10 +413,20 @@ class PostgresStore:
             f"{snapshot_part} SELECT pg_notify(%s, %s) FROM added"
         )
 
+        steps = outbox_steps(hooks)
+
         async def append() -> list[Any]:
             async with self._pool.connection() as conn:
-                cur = await conn.execute(sql, params)
-                return await cur.fetchall()
+                if not steps:
+                    cur = await conn.execute(sql, params)
+                    return await cur.fetchall()
+                # the webhooks' events of the decision, in its transaction
+                async with conn.transaction():
+                    cur = await conn.execute(sql, params)
+                    moved = await cur.fetchall()
+                    if len(moved) == 1:
+                        await _apply_steps(conn, steps)
+                    return moved
 
         try:
             notified = await self._bounded(FailureTracker.WRITES, append())
@@ -451,14 +483,15 @@ class PostgresStore:
         self._failures.succeeded(FailureTracker.WRITES)
         return len(claimed) == 1
 
-    async def update_seats(self, game_id: str, update: SeatsUpdate) -> bool:
+    async def update_seats(self, game_id: str, update: SeatsUpdate,
+                           hooks: Sequence[HookEvent] = ()) -> bool:
         hosting = update.hosting is not None
         extra = ", hosting = %s, clock = %s, next_due = %s" if hosting else ""
         extra_values = ((dumps(update.hosting), optional_dumps(update.clock), update.next_due)
                         if hosting else ())
 
         async def update_row() -> list[Any]:
-            async with self._pool.connection() as conn:
+            async with self._pool.connection() as conn, conn.transaction():
                 # The replicas' watchers hear of the change (lobby events) at once.
                 cur = await conn.execute(
                     "WITH moved AS (UPDATE games SET seat_names = %s, token_hashes = %s, "
@@ -471,7 +504,10 @@ class PostgresStore:
                      update.status, update.updated_at, *extra_values, game_id,
                      update.from_revision, NOTIFY_CHANNEL),
                 )
-                return await cur.fetchall()
+                moved = await cur.fetchall()
+                if len(moved) == 1:
+                    await _apply_steps(conn, outbox_steps(hooks))
+                return moved
 
         updated = await self._bounded(FailureTracker.WRITES, update_row())
         self._failures.succeeded(FailureTracker.WRITES)
@@ -496,6 +532,15 @@ class PostgresStore:
         except _UNREACHABLE as exc:
             raise StoreUnavailable(f"postgresql: {exc}") from exc
         return True
+
+
+async def _apply_steps(conn: psycopg.AsyncConnection[Any], steps: Sequence[Step]) -> None:
+    """Runs SqlRunner steps in the connection's transaction (RowConflict: a step changed
+    another number of rows than it had to)."""
+    for sql, params, expect in steps:
+        cursor = await conn.execute(sql, params)
+        if expect is not None and cursor.rowcount != expect:
+            raise RowConflict(sql.split(" ", 1)[0])
 
 
 def list_games_sql(

@@ -65,6 +65,7 @@ from .sqlite_conn import (
     WriterLock,
     open_connection,
 )
+from .webhooks import HookEvent, WebhookRows, outbox_steps
 
 T = TypeVar("T")
 
@@ -87,6 +88,7 @@ class SqliteStore:
         self.accounts = AccountRows(self)
         self.ratings = RatingRows(self)
         self.challenges = ChallengeRows(self)
+        self.webhooks = WebhookRows(self)
 
     async def _run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         """Runs a read on the reader thread."""
@@ -123,18 +125,24 @@ class SqliteStore:
             lambda conn: [dict(row) for row in conn.execute(text, params).fetchall()])
 
     async def sql_apply(self, steps: Sequence[Step]) -> None:
-        def write(conn: sqlite3.Connection) -> None:
-            # (RowConflict is no store failure: GroupWriter runs the batch again without
-            # this write, which alone gets it)
-            for sql, params, expect in steps:
-                try:
-                    count = conn.execute(sql.replace("%s", "?"), params).rowcount
-                except sqlite3.IntegrityError as exc:
-                    raise RowConflict(str(exc)) from exc
-                if expect is not None and count != expect:
-                    raise RowConflict(sql.split(" ", 1)[0])
+        await self._write(lambda conn: apply_steps(conn, steps))
 
-        await self._write(write)
+    async def sql_claim(self, select_sql: str, params: tuple[Any, ...],
+                        lease: tuple[str, float]) -> list[dict[str, Any]]:
+        # Through the writer: its transaction (BEGIN IMMEDIATE, and the file lock between
+        # processes) makes the read and the lease one step no other process interleaves.
+        rows: list[dict[str, Any]] = []
+
+        def claim(conn: sqlite3.Connection) -> None:
+            rows[:] = [dict(row) for row in conn.execute(
+                select_sql.replace("{lock}", "").replace("%s", "?"), params)]
+            if rows:
+                conn.execute(
+                    "UPDATE webhook_outbox SET lease_owner = ?, lease_until = ? WHERE seq IN ("
+                    + ", ".join("?" * len(rows)) + ")", (*lease, *(row["seq"] for row in rows)))
+
+        await self._write(claim)  # (its result is the change stamp: the rows come so)
+        return rows
 
     async def open(self) -> None:
         try:
@@ -217,7 +225,8 @@ class SqliteStore:
                 await self._write(probe)
         return failures.health(free)
 
-    async def create_game(self, game: GameRow, snapshot: Snapshot) -> int | None:
+    async def create_game(self, game: GameRow, snapshot: Snapshot,
+                          hooks: Sequence[HookEvent] = ()) -> int | None:
         def write(conn: sqlite3.Connection) -> None:
             conn.execute(
                 f"INSERT INTO games ({GAME_COLUMNS}) VALUES "
@@ -228,6 +237,7 @@ class SqliteStore:
                 "INSERT INTO snapshots (game_id, version, data) VALUES (?, ?, ?)",
                 (game.game_id, snapshot.version, snapshot.data),
             )
+            apply_steps(conn, outbox_steps(hooks))
 
         return await self._write(write, game.game_id)  # type: ignore[no-any-return]
 
@@ -308,7 +318,8 @@ class SqliteStore:
         return await self._run(read)
 
     async def append_decision(
-        self, row: DecisionRow, head: HeadUpdate, snapshot: Snapshot | None
+        self, row: DecisionRow, head: HeadUpdate, snapshot: Snapshot | None,
+        hooks: Sequence[HookEvent] = (),
     ) -> int | None:
         def write(conn: sqlite3.Connection) -> None:
             # The decision first: its keys refuse a move on a version someone else already
@@ -355,6 +366,8 @@ class SqliteStore:
                     "INSERT OR REPLACE INTO snapshots (game_id, version, data) VALUES (?, ?, ?)",
                     (row.game_id, snapshot.version, snapshot.data),
                 )
+            # the webhooks' events of the decision, in its transaction (store/webhooks.py)
+            apply_steps(conn, outbox_steps(hooks))
 
         return await self._write(write, row.game_id)  # type: ignore[no-any-return]
 
@@ -414,7 +427,8 @@ class SqliteStore:
         await self._write(write, game_id)
         return claimed
 
-    async def update_seats(self, game_id: str, update: SeatsUpdate) -> bool:
+    async def update_seats(self, game_id: str, update: SeatsUpdate,
+                           hooks: Sequence[HookEvent] = ()) -> bool:
         applied = False
 
         hosting = update.hosting is not None
@@ -433,6 +447,8 @@ class SqliteStore:
                  update.status, update.updated_at, *extra_values, game_id,
                  update.from_revision),
             ).rowcount == 1
+            if applied:
+                apply_steps(conn, outbox_steps(hooks))
 
         # Through the writer, with the game's change stamp moved (other processes re-read).
         await self._write(write, game_id)
@@ -459,6 +475,19 @@ class SqliteStore:
         # the game in memory check the store before using it again.
         await self._write(write, game_id)
         return deleted
+
+
+def apply_steps(conn: sqlite3.Connection, steps: Sequence[Step]) -> None:
+    """Runs SqlRunner steps (SQL with %s placeholders) in the writer's transaction.
+    (RowConflict is no store failure: GroupWriter runs the batch again without this
+    write, which alone gets it.)"""
+    for sql, params, expect in steps:
+        try:
+            count = conn.execute(sql.replace("%s", "?"), params).rowcount
+        except sqlite3.IntegrityError as exc:
+            raise RowConflict(str(exc)) from exc
+        if expect is not None and count != expect:
+            raise RowConflict(sql.split(" ", 1)[0])
 
 
 # append_decision's move of the head (parameters: version, current_seat, decision,

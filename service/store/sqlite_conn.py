@@ -24,6 +24,7 @@ from .base import FailureTracker, IdempotencyConflict, StoreUnavailable, Version
 from .challenges import SCHEMA as CHALLENGES_SCHEMA
 from .ratings import SCHEMA as RATINGS_SCHEMA
 from .rows import DUE_INDEX, GAME_COLUMNS_ADDED, LIST_INDEXES
+from .webhooks import SQLITE_SCHEMA as WEBHOOKS_SCHEMA
 
 log = structlog.get_logger("brass_service.store")
 
@@ -71,7 +72,7 @@ CREATE TABLE IF NOT EXISTS store_probe (
     id INTEGER PRIMARY KEY,
     probed_at REAL NOT NULL
 );
-""" + ACCOUNTS_SCHEMA + RATINGS_SCHEMA + CHALLENGES_SCHEMA
+""" + ACCOUNTS_SCHEMA + RATINGS_SCHEMA + CHALLENGES_SCHEMA + WEBHOOKS_SCHEMA
 
 # Errors of one statement's own making (a constraint, a bad value), which say nothing of
 # whether the store can write; every other sqlite3.Error does (disk full, I/O error, busy).
