@@ -131,17 +131,9 @@ class SqliteStore:
                         lease: tuple[str, float]) -> list[dict[str, Any]]:
         # Through the writer: its transaction (BEGIN IMMEDIATE, and the file lock between
         # processes) makes the read and the lease one step no other process interleaves.
+        # (Its result is the change stamp: the rows come back through the list.)
         rows: list[dict[str, Any]] = []
-
-        def claim(conn: sqlite3.Connection) -> None:
-            rows[:] = [dict(row) for row in conn.execute(
-                select_sql.replace("{lock}", "").replace("%s", "?"), params)]
-            if rows:
-                conn.execute(
-                    "UPDATE webhook_outbox SET lease_owner = ?, lease_until = ? WHERE seq IN ("
-                    + ", ".join("?" * len(rows)) + ")", (*lease, *(row["seq"] for row in rows)))
-
-        await self._write(claim)  # (its result is the change stamp: the rows come so)
+        await self._write(lambda conn: rows.extend(claim_rows(conn, select_sql, params, lease)))
         return rows
 
     async def open(self) -> None:
@@ -475,6 +467,17 @@ class SqliteStore:
         # the game in memory check the store before using it again.
         await self._write(write, game_id)
         return deleted
+
+
+def claim_rows(conn: sqlite3.Connection, select_sql: str, params: tuple[Any, ...],
+               lease: tuple[str, float]) -> list[dict[str, Any]]:
+    """sql_claim's transaction: the rows, each then leased."""
+    rows = [dict(row) for row in conn.execute(
+        select_sql.replace("{lock}", "").replace("%s", "?"), params)]
+    if rows:
+        conn.execute("UPDATE webhook_outbox SET lease_owner = ?, lease_until = ? WHERE seq IN ("
+                     + ", ".join("?" * len(rows)) + ")", (*lease, *(row["seq"] for row in rows)))
+    return rows
 
 
 def apply_steps(conn: sqlite3.Connection, steps: Sequence[Step]) -> None:

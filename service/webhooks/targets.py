@@ -46,7 +46,7 @@ def address_kind(ip: IpAddress) -> str | None:
         ip = ip.ipv4_mapped
     for kind, refused in (("unspecified", ip.is_unspecified), ("loopback", ip.is_loopback),
                           ("link-local", ip.is_link_local), ("multicast", ip.is_multicast),
-                          ("private", ip.is_private), ("reserved", ip.is_reserved)):
+                          ("reserved", ip.is_reserved), ("private", ip.is_private)):
         if refused:
             return kind
     return None if ip.is_global else "non-global"

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import time
 import uuid
-from contextlib import closing
 from collections.abc import Iterator
+from contextlib import closing
 from typing import Any
 
 import pytest
@@ -163,7 +163,7 @@ def test_retries_with_backoff_then_success_and_dead_letters(
         tries = [item for item in receiver.attempts if item.path == "/flaky"]
         # the same message id at every attempt, after growing waits
         assert [item.message_id for item in tries] == [started.message_id] * 3
-        waits = [later.at - earlier.at for earlier, later in zip(tries, tries[1:])]
+        waits = [later.at - earlier.at for earlier, later in zip(tries, tries[1:], strict=False)]
         assert 0.05 <= waits[0] and 0.1 <= waits[1], waits
         assert deliveries(client, ann.key, flaky.webhook.webhook_id) == []
 
