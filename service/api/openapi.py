@@ -484,6 +484,8 @@ PATH_PARAMETERS: dict[str, tuple[dict[str, Any], str]] = {
     "schema": ({"enum": list(SCHEMA_NAMES)}, "A game record schema's name and version."),
     "challengeId": ({"type": "string", "minLength": 1, "maxLength": 64,
                      "pattern": "^[^/:]+$"}, "The challenge id."),
+    "webhookId": ({"type": "string", "minLength": 1, "maxLength": 64,
+                   "pattern": "^[^/:]+$"}, "The webhook id."),
     "name": ({"type": "string", "minLength": 1, "pattern": "^[^/]+$"},
              "A file name of the web frontend (e.g. app.js)."),
 }

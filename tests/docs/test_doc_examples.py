@@ -42,7 +42,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
     from service.helpers import ServerProcess  # tests/ is on the path, as for tests/load
 
     proc = ServerProcess(tmp_path_factory.mktemp("docs-server"),
-                         env={"BRASS_OPERATOR_TOKEN": DOCS_OPERATOR_TOKEN})
+                         env={"BRASS_OPERATOR_TOKEN": DOCS_OPERATOR_TOKEN,
+                              # docs/WEBHOOKS.md's receiver listens on loopback
+                              "BRASS_WEBHOOK_ALLOWED_NETWORKS": "127.0.0.0/8",
+                              "BRASS_WEBHOOK_POLL_SECONDS": "0.1"})
     proc.start()
     yield proc
     proc.stop()

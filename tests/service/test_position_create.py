@@ -30,7 +30,7 @@ class _CapturingStore:
     def add_listener(self, listener: object) -> None:
         return None
 
-    async def create_game(self, row: Any, snapshot: Any) -> int:
+    async def create_game(self, row: Any, snapshot: Any, hooks: Any = ()) -> int:
         self.rows.append(row)
         return 1
 
