@@ -1,17 +1,17 @@
 """The webhooks' soak run (issue 25's "done when"): no webhook lost across SIGKILLs of a
 `--workers 2` server under load, and duplicates counted.
 
-    python -m brass_service.tools.webhook_soak [--seconds 40] [--kill-every 5] [--games 6]
+    python -m brass_service.tools.webhook_soak [--kills 6] [--kill-every 5] [--games 6]
         [--database-url postgresql://…]   (default: a fresh SQLite file)
 
 It starts `brass serve --workers 2` (loopback receivers allowed), a loopback receiver and
 one client per game playing random legal moves in games between two accounts with a
-webhook each; every `--kill-every` seconds it kills the server's process group with
-SIGKILL and starts it again. Then it lets the outbox drain and prints, as JSON: the events
-the store committed (counted by a trigger on the outbox, in the database itself, so not by
-the service's own code), those delivered, lost (neither delivered nor dead) and dead, the
-deliveries received more than once, and signatures that failed `standardwebhooks`'
-verification (when that package is installed: the dev extra).
+webhook each; `--kills` times, every `--kill-every` seconds, it kills the server's
+process group with SIGKILL and starts it again. Then it lets the outbox drain and prints,
+as JSON: the events the store committed (counted by a trigger on the outbox, in the
+database itself, so not by the service's own code), those delivered, lost (neither
+delivered nor dead) and dead, the deliveries received more than once, and signatures that
+failed `standardwebhooks`' verification (when that package is installed: the dev extra).
 """
 
 from __future__ import annotations
@@ -193,13 +193,12 @@ class Players:
                     time.sleep(0.2)
 
 
-def run(seconds: float, kill_every: float, games: int, database_url: str | None,
+def run(kills: int, kill_every: float, games: int, database_url: str | None,
         workers: int) -> dict[str, Any]:
     workdir = Path(tempfile.mkdtemp(prefix="brass-webhook-soak-"))
     url = database_url or f"sqlite:///{workdir / 'soak.sqlite3'}"
     database = Database(url)
     server = Server(workdir, url, workers)
-    kills = 0
     with Receiver() as receiver:
         server.start()
         database.install_audit()
@@ -209,13 +208,13 @@ def run(seconds: float, kill_every: float, games: int, database_url: str | None,
         for thread in threads:
             thread.start()
         started = time.monotonic()
-        while time.monotonic() - started < seconds:
-            time.sleep(min(kill_every, seconds - (time.monotonic() - started)))
-            if time.monotonic() - started < seconds:
-                server.kill()
-                kills += 1
-                server.start()
+        for _ in range(kills):
+            time.sleep(kill_every)
+            server.kill()
+            server.start()
+        time.sleep(kill_every)
         players.stop.set()
+        seconds = time.monotonic() - started
         for thread in threads:
             thread.join(timeout=30)
         deadline = time.monotonic() + 60
@@ -224,7 +223,7 @@ def run(seconds: float, kill_every: float, games: int, database_url: str | None,
         pending = database.outbox(1)
         server.kill()
         figures = _count(database, receiver, players, pending)
-    figures.update(seconds=seconds, kills=kills, workers=workers,
+    figures.update(seconds=round(seconds, 1), kills=kills, workers=workers,
                    store="postgresql" if url.startswith("postgres") else "sqlite",
                    decisions=players.decisions, client_errors=dict(players.errors))
     return figures
@@ -264,13 +263,13 @@ def _count(database: Database, receiver: Receiver, players: Players,
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seconds", type=float, default=40.0)
+    parser.add_argument("--kills", type=int, default=6)
     parser.add_argument("--kill-every", type=float, default=5.0)
     parser.add_argument("--games", type=int, default=6)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--database-url", default=None)
     args = parser.parse_args(argv)
-    figures = run(args.seconds, args.kill_every, args.games, args.database_url, args.workers)
+    figures = run(args.kills, args.kill_every, args.games, args.database_url, args.workers)
     print(json.dumps(figures, indent=2))
     if figures["lost"] or figures["still_pending"] or figures["unknown"]:
         sys.exit(1)
