@@ -386,8 +386,8 @@ class PostgresStore:
         hooks: Sequence[HookEvent] = (),
     ) -> int | None:
         # One statement, so one round trip and its own transaction: the head moves only if
-        # it is still on row.from_version, the decision (and snapshot) is added only if it
-        # moved, and the notification goes out with the commit.
+        # it is still on row.from_version, the decision (snapshot, webhooks' events) is
+        # added only if it moved, and the notification goes out with the commit.
         snapshot_part = ""
         params: list[Any] = [
             head.version, head.status, head.current_seat, head.decision, head.updated_at,
@@ -402,6 +402,12 @@ class PostgresStore:
                 "ON CONFLICT (game_id, version) DO UPDATE SET data = EXCLUDED.data)"
             )
             params += [snapshot.version, snapshot.data]
+        # the webhooks' events of the decision: inserts of the same statement, made only
+        # if the decision was added (store/webhooks.py)
+        hooks_part = ""
+        for index, (step_sql, step_params, _) in enumerate(outbox_steps(hooks)):
+            hooks_part += f", hook{index} AS ({step_sql} WHERE EXISTS (SELECT 1 FROM added))"
+            params += step_params
         params += [NOTIFY_CHANNEL, f"{row.game_id}:{head.version}"]
         sql = (
             "WITH moved AS (UPDATE games SET version = %s, status = %s, current_seat = %s, "
@@ -410,23 +416,13 @@ class PostgresStore:
             "AND (%s::BIGINT IS NULL OR seats_revision = %s) RETURNING game_id), "
             f"added AS (INSERT INTO decisions ({DECISION_COLUMNS}) "
             "SELECT %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s FROM moved RETURNING game_id)"
-            f"{snapshot_part} SELECT pg_notify(%s, %s) FROM added"
+            f"{snapshot_part}{hooks_part} SELECT pg_notify(%s, %s) FROM added"
         )
-
-        steps = outbox_steps(hooks)
 
         async def append() -> list[Any]:
             async with self._pool.connection() as conn:
-                if not steps:
-                    cur = await conn.execute(sql, params)
-                    return await cur.fetchall()
-                # the webhooks' events of the decision, in its transaction
-                async with conn.transaction():
-                    cur = await conn.execute(sql, params)
-                    moved = await cur.fetchall()
-                    if len(moved) == 1:
-                        await _apply_steps(conn, steps)
-                    return moved
+                cur = await conn.execute(sql, params)
+                return await cur.fetchall()
 
         try:
             notified = await self._bounded(FailureTracker.WRITES, append())
