@@ -5,6 +5,8 @@ call it. The OpenAPI document (api/openapi.py) is built from this table, and bot
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..games.export import DEFAULT_EXPORT_GAMES, MAX_EXPORT_GAMES
 from ..games.settings import ServiceSettings
 from ..requests import MAX_PAGE_TOKEN_CHARS
@@ -13,6 +15,17 @@ from .openapi import Route
 _BOOL = {"type": "boolean"}
 _TIME = {"type": "string", "format": "date-time", "maxLength": 64}
 _VERSION = {"type": "integer", "format": "int64", "minimum": 0, "maximum": 2**63 - 1}
+
+
+
+def _page_query(items: str) -> tuple[tuple[str, dict[str, Any], str], ...]:
+    """A paged listing's query parameters (pageSize, pageToken)."""
+    return (("pageSize", {"type": "integer", "format": "int32", "minimum": 1,
+                          "maximum": ServiceSettings.max_page_size},
+             f"{items} per page, 1 to 100 (default 20)."),
+            ("pageToken", {"type": "string", "maxLength": MAX_PAGE_TOKEN_CHARS},
+             "nextPageToken of the previous page."))
+
 
 ROUTES: list[Route] = [
     Route("POST", "/v1/games", "CreateGame", "Create a game; returns one token per seat.",
@@ -151,11 +164,7 @@ ROUTES: list[Route] = [
     Route("GET", "/v1/webhooks/{webhookId}/deliveries", "ListWebhookDeliveries",
           "A webhook's pending and dead (given up) deliveries, newest first.",
           response="ListWebhookDeliveriesResponse", authorization="required",
-          query=(("pageSize", {"type": "integer", "format": "int32", "minimum": 1,
-                               "maximum": ServiceSettings.max_page_size},
-                  "Deliveries per page, 1 to 100 (default 20)."),
-                 ("pageToken", {"type": "string", "maxLength": MAX_PAGE_TOKEN_CHARS},
-                  "nextPageToken of the previous page."))),
+          query=_page_query("Deliveries")),
     Route("GET", "/v1/leaderboards/{ruleset}", "GetLeaderboard",
           "The ratings of a ruleset and player count, best first, a page at a time.",
           response="GetLeaderboardResponse", authorization="none",
@@ -163,19 +172,11 @@ ROUTES: list[Route] = [
                               "maximum": 4}, "The player count class, 2 to 4 (required)."),
                  ("kind", {"$ref": "#/components/schemas/AccountKind"},
                   "People, bots, or every account (default)."),
-                 ("pageSize", {"type": "integer", "format": "int32", "minimum": 1,
-                               "maximum": ServiceSettings.max_page_size},
-                  "Entries per page, 1 to 100 (default 20)."),
-                 ("pageToken", {"type": "string", "maxLength": MAX_PAGE_TOKEN_CHARS},
-                  "nextPageToken of the previous page."))),
+                 *_page_query("Entries"))),
     Route("GET", "/v1/accounts/{accountId}/ratings", "GetRatingHistory",
           "An account's rating changes, newest first, a page at a time.",
           response="GetRatingHistoryResponse", authorization="none",
-          query=(("pageSize", {"type": "integer", "format": "int32", "minimum": 1,
-                               "maximum": ServiceSettings.max_page_size},
-                  "Entries per page, 1 to 100 (default 20)."),
-                 ("pageToken", {"type": "string", "maxLength": MAX_PAGE_TOKEN_CHARS},
-                  "nextPageToken of the previous page."))),
+          query=_page_query("Entries")),
     Route("POST", "/v1/batches", "RunBatch",
           "Play a batch of bot-vs-bot games; one NDJSON line (a RunBatchResponse) per "
           "finished game.",
