@@ -60,6 +60,11 @@ ACTIVE_BATCHES = Gauge(
     multiprocess_mode="livesum",
 )
 BATCH_GAMES = Counter("brass_batch_games_total", "Games finished by RunBatch on this replica.")
+WEBHOOK_ATTEMPTS = Counter(
+    "brass_webhook_attempts_total",
+    "Webhook delivery attempts, by outcome: delivered, failed (tried again later), dead.",
+    ["outcome"],
+)
 
 
 

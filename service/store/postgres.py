@@ -67,8 +67,8 @@ from .rows import (
     snapshot_from_columns,
     version_from_column,
 )
+from .webhooks import DELETE_GAME_WEBHOOKS_SQL, HookEvent, WebhookRows, outbox_steps
 from .webhooks import POSTGRES_SCHEMA as WEBHOOKS_SCHEMA
-from .webhooks import HookEvent, WebhookRows, outbox_steps
 
 NOTIFY_CHANNEL = "brass_game_changes"
 _SCHEMA_LOCK_KEY = 0x42_52_41_53  # "BRAS": serializes schema creation between replicas
@@ -523,6 +523,8 @@ class PostgresStore:
                 )
                 if await cur.fetchone() is None:
                     return False
+                await conn.execute(DELETE_GAME_WEBHOOKS_SQL, (game_id,))
+                await conn.execute("DELETE FROM webhook_endpoints WHERE game_id = %s", (game_id,))
                 for table in ("decisions", "snapshots", "games"):  # children first
                     await conn.execute(f"DELETE FROM {table} WHERE game_id = %s", (game_id,))
         except _UNREACHABLE as exc:

@@ -65,7 +65,7 @@ from .sqlite_conn import (
     WriterLock,
     open_connection,
 )
-from .webhooks import HookEvent, WebhookRows, outbox_steps
+from .webhooks import DELETE_GAME_WEBHOOKS_SQL, HookEvent, WebhookRows, outbox_steps
 
 T = TypeVar("T")
 
@@ -459,6 +459,8 @@ class SqliteStore:
             ).fetchone()
             if idle is None:
                 return
+            conn.execute(DELETE_GAME_WEBHOOKS_SQL.replace("%s", "?"), (game_id,))
+            conn.execute("DELETE FROM webhook_endpoints WHERE game_id = ?", (game_id,))
             for table in ("decisions", "snapshots", "games"):  # children first (foreign keys)
                 conn.execute(f"DELETE FROM {table} WHERE game_id = ?", (game_id,))
             deleted = True

@@ -73,6 +73,12 @@ MAX_PENDING = 1000
 QUEUE_FULL = "QUEUE_FULL"
 
 
+# A deleted game's seats' and host's webhooks go with it (their undelivered events first).
+DELETE_GAME_WEBHOOKS_SQL = (
+    "DELETE FROM webhook_outbox WHERE endpoint_id IN "
+    "(SELECT endpoint_id FROM webhook_endpoints WHERE game_id = %s)")
+
+
 @dataclass(frozen=True)
 class HookEvent:
     """One event for the webhooks of its recipients: the accounts named, and the endpoints

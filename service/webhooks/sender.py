@@ -26,6 +26,7 @@ import aiohttp
 import structlog
 from yarl import URL
 
+from ..observability import WEBHOOK_ATTEMPTS
 from ..store import Store, StoreUnavailable
 from ..store.webhooks import DeliveryRow
 from .targets import TargetPolicy, TargetRefused, is_ip_literal, resolver_kwargs
@@ -36,6 +37,7 @@ SECRET_PREFIX = "whsec_"
 # Dead deliveries are kept this long for their owners to see, then deleted.
 DEAD_RETENTION_SECONDS = 7 * 86400.0
 _PRUNE_EVERY_SECONDS = 3600.0
+_COALESCE_SECONDS = 0.02
 
 
 class SenderSettings(Protocol):
@@ -132,6 +134,8 @@ class WebhookSender:
             self._wake.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), self.settings.webhook_poll_seconds)
+                # under load many moves wake it: one look serves those of the next moment
+                await asyncio.sleep(_COALESCE_SECONDS)
 
     async def send_due(self) -> int:
         """Claims what is due (as many as free slots allow) and starts sending it;
@@ -161,6 +165,7 @@ class WebhookSender:
         try:
             if error is None:
                 await webhooks.delivered(row.seq, self.owner)
+                WEBHOOK_ATTEMPTS.labels("delivered").inc()
                 return
             attempts = row.attempts + 1
             dead = final or attempts >= self.settings.webhook_max_attempts
@@ -168,6 +173,7 @@ class WebhookSender:
                                 self.settings.webhook_retry_max_seconds)
             await webhooks.failed(row.seq, self.owner, attempts, time.time() + delay, dead,
                                   error)
+            WEBHOOK_ATTEMPTS.labels("dead" if dead else "failed").inc()
             log.info("webhook_attempt_failed", endpoint_id=row.endpoint_id,
                      message_id=row.message_id, attempts=attempts, dead=dead, error=error)
         except StoreUnavailable as exc:  # the lease runs out: it is sent again

@@ -129,7 +129,7 @@ def test_claims_lease_each_row_once_in_order_per_endpoint_and_game(backend: Back
     asyncio.run(scenario())
 
 
-def test_a_full_queue_is_dead_at_once_and_listed(backend: Backend,
+def test_a_full_queue_is_dead_at_once_and_listed_and_deletes_clean_up(backend: Backend,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     url = backend.new_database_url()
     monkeypatch.setattr(outbox, "MAX_PENDING", 2)
@@ -149,6 +149,12 @@ def test_a_full_queue_is_dead_at_once_and_listed(backend: Backend,
             assert [row.message_id for row in listed] == ["msg_g_2", "msg_g_1", "msg_g_0"]
             await store.webhooks.delete("w1")
             assert await _rows(store) == [] and await store.webhooks.by_id("w1") is None
+            # a game deleted by the expiry sweep takes its seats' webhooks with it
+            await store.webhooks.create(_endpoint("w5", game_id="g", seat=0), 2)
+            await store.append_decision(_decision("g", 0, None), _head(1), None,
+                                        [_event("g", 5, accounts=(), seats=(0,))])
+            assert await store.delete_game_if_idle("g", 1, time.time() + 60)
+            assert await store.webhooks.by_id("w5") is None and await _rows(store) == []
         finally:
             await store.close()
 
