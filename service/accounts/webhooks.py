@@ -7,6 +7,7 @@ once; the store keeps it to sign with, and no listing shows it.
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 import time
 from dataclasses import dataclass
@@ -29,6 +30,8 @@ from .accounts import AccountCaller, Accounts
 # CreateWebhook's request at most (a URL of 2048 characters and the event names fit).
 MAX_CREATE_BYTES = 4096
 _MAX_WEBHOOK_ID_CHARS = 64
+# CreateWebhook waits this long at most for the URL's host to resolve.
+RESOLVE_SECONDS = 5.0
 
 
 class WebhookSettings(Protocol):
@@ -101,9 +104,13 @@ class Webhooks:
                     + ", ".join(owner.events), "events")
         require(len(set(events)) == len(events), "events: each type at most once", "events")
         try:
-            await self.policy.resolve(parts.hostname or "", default_port(parts))
+            async with asyncio.timeout(RESOLVE_SECONDS):
+                await self.policy.resolve(parts.hostname or "", default_port(parts))
         except TargetRefused as exc:
             raise exc.service_error() from exc
+        except TimeoutError as exc:
+            raise ServiceError("INVALID_ARGUMENT", f"url: its host was not resolved within "
+                               f"{RESOLVE_SECONDS:g} s", field="url") from exc
         except OSError as exc:
             raise ServiceError("INVALID_ARGUMENT", f"url: its host cannot be resolved "
                                f"({exc.strerror or exc})", field="url") from exc

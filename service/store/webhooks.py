@@ -163,6 +163,15 @@ _DELIVERY_COLUMNS = ("o.seq, o.endpoint_id, o.game_id, o.message_id, o.kind, o.b
                      "o.created_at, o.state, o.attempts, o.next_attempt_at, o.last_error")
 
 
+# A row the sender may claim (parameters: PENDING, now, now, PENDING): pending, due, not
+# leased (or its lease ran out), and the oldest pending one of its endpoint and game.
+_CLAIMABLE = (
+    "o.state = %s AND o.next_attempt_at <= %s AND (o.lease_until IS NULL OR "
+    "o.lease_until <= %s) AND NOT EXISTS (SELECT 1 FROM webhook_outbox p WHERE "
+    "p.endpoint_id = o.endpoint_id AND p.game_id = o.game_id AND p.state = %s AND "
+    "p.seq < o.seq)")
+
+
 def _endpoint(columns: dict[str, Any]) -> EndpointRow:
     return EndpointRow(
         str(columns["endpoint_id"]), columns["account_id"], columns["game_id"],
@@ -255,10 +264,11 @@ class WebhookRows:
         return [_delivery(row) for row in rows]
 
     async def any_due(self, now: float) -> bool:
-        """Whether a delivery may be due now (the sender's cheap read before it claims)."""
+        """Whether a delivery can be claimed now (the sender's read before it claims, so
+        that a look finding nothing writes nothing)."""
         rows = await self.runner.sql_rows(
-            "SELECT 1 AS due FROM webhook_outbox WHERE state = %s AND next_attempt_at <= %s "
-            "AND (lease_until IS NULL OR lease_until <= %s) LIMIT 1", (PENDING, now, now))
+            f"SELECT 1 AS due FROM webhook_outbox o WHERE {_CLAIMABLE} LIMIT 1",
+            (PENDING, now, now, PENDING))
         return bool(rows)
 
     async def claim(self, now: float, owner: str, lease_until: float, limit: int
@@ -267,11 +277,7 @@ class WebhookRows:
         its endpoint and game, with their endpoints' URLs and secrets."""
         rows = await self.runner.sql_claim(
             f"SELECT {_DELIVERY_COLUMNS}, e.url, e.secret FROM webhook_outbox o "
-            "JOIN webhook_endpoints e ON e.endpoint_id = o.endpoint_id "
-            "WHERE o.state = %s AND o.next_attempt_at <= %s "
-            "AND (o.lease_until IS NULL OR o.lease_until <= %s) AND NOT EXISTS ("
-            "SELECT 1 FROM webhook_outbox p WHERE p.endpoint_id = o.endpoint_id AND "
-            "p.game_id = o.game_id AND p.state = %s AND p.seq < o.seq) "
+            f"JOIN webhook_endpoints e ON e.endpoint_id = o.endpoint_id WHERE {_CLAIMABLE} "
             "ORDER BY o.seq LIMIT %s {lock}",
             (PENDING, now, now, PENDING, limit), (owner, lease_until))
         return [_delivery(row) for row in rows]
@@ -290,6 +296,12 @@ class WebhookRows:
             "WHERE seq = %s AND lease_owner = %s",
             (attempts, DEAD if dead else PENDING, next_attempt_at, error[:200], seq, owner),
             None)])
+
+    async def release(self, owner: str) -> None:
+        """Gives back `owner`'s leases (a graceful stop): due again at once elsewhere."""
+        await self.runner.sql_apply([(
+            "UPDATE webhook_outbox SET lease_owner = NULL, lease_until = NULL "
+            "WHERE lease_owner = %s AND state = %s", (owner, PENDING), None)])
 
     async def prune_dead(self, created_before: float) -> None:
         await self.runner.sql_apply([(

@@ -97,8 +97,9 @@ class WebhookSender:
             self._task = asyncio.create_task(self._run(), name="webhook-sender")
 
     async def stop(self) -> None:
-        """Stops sending; deliveries under way are abandoned (their leases run out and
-        another process, or this one restarted, sends them again)."""
+        """Stops sending: deliveries under way are abandoned and their leases given back
+        (due at once for another process, or this one restarted; should that fail, the
+        leases run out)."""
         tasks = [task for task in (self._task, *self._in_flight) if task is not None]
         for task in tasks:
             task.cancel()
@@ -106,6 +107,8 @@ class WebhookSender:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self._task = None
+        with contextlib.suppress(StoreUnavailable):
+            await self.store.webhooks.release(self.owner)
         if self._session is not None:
             await self._session.close()
             self._session = None

@@ -122,6 +122,11 @@ def test_claims_lease_each_row_once_in_order_per_endpoint_and_game(backend: Back
             much_later = now + 200
             assert sorted(r.message_id for r in await store.webhooks.claim(
                 much_later, "p5", much_later + 30, 10)) == ["msg_g_1", "msg_h_0"]
+            assert not await store.webhooks.any_due(much_later)
+            # one given back (a graceful stop) is claimed again at once
+            await store.webhooks.release("p5")
+            assert await store.webhooks.any_due(much_later)
+            assert len(await store.webhooks.claim(much_later, "p6", much_later + 30, 10)) == 2
         finally:
             await store.close()
             await other.close()
