@@ -125,7 +125,7 @@ def test_every_event_type_is_signed_and_verified(hook_server: ServerProcess,
                               ann.key).webhooks
         assert [hook.webhook_id for hook in listed] == [ann_hook.webhook.webhook_id]
         assert ann_hook.secret not in str(listed)
-        assert deliveries(client, ann.key, ann_hook.webhook.webhook_id) == []
+        _eventually(lambda: deliveries(client, ann.key, ann_hook.webhook.webhook_id) == [])
 
 
 def test_an_anonymous_seat_gets_its_turns(hook_server: ServerProcess,
@@ -165,7 +165,8 @@ def test_retries_with_backoff_then_success_and_dead_letters(
         assert [item.message_id for item in tries] == [started.message_id] * 3
         waits = [later.at - earlier.at for earlier, later in zip(tries, tries[1:], strict=False)]
         assert 0.05 <= waits[0] and 0.1 <= waits[1], waits
-        assert deliveries(client, ann.key, flaky.webhook.webhook_id) == []
+        # delivered: its row goes (just after the receiver's answer)
+        _eventually(lambda: deliveries(client, ann.key, flaky.webhook.webhook_id) == [])
 
         receiver.failures["/down"] = -1  # always 500
         client._call("DeleteWebhook", pb.DeleteWebhookRequest(
@@ -181,6 +182,13 @@ def test_retries_with_backoff_then_success_and_dead_letters(
                               token=ann.key)["deliveries"]
         assert listed[0]["state"] == "WEBHOOK_DELIVERY_STATE_DEAD"
         assert listed[0]["messageId"] == dead.message_id
+
+
+def _eventually(check: Any, seconds: float = 5.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not check():
+        assert time.monotonic() < deadline, "never came true"
+        time.sleep(0.05)
 
 
 def _wait_dead(client: GameClient, key: str, webhook_id: str) -> pb.WebhookDelivery:
