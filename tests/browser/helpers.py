@@ -142,12 +142,13 @@ def play_whole_action(page: Any, rng: random.Random, group_name: str | None = No
         if named.count():
             groups = named
     group = any_of(groups, rng)
-    _open(group)
+    open_group(group)
     # a big group is split by its second choice (the card): its parts in a random order
     parts = group.locator("details.subgroup")
-    scopes = [parts.nth(i) for i in rng.sample(range(parts.count()), parts.count())] or [group]
+    count = parts.count()
+    scopes = [parts.nth(i) for i in rng.sample(range(count), count)] or [group]
     for scope in scopes:
-        _open(scope)
+        open_group(scope)
         buttons = scope.locator("button.whole-action")
         if without is not None:
             buttons = buttons.filter(has_not_text=without)
@@ -163,9 +164,12 @@ def play_whole_action(page: Any, rng: random.Random, group_name: str | None = No
     return label
 
 
-def _open(details: Any) -> None:
+def open_group(details: Any) -> None:
+    """Opens a group of the whole-action list; its body is made on the toggle event, which
+    comes a moment after the click: until it is there."""
     if details.get_attribute("open") is None:
         details.locator("summary").first.click()
+    details.locator("details.subgroup, ul.whole-actions").first.wait_for(state="attached")
 
 
 def play_action_by_steps(page: Any, rng: random.Random, words: tuple[str, ...] = ()) -> list[str]:

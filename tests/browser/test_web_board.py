@@ -18,6 +18,7 @@ from .helpers import (
     Rest,
     confirm_preview,
     current_seat,
+    open_group,
     play_action_by_steps,
     shot,
     wait_my_options,
@@ -203,13 +204,11 @@ def test_the_pittsburgh_board_shows_its_markets_readably(
     groups = page.locator(".compound details.group")
     for i in range(groups.count()):
         group = groups.nth(i)
-        group.locator("summary").first.click()
+        open_group(group)
         size = counts(page.locator(".compound"), "group")[i]
-        # the group's body is made on its toggle event, which comes a moment later
-        group.locator("details.subgroup, ul.whole-actions").first.wait_for(state="attached")
         if size > 60:
             assert sum(counts(group, "subgroup")) == size
-            group.locator("details.subgroup > summary").first.click()
+            open_group(group.locator("details.subgroup").first)
         for part in group.locator("ul.whole-actions").all():
             assert part.locator("button.whole-action").count() <= 60
         group.locator("summary").first.click()

@@ -325,6 +325,8 @@ def test_a_pittsburgh_game_plays_on_its_board(
     # Pittsburgh's events in words: tiles by the board's names, routes by theirs
     log = page.locator(".event-log").inner_text()
     assert "Undefined" not in log and "undefined" not in log
+    # every event kind in a sentence of its own (the fallback names fields: "Kind — Field x")
+    assert " — " not in log, log
     shot(page, artifacts, "09-pittsburgh")
     assert page.locator(".player-table tbody tr").count() == 2
     assert not page.errors

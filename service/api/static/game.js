@@ -3,6 +3,7 @@
 // lobby panel while the game waits for players.
 
 import { api, watchGame as watch } from './api.js';
+import { eventText } from './events.js';
 import { drawPlayers } from './players.js';
 import { drawLastMoves, lastMoves } from './recent.js';
 import { drawWholeActions } from './wholeactions.js';
@@ -17,7 +18,7 @@ function build(parent, ...children) {
 }
 import { inviteUrl, joinUrl, saved, watchUrl } from './store.js';
 import {
-  clockText, hostPolicyText, decisionPrompt, eventText, isFinished, isWaiting,
+  clockText, hostPolicyText, decisionPrompt, isFinished, isWaiting,
   lobbyEvent, nameText, readLegal, readPreview, readState, timeLeft, title,
 } from './view.js';
 

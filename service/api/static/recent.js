@@ -5,7 +5,7 @@
 
 import { h, replace } from './dom.js';
 import { t } from './i18n.js';
-import { eventFacts } from './view.js';
+import { eventFacts } from './events.js';
 
 export function lastMoves(mySeat) {
   const bySeat = new Map();

@@ -36,7 +36,7 @@ function unwrapView(view) {
 
 // The typed contract carries each ruleset's document in a field named by the ruleset
 // (GameState.birmingham, PreviewActionResponse.birminghamCost, GameEvent.pittsburgh, ...).
-function rulesetArm(raw, suffix = '') {
+export function rulesetArm(raw, suffix = '') {
   if (raw == null) return null;
   for (const ruleset of ['birmingham', 'pittsburgh']) {
     const inner = raw[ruleset + suffix];
@@ -46,7 +46,7 @@ function rulesetArm(raw, suffix = '') {
 }
 
 // A document whose kind is its one key ({"build": {...}}) as {[label]: kind, ...fields}.
-function byKind(doc, label) {
+export function byKind(doc, label) {
   if (doc == null) return {};
   if (label in doc) return doc;
   const rest = { ...doc };
@@ -428,69 +428,6 @@ export function lobbyEvent(rawEvent) {
   if (!lobby) return null;
   const seat = pick(lobby, 'seat', null);
   return { kind: pick(lobby, 'kind', ''), seat: seat == null ? null : num(seat), name: pick(lobby, 'name', ''), bot: pick(lobby, 'bot', '') };
-}
-
-// One event's data in words; `tileName` names a tile id (Pittsburgh's events name tiles).
-// A game event's fields, from the typed contract's ruleset arm or the core's own data.
-function eventData(rawEvent) {
-  const typed = rulesetArm(rawEvent);
-  return typed ? { seat: pick(rawEvent, 'seat', null), ...byKind(typed, 'type') }
-    : pick(rawEvent, 'data', rawEvent) || {};
-}
-
-// What a game event says about the board: its type, its seat, the slot it built on and the
-// route it linked (as the board names them: data-slot, data-link), when it has them.
-export function eventFacts(rawEvent) {
-  if (lobbyEvent(rawEvent)) return { type: 'lobby', seat: null, slot: null, link: null };
-  const e = eventData(rawEvent);
-  const seat = pick(e, 'seat', null);
-  const place = pick(e, 'slot', null) ?? pick(e, 'place', null);
-  const route = pick(e, 'link', null) ?? pick(e, 'route', null);
-  return {
-    type: pick(e, 'type', ''), seat: seat == null ? null : num(seat),
-    slot: place == null ? null : String(place).replace(/^slot:/, ''),
-    link: route == null ? null : String(route).replace(/^link:/, ''),
-  };
-}
-
-export function eventText(rawEvent, seatName, tileName = title) {
-  const lobby = lobbyEvent(rawEvent);
-  if (lobby) {
-    const key = `lobby.event.${lobby.kind}`;
-    const what = t(key) === key ? title(lobby.kind) : t(key);
-    if (lobby.seat == null) return what;
-    return `${lobby.name || seatName(lobby.seat)} ${what}${lobby.bot ? ` (${lobby.bot})` : ''}`;
-  }
-  const e = eventData(rawEvent);
-  const type = pick(e, 'type', '');
-  const who = pick(e, 'seat', null) == null ? '' : seatName(num(pick(e, 'seat')));
-  const f = (k) => pick(e, k);
-  switch (type) {
-    case 'action': return t('event.action', { who, action: label('actionTypes', f('action')) || title(f('action')), card: nameText('card:' + f('card')) });
-    case 'pay': return t('event.pay', { who, money: f('money') });
-    case 'build':
-      // Pittsburgh: the tile id and its place (a slot, or an oilfield by its option name)
-      if (f('tile')) return t('event.buildTile', { who, tile: tileName(f('tile')), place: nameText(String(f('place')).includes(':') ? f('place') : 'slot:' + f('place')) });
-      return t('event.build', { who, industry: label('industries', f('industry')) || title(f('industry')), level: roman(num(f('level'))), place: nameText('slot:' + f('slot')) });
-    case 'link':
-      // Pittsburgh: the route by its option name, and the link tile
-      if (f('route')) return t('event.linkTile', { who, tile: tileName(f('link_tile')), route: nameText(f('route')) });
-      return t('event.link', { who, route: nameText('link:' + f('link')) });
-    case 'coal': case 'iron': case 'beer':
-      return t('event.uses', { who, resource: t(`resource.${type}`), source: f('source') === 'market' ? t('name.market') : title(f('source') || f('slot') || ''), price: f('price') ? t('event.price', { price: f('price') }) : '' });
-    case 'turn_end': return t('event.turnEnd', { who });
-    case 'undo': {
-      const n = num(f('decisions'), 1);
-      return t(n === 1 ? 'event.undoOne' : 'event.undoMany', { who, n });
-    }
-    default: {
-      const rest = Object.entries(e)
-        .filter(([k]) => k !== 'type' && k !== 'seat')
-        .map(([k, v]) => `${title(k)} ${typeof v === 'object' ? JSON.stringify(v) : v}`)
-        .join(', ');
-      return `${who ? who + ': ' : ''}${label('events', type) || title(type)}${rest ? ' — ' + rest : ''}`;
-    }
-  }
 }
 
 // A PreviewActionResponse: the cost breakdown as label/value rows, and the view after.
