@@ -107,10 +107,19 @@ class AccountStreams:
                                 ) -> list[pb.StreamAccountEventsResponse]:
         assert self.challenges is not None
         rows = await self.challenges.rows.open_of(account_id, _MAX_FOLLOWED)
+        # a challenge shown open and closed since (accepted, declined, withdrawn) is sent
+        # once more, closed, so that the other side hears of it too
+        open_ids = {row.challenge_id for row in rows}
+        for challenge_id in sorted(shown - open_ids):
+            row = await self.challenges.rows.by_id(challenge_id)
+            if row is None or row.status != pb.CHALLENGE_STATUS_OPEN:
+                shown.discard(challenge_id)
+                if row is not None:
+                    rows.append(row)
         events = [pb.StreamAccountEventsResponse(challenge=challenge_message(
                       row, await self.challenges.rows.parts(row.challenge_id)))
                   for row in rows if row.challenge_id not in shown]
-        shown.update(row.challenge_id for row in rows)
+        shown.update(open_ids)
         return events
 
     @staticmethod

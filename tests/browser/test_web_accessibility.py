@@ -6,6 +6,7 @@ scores; and a whole turn is played by keyboard alone. Skipped loudly without axe
 from __future__ import annotations
 
 import random
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -156,3 +157,54 @@ def test_a_whole_turn_is_played_by_keyboard_alone(
     after = rest.game(game_id)
     assert current_seat(after) != me
     shot(page, artifacts, "31-keyboard-turn")
+
+
+def test_axe_finds_no_serious_violation_on_the_account_pages_used_by_keyboard(
+    browser: Any, site: tuple[str, Rest], artifacts: Path
+) -> None:
+    """The account pages (signed out; signed in with the new key shown, a challenge to
+    accept and a game; the leaderboard; a rating history): no serious or critical
+    violation, and signing in and accepting a challenge by keyboard alone."""
+    base, rest = site
+    suffix = uuid.uuid4().hex[:6]
+    one = rest.call("POST", "/v1/accounts", body={"name": f"Axe One {suffix}"})
+    two = rest.call("POST", "/v1/accounts", body={"name": f"Axe Two {suffix}", "bot": True})
+    one_id = one["account"]["accountId"]
+    rest.call("POST", "/v1/challenges", one["key"],
+              {"accountId": two["account"]["accountId"], "rated": True})
+    page = axe_page(browser)
+    found: list[str] = []
+    page.goto(base + "/#/account")
+    page.wait_for_selector("form.signin-form")
+    found += blocking_violations(page, "sign in")
+    # signing in by keyboard: Tab to the id, type, Tab to the key, type, Enter
+    tab_to(page, "#signin-id")
+    page.keyboard.type(two["account"]["accountId"])
+    page.keyboard.press("Tab")
+    page.keyboard.type(two["key"])
+    page.keyboard.press("Enter")
+    page.wait_for_selector(".incoming li.challenge[data-status=open] button.accept")
+    page.wait_for_selector("form.challenge-form")
+    found += blocking_violations(page, "account, a challenge to accept")
+    tab_to(page, ".incoming button.accept")
+    page.keyboard.press("Enter")
+    page.wait_for_selector(".game[data-version]")
+    page.goto(base + "/#/account")
+    page.wait_for_selector(".my-games li[data-game-id]")
+    found += blocking_violations(page, "account, my games")
+    shot(page, artifacts, "32-axe-account")
+    page.goto(base + "/#/leaderboard")
+    page.wait_for_selector("table.leaderboard tbody tr")
+    found += blocking_violations(page, "leaderboard")
+    page.goto(f"{base}/#/player/{one_id}")
+    page.wait_for_selector("table.history tbody tr")
+    found += blocking_violations(page, "rating history")
+    # a new account's key, shown once
+    page.click(".site-nav a[href='#/account']")
+    page.click(".account-card .sign-out")
+    page.fill("#account-name", f"Axe Three {suffix}")
+    page.click("form.account-create-form button[type=submit]")
+    page.wait_for_selector(".key-card #new-key")
+    found += blocking_violations(page, "account, the new key")
+    assert not found, "\n".join(found)
+    assert not page.errors

@@ -1,4 +1,5 @@
-"""The web page's own words (static/i18n.js): every key in English and in Simplified
+"""The web page's own words (static/i18n.js and the account pages' static/i18n_accounts.js,
+which i18n.js merges in): every key in English and in Simplified
 Chinese with the same placeholders, and every key the page's modules ask for is there."""
 
 from __future__ import annotations
@@ -11,13 +12,20 @@ _ENTRY = re.compile(r"^\s+'([\w.]+)': '((?:[^'\\]|\\.)*)',$", re.MULTILINE)
 
 
 def _catalogue() -> dict[str, dict[str, str]]:
-    text = STATIC.joinpath("i18n.js").read_text(encoding="utf-8")
-    start = text.index("export const CATALOGUE = {")
-    english = text.index("  en: {", start)
-    chinese = text.index("  'zh-Hans': {", english)
-    end = text.index("\n};", chinese)
-    return {"en": dict(_ENTRY.findall(text[english:chinese])),
-            "zh-Hans": dict(_ENTRY.findall(text[chinese:end]))}
+    found: dict[str, dict[str, str]] = {"en": {}, "zh-Hans": {}}
+    for name, start_text in (("i18n.js", "export const CATALOGUE = {"),
+                             ("i18n_accounts.js", "export const ACCOUNT_CATALOGUE = {")):
+        text = STATIC.joinpath(name).read_text(encoding="utf-8")
+        start = text.index(start_text)
+        english = text.index("  en: {", start)
+        chinese = text.index("  'zh-Hans': {", english)
+        end = text.index("\n};", chinese)
+        for lang, part in (("en", text[english:chinese]), ("zh-Hans", text[chinese:end])):
+            entries = dict(_ENTRY.findall(part))
+            twice = entries.keys() & found[lang].keys()
+            assert not twice, (name, twice)
+            found[lang] |= entries
+    return found
 
 
 def _placeholders(text: str) -> set[str]:

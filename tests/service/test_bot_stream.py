@@ -96,6 +96,31 @@ def test_challenges_and_the_stream_over_grpc(server: ServerProcess) -> None:
         again.close()  # type: ignore[attr-defined]
 
 
+def test_a_challenge_shown_open_is_sent_again_once_closed(server: ServerProcess) -> None:
+    """The other side hears of an acceptance (with the game) and of a withdrawal."""
+    with server.client() as client:
+        ann, bob = _account(client, "Ann"), _account(client, "Bob")
+    with BotClient(server.grpc_target, ann.key) as a, BotClient(server.grpc_target,
+                                                                 bob.key) as b:
+        withdrawn = a.create_challenge(bob.account.account_id)
+        b_events = b.events()
+        assert _next(b_events, "challenge").challenge.status == pb.CHALLENGE_STATUS_OPEN
+        a.decline_challenge(withdrawn.challenge_id)
+        closed = _next(b_events, "challenge").challenge
+        assert (closed.challenge_id, closed.status) == (withdrawn.challenge_id,
+                                                        pb.CHALLENGE_STATUS_DECLINED)
+        b_events.close()  # type: ignore[attr-defined]
+
+        challenge = a.create_challenge(bob.account.account_id)
+        a_events = a.events()
+        assert _next(a_events, "challenge").challenge.challenge_id == challenge.challenge_id
+        game_id = b.accept_challenge(challenge.challenge_id).game_id
+        accepted = _next(a_events, "challenge").challenge
+        assert (accepted.challenge_id, accepted.status, accepted.game_id) == (
+            challenge.challenge_id, pb.CHALLENGE_STATUS_ACCEPTED, game_id)
+        a_events.close()  # type: ignore[attr-defined]
+
+
 def test_a_three_player_challenge_starts_once_everyone_accepted(
         server: ServerProcess) -> None:
     with server.client() as client:
@@ -194,6 +219,9 @@ def test_the_stream_over_sse(server: ServerProcess) -> None:
                           token=bob.key)
     finally:
         rest.close()
+    # the challenge again, accepted, then its game
+    kind, data = next(events)
+    assert kind == "challenge" and data["challenge"]["status"] == "CHALLENGE_STATUS_ACCEPTED"
     kind, data = next(events)
     assert kind == "game_started" and data["gameStarted"] == {"gameId": game_id, "seat": 1}
     events.close()  # type: ignore[attr-defined]

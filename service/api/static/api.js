@@ -2,6 +2,7 @@
 // with fetch, since EventSource cannot send the seat's Authorization header).
 
 import { language } from './i18n.js';
+import { followStream, readEvents } from './sse.js';
 import { readError, readUpdate } from './view.js';
 
 export class ApiError extends Error {
@@ -50,7 +51,8 @@ const enc = encodeURIComponent;
 export const api = {
   openapi: () => call('GET', '/openapi.json'),
   ruleset: (name) => call('GET', `/v1/rulesets/${enc(name)}`),
-  createGame: (body) => call('POST', '/v1/games', { body }),
+  // an account's key as the token binds the caller's seat to the account
+  createGame: (body, accountKey) => call('POST', '/v1/games', { body, token: accountKey }),
   listGames: (query) => call('GET', '/v1/games', { query }),
   getGame: (id, token, atVersion) =>
     call('GET', `/v1/games/${enc(id)}`, { token, query: { atVersion } }),
@@ -66,9 +68,19 @@ export const api = {
       token, body: { action, expectedVersion: String(expectedVersion) },
     }),
   replay: (id, token) => call('GET', `/v1/games/${enc(id)}/replay`, { token }),
-  join: (id, name, seat) => call('POST', `/v1/games/${enc(id)}:join`, {
-    body: seat === undefined || seat === null ? { name } : { name, seat },
+  join: (id, name, seat, accountKey) => call('POST', `/v1/games/${enc(id)}:join`, {
+    body: seat === undefined || seat === null ? { name } : { name, seat }, token: accountKey,
   }),
+  createAccount: (name, bot) => call('POST', '/v1/accounts', { body: { name, bot } }),
+  account: (id) => call('GET', `/v1/accounts/${enc(id)}`),
+  createChallenge: (key, body) => call('POST', '/v1/challenges', { token: key, body }),
+  acceptChallenge: (key, id) => call('POST', `/v1/challenges/${enc(id)}:accept`, { token: key, body: {} }),
+  declineChallenge: (key, id) => call('POST', `/v1/challenges/${enc(id)}:decline`, { token: key, body: {} }),
+  leaderboard: (ruleset, query) => call('GET', `/v1/leaderboards/${enc(ruleset)}`, { query }),
+  ratingHistory: (id, query) => call('GET', `/v1/accounts/${enc(id)}/ratings`, { query }),
+  // the account's games (its unlisted ones too with its key)
+  accountGames: (id, key, pageToken) =>
+    call('GET', '/v1/games', { token: key, query: { accountId: id, pageSize: 50, pageToken } }),
   leave: (id, token) => call('POST', `/v1/games/${enc(id)}:leave`, { token, body: {} }),
   start: (id, hostToken) => call('POST', `/v1/games/${enc(id)}:start`, { token: hostToken, body: {} }),
   // An operation the server may or may not have (found in its OpenAPI document).
@@ -112,54 +124,35 @@ export function watchGame(gameId, token, fromVersion, handlers) {
     }
     status('live');
     delay = 500;
-    const reader = response.body.getReader();
-    const decoder = new TextDecoder();
-    let buffer = '';
     let retry = null;
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) return { retry: retry ?? delay };
-      buffer += decoder.decode(value, { stream: true });
-      let cut;
-      while ((cut = buffer.search(/\r?\n\r?\n/)) >= 0) {
-        const block = buffer.slice(0, cut);
-        buffer = buffer.slice(cut).replace(/^\r?\n\r?\n/, '');
-        let event = 'message';
-        const data = [];
-        let id = null;
-        for (const line of block.split(/\r?\n/)) {
-          if (line.startsWith(':')) continue;
-          const colon = line.indexOf(':');
-          const field = colon < 0 ? line : line.slice(0, colon);
-          const val = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
-          if (field === 'event') event = val;
-          else if (field === 'data') data.push(val);
-          else if (field === 'id') id = val;
-          else if (field === 'retry' && /^\d+$/.test(val)) retry = Number(val);
-        }
-        if (!data.length) continue;
-        const payload = JSON.parse(data.join('\n'));
-        if (event === 'update') {
-          const update = readUpdate(payload);
-          if (id !== null && /^\d+$/.test(id)) lastVersion = Number(id);
-          else lastVersion = update.version;
-          handlers.onUpdate(update);
-        } else if (event === 'end') {
-          controller.abort();
-          return { end: 'ended' };
-        } else if (event === 'shutdown') {
-          // the server is restarting: come back after `retry` from the last version
-          controller.abort();
-          return { retry: retry ?? 1000, shutdown: true };
-        } else if (event === 'error') {
-          controller.abort();
-          const error = new ApiError(readError(payload, 500));
-          // the token lost its seat (SEAT_TOKEN_REVOKED, 401): retrying will not mend it
-          if ([400, 401, 403, 404].includes(payload?.error?.code)) return { end: 'failed', error };
-          return { retry: delay, error };
-        }
+    let outcome = null;
+    await readEvents(response, ({ event, data: payload, id, retry: r }) => {
+      if (r !== null) retry = r;
+      if (payload === null) return false;
+      if (event === 'update') {
+        const update = readUpdate(payload);
+        if (id !== null && /^\d+$/.test(id)) lastVersion = Number(id);
+        else lastVersion = update.version;
+        handlers.onUpdate(update);
+        return false;
       }
-    }
+      if (event === 'end') {
+        outcome = { end: 'ended' };
+      } else if (event === 'shutdown') {
+        // the server is restarting: come back after `retry` from the last version
+        outcome = { retry: retry ?? 1000, shutdown: true };
+      } else if (event === 'error') {
+        const error = new ApiError(readError(payload, 500));
+        // the token lost its seat (SEAT_TOKEN_REVOKED, 401): retrying will not mend it
+        if ([400, 401, 403, 404].includes(payload?.error?.code)) outcome = { end: 'failed', error };
+        else outcome = { retry: delay, error };
+      } else {
+        return false;
+      }
+      controller.abort();
+      return true;
+    });
+    return outcome || { retry: retry ?? delay };
   }
 
   (async () => {
@@ -190,4 +183,11 @@ export function watchGame(gameId, token, fromVersion, handlers) {
     },
     get version() { return lastVersion; },
   };
+}
+
+// The account's stream (challenges, games started, turns, games over), live until closed.
+export function watchAccount(key, onEvent, onStatus) {
+  return followStream(() => '/v1/account/events', key, onEvent, {
+    onStatus, language, makeError: (body, status) => new ApiError(readError(body, status)),
+  });
 }

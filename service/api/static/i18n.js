@@ -2,6 +2,8 @@
 // switch (kept in this browser), else the browser's languages, else English. The API is
 // asked for the same language (Accept-Language), so its refusals and reasons match.
 
+import { ACCOUNT_CATALOGUE } from './i18n_accounts.js';
+
 export const LANGUAGES = { en: 'EN', 'zh-Hans': '中文' };
 
 export const CATALOGUE = {
@@ -550,6 +552,9 @@ export const CATALOGUE = {
     'preview.moneyAfter': '之后的金钱',
   },
 };
+
+// the account pages' words live in a catalogue of their own
+for (const lang of Object.keys(CATALOGUE)) Object.assign(CATALOGUE[lang], ACCOUNT_CATALOGUE[lang]);
 
 const KEY = 'brass.language';
 

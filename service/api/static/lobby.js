@@ -4,6 +4,7 @@ import { api } from './api.js';
 import { capabilities, ruleset as getRuleset } from './caps.js';
 import { announce, h, replace } from './dom.js';
 import { language, t } from './i18n.js';
+import { account, accountKey } from './session.js';
 import { inviteUrl, saved } from './store.js';
 import { isFinished, isWaiting, readSummary, title } from './view.js';
 
@@ -155,7 +156,10 @@ async function createForm(go) {
     if (clockBox) Object.assign(body.options, clockOptions(clockBox));
     submit.disabled = true;
     try {
-      const created = await api.createGame(body);
+      // signed in: the key binds this browser's first seat to the account (none without one)
+      const meSeat = rows.find((s) => s.role === 'me');
+      if (meSeat && accountKey()) body.accountSeat = meSeat.seat;
+      const created = await api.createGame(body, meSeat ? accountKey() : undefined);
       const gameId = created.gameId;
       const links = {};
       let mine = null;
@@ -306,7 +310,7 @@ export async function lobbyPage(root, go) {
 // #/join/ID[/SEAT]: take an open seat with a display name.
 export async function joinPage(root, go, gameId, seat) {
   const err = errorBox();
-  const name = h('input', { id: 'join-name', type: 'text', maxlength: 64, required: true, value: '' });
+  const name = h('input', { id: 'join-name', type: 'text', maxlength: 64, required: true, value: account()?.name || '' });
   const submit = h('button', { type: 'submit', class: 'primary' }, t('lobby.join'));
   const info = h('p', {}, t('join.loading'));
   const form = h('form', { class: 'join-form' },
@@ -328,7 +332,7 @@ export async function joinPage(root, go, gameId, seat) {
     err.hidden = true;
     submit.disabled = true;
     try {
-      const joined = await api.join(gameId, name.value.trim(), seat);
+      const joined = await api.join(gameId, name.value.trim(), seat, accountKey());
       const s = Number(joined.seat.seat || 0);
       saved.addSeat(gameId, s, joined.seat.token);
       go(`#/game/${encodeURIComponent(gameId)}/${s}`, true);

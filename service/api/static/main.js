@@ -5,12 +5,17 @@
 //   #/play/ID/SEAT/TOKEN     an invite link: keeps the token, then opens #/game/ID/SEAT
 //   #/game/ID[/SEAT]         watch, or play as a seat this browser holds
 //   #/replay/ID[/VERSION]    the replay viewer
+//   #/account                sign in (an account's key), my games, challenges
+//   #/leaderboard[/RULESET/PLAYERS/KIND], #/player/ID   ratings
 
+import { accountPage } from './account.js';
 import { h, replace } from './dom.js';
 import { gamePage } from './game.js';
 import { LANGUAGES, language, setLanguage, t } from './i18n.js';
 import { joinPage, lobbyPage } from './lobby.js';
+import { leaderboardPage, playerPage } from './ratings.js';
 import { replayPage } from './replay.js';
+import { account } from './session.js';
 import { saved } from './store.js';
 
 const root = document.getElementById('app');
@@ -50,6 +55,12 @@ async function route(force = false) {
       await joinPage(root, go, id, seatOf(a) ?? undefined);
     } else if (page === 'replay' && id) {
       cleanup = await replayPage(root, go, id, seatOf(a) ?? undefined);
+    } else if (page === 'account') {
+      cleanup = await accountPage(root, go);
+    } else if (page === 'leaderboard') {
+      await leaderboardPage(root, go, id, a, b);
+    } else if (page === 'player' && id) {
+      await playerPage(root, go, id);
     } else {
       await lobbyPage(root, go);
     }
@@ -63,6 +74,7 @@ async function route(force = false) {
     return;
   }
   leave = cleanup;
+  drawNav();
   document.documentElement.dataset.ready = 'true';
 }
 
@@ -85,6 +97,24 @@ function drawLanguageSwitch() {
     type: 'button', lang, 'aria-pressed': String(lang === language()), 'data-language': lang,
     onclick: () => { setLanguage(lang); drawLanguageSwitch(); route(true); },
   }, label)));
+}
+
+// The header's links: the lobby, the account (its name once signed in), the ratings.
+function drawNav() {
+  const header = document.querySelector('.site-header');
+  if (!header) return;
+  let nav = document.getElementById('site-nav');
+  if (!nav) {
+    nav = h('nav', { id: 'site-nav', class: 'site-nav' });
+    header.insertBefore(nav, document.getElementById('language-switch'));
+  }
+  nav.setAttribute('aria-label', t('nav.label'));
+  const signed = account();
+  const here = location.hash.replace(/^#\/?/, '').split('/')[0];
+  const link = (href, page, text) => h('a', { href, 'aria-current': page === here ? 'page' : undefined }, text);
+  replace(nav, link('#/', '', t('nav.lobby')),
+    link('#/account', 'account', signed ? signed.name : t('nav.account')),
+    link('#/leaderboard', 'leaderboard', t('nav.leaderboard')));
 }
 
 drawLanguageSwitch();

@@ -47,6 +47,14 @@ export const saved = {
     if (g) delete g.seats[seat];
     save(data);
   },
+  // Forgets every seat held with this token (an account's key, on signing out).
+  forgetToken(token) {
+    const data = load();
+    for (const g of Object.values(data.games)) {
+      for (const [seat, held] of Object.entries(g.seats)) if (held === token) delete g.seats[seat];
+    }
+    save(data);
+  },
   // This browser's token of a finished game's rematch ({ seat, token }), kept with the
   // finished game until the rematch starts.
   rematch(gameId) {
