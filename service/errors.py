@@ -88,6 +88,7 @@ _REASONS: dict[str, tuple[grpc.StatusCode, int]] = {
     "WEBHOOK_TARGET_REFUSED": (grpc.StatusCode.INVALID_ARGUMENT, 400),
     "UNKNOWN_WEBHOOK": (grpc.StatusCode.NOT_FOUND, 404),
     "WEBHOOK_LIMIT": (grpc.StatusCode.FAILED_PRECONDITION, 409),
+    "UNKNOWN_ARENA": (grpc.StatusCode.NOT_FOUND, 404),
     # REST only: a body that is not sent as application/json
     "UNSUPPORTED_MEDIA_TYPE": (grpc.StatusCode.INVALID_ARGUMENT, 415),
     # REST only: GET /v1/schemas/{schema} of a name that is no schema

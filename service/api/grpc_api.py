@@ -224,6 +224,8 @@ class GameServicer(pb_grpc.GameServiceServicer):
     DeleteWebhook = _unary("DeleteWebhook", _in_part("webhooks", "delete"))
     ListWebhookDeliveries = _unary("ListWebhookDeliveries",
                                    _in_part("webhooks", "list_deliveries"))
+    CreateArena = _unary("CreateArena", _in_part("arenas", "create"))
+    GetArena = _unary("GetArena", _in_part("arenas", "get"))
 
     async def WatchGame(
         self, request: pb.WatchGameRequest, context: grpc.aio.ServicerContext
@@ -258,8 +260,23 @@ class GameServicer(pb_grpc.GameServiceServicer):
         stream = await self._call(
             "StreamAccountEvents.open", context, request,
             lambda c, r: self.service.account_streams.open(request, c))
+        async for event in self._stream_of("StreamAccountEvents", context, stream):
+            yield event
+
+    async def WatchArena(
+        self, request: pb.WatchArenaRequest, context: grpc.aio.ServicerContext
+    ) -> AsyncIterator[pb.WatchArenaResponse]:
+        stream = await self._call("WatchArena.open", context, request,
+                                  lambda c, r: self.service.arenas.watch(request, c))
+        async for update in self._stream_of("WatchArena", context, stream):
+            yield update
+
+    async def _stream_of(self, method: str, context: grpc.aio.ServicerContext,
+                         stream: Any) -> AsyncIterator[Any]:
+        """A server stream's messages, with its log line when it ends and a ServiceError
+        as its status."""
         record = RequestRecord(
-            transport="grpc", method="StreamAccountEvents",
+            transport="grpc", method=method,
             request_id=_metadata(context, "x-request-id") or new_request_id())
         with observe_request(record):
             try:

@@ -486,6 +486,8 @@ PATH_PARAMETERS: dict[str, tuple[dict[str, Any], str]] = {
                      "pattern": "^[^/:]+$"}, "The challenge id."),
     "webhookId": ({"type": "string", "minLength": 1, "maxLength": 64,
                    "pattern": "^[^/:]+$"}, "The webhook id."),
+    "arenaId": ({"type": "string", "minLength": 1, "maxLength": 64,
+                 "pattern": "^[^/:]+$"}, "The arena id."),
     "name": ({"type": "string", "minLength": 1, "pattern": "^[^/]+$"},
              "A file name of the web frontend (e.g. app.js)."),
 }
@@ -517,7 +519,7 @@ def build_openapi(routes: list[Route], server_url: str | None = None,
             operation["parameters"] = parameters
         if route.request:
             body = schemas[route.request]
-            for named in ("gameId", "accountId", "challengeId"):
+            for named in ("gameId", "accountId", "challengeId", "arenaId"):
                 if "{" + named + "}" in route.path and named in body["properties"]:
                     # the path names the game (the account): the body does not repeat it
                     body["properties"].pop(named)

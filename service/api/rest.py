@@ -197,6 +197,8 @@ class RestGateway:
             "DeleteWebhook": self._webhook_call,
             "ListWebhookDeliveries": self._webhook_call,
             "GetLeaderboard": self._get_leaderboard,
+            "CreateArena": self._create_arena,
+            "GetArena": self._get_arena,
             "GetRatingHistory": self._get_rating_history,
             "GetAccount": functools.partial(
                 self._lobby, pb.GetAccountRequest, self.service.accounts.get_account),
@@ -263,6 +265,19 @@ class RestGateway:
         return await self.service.webhooks.list_deliveries(
             pb.ListWebhookDeliveriesRequest(webhook_id=webhook_id, **_page_params(request)),
             caller, record)
+
+    async def _create_arena(
+        self, request: RestRequest, caller: Caller, record: RequestRecord
+    ) -> Message | Reply:
+        self.service.require_operator(caller, "CreateArena")  # before the body
+        body = await read_body(request, pb.CreateArenaRequest(), self.bodies)
+        return await self.service.arenas.create(body, caller, record)  # type: ignore[arg-type]
+
+    async def _get_arena(
+        self, request: RestRequest, caller: Caller, record: RequestRecord
+    ) -> Message | Reply:
+        return await self.service.arenas.get(
+            pb.GetArenaRequest(arena_id=request.path_param("arenaId")), caller, record)
 
     async def _get_rating_history(
         self, request: RestRequest, caller: Caller, record: RequestRecord

@@ -188,6 +188,7 @@ class RestApp:
         handlers: dict[str, Callable[[web.Request], Awaitable[web.StreamResponse]]] = {
             "WatchGame": self.streams.watch_game,
             "StreamAccountEvents": self.streams.account_events,
+            "WatchArena": self.streams.watch_arena,
             "RunBatch": self.streams.run_batch,
             "ExportGames": self.streams.export_games,
             "GetSchema": self.get_schema,
@@ -203,7 +204,8 @@ class RestApp:
             app.router.add_route(
                 route.method, route.path.replace("{gameId}", "{gameId:" + GAME_ID_CHARS + "}")
                 .replace("{accountId}", "{accountId:" + GAME_ID_CHARS + "}")
-                .replace("{challengeId}", "{challengeId:" + GAME_ID_CHARS + "}"),
+                .replace("{challengeId}", "{challengeId:" + GAME_ID_CHARS + "}")
+                .replace("{arenaId}", "{arenaId:" + GAME_ID_CHARS + "}"),
                 handlers[route.operation_id])
         if cors_origins:
             _allow_cross_origin(app, cors_origins)

@@ -177,6 +177,18 @@ ROUTES: list[Route] = [
           "An account's rating changes, newest first, a page at a time.",
           response="GetRatingHistoryResponse", authorization="none",
           query=_page_query("Entries")),
+    Route("POST", "/v1/arenas", "CreateArena",
+          "Start an arena between bot accounts and server bots (the operator's only): "
+          "round-robin or Swiss, every game rated.",
+          request="CreateArenaRequest", response="CreateArenaResponse",
+          authorization="operator"),
+    Route("GET", "/v1/arenas/{arenaId}", "GetArena",
+          "An arena's table of results and its games.", response="GetArenaResponse",
+          authorization="none"),
+    Route("GET", "/v1/arenas/{arenaId}/events", "WatchArena",
+          "Server-Sent Events: the arena's table as it stands, then at each change, until "
+          "it finishes (then an `end` event).", authorization="none",
+          content_type="text/event-stream", stream_item="WatchArenaResponse"),
     Route("POST", "/v1/batches", "RunBatch",
           "Play a batch of bot-vs-bot games; one NDJSON line (a RunBatchResponse) per "
           "finished game.",
@@ -225,6 +237,7 @@ PLAIN_OPERATIONS = (
     "GetLeaderboard", "GetRatingHistory", "CreateChallenge", "AcceptChallenge",
     "DeclineChallenge", "CreateWebhook", "ListWebhooks", "DeleteWebhook",
     "ListWebhookDeliveries",
+    "CreateArena", "GetArena",
 )
 
 

@@ -8,7 +8,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
 
 import structlog
 from aiohttp import web
@@ -157,15 +158,35 @@ class RestStreams:
     async def account_events(self, request: web.Request) -> web.StreamResponse:
         """SSE StreamAccountEvents: `event` names the event's field, `data` is its JSON
         (a StreamAccountEventsResponse); a reconnection starts again with what is pending."""
+        return await self._sse_messages(
+            request, "StreamAccountEvents",
+            lambda caller: self.service.account_streams.open(
+                pb.StreamAccountEventsRequest(), caller),
+            lambda event: event.WhichOneof("event"))
+
+    async def watch_arena(self, request: web.Request) -> web.StreamResponse:
+        """SSE WatchArena: `arena` events (a WatchArenaResponse each: the table as it
+        stands), then `end` once the arena finished."""
+        message = pb.WatchArenaRequest(arena_id=request.match_info["arenaId"])
+        return await self._sse_messages(
+            request, "WatchArena", lambda caller: self.service.arenas.watch(message, caller),
+            lambda _update: "arena", end=b"event: end\ndata: {}\n\n")
+
+    async def _sse_messages(self, request: web.Request, method: str,
+                            open_stream: Callable[[Any], Awaitable[Any]],
+                            kind_of: Callable[[Any], str | None],
+                            end: bytes | None = None) -> web.StreamResponse:
+        """A server stream of messages as Server-Sent Events (`event` from kind_of, `data`
+        the message's JSON), with heartbeats; it ends when the client goes, the server
+        stops, or the stream ends (then `end` is written, when given)."""
         record = RequestRecord(
-            transport="rest", method="StreamAccountEvents",
+            transport="rest", method=method,
             request_id=request.headers.get("X-Request-Id") or new_request_id())
         with observe_request(record):
             try:
                 caller = self.gateway.caller(AiohttpRequest(request))
                 await self.service.accounts.resolve(caller)
-                stream = await self.service.account_streams.open(
-                    pb.StreamAccountEventsRequest(), caller)
+                stream = await open_stream(caller)
             except ServiceError as error:
                 record.outcome = error.reason
                 return error_response(error)
@@ -189,19 +210,23 @@ class RestStreams:
                             await response.write(b": keep-alive\n\n")
                             last_write = loop.time()
                         continue
-                    event = pending.result()
+                    try:
+                        event = pending.result()
+                    except StopAsyncIteration:
+                        if end is not None:
+                            await response.write(end)
+                        break
                     pending = asyncio.ensure_future(events.__anext__())
-                    kind = event.WhichOneof("event")
                     data = json.dumps(message_to_json_dict(event), separators=(",", ":"))
-                    await response.write(f"event: {kind}\ndata: {data}\n\n".encode())
+                    await response.write(f"event: {kind_of(event)}\ndata: {data}\n\n".encode())
                     last_write = loop.time()
-            except (ConnectionResetError, StopAsyncIteration):
+            except ConnectionResetError:
                 record.outcome = "CLIENT_GONE"
             finally:
                 pending.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await pending
-                await stream.aclose()  # type: ignore[attr-defined]
+                await stream.aclose()
             return response
 
     async def run_batch(self, request: web.Request) -> web.StreamResponse:

@@ -10,6 +10,7 @@ from ..accounts import Accounts
 from ..accounts.challenges import Challenges
 from ..accounts.stream import AccountStreams
 from ..accounts.webhooks import Webhooks
+from ..arena import ArenaRunner, Arenas
 from ..bots.batches import BatchRunner, BatchStream
 from ..bots.bot_seats import BotPool, available_cpus
 from ..gen import game_service_pb2 as pb
@@ -92,6 +93,14 @@ class GameService:
         self.account_streams.challenges = self.challenges
         self.ratings = Ratings(store, settings, self.live.get, self.lobby.record_ratings)
         self.signals.on_game_over = self.ratings.game_over
+        self.arenas = Arenas(store, settings, self.access.is_operator,
+                             self.access.require_operator, self.accounts.row)
+        self.arena_runner = ArenaRunner(
+            store, settings, self.arenas,
+            lambda request, record, accounts: self.creation.create_game(
+                request, Caller(token=None, peer="arena", internal=True), record, accounts),
+            self.live.get, self.ratings.game_over, self.broker, self.accounts.row)
+        self.arenas.on_created = self.arena_runner.run_soon
         self.upkeep = Upkeep(store, settings, self.broker, self.live)
         self.export = Export(store)
         policy = TargetPolicy.parse(settings.webhook_allow_private,
@@ -213,16 +222,21 @@ class GameService:
         self.server_moves.start()
         self.webhook_sender.start()
         self.signals.webhooks_wake = self.webhook_sender.wake
+        if self.settings.arena_config:
+            await self.arenas.create_configured(self.settings.arena_config)
+        self.arena_runner.start()
 
     async def stop(self) -> None:
         """A graceful stop: the server's moves in progress are abandoned and their claims
         given back (ServerMoves.stop), then everything close() closes is closed."""
+        await self.arena_runner.stop()
         await self.server_moves.stop()
         await self.webhook_sender.stop()
         self.close()
 
     def close(self) -> None:
         self.upkeep.close()
+        self.arena_runner.close()
         self.server_moves.close()
         self.batches.close()
         self.bots.close()

@@ -62,6 +62,22 @@ class ServiceSettings:
     # the leaderboard and rating histories per address.
     rating_provisional_games: int = 10
     ratings_read_rate: str = "30/second;900/minute"
+    # Arenas (service/arena/): entrants, rounds and games one arena may have (every game
+    # is a server game: bots' turns and clocks), arenas running at once, WatchArena
+    # streams in all; the turn clock of arena games that have none of their own (a bot
+    # that does not answer within it forfeits); how often a running arena looks at its
+    # games besides their changes, and its lease (another process takes the arena over
+    # when its runner's process died this long ago); a JSON file of arenas the server
+    # runs (BRASS_ARENA_CONFIG; docs/ARENA.md).
+    max_arena_entrants: int = 16
+    max_arena_rounds: int = 50
+    max_arena_games: int = 500
+    max_running_arenas: int = 4
+    max_arena_watchers: int = 200
+    arena_turn_ms: int = 30_000
+    arena_poll_seconds: float = 1.0
+    arena_lease_seconds: float = 15.0
+    arena_config: str = ""
     # Reads of a game's past one client (its address) may make: GetGame with at_version
     # and GetReplay, together (the web replay viewer asks one a step, 2.5 a second when
     # it plays, one where a dragged slider rests); empty: no limit.

@@ -85,6 +85,7 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     ERROR_REASON_WEBHOOK_TARGET_REFUSED: _ClassVar[ErrorReason]
     ERROR_REASON_UNKNOWN_WEBHOOK: _ClassVar[ErrorReason]
     ERROR_REASON_WEBHOOK_LIMIT: _ClassVar[ErrorReason]
+    ERROR_REASON_UNKNOWN_ARENA: _ClassVar[ErrorReason]
 
 class ResignPolicy(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -123,6 +124,18 @@ class WebhookDeliveryState(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     WEBHOOK_DELIVERY_STATE_UNSPECIFIED: _ClassVar[WebhookDeliveryState]
     WEBHOOK_DELIVERY_STATE_PENDING: _ClassVar[WebhookDeliveryState]
     WEBHOOK_DELIVERY_STATE_DEAD: _ClassVar[WebhookDeliveryState]
+
+class ArenaFormat(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    ARENA_FORMAT_UNSPECIFIED: _ClassVar[ArenaFormat]
+    ARENA_FORMAT_ROUND_ROBIN: _ClassVar[ArenaFormat]
+    ARENA_FORMAT_SWISS: _ClassVar[ArenaFormat]
+
+class ArenaStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    ARENA_STATUS_UNSPECIFIED: _ClassVar[ArenaStatus]
+    ARENA_STATUS_RUNNING: _ClassVar[ArenaStatus]
+    ARENA_STATUS_FINISHED: _ClassVar[ArenaStatus]
 RULESET_UNSPECIFIED: Ruleset
 RULESET_BIRMINGHAM: Ruleset
 RULESET_PITTSBURGH: Ruleset
@@ -183,6 +196,7 @@ ERROR_REASON_CHALLENGE_CLOSED: ErrorReason
 ERROR_REASON_WEBHOOK_TARGET_REFUSED: ErrorReason
 ERROR_REASON_UNKNOWN_WEBHOOK: ErrorReason
 ERROR_REASON_WEBHOOK_LIMIT: ErrorReason
+ERROR_REASON_UNKNOWN_ARENA: ErrorReason
 RESIGN_POLICY_UNSPECIFIED: ResignPolicy
 RESIGN_POLICY_BOT_TAKES_OVER: ResignPolicy
 RESIGN_POLICY_GAME_ENDS: ResignPolicy
@@ -203,6 +217,12 @@ CHALLENGE_STATUS_DECLINED: ChallengeStatus
 WEBHOOK_DELIVERY_STATE_UNSPECIFIED: WebhookDeliveryState
 WEBHOOK_DELIVERY_STATE_PENDING: WebhookDeliveryState
 WEBHOOK_DELIVERY_STATE_DEAD: WebhookDeliveryState
+ARENA_FORMAT_UNSPECIFIED: ArenaFormat
+ARENA_FORMAT_ROUND_ROBIN: ArenaFormat
+ARENA_FORMAT_SWISS: ArenaFormat
+ARENA_STATUS_UNSPECIFIED: ArenaStatus
+ARENA_STATUS_RUNNING: ArenaStatus
+ARENA_STATUS_FINISHED: ArenaStatus
 
 class ClockOptions(_message.Message):
     __slots__ = ("initial_ms", "increment_ms", "turn_ms")
@@ -1700,3 +1720,135 @@ class ListWebhookDeliveriesResponse(_message.Message):
     deliveries: _containers.RepeatedCompositeFieldContainer[WebhookDelivery]
     next_page_token: str
     def __init__(self, deliveries: _Optional[_Iterable[_Union[WebhookDelivery, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
+
+class ArenaEntrant(_message.Message):
+    __slots__ = ("account_id", "server_bot")
+    ACCOUNT_ID_FIELD_NUMBER: _ClassVar[int]
+    SERVER_BOT_FIELD_NUMBER: _ClassVar[int]
+    account_id: str
+    server_bot: str
+    def __init__(self, account_id: _Optional[str] = ..., server_bot: _Optional[str] = ...) -> None: ...
+
+class CreateArenaRequest(_message.Message):
+    __slots__ = ("name", "format", "players", "rounds", "entrants", "ruleset", "options", "seed")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    FORMAT_FIELD_NUMBER: _ClassVar[int]
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    ROUNDS_FIELD_NUMBER: _ClassVar[int]
+    ENTRANTS_FIELD_NUMBER: _ClassVar[int]
+    RULESET_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    format: ArenaFormat
+    players: int
+    rounds: int
+    entrants: _containers.RepeatedCompositeFieldContainer[ArenaEntrant]
+    ruleset: Ruleset
+    options: GameOptions
+    seed: int
+    def __init__(self, name: _Optional[str] = ..., format: _Optional[_Union[ArenaFormat, str]] = ..., players: _Optional[int] = ..., rounds: _Optional[int] = ..., entrants: _Optional[_Iterable[_Union[ArenaEntrant, _Mapping]]] = ..., ruleset: _Optional[_Union[Ruleset, str]] = ..., options: _Optional[_Union[GameOptions, _Mapping]] = ..., seed: _Optional[int] = ...) -> None: ...
+
+class CreateArenaResponse(_message.Message):
+    __slots__ = ("arena",)
+    ARENA_FIELD_NUMBER: _ClassVar[int]
+    arena: Arena
+    def __init__(self, arena: _Optional[_Union[Arena, _Mapping]] = ...) -> None: ...
+
+class GetArenaRequest(_message.Message):
+    __slots__ = ("arena_id",)
+    ARENA_ID_FIELD_NUMBER: _ClassVar[int]
+    arena_id: str
+    def __init__(self, arena_id: _Optional[str] = ...) -> None: ...
+
+class GetArenaResponse(_message.Message):
+    __slots__ = ("arena",)
+    ARENA_FIELD_NUMBER: _ClassVar[int]
+    arena: Arena
+    def __init__(self, arena: _Optional[_Union[Arena, _Mapping]] = ...) -> None: ...
+
+class WatchArenaRequest(_message.Message):
+    __slots__ = ("arena_id",)
+    ARENA_ID_FIELD_NUMBER: _ClassVar[int]
+    arena_id: str
+    def __init__(self, arena_id: _Optional[str] = ...) -> None: ...
+
+class WatchArenaResponse(_message.Message):
+    __slots__ = ("arena",)
+    ARENA_FIELD_NUMBER: _ClassVar[int]
+    arena: Arena
+    def __init__(self, arena: _Optional[_Union[Arena, _Mapping]] = ...) -> None: ...
+
+class ArenaStanding(_message.Message):
+    __slots__ = ("place", "account_id", "name", "server_bot", "points", "wins", "games", "forfeits", "byes", "rating", "rating_change")
+    PLACE_FIELD_NUMBER: _ClassVar[int]
+    ACCOUNT_ID_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    SERVER_BOT_FIELD_NUMBER: _ClassVar[int]
+    POINTS_FIELD_NUMBER: _ClassVar[int]
+    WINS_FIELD_NUMBER: _ClassVar[int]
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    FORFEITS_FIELD_NUMBER: _ClassVar[int]
+    BYES_FIELD_NUMBER: _ClassVar[int]
+    RATING_FIELD_NUMBER: _ClassVar[int]
+    RATING_CHANGE_FIELD_NUMBER: _ClassVar[int]
+    place: int
+    account_id: str
+    name: str
+    server_bot: str
+    points: int
+    wins: int
+    games: int
+    forfeits: int
+    byes: int
+    rating: float
+    rating_change: float
+    def __init__(self, place: _Optional[int] = ..., account_id: _Optional[str] = ..., name: _Optional[str] = ..., server_bot: _Optional[str] = ..., points: _Optional[int] = ..., wins: _Optional[int] = ..., games: _Optional[int] = ..., forfeits: _Optional[int] = ..., byes: _Optional[int] = ..., rating: _Optional[float] = ..., rating_change: _Optional[float] = ...) -> None: ...
+
+class ArenaTable(_message.Message):
+    __slots__ = ("round", "table", "game_id", "account_ids", "finished", "ranks", "rating_changes")
+    ROUND_FIELD_NUMBER: _ClassVar[int]
+    TABLE_FIELD_NUMBER: _ClassVar[int]
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    ACCOUNT_IDS_FIELD_NUMBER: _ClassVar[int]
+    FINISHED_FIELD_NUMBER: _ClassVar[int]
+    RANKS_FIELD_NUMBER: _ClassVar[int]
+    RATING_CHANGES_FIELD_NUMBER: _ClassVar[int]
+    round: int
+    table: int
+    game_id: str
+    account_ids: _containers.RepeatedScalarFieldContainer[str]
+    finished: bool
+    ranks: _containers.RepeatedScalarFieldContainer[int]
+    rating_changes: _containers.RepeatedScalarFieldContainer[float]
+    def __init__(self, round: _Optional[int] = ..., table: _Optional[int] = ..., game_id: _Optional[str] = ..., account_ids: _Optional[_Iterable[str]] = ..., finished: _Optional[bool] = ..., ranks: _Optional[_Iterable[int]] = ..., rating_changes: _Optional[_Iterable[float]] = ...) -> None: ...
+
+class Arena(_message.Message):
+    __slots__ = ("arena_id", "name", "format", "status", "ruleset", "players", "rounds", "round", "standings", "tables", "revision", "create_time", "finish_time")
+    ARENA_ID_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    FORMAT_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    RULESET_FIELD_NUMBER: _ClassVar[int]
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    ROUNDS_FIELD_NUMBER: _ClassVar[int]
+    ROUND_FIELD_NUMBER: _ClassVar[int]
+    STANDINGS_FIELD_NUMBER: _ClassVar[int]
+    TABLES_FIELD_NUMBER: _ClassVar[int]
+    REVISION_FIELD_NUMBER: _ClassVar[int]
+    CREATE_TIME_FIELD_NUMBER: _ClassVar[int]
+    FINISH_TIME_FIELD_NUMBER: _ClassVar[int]
+    arena_id: str
+    name: str
+    format: ArenaFormat
+    status: ArenaStatus
+    ruleset: Ruleset
+    players: int
+    rounds: int
+    round: int
+    standings: _containers.RepeatedCompositeFieldContainer[ArenaStanding]
+    tables: _containers.RepeatedCompositeFieldContainer[ArenaTable]
+    revision: int
+    create_time: _timestamp_pb2.Timestamp
+    finish_time: _timestamp_pb2.Timestamp
+    def __init__(self, arena_id: _Optional[str] = ..., name: _Optional[str] = ..., format: _Optional[_Union[ArenaFormat, str]] = ..., status: _Optional[_Union[ArenaStatus, str]] = ..., ruleset: _Optional[_Union[Ruleset, str]] = ..., players: _Optional[int] = ..., rounds: _Optional[int] = ..., round: _Optional[int] = ..., standings: _Optional[_Iterable[_Union[ArenaStanding, _Mapping]]] = ..., tables: _Optional[_Iterable[_Union[ArenaTable, _Mapping]]] = ..., revision: _Optional[int] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., finish_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...

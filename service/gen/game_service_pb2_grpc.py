@@ -206,6 +206,21 @@ class GameServiceStub:
                 request_serializer=brass_dot_v1_dot_game__service__pb2.ListWebhookDeliveriesRequest.SerializeToString,
                 response_deserializer=brass_dot_v1_dot_game__service__pb2.ListWebhookDeliveriesResponse.FromString,
                 _registered_method=True)
+        self.CreateArena = channel.unary_unary(
+                '/brass.v1.GameService/CreateArena',
+                request_serializer=brass_dot_v1_dot_game__service__pb2.CreateArenaRequest.SerializeToString,
+                response_deserializer=brass_dot_v1_dot_game__service__pb2.CreateArenaResponse.FromString,
+                _registered_method=True)
+        self.GetArena = channel.unary_unary(
+                '/brass.v1.GameService/GetArena',
+                request_serializer=brass_dot_v1_dot_game__service__pb2.GetArenaRequest.SerializeToString,
+                response_deserializer=brass_dot_v1_dot_game__service__pb2.GetArenaResponse.FromString,
+                _registered_method=True)
+        self.WatchArena = channel.unary_stream(
+                '/brass.v1.GameService/WatchArena',
+                request_serializer=brass_dot_v1_dot_game__service__pb2.WatchArenaRequest.SerializeToString,
+                response_deserializer=brass_dot_v1_dot_game__service__pb2.WatchArenaResponse.FromString,
+                _registered_method=True)
 
 
 class GameServiceServicer:
@@ -517,6 +532,35 @@ class GameServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def CreateArena(self, request, context):
+        """Starts an arena (the operator token): a tournament between registered bot accounts and
+        server bots, round-robin or Swiss, 2 to 4 players a table, seats rotated, every game
+        rated. External bots play their games through the bot API (StreamAccountEvents shows
+        each game started and each turn); a bot that does not answer in time forfeits by the
+        clock (TIMEOUT_POLICY_FORFEIT). The server runs it to the end, across restarts.
+        Bounded: entrants, rounds, games and arenas running at once (INVALID_ARGUMENT naming
+        the field, RESOURCE_EXHAUSTED reason RATE_LIMITED).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetArena(self, request, context):
+        """An arena's table of results (points by placing, wins, games, rating changes) and its
+        games (no token needed).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def WatchArena(self, request, context):
+        """An arena's table as it stands, then again at each change, until it finishes (the last
+        message has status ARENA_STATUS_FINISHED). Limited in all (RESOURCE_EXHAUSTED).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_GameServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -689,6 +733,21 @@ def add_GameServiceServicer_to_server(servicer, server):
                     servicer.ListWebhookDeliveries,
                     request_deserializer=brass_dot_v1_dot_game__service__pb2.ListWebhookDeliveriesRequest.FromString,
                     response_serializer=brass_dot_v1_dot_game__service__pb2.ListWebhookDeliveriesResponse.SerializeToString,
+            ),
+            'CreateArena': grpc.unary_unary_rpc_method_handler(
+                    servicer.CreateArena,
+                    request_deserializer=brass_dot_v1_dot_game__service__pb2.CreateArenaRequest.FromString,
+                    response_serializer=brass_dot_v1_dot_game__service__pb2.CreateArenaResponse.SerializeToString,
+            ),
+            'GetArena': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetArena,
+                    request_deserializer=brass_dot_v1_dot_game__service__pb2.GetArenaRequest.FromString,
+                    response_serializer=brass_dot_v1_dot_game__service__pb2.GetArenaResponse.SerializeToString,
+            ),
+            'WatchArena': grpc.unary_stream_rpc_method_handler(
+                    servicer.WatchArena,
+                    request_deserializer=brass_dot_v1_dot_game__service__pb2.WatchArenaRequest.FromString,
+                    response_serializer=brass_dot_v1_dot_game__service__pb2.WatchArenaResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -1611,6 +1670,87 @@ class GameService:
             '/brass.v1.GameService/ListWebhookDeliveries',
             brass_dot_v1_dot_game__service__pb2.ListWebhookDeliveriesRequest.SerializeToString,
             brass_dot_v1_dot_game__service__pb2.ListWebhookDeliveriesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CreateArena(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/brass.v1.GameService/CreateArena',
+            brass_dot_v1_dot_game__service__pb2.CreateArenaRequest.SerializeToString,
+            brass_dot_v1_dot_game__service__pb2.CreateArenaResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetArena(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/brass.v1.GameService/GetArena',
+            brass_dot_v1_dot_game__service__pb2.GetArenaRequest.SerializeToString,
+            brass_dot_v1_dot_game__service__pb2.GetArenaResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def WatchArena(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/brass.v1.GameService/WatchArena',
+            brass_dot_v1_dot_game__service__pb2.WatchArenaRequest.SerializeToString,
+            brass_dot_v1_dot_game__service__pb2.WatchArenaResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -32,6 +32,7 @@ from ..i18n import Text
 
 if TYPE_CHECKING:  # (rows.py imports this module's errors: the names are for annotations)
     from .accounts import AccountRows
+    from .arenas import ArenaRows
     from .challenges import ChallengeRows
     from .ratings import RatingRows
     from .rows import DecisionRow, GameRow, HeadUpdate, ListFilter, ListPage, SeatsUpdate, Snapshot
@@ -177,6 +178,7 @@ class Store(Protocol):
     ratings: RatingRows
     challenges: ChallengeRows
     webhooks: WebhookRows
+    arenas: ArenaRows
 
     async def open(self) -> None: ...
 

@@ -30,6 +30,8 @@ from psycopg_pool import AsyncConnectionPool
 
 from .accounts import SCHEMA as ACCOUNTS_SCHEMA
 from .accounts import AccountRows, RowConflict, Step
+from .arenas import SCHEMA as ARENAS_SCHEMA
+from .arenas import ArenaRows
 from .base import (
     ChangeListener,
     FailureTracker,
@@ -117,7 +119,8 @@ CREATE TABLE IF NOT EXISTS store_probe (
     id INTEGER PRIMARY KEY,
     probed_at DOUBLE PRECISION NOT NULL
 );
-""" + ACCOUNTS_SCHEMA + RATINGS_SCHEMA + CHALLENGES_SCHEMA + WEBHOOKS_SCHEMA + "".join(
+""" + ACCOUNTS_SCHEMA + RATINGS_SCHEMA + CHALLENGES_SCHEMA + WEBHOOKS_SCHEMA + ARENAS_SCHEMA \
+    + "".join(
     # the columns a database made by an earlier version lacks
     f"ALTER TABLE games ADD COLUMN IF NOT EXISTS {name} {kind};\n"
     for name, kind in GAME_COLUMNS_ADDED
@@ -175,6 +178,7 @@ class PostgresStore:
         self.ratings = RatingRows(self)
         self.challenges = ChallengeRows(self)
         self.webhooks = WebhookRows(self)
+        self.arenas = ArenaRows(self)
 
     async def open(self) -> None:
         try:

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from .accounts import AccountRows, RowConflict, Step
+from .arenas import ArenaRows
 from .base import (
     ChangeListener,
     FailureTracker,
@@ -89,6 +90,7 @@ class SqliteStore:
         self.ratings = RatingRows(self)
         self.challenges = ChallengeRows(self)
         self.webhooks = WebhookRows(self)
+        self.arenas = ArenaRows(self)
 
     async def _run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         """Runs a read on the reader thread."""

@@ -20,6 +20,7 @@ from typing import Any
 import structlog
 
 from .accounts import SCHEMA as ACCOUNTS_SCHEMA
+from .arenas import SCHEMA as ARENAS_SCHEMA
 from .base import FailureTracker, IdempotencyConflict, StoreUnavailable, VersionConflict
 from .challenges import SCHEMA as CHALLENGES_SCHEMA
 from .ratings import SCHEMA as RATINGS_SCHEMA
@@ -72,7 +73,7 @@ CREATE TABLE IF NOT EXISTS store_probe (
     id INTEGER PRIMARY KEY,
     probed_at REAL NOT NULL
 );
-""" + ACCOUNTS_SCHEMA + RATINGS_SCHEMA + CHALLENGES_SCHEMA + WEBHOOKS_SCHEMA
+""" + ACCOUNTS_SCHEMA + RATINGS_SCHEMA + CHALLENGES_SCHEMA + WEBHOOKS_SCHEMA + ARENAS_SCHEMA
 
 # Errors of one statement's own making (a constraint, a bad value), which say nothing of
 # whether the store can write; every other sqlite3.Error does (disk full, I/O error, busy).
