@@ -9,6 +9,7 @@ import os
 
 import structlog
 
+from ..arena.arenas import ArenaConfigError, load_arena_config
 from ..limits import parse_networks
 from ..observability import configure_logging
 from ..store import BadDatabaseUrl, StoreUnavailable
@@ -52,8 +53,11 @@ def serve(
         os.environ["BRASS_OPERATOR_TOKEN"] = operator_token
     configure_logging(log_level)
     try:  # settings are checked before any worker starts
-        parse_cors_origins(settings_from_env()[1].cors_origins)
-    except BadSetting as exc:
+        settings, limits = settings_from_env()
+        parse_cors_origins(limits.cors_origins)
+        if settings.arena_config:
+            load_arena_config(settings.arena_config)
+    except (BadSetting, ArenaConfigError) as exc:
         log.error("bad_setting", error=str(exc))
         raise SystemExit(2) from exc
     if workers > 1:

@@ -68,6 +68,11 @@ def server_bot_account_id(spec: str) -> str:
     return "s" + hashlib.sha256(spec.encode()).hexdigest()[:16]
 
 
+def configured_arena_id(name: str) -> str:
+    """The id of the configuration file's arena of this name (the same at every start)."""
+    return "c" + hashlib.sha256(name.encode()).hexdigest()[:16]
+
+
 def arena_message(row: ArenaRow) -> pb.Arena:
     config, state = row.config, row.state
     entrants = config["entrants"]
@@ -278,24 +283,28 @@ class Arenas:
                 self._wakes.pop(row.arena_id, None)
 
     async def create_configured(self, path: str) -> None:
-        """The arenas of the server's configuration file (BRASS_ARENA_CONFIG): a JSON
-        object {"arenas": [CreateArenaRequest as proto3 JSON, …]}. Each is made once, under
-        an id drawn from its name: at a restart an arena of the file is resumed, or left
-        finished, never started again. A bad file stops the start-up (ArenaConfigError)."""
-        try:
-            document = json.loads(Path(path).read_text(encoding="utf-8"))
-            requests = [json_format.ParseDict(entry, pb.CreateArenaRequest())
-                        for entry in document["arenas"]]
-        except (OSError, ValueError, KeyError, TypeError,
-                json_format.ParseError) as exc:
-            raise ArenaConfigError(f"arena configuration {path}: {exc}") from exc
-        for request in requests:
-            arena_id = "c" + hashlib.sha256(request.name.encode()).hexdigest()[:16]
+        """The arenas of the server's configuration file (BRASS_ARENA_CONFIG; its form:
+        load_arena_config). Each is made once, under an id drawn from its name: at a restart
+        an arena of the file is resumed, or left finished, never started again. One that
+        cannot be made (an unknown account, a bound) is logged and left out."""
+        for request in load_arena_config(path):
             try:
-                await self.create_arena(request, arena_id)
+                await self.create_arena(request, configured_arena_id(request.name))
             except ServiceError as error:
-                raise ArenaConfigError(f"arena configuration {path}, arena "
-                                       f"{request.name!r}: {error.message}") from error
+                log.error("arena_config_refused", arena=request.name, reason=error.reason,
+                          error=error.message)
+
+
+def load_arena_config(path: str) -> list[pb.CreateArenaRequest]:
+    """The arenas of a configuration file: a JSON object {"arenas": [CreateArenaRequest
+    as proto3 JSON, …]}; ArenaConfigError when it cannot be read (checked at start-up,
+    before the server serves)."""
+    try:
+        document = json.loads(Path(path).read_text(encoding="utf-8"))
+        return [json_format.ParseDict(entry, pb.CreateArenaRequest())
+                for entry in document["arenas"]]
+    except (OSError, ValueError, KeyError, TypeError, json_format.ParseError) as exc:
+        raise ArenaConfigError(f"arena configuration {path}: {exc}") from exc
 
 
 class ArenaConfigError(ValueError):

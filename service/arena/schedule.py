@@ -39,23 +39,28 @@ def _sit(table: Table, seat_debt: dict[int, float]) -> None:
 
 def round_robin(entrants: int, players: int, cycles: int) -> list[list[Table]]:
     """Every group of `players` entrants, `cycles` times, packed into rounds in which each
-    entrant plays at most one table (groups taken in order, each into the first round it
-    fits); seats rotated by the seat history up to each table."""
-    pending = [list(group) for _ in range(cycles)
-               for group in itertools.combinations(range(entrants), players)]
-    rounds: list[list[Table]] = []
+    entrant plays at most one table (tables taken in order, each into the first round it
+    fits). The first time, a group's seats follow the seat history (seats_of); the c-th
+    time, they are the first time's turned by c: so a pair plays both ways round in two
+    cycles, and a table of n every seat in n."""
     seat_debt: dict[int, float] = {}
+    first = []
+    for group in itertools.combinations(range(entrants), players):
+        table = seats_of(list(group), seat_debt)
+        _sit(table, seat_debt)
+        first.append(table)
+    pending = [table[cycle % players:] + table[:cycle % players]
+               for cycle in range(cycles) for table in first]
+    rounds: list[list[Table]] = []
     while pending:
         busy: set[int] = set()
         tables, rest = [], []
-        for group in pending:
-            if busy.isdisjoint(group):
-                busy.update(group)
-                table = seats_of(group, seat_debt)
-                _sit(table, seat_debt)
+        for table in pending:
+            if busy.isdisjoint(table):
+                busy.update(table)
                 tables.append(table)
             else:
-                rest.append(group)
+                rest.append(table)
         rounds.append(tables)
         pending = rest
     return rounds
