@@ -34,7 +34,7 @@ from ..store import Store, StoreUnavailable
 from ..store.accounts import AccountRow
 from ..store.arenas import FINISHED, RUNNING, ArenaRow
 from ..views.summary import timestamp_message
-from . import schedule
+from .schedule import new_round, round_robin, round_robin_games, standings
 
 log = structlog.get_logger("brass_service.arena")
 
@@ -84,7 +84,7 @@ def arena_message(row: ArenaRow) -> pb.Arena:
         create_time=timestamp_message(row.created_at))
     if state.get("finished_at"):
         arena.finish_time.CopyFrom(timestamp_message(state["finished_at"]))
-    for place, entrant, line in schedule.standings(len(entrants), players, state):
+    for place, entrant, line in standings(len(entrants), players, state):
         arena.standings.append(pb.ArenaStanding(
             place=place, account_id=entrants[entrant]["account_id"],
             name=entrants[entrant]["name"], server_bot=entrants[entrant]["server_bot"],
@@ -177,8 +177,8 @@ class Arenas:
         require(len(set(ids)) == len(ids), "every entrant enters once", "entrants")
         if arena_format == pb.ARENA_FORMAT_ROUND_ROBIN:
             cycles = request.rounds or 1
-            games = schedule.round_robin_games(len(entrants), players, cycles)
-            rounds = len(schedule.round_robin(len(entrants), players, cycles))
+            games = round_robin_games(len(entrants), players, cycles)
+            rounds = len(round_robin(len(entrants), players, cycles))
         else:
             cycles, rounds = 0, request.rounds or DEFAULT_SWISS_ROUNDS
             games = rounds * (len(entrants) // players)
@@ -316,9 +316,9 @@ def _first_state(config: dict[str, Any]) -> dict[str, Any]:
     (the runner plans each from the standings)."""
     state: dict[str, Any] = {"round": 0, "rounds": [], "finished_at": None}
     if config["format"] == pb.ARENA_FORMAT_ROUND_ROBIN:
-        rounds = schedule.round_robin(len(config["entrants"]), config["players"],
+        rounds = round_robin(len(config["entrants"]), config["players"],
                                       config["cycles"])
-        state["rounds"] = [schedule.new_round(tables, [], config["seed"], index)
+        state["rounds"] = [new_round(tables, [], config["seed"], index)
                            for index, tables in enumerate(rounds)]
     return state
 

@@ -33,8 +33,8 @@ from ..ratings.ratings import ranks_of
 from ..store import GameRow, Store, StoreUnavailable
 from ..store.accounts import AccountRow
 from ..store.arenas import FINISHED, RUNNING, ArenaRow
-from . import schedule
 from .arenas import Arenas
+from .schedule import new_round, swiss_round
 
 log = structlog.get_logger("brass_service.arena")
 
@@ -160,9 +160,9 @@ class ArenaRunner:
         config = row.config
         index = state["round"]
         if index >= len(state["rounds"]):  # a Swiss round to plan from the standings
-            tables, byes = schedule.swiss_round(len(config["entrants"]), config["players"],
+            tables, byes = swiss_round(len(config["entrants"]), config["players"],
                                                 state)
-            state["rounds"].append(schedule.new_round(tables, byes, config["seed"], index))
+            state["rounds"].append(new_round(tables, byes, config["seed"], index))
             await self._save(row, state)
         tables = state["rounds"][index]["tables"]
         for number, table in enumerate(tables):

@@ -73,6 +73,7 @@ _REASON_SENTENCES: dict[str, tuple[str, str]] = {
                                "不允许向该地址发送 webhook"),
     "UNKNOWN_WEBHOOK": ("no such webhook", "没有这个 webhook"),
     "WEBHOOK_LIMIT": ("no more webhooks may be added", "无法再添加 webhook"),
+    "UNKNOWN_ARENA": ("no such arena", "没有这个竞技场"),
 }
 
 # Whole messages with their detail as parameters (the English text is the message sent).
