@@ -51,7 +51,9 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def _start_server(workdir: Path) -> tuple[subprocess.Popen[bytes], str]:
+def start_server(workdir: Path) -> tuple[subprocess.Popen[bytes], str]:
+    """A server on a fresh SQLite file in `workdir`, with OPERATOR_TOKEN; (process, gRPC
+    target). The arena note (tools/arena_note.py) starts its server so too."""
     grpc_port, http_port = _free_port(), _free_port()
     env = {**os.environ, "BRASS_HOST": "127.0.0.1", "BRASS_OPERATOR_TOKEN": OPERATOR_TOKEN,
            "BRASS_LOG_LEVEL": "warning"}
@@ -163,7 +165,7 @@ def main(argv: list[str] | None = None) -> None:
         if args.grpc:
             target = args.grpc
         else:
-            process, target = _start_server(Path(tmp))
+            process, target = start_server(Path(tmp))
         try:
             operator = GameClient(target, operator_token=args.operator_token, timeout=120)
             client = GameClient(target, timeout=120)
