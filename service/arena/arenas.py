@@ -17,13 +17,14 @@ import hashlib
 import json
 import secrets
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any, Protocol
 
 import structlog
 from google.protobuf import json_format
 
+from .. import hosted
 from ..bots.bot_seats import check_seat_bot
 from ..errors import ServiceError
 from ..gen import game_service_pb2 as pb
@@ -102,15 +103,15 @@ def arena_message(row: ArenaRow) -> pb.Arena:
 class Arenas:
     """CreateArena, GetArena, WatchArena; `notify` wakes an arena's watchers."""
 
-    def __init__(self, store: Store, settings: ArenaSettings, is_operator: Any,
-                 require_operator: Any, account_row: Any) -> None:
+    def __init__(self, store: Store, settings: ArenaSettings,
+                 require_operator: Callable[[Any, str], None],
+                 account_row: Callable[[str], Awaitable[AccountRow]]) -> None:
         self.store = store
         self.rows = store.arenas
         self.settings = settings
-        self.is_operator = is_operator
         self.require_operator = require_operator
         self.account_row = account_row  # Accounts.row: the account of an id, or UNKNOWN_ACCOUNT
-        self.on_created: Any = None  # (arena id) -> None: the runner starts it
+        self.on_created: Callable[[str], None] | None = None  # the runner starts it
         self._wakes: dict[str, set[asyncio.Event]] = {}
         self._watchers = 0
 
@@ -171,6 +172,13 @@ class Arenas:
                 "rounds")
         ruleset_name(request.ruleset)
         request_options(request.options)
+        # the games' hosted options (clock, policies, stand-in) are refused now, not at
+        # each game's creation
+        stand_in = check_seat_bot(request.options.stand_in_bot or hosted.DEFAULT_STAND_IN,
+                                  self.settings.bot_max_mcts_iterations,
+                                  "options.stand_in_bot", self.settings.bot_max_search_cost)
+        hosted.new_hosting(request.options, {}, stand_in,
+                           hosted.clock_settings(request.options.clock))
         entrants = [await self._entrant(entrant, f"entrants[{index}]")
                     for index, entrant in enumerate(request.entrants)]
         ids = [entrant["account_id"] for entrant in entrants]
@@ -178,16 +186,18 @@ class Arenas:
         if arena_format == pb.ARENA_FORMAT_ROUND_ROBIN:
             cycles = request.rounds or 1
             games = round_robin_games(len(entrants), players, cycles)
-            rounds = len(round_robin(len(entrants), players, cycles))
         else:
             cycles, rounds = 0, request.rounds or DEFAULT_SWISS_ROUNDS
             games = rounds * (len(entrants) // players)
         require(games <= self.settings.max_arena_games,
                 f"the arena would play {games} games; at most "
                 f"{self.settings.max_arena_games}", "rounds")
+        if arena_format == pb.ARENA_FORMAT_ROUND_ROBIN:  # (planned once the games are few)
+            rounds = len(round_robin(len(entrants), players, cycles))
+        options = self._game_options(request.options)
         return {"name": name, "format": arena_format, "players": players, "rounds": rounds,
                 "cycles": cycles, "ruleset": request.ruleset or pb.RULESET_BIRMINGHAM,
-                "options": json_format.MessageToDict(self._game_options(request.options)),
+                "options": json_format.MessageToDict(options),
                 "seed": request.seed if request.HasField("seed") else secrets.randbits(63),
                 "entrants": entrants}
 

@@ -17,6 +17,7 @@ An arena's `state` document (stored by store/arenas.py):
 from __future__ import annotations
 
 import itertools
+import math
 import random
 from collections import Counter
 from typing import Any
@@ -67,7 +68,7 @@ def round_robin(entrants: int, players: int, cycles: int) -> list[list[Table]]:
 
 
 def round_robin_games(entrants: int, players: int, cycles: int) -> int:
-    return cycles * len(list(itertools.combinations(range(entrants), players)))
+    return cycles * math.comb(entrants, players)
 
 
 def swiss_round(entrants: int, players: int, state: dict[str, Any]) -> tuple[list[Table],

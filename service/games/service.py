@@ -93,8 +93,7 @@ class GameService:
         self.account_streams.challenges = self.challenges
         self.ratings = Ratings(store, settings, self.live.get, self.lobby.record_ratings)
         self.signals.on_game_over = self.ratings.game_over
-        self.arenas = Arenas(store, settings, self.access.is_operator,
-                             self.access.require_operator, self.accounts.row)
+        self.arenas = Arenas(store, settings, self.access.require_operator, self.accounts.row)
         self.arena_runner = ArenaRunner(
             store, settings, self.arenas,
             lambda request, record, accounts: self.creation.create_game(

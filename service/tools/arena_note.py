@@ -101,12 +101,15 @@ def stronger_rises(client: GameClient, strong: str, weak: str, games: int,
                      if account_id == table.account_ids[0])
         winner = next(spec for spec, account_id in ids.items() if account_id ==
                       table.account_ids[list(table.ranks).index(1)])
-        if crossed is None and ratings[strong] > ratings[weak]:
+        if ratings[strong] <= ratings[weak]:
+            crossed = None  # from the next game on, if it stays above
+        elif crossed is None:
             crossed = number
         print(f"{number:>4}  {seat0[:22]:<22} {winner[:22]:<22} {ratings[strong]:>22.2f} "
               f"{ratings[weak]:>22.2f}")
-    print(f"the stronger bot's rating is above the weaker one's from game {crossed} on"
-          if crossed else "the stronger bot's rating never rose above the weaker one's")
+    print(f"the stronger bot's rating is above the weaker one's from game {crossed} to the "
+          f"end ({ratings[strong]:.2f} against {ratings[weak]:.2f})" if crossed else
+          "the stronger bot's rating did not stay above the weaker one's")
     _print_table(arena, client)
 
 

@@ -197,7 +197,10 @@ def test_arena_refusals_and_bounds(backend: Any, tmp_path: Path) -> None:
                  "entrants[0].account_id"),
                 ({"server_bots": ["random", "greedy", "mcts:iterations=5"], "rounds": 3},
                  "rounds"),  # 9 games, over the server's 6
-                ({"server_bots": ["random", "greedy"], "rounds": 51}, "rounds")):
+                ({"server_bots": ["random", "greedy"], "rounds": 51}, "rounds"),
+                ({"server_bots": ["random", "greedy"],
+                  "options": pb.GameOptions(clock=pb.ClockOptions(turn_ms=5))},
+                 "options.clock.turn_ms")):
             refused = expect_error("INVALID_ARGUMENT", create_arena, client, "x", **kwargs)
             assert refused.metadata["field"] == field, (kwargs, refused.metadata)
         expect_error("UNKNOWN_ACCOUNT", create_arena, client, "x", accounts=["a-nobody"],
