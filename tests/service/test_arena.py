@@ -99,6 +99,19 @@ def test_a_round_robin_of_server_bots_to_the_end_over_grpc_and_rest(
         rest.close()
 
 
+def test_a_three_player_table_scores_by_placing(server: ServerProcess) -> None:
+    with server.client() as client:
+        arena = create_arena(client, _name("Three a table"), players=3, options=BEGINNER,
+                             server_bots=["random", "greedy", "mcts:iterations=8"])
+        arena = _to_the_end(client, arena.arena_id)
+        (table,) = arena.tables
+        assert len(table.account_ids) == len(client.get_game(table.game_id).summary.seats) == 3
+        # first scores 2, second 1, last 0 (level seats share the better place)
+        assert sorted(line.points for line in arena.standings) == sorted(
+            3 - rank for rank in table.ranks)
+        _check_table(client, arena)
+
+
 def test_a_swiss_arena_resumes_after_a_restart(backend: Any) -> None:
     server = backend.start_server("arena-restart", env=FAST)
     with server.client() as client:
