@@ -641,6 +641,39 @@ class GameClient:
         finally:
             call.cancel()
 
+    def export_games(
+        self,
+        *,
+        ruleset: str | None = None,
+        players: int | None = None,
+        rated: bool | None = None,
+        created_after: float | None = None,
+        created_before: float | None = None,
+        limit: int | None = None,
+        timeout: float | None = None,
+    ) -> Iterator[str]:
+        """Finished games, newest first, as game-export.v1 JSON documents (the lines of
+        GET /v1/games:export; brass.records.read_export rebuilds and checks them). The
+        operator's only. Times are Unix seconds; unset filters keep every game.
+
+        Not retried: export again from the last game received (created_before)."""
+        request = pb.ExportGamesRequest(players=players, rated=rated, limit=limit)
+        if ruleset is not None:
+            request.ruleset = pb.Ruleset.Value(f"RULESET_{ruleset.upper()}")
+        for name, moment in (("created_after", created_after),
+                             ("created_before", created_before)):
+            if moment is not None:
+                getattr(request, name).FromNanoseconds(round(moment * 1e9))
+        call = self._stub.ExportGames(
+            request, timeout=timeout, metadata=_auth(self.operator_token))
+        try:
+            for response in call:
+                yield response.record
+        except grpc.RpcError as error:
+            raise BrassError.from_rpc_error(error) from None
+        finally:
+            call.cancel()
+
     def seat(self, game_id: str, token: str) -> SeatClient:
         return SeatClient(self, game_id, token)
 

@@ -13,6 +13,7 @@ from grpc_status import rpc_status
 from ..auth import bearer_token
 from ..errors import ServiceError
 from ..games import Caller, GameService
+from ..games.export import ExportFilter
 from ..gen import game_service_pb2 as pb
 from ..gen import game_service_pb2_grpc as pb_grpc
 from ..i18n import LANGUAGE, Text, negotiate
@@ -287,6 +288,31 @@ class GameServicer(pb_grpc.GameServiceServicer):
                 await _abort(context, error)
             finally:
                 await stream.aclose()  # type: ignore[attr-defined]
+
+    async def ExportGames(
+        self, request: pb.ExportGamesRequest, context: grpc.aio.ServicerContext
+    ) -> AsyncIterator[pb.ExportGamesResponse]:
+        """The records of GET /v1/games:export, one message each: the next is made when
+        gRPC's flow control has taken the last (memory: one game's record)."""
+        async def open_export(caller: Caller, _record: RequestRecord) -> AsyncIterator[bytes]:
+            return self.service.export_games(ExportFilter.of_request(request), caller)
+
+        lines = await self._call("ExportGames.open", context, request, open_export)
+        record = RequestRecord(
+            transport="grpc", method="ExportGames",
+            request_id=_metadata(context, "x-request-id") or new_request_id())
+        sent = 0
+        with observe_request(record):
+            try:
+                async for line in lines:
+                    yield pb.ExportGamesResponse(record=line.rstrip(b"\n").decode())
+                    sent += 1
+            except ServiceError as error:
+                record.outcome = error.reason
+                await _abort(context, error)
+            finally:
+                record.extra["games"] = sent
+                await lines.aclose()  # type: ignore[attr-defined]
 
     async def RunBatch(
         self, request: pb.RunBatchRequest, context: grpc.aio.ServicerContext

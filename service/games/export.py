@@ -44,6 +44,9 @@ class ExportFilter:
     limit: int = DEFAULT_EXPORT_GAMES
 
     def check(self) -> None:
+        if self.ruleset is not None and self.ruleset not in ENGINE_RULESETS:
+            raise ServiceError("INVALID_ARGUMENT", f"ruleset {self.ruleset} is not supported",
+                               field="ruleset")
         if self.players is not None and not 2 <= self.players <= 4:
             raise ServiceError("INVALID_ARGUMENT", "players must be 2, 3 or 4",
                                field="players")
@@ -55,6 +58,24 @@ class ExportFilter:
             if value is not None and not (math.isfinite(value) and 0 <= value < 2**37):
                 raise ServiceError("INVALID_ARGUMENT", f"{name} is not a time",
                                    field=name)
+
+    @classmethod
+    def of_request(cls, request: pb.ExportGamesRequest) -> ExportFilter:
+        """The filter of ExportGames over gRPC (unset fields: any; limit: the default)."""
+        def seconds(name: str) -> float | None:
+            if not request.HasField(name):
+                return None
+            moment = getattr(request, name)
+            return moment.seconds + moment.nanos / 1e9
+
+        return cls(
+            ruleset=request.ruleset or None,
+            players=request.players if request.HasField("players") else None,
+            rated=request.rated if request.HasField("rated") else None,
+            created_after=seconds("created_after"),
+            created_before=seconds("created_before"),
+            limit=request.limit if request.HasField("limit") else DEFAULT_EXPORT_GAMES,
+        )
 
     def keeps(self, row: GameRow) -> bool:
         return ((self.players is None or row.players == self.players)

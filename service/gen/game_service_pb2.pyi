@@ -1363,6 +1363,28 @@ class RunBatchResponse(_message.Message):
     rules_edition: int
     def __init__(self, index: _Optional[int] = ..., batch_seed: _Optional[int] = ..., seed: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[BatchSeat, _Mapping]]] = ..., winners: _Optional[_Iterable[int]] = ..., ranking: _Optional[_Iterable[int]] = ..., decisions: _Optional[int] = ..., decision_ids: _Optional[_Iterable[int]] = ..., completed: _Optional[int] = ..., seconds: _Optional[float] = ..., ruleset: _Optional[_Union[Ruleset, str]] = ..., rules_edition: _Optional[int] = ...) -> None: ...
 
+class ExportGamesRequest(_message.Message):
+    __slots__ = ("ruleset", "players", "rated", "created_after", "created_before", "limit")
+    RULESET_FIELD_NUMBER: _ClassVar[int]
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    RATED_FIELD_NUMBER: _ClassVar[int]
+    CREATED_AFTER_FIELD_NUMBER: _ClassVar[int]
+    CREATED_BEFORE_FIELD_NUMBER: _ClassVar[int]
+    LIMIT_FIELD_NUMBER: _ClassVar[int]
+    ruleset: Ruleset
+    players: int
+    rated: bool
+    created_after: _timestamp_pb2.Timestamp
+    created_before: _timestamp_pb2.Timestamp
+    limit: int
+    def __init__(self, ruleset: _Optional[_Union[Ruleset, str]] = ..., players: _Optional[int] = ..., rated: _Optional[bool] = ..., created_after: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., created_before: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., limit: _Optional[int] = ...) -> None: ...
+
+class ExportGamesResponse(_message.Message):
+    __slots__ = ("record",)
+    RECORD_FIELD_NUMBER: _ClassVar[int]
+    record: str
+    def __init__(self, record: _Optional[str] = ...) -> None: ...
+
 class Account(_message.Message):
     __slots__ = ("account_id", "name", "bot", "create_time", "active")
     ACCOUNT_ID_FIELD_NUMBER: _ClassVar[int]

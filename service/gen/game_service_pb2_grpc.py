@@ -86,6 +86,11 @@ class GameServiceStub:
                 request_serializer=brass_dot_v1_dot_game__service__pb2.RunBatchRequest.SerializeToString,
                 response_deserializer=brass_dot_v1_dot_game__service__pb2.RunBatchResponse.FromString,
                 _registered_method=True)
+        self.ExportGames = channel.unary_stream(
+                '/brass.v1.GameService/ExportGames',
+                request_serializer=brass_dot_v1_dot_game__service__pb2.ExportGamesRequest.SerializeToString,
+                response_deserializer=brass_dot_v1_dot_game__service__pb2.ExportGamesResponse.FromString,
+                _registered_method=True)
         self.GetRuleset = channel.unary_unary(
                 '/brass.v1.GameService/GetRuleset',
                 request_serializer=brass_dot_v1_dot_game__service__pb2.GetRulesetRequest.SerializeToString,
@@ -301,6 +306,17 @@ class GameServiceServicer:
         At most 1,000 games per batch (INVALID_ARGUMENT beyond) and a few batches at once per
         server (RESOURCE_EXHAUSTED, reason RATE_LIMITED, beyond). Needs the server's operator
         token (PERMISSION_DENIED without it).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ExportGames(self, request, context):
+        """Finished games for research, newest first (the operator's only; PERMISSION_DENIED
+        without the operator token): one game-export.v1 record per message (the JSON Schema at
+        GET /v1/schemas/game-export.v1), as REST's GET /v1/games:export sends them as JSON
+        Lines. Streamed with bounded memory: the server makes the next record when the client
+        has taken the last. A failure after the first record ends the stream with its status.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -613,6 +629,11 @@ def add_GameServiceServicer_to_server(servicer, server):
                     servicer.RunBatch,
                     request_deserializer=brass_dot_v1_dot_game__service__pb2.RunBatchRequest.FromString,
                     response_serializer=brass_dot_v1_dot_game__service__pb2.RunBatchResponse.SerializeToString,
+            ),
+            'ExportGames': grpc.unary_stream_rpc_method_handler(
+                    servicer.ExportGames,
+                    request_deserializer=brass_dot_v1_dot_game__service__pb2.ExportGamesRequest.FromString,
+                    response_serializer=brass_dot_v1_dot_game__service__pb2.ExportGamesResponse.SerializeToString,
             ),
             'GetRuleset': grpc.unary_unary_rpc_method_handler(
                     servicer.GetRuleset,
@@ -1022,6 +1043,33 @@ class GameService:
             '/brass.v1.GameService/RunBatch',
             brass_dot_v1_dot_game__service__pb2.RunBatchRequest.SerializeToString,
             brass_dot_v1_dot_game__service__pb2.RunBatchResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ExportGames(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/brass.v1.GameService/ExportGames',
+            brass_dot_v1_dot_game__service__pb2.ExportGamesRequest.SerializeToString,
+            brass_dot_v1_dot_game__service__pb2.ExportGamesResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -11,12 +11,13 @@ import json
 import random
 import time
 
+import grpc
 import jsonschema
 import pytest
 
 import brass
 from brass import records
-from brass_clients.sdk import GameClient, pb
+from brass_clients.sdk import BrassError, GameClient, pb
 
 from .helpers import LOOPBACK, ServerProcess, expect_rest_error, play_random_grpc
 
@@ -125,6 +126,18 @@ def test_a_bulk_export_reloads_with_every_hash_matching(server: ServerProcess) -
     future = "createdBefore=" + start.strftime("%Y-%m-%dT%H:%M:%SZ")
     status, body = _export(server, f"{after}&{future}", operator)
     assert (status, body) == (200, b"")
+    # the same records over gRPC (ExportGames), filters included
+    with server.client() as client:
+        assert list(client.export_games(created_after=start.timestamp())) == lines
+        pittsburgh = [json.loads(record) for record in client.export_games(
+            created_after=start.timestamp(), ruleset="pittsburgh")]
+        assert {g["ruleset"] for g in pittsburgh} == {"pittsburgh"} and pittsburgh
+        assert {json.loads(r)["players"] for r in client.export_games(
+            created_after=start.timestamp(), players=3)} == {3}
+        assert len(list(client.export_games(created_after=start.timestamp(), limit=1))) == 1
+        assert list(client.export_games(created_after=start.timestamp(), rated=True)) == []
+        assert list(client.export_games(created_after=start.timestamp(),
+                                        created_before=start.timestamp())) == []
     # a changed line is caught
     broken = json.loads(lines[0])
     broken["record"]["decisions"] = broken["record"]["decisions"][:-1]
@@ -146,6 +159,25 @@ def test_export_and_schema_refusals(server: ServerProcess) -> None:
         error = json.loads(body)["error"]
         assert (status, error["reason"]) == (400, "INVALID_ARGUMENT"), query
         assert error["details"][0]["metadata"]["field"] == field
+    # over gRPC: the same refusals, before any record
+    for token, reason in ((None, "UNAUTHENTICATED"), ("not-the-operator", "OPERATOR_ONLY")):
+        with GameClient(server.grpc_target, timeout=30, operator_token=token) as client:
+            with pytest.raises(BrassError) as refused:
+                list(client.export_games())
+            assert refused.value.reason == reason
+    with server.client() as client:
+        for arguments, field in (({"players": 5}, "players"), ({"limit": 0}, "limit"),
+                                 ({"limit": 100_001}, "limit"),
+                                 ({"created_after": -5.0}, "created_after")):
+            with pytest.raises(BrassError) as refused:
+                list(client.export_games(**arguments))  # type: ignore[arg-type]
+            assert (refused.value.reason, refused.value.metadata.get("field")) == (
+                "INVALID_ARGUMENT", field)
+        stub_request = pb.ExportGamesRequest(ruleset=7)  # a Ruleset this engine lacks
+        with pytest.raises(grpc.RpcError) as unknown:
+            list(client._stub.ExportGames(stub_request, metadata=(
+                ("authorization", f"Bearer {operator}"),)))
+        assert unknown.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     rest = server.rest()
     for name in records.SCHEMA_NAMES:
         assert rest.get(f"/v1/schemas/{name}") == records.schema(name)
