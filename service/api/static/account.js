@@ -22,8 +22,10 @@ export function showError(box, err) {
   box.textContent = err.reason ? `${err.message} (${err.reason})` : String(err.message || err);
 }
 
+// A ruleset's name; unset (RULESET_UNSPECIFIED, as a challenge made without one) is Birmingham.
 export function rulesetName(ruleset) {
-  return t(`ruleset.${String(ruleset || 'RULESET_BIRMINGHAM').replace(/^RULESET_/, '').toLowerCase()}`);
+  const name = String(ruleset || '').replace(/^RULESET_/, '').toLowerCase();
+  return t(`ruleset.${!name || name === 'unspecified' ? 'birmingham' : name}`);
 }
 
 // A form's submit: the error line hidden, the button held down while `action` runs, a
@@ -84,24 +86,31 @@ function createForm(go) {
   return form;
 }
 
+// A button that copies `text` (the field's text selected first, for copying by hand),
+// and says whether it could.
+function copyButton(input, text, label) {
+  const said = h('span', { class: 'note', 'aria-live': 'polite' });
+  const copy = h('button', { type: 'button', class: 'copy' }, label);
+  copy.addEventListener('click', async () => {
+    if (input.select) input.select();
+    try {
+      await navigator.clipboard.writeText(text);
+      said.textContent = t('account.copied');
+    } catch {
+      said.textContent = t('account.copyByHand');
+    }
+  });
+  return [copy, said];
+}
+
 // The key of the account just made: shown once, with a copy button and a warning.
 function keyCard(key) {
   const input = h('input', { id: 'new-key', type: 'text', readonly: true, value: key, class: 'key-text', 'aria-describedby': 'new-key-warning' });
-  const copied = h('span', { class: 'note', 'aria-live': 'polite' });
-  const copy = h('button', { type: 'button', class: 'copy-key' }, t('account.copy'));
-  copy.addEventListener('click', async () => {
-    input.select();
-    try {
-      await navigator.clipboard.writeText(key);
-      copied.textContent = t('account.copied');
-    } catch {
-      copied.textContent = t('account.copyByHand');
-    }
-  });
   return h('section', { class: 'card key-card', role: 'region', 'aria-labelledby': 'new-key-heading' },
     h('h2', { id: 'new-key-heading' }, t('account.yourKey')),
     h('p', { id: 'new-key-warning', class: 'warning' }, t('account.keyWarning')),
-    h('div', { class: 'toolbar' }, h('label', { for: 'new-key', class: 'sr-only' }, t('account.key')), input, copy, copied));
+    h('div', { class: 'toolbar' }, h('label', { for: 'new-key', class: 'sr-only' }, t('account.key')), input,
+      copyButton(input, key, t('account.copy'))));
 }
 
 function seatOf(raw, accountId) {
@@ -204,7 +213,7 @@ function challengeRow(c, signed, go, err) {
     }, t('account.play')));
   }
   const players = 1 + challenged.length;
-  const meta = [incoming ? t('challenge.from') : t('challenge.to'), rulesetName(c.ruleset),
+  const meta = [rulesetName(c.ruleset),
     t('lobby.playersN', { n: players }), c.rated ? t('account.rated') : t('challenge.unrated'),
     t(`challenge.status.${status || 'open'}`)].join(' · ');
   return h('li', { class: 'game-row challenge', 'data-challenge-id': c.challengeId, 'data-status': status },
@@ -298,10 +307,13 @@ function signedInPage(root, go, signed) {
     streamState.textContent = t(`account.stream.${state}`);
     if (error) showError(err, error);
   });
+  const idText = h('code', { class: 'account-id' }, signed.id);
   const card = h('section', { class: 'card account-card', 'aria-labelledby': 'account-heading' },
     h('h2', { id: 'account-heading' }, t('account.signedInAs', { name: signed.name })),
-    h('p', {}, t('account.idIs'), ' ', h('code', { class: 'account-id' }, signed.id),
-      signed.bot ? h('span', { class: 'badge' }, t('account.bot')) : null),
+    h('p', { class: 'toolbar' }, t('account.idIs'), ' ', idText,
+      signed.bot ? h('span', { class: 'badge' }, t('account.bot')) : null,
+      copyButton(idText, signed.id, t('account.copyId'))),
+    h('p', { class: 'note' }, t('account.idShare')),
     h('div', { class: 'toolbar' },
       h('a', { href: `#/player/${encodeURIComponent(signed.id)}`, class: 'button' }, t('account.myRatings')),
       signOutButton),

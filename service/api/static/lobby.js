@@ -310,11 +310,14 @@ export async function lobbyPage(root, go) {
 // #/join/ID[/SEAT]: take an open seat with a display name.
 export async function joinPage(root, go, gameId, seat) {
   const err = errorBox();
-  const name = h('input', { id: 'join-name', type: 'text', maxlength: 64, required: true, value: account()?.name || '' });
+  // signed in, the seat takes the account's name (the server refuses another)
+  const signed = account();
+  const name = h('input', { id: 'join-name', type: 'text', maxlength: 64, required: true, value: signed?.name || '', readonly: Boolean(signed), 'aria-describedby': signed ? 'join-name-hint' : undefined });
   const submit = h('button', { type: 'submit', class: 'primary' }, t('lobby.join'));
   const info = h('p', {}, t('join.loading'));
   const form = h('form', { class: 'join-form' },
-    info, h('div', { class: 'field' }, h('label', { for: 'join-name' }, t('join.yourName')), name), err, submit);
+    info, h('div', { class: 'field' }, h('label', { for: 'join-name' }, t('join.yourName')), name,
+      signed ? h('small', { id: 'join-name-hint' }, t('join.asAccount')) : null), err, submit);
   replace(root, h('section', { class: 'card narrow', 'aria-labelledby': 'join-heading' },
     h('h2', { id: 'join-heading' }, t('join.title')), form));
   document.title = 'Brass — join';

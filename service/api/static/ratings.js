@@ -6,7 +6,7 @@ import { errorBox, rulesetName, showError } from './account.js';
 import { api } from './api.js';
 import { capabilities } from './caps.js';
 import { h, replace } from './dom.js';
-import { t } from './i18n.js';
+import { language, t } from './i18n.js';
 
 const KINDS = ['ACCOUNT_KIND_UNSPECIFIED', 'ACCOUNT_KIND_PEOPLE', 'ACCOUNT_KIND_BOTS'];
 
@@ -21,7 +21,13 @@ function signed(value) {
 
 function when(stamp) {
   const date = new Date(stamp);
-  return Number.isNaN(date.getTime()) ? '' : date.toLocaleString();
+  return Number.isNaN(date.getTime()) ? '' : date.toLocaleString(language());
+}
+
+// A table's head: [text, numeric] per column (numbers are right-aligned, their heads too).
+export function headRow(columns) {
+  return h('thead', {}, h('tr', {}, columns.map(([text, numeric]) =>
+    h('th', { scope: 'col', class: numeric ? 'number' : undefined }, text))));
 }
 
 function select(id, label, values, chosen, text) {
@@ -68,8 +74,7 @@ export async function leaderboardPage(root, go, rulesetArg, playersArg, kindArg)
   const body = h('tbody');
   const caption = t('ratings.caption', { ruleset: rulesetName(ruleset), n: players });
   const table = h('table', { class: 'ratings leaderboard' }, h('caption', {}, caption),
-    h('thead', {}, h('tr', {}, [t('ratings.place'), t('account.name'), t('ratings.rating'), t('ratings.games')]
-      .map((text) => h('th', { scope: 'col' }, text)))), body);
+    headRow([[t('ratings.place')], [t('account.name')], [t('ratings.rating'), true], [t('ratings.games'), true]]), body);
   const pages = pager(
     (token) => api.leaderboard(ruleset.replace(/^RULESET_/, '').toLowerCase(), { players, kind, pageSize: PAGE, pageToken: token }),
     (entries, page) => replace(body, entries.length ? entries.map((e, i) => h('tr', { 'data-account-id': e.accountId },
@@ -93,8 +98,7 @@ export async function playerPage(root, go, accountId) {
   const facts = h('p', { class: 'note' });
   const body = h('tbody');
   const table = h('table', { class: 'ratings history' }, h('caption', {}, t('ratings.history')),
-    h('thead', {}, h('tr', {}, [t('ratings.game'), t('lobby.ruleset'), t('ratings.place'), t('ratings.rating'), t('ratings.when')]
-      .map((text) => h('th', { scope: 'col' }, text)))), body);
+    headRow([[t('ratings.game')], [t('lobby.ruleset')], [t('ratings.place'), true], [t('ratings.rating'), true], [t('ratings.when')]]), body);
   const pages = pager((token) => api.ratingHistory(accountId, { pageSize: PAGE, pageToken: token }),
     (entries) => replace(body, entries.length ? entries.map((e) => h('tr', { 'data-game-id': e.gameId },
       h('td', {}, h('a', { href: `#/game/${encodeURIComponent(e.gameId)}` }, e.gameId)),
