@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from service.helpers import skip_loudly
+from service.helpers import TEST_OPERATOR_TOKEN, skip_loudly
 
 from .helpers import (
     PAGE_TIMEOUT_MS,
@@ -163,7 +163,7 @@ def test_axe_finds_no_serious_violation_on_the_account_pages_used_by_keyboard(
     browser: Any, site: tuple[str, Rest], artifacts: Path
 ) -> None:
     """The account pages (signed out; signed in with the new key shown, a challenge to
-    accept and a game; the leaderboard; a rating history): no serious or critical
+    accept and a game; the leaderboard; a rating history; an arena): no serious or critical
     violation, and signing in and accepting a challenge by keyboard alone."""
     base, rest = site
     suffix = uuid.uuid4().hex[:6]
@@ -206,5 +206,11 @@ def test_axe_finds_no_serious_violation_on_the_account_pages_used_by_keyboard(
     page.click("form.account-create-form button[type=submit]")
     page.wait_for_selector(".key-card #new-key")
     found += blocking_violations(page, "account, the new key")
+    arena = rest.call("POST", "/v1/arenas", TEST_OPERATOR_TOKEN, {
+        "name": f"Axe arena {suffix}", "options": {"beginner": True},
+        "entrants": [{"serverBot": "random"}, {"serverBot": "greedy"}]})["arena"]
+    page.goto(f"{base}/#/arena/{arena['arenaId']}")
+    page.wait_for_selector("table.arena-standings tbody tr")
+    found += blocking_violations(page, "arena")
     assert not found, "\n".join(found)
     assert not page.errors

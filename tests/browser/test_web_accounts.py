@@ -1,7 +1,8 @@
 """The web page's accounts (issue 24, item 5): an account made in the page and its key
 shown once, signing in with the key, "my games" (a game created while signed in is bound
 to the account), a challenge sent from one browser and accepted in another over the
-account streams, the leaderboard of rated results and an account's rating history."""
+account streams, the leaderboard of rated results and an account's rating history, and
+an arena's table, live."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from service.helpers import TEST_OPERATOR_TOKEN
 
 from .helpers import PAGE_TIMEOUT_MS, Rest, new_page, shot
 
@@ -173,4 +175,31 @@ def test_the_leaderboard_and_a_history_show_rated_results(
     after = next(c for c in change if c["accountId"] == bot["account"]["accountId"])
     assert f"{after['ratingAfter']:.1f}" in history.inner_text()
     shot(page, artifacts, "rating-history")
+    assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_an_arenas_table_follows_it_live_to_its_end(
+        browser: Any, site: tuple[str, Rest], artifacts: Path) -> None:
+    """An arena of two server bots (a beginner game: seconds) opened as it starts: the
+    page's table moves with WatchArena's stream, without a reload, to the finished table
+    the server answers."""
+    base, rest = site
+    arena = rest.call("POST", "/v1/arenas", TEST_OPERATOR_TOKEN, {
+        "name": unique("Web arena"), "seed": "3", "options": {"beginner": True},
+        "entrants": [{"serverBot": "random"}, {"serverBot": "greedy"}]})["arena"]
+    page = new_page(browser, 1400, 900)
+    page.goto(f"{base}/#/arena/{arena['arenaId']}")
+    page.wait_for_selector(".arena-table table.arena-standings tbody tr")
+    first = int(page.get_attribute(".arena-table", "data-revision"))
+    assert page.locator("table.arena-standings tbody tr").count() == 2
+    page.wait_for_selector(".arena-table[data-status=finished]", timeout=90_000)
+    assert int(page.get_attribute(".arena-table", "data-revision")) > first
+    table = rest.call("GET", f"/v1/arenas/{arena['arenaId']}")["arena"]
+    shown = [(row.get_attribute("data-account-id"), row.locator("td.points").inner_text())
+             for row in page.locator("table.arena-standings tbody tr").all()]
+    assert shown == [(line["accountId"], str(line.get("points", 0)))
+                     for line in table["standings"]]
+    links = page.locator("table.arena-tables a[href^='#/replay/']")
+    assert links.count() == len(table["tables"]) == 1
+    shot(page, artifacts, "arena-table")
     assert not page.errors  # type: ignore[attr-defined]

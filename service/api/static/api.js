@@ -78,6 +78,7 @@ export const api = {
   declineChallenge: (key, id) => call('POST', `/v1/challenges/${enc(id)}:decline`, { token: key, body: {} }),
   leaderboard: (ruleset, query) => call('GET', `/v1/leaderboards/${enc(ruleset)}`, { query }),
   ratingHistory: (id, query) => call('GET', `/v1/accounts/${enc(id)}/ratings`, { query }),
+  arena: (id) => call('GET', `/v1/arenas/${enc(id)}`),
   // the account's games (its unlisted ones too with its key)
   accountGames: (id, key, pageToken) =>
     call('GET', '/v1/games', { token: key, query: { accountId: id, pageSize: 50, pageToken } }),

@@ -7,8 +7,10 @@
 //   #/replay/ID[/VERSION]    the replay viewer
 //   #/account                sign in (an account's key), my games, challenges
 //   #/leaderboard[/RULESET/PLAYERS/KIND], #/player/ID   ratings
+//   #/arena[/ID]             an arena's table
 
 import { accountPage } from './account.js';
+import { arenaPage } from './arena.js';
 import { h, replace } from './dom.js';
 import { gamePage } from './game.js';
 import { LANGUAGES, language, setLanguage, t } from './i18n.js';
@@ -61,6 +63,8 @@ async function route(force = false) {
       await leaderboardPage(root, go, id, a, b);
     } else if (page === 'player' && id) {
       await playerPage(root, go, id);
+    } else if (page === 'arena') {
+      cleanup = await arenaPage(root, go, id);
     } else {
       await lobbyPage(root, go);
     }
@@ -99,7 +103,7 @@ function drawLanguageSwitch() {
   }, label)));
 }
 
-// The header's links: the lobby, the account (its name once signed in), the ratings.
+// The header's links: the lobby, the account (its name once signed in), the ratings, arenas.
 function drawNav() {
   const header = document.querySelector('.site-header');
   if (!header) return;
@@ -114,7 +118,8 @@ function drawNav() {
   const link = (href, page, text) => h('a', { href, 'aria-current': page === here ? 'page' : undefined }, text);
   replace(nav, link('#/', '', t('nav.lobby')),
     link('#/account', 'account', signed ? signed.name : t('nav.account')),
-    link('#/leaderboard', 'leaderboard', t('nav.leaderboard')));
+    link('#/leaderboard', 'leaderboard', t('nav.leaderboard')),
+    link('#/arena', 'arena', t('nav.arena')));
 }
 
 drawLanguageSwitch();

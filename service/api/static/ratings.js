@@ -14,7 +14,7 @@ export function rating(value) {
   return Number(value || 0).toFixed(1);
 }
 
-function signed(value) {
+export function ratingChange(value) {
   const n = Number(value || 0);
   return `${n >= 0 ? '+' : '−'}${Math.abs(n).toFixed(1)}`;
 }
@@ -104,7 +104,7 @@ export async function playerPage(root, go, accountId) {
       h('td', {}, h('a', { href: `#/game/${encodeURIComponent(e.gameId)}` }, e.gameId)),
       h('td', {}, `${rulesetName(e.ruleset)} · ${t('lobby.playersN', { n: e.players })}`),
       h('td', { class: 'number' }, e.rank || ''),
-      h('td', { class: 'number' }, `${rating(e.ratingBefore)} → ${rating(e.ratingAfter)} (${signed((e.ratingAfter || 0) - (e.ratingBefore || 0))})`),
+      h('td', { class: 'number' }, `${rating(e.ratingBefore)} → ${rating(e.ratingAfter)} (${ratingChange((e.ratingAfter || 0) - (e.ratingBefore || 0))})`),
       h('td', {}, when(e.createTime)))) : h('tr', {}, h('td', { colspan: 5 }, t('ratings.noHistory')))),
     err);
   replace(root, h('section', { class: 'card', 'aria-labelledby': 'player-heading' },
