@@ -196,7 +196,8 @@ def play_step(page: Any, rng: random.Random, on_board: bool = False) -> str:
     """Through the page: one decision, on the board when it offers one there, else from
     the list of this decision's options."""
     wait_my_options(page)
-    board = page.locator("svg.board [data-action-id].legal")
+    # the decision's own options on the board (not the places whole actions go through)
+    board = page.locator("svg.board [data-action-id].legal:not(.target)")
     if on_board and board.count():
         target = any_of(board, rng)
         label = target.get_attribute("aria-label") or ""

@@ -142,8 +142,8 @@ def test_a_whole_turn_is_played_by_keyboard_alone(
         version = int(page.get_attribute(".game", "data-version"))
         # the first of the board's options when there are some (a slot, a route), else the
         # list's: both are in the Tab order
-        on_board = page.locator("svg.board [data-action-id].legal").count() > 0
-        tab_to(page, "svg.board [data-action-id].legal" if on_board
+        on_board = page.locator("svg.board [data-action-id].legal:not(.target)").count() > 0
+        tab_to(page, "svg.board [data-action-id].legal:not(.target)" if on_board
                else ".decision button.option:not([disabled])")
         page.keyboard.press("Enter")
         page.wait_for_selector(".game[data-preview-ready=true] button.confirm:not([disabled])",

@@ -157,7 +157,7 @@ def test_the_birmingham_board_zooms_pans_and_marks_the_last_move(
     assert page.locator("svg.board .recent").count() == 0
     for _ in range(4):  # the card, the industry: to the decision of the slot
         wait_my_options(page)
-        if page.locator("svg.board .slot.legal").count():
+        if page.locator("svg.board .slot.legal:not(.target)").count():
             break
         page.locator(".decision button.option:not([disabled])").first.click()
         confirm_preview(page)
@@ -219,4 +219,42 @@ def test_the_pittsburgh_board_shows_its_markets_readably(
     assert all("Develop" in text for text in
                page.locator(".compound details.group > summary").all_inner_texts())
     shot(page, artifacts, "34-pittsburgh-board")
+    assert not page.errors
+
+
+def test_a_build_and_a_network_take_two_clicks_on_the_map(
+    browser: Any, site: tuple[str, Rest], artifacts: Path
+) -> None:
+    """A place on the board that whole actions go through picks the first of them at one
+    click (its preview shown, the others listed by the filter); Confirm plays it."""
+    base, rest = site
+    created = rest.call("POST", "/v1/games", body={"players": 2, "seed": "21"})
+    game_id = created["gameId"]
+    tokens = {int(s.get("seat", 0)): s["token"] for s in created["seats"]}
+    me = current_seat(created["state"])
+    page = seat_page(browser, base, game_id, me, tokens[me])
+    played = {}
+    for kind, element in (("build", "slot"), ("network", "route")):
+        while current_seat(rest.game(game_id)) != me:
+            rest.play_one_action(game_id, tokens[1 - me], random.Random(1))
+        wait_my_options(page)
+        version = int(page.get_attribute(".game", "data-version"))
+        target = page.locator(f"svg.board .{element}.target").first
+        place = target.get_attribute("data-target")
+        target.click()  # click 1
+        page.wait_for_selector(".game[data-preview-ready=true]")
+        assert kind.title() in page.inner_text("#preview-heading")
+        # the other whole actions of that place (or that card), listed by the filter
+        assert page.input_value("#compound-filter")
+        assert page.locator(".compound button.whole-action").count() >= 1
+        shot(page, artifacts, f"36-map-{kind}-preview")
+        page.click("button.confirm")  # click 2
+        wait_page_version(page, version + 1)
+        played[kind] = place.split(":", 1)[1]
+    built = page.locator(f"svg.board .slot.built[data-slot='{played['build']}']")
+    assert built.get_attribute("data-owner") == str(me)
+    route = page.locator(f"svg.board .route.owned[data-link='{played['network']}']")
+    assert route.get_attribute("data-owner") == str(me)
+    links = rest.game(game_id)["birmingham"]["links"]
+    assert played["network"] in links and int(links[played["network"]]) == me
     assert not page.errors

@@ -43,7 +43,10 @@ function linkWords(linkTile) {
   return linkTile.type ? `${kind} (${String(linkTile.type).replace(/_/g, ' ')})` : kind;
 }
 
-function pickable(el, id, ctx, label) {
+// An element of the board as an option: of the current decision (legal: it picks that
+// option), else a place some whole action goes through (target: it picks the first such
+// whole action and lists the others), else refused with the engine's reason.
+function pickable(el, id, ctx, label, name) {
   const option = ctx.legal.get(id);
   const refused = ctx.unavailable.get(id);
   el.dataset.actionId = String(id);
@@ -56,6 +59,17 @@ function pickable(el, id, ctx, label) {
     el.addEventListener('click', () => ctx.onPick(id));
     el.addEventListener('keydown', (e) => {
       if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); ctx.onPick(id); }
+    });
+  } else if (name && ctx.targets.has(name)) {
+    el.classList.add('legal', 'target');
+    if (ctx.selectedTarget === name) el.classList.add('selected');
+    el.dataset.target = name;
+    el.setAttribute('tabindex', '0');
+    el.setAttribute('role', 'button');
+    el.setAttribute('aria-label', t('board.target', { label, n: ctx.targets.get(name) }));
+    el.addEventListener('click', () => ctx.onTarget(name));
+    el.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); ctx.onTarget(name); }
     });
   } else if (refused) {
     // the reason on hover (the element's own title: a second one would never show) and on
@@ -116,7 +130,7 @@ function drawRoutes(layer, board, view, ctx, byId) {
       if (linkTile) g.append(linkMarker(linkTile.kind, mx, my, SEAT_COLOURS[owner]));
     }
     g.append(svg('title', {}, label));
-    pickable(g, route.action_id, ctx, label);
+    pickable(g, route.action_id, ctx, label, route.name);
     layer.append(g);
   }
 }
@@ -209,7 +223,7 @@ function drawSlots(layer, board, view, ctx) {
         label = `${nameText(slot.name)} (${slot.industries.map(title).join(' or ')})`;
       }
       g.append(svg('title', {}, label));
-      pickable(g, slot.action_id, ctx, label);
+      pickable(g, slot.action_id, ctx, label, slot.name);
       layer.append(g);
     }
   }
@@ -268,7 +282,7 @@ function drawMerchants(layer, board, view, ctx, byId) {
       g.append(svg('text', { x, y: y + 4, class: 'merchant-goods' }, text));
       if (tile && tile.beer) g.append(svg('circle', { cx: x + 12, cy: y - 10, r: 5, class: 'beer-barrel' }));
       g.append(svg('title', {}, label));
-      pickable(g, space.action_id, ctx, label);
+      pickable(g, space.action_id, ctx, label, space.name);
       layer.append(g);
     });
     const bonus = merchant.beer_bonus || merchant.beerBonus;
@@ -368,7 +382,7 @@ function drawOilfields(layer, board, view, ctx) {
       }
     }
     g.append(svg('title', {}, label));
-    pickable(g, field.action_id, ctx, label);
+    pickable(g, field.action_id, ctx, label, field.option_name);
     layer.append(g);
   }
 }
@@ -388,6 +402,7 @@ export function drawBoard(container, board, view, ctx) {
   const full = {
     legal: ctx.legal || new Map(), unavailable: ctx.unavailable || new Map(),
     selected: ctx.selected ?? null, onPick: ctx.onPick || (() => {}), onRefused: ctx.onRefused || (() => {}),
+    targets: ctx.targets || new Map(), onTarget: ctx.onTarget || (() => {}), selectedTarget: ctx.selectedTarget ?? null,
     recent: ctx.recent || { slots: new Map(), links: new Map() },
   };
   const width = board.view_width || board.viewWidth || 1000;

@@ -6,7 +6,7 @@ import { api, watchGame as watch } from './api.js';
 import { eventText } from './events.js';
 import { drawPlayers } from './players.js';
 import { drawLastMoves, lastMoves } from './recent.js';
-import { drawWholeActions } from './wholeactions.js';
+import { drawWholeActions, placesOf } from './wholeactions.js';
 import { boardPanel } from './zoom.js';
 import { capabilities, ruleset as getRuleset } from './caps.js';
 import { announce, h, replace } from './dom.js';
@@ -18,7 +18,7 @@ function build(parent, ...children) {
 }
 import { inviteUrl, joinUrl, saved, watchUrl } from './store.js';
 import {
-  clockText, hostPolicyText, decisionPrompt, isFinished, isWaiting,
+  clockText, compoundText, hostPolicyText, decisionPrompt, isFinished, isWaiting,
   lobbyEvent, nameText, readLegal, readPreview, readState, timeLeft, title,
 } from './view.js';
 
@@ -284,6 +284,44 @@ export async function gamePage(root, go, gameId, seat) {
     return { legal, unavailable };
   }
 
+  // The places on the board some whole action goes through (option names -> how many),
+  // but for the current decision's own options: one click there picks such an action.
+  let targetsFor = null;
+  function targetsOf(legal, options) {
+    if (!myTurn() || !legal || !legal.compound.length) return new Map();
+    if (targetsFor && targetsFor.legal === legal) return targetsFor.targets;
+    const own = new Set([...options.values()].map((o) => o.name));
+    const targets = new Map();
+    const through = new Map();
+    for (const c of legal.compound) {
+      for (const place of new Set(placesOf(c.key, st.ruleset && st.ruleset.board, builtSlots()))) {
+        if (own.has(place)) continue;
+        targets.set(place, (targets.get(place) || 0) + 1);
+        if (!through.has(place)) through.set(place, []);
+        through.get(place).push(c);
+      }
+    }
+    targetsFor = { legal, targets, through };
+    return targets;
+  }
+
+  function builtSlots() {
+    const v = st.state && st.state.view;
+    return new Set(v ? v.slots.map((s) => s.slot) : []);
+  }
+
+  // A click on a target: the first whole action through it is previewed (one Confirm plays
+  // it), and the whole-action list shows the others (filtered to that place).
+  function chooseThrough(name) {
+    const through = (targetsFor && targetsFor.legal === st.legal && targetsFor.through.get(name)) || [];
+    if (!through.length) return;
+    // the list shows the others: by the place's name when the keys hold it, else by the card
+    st.filter = through.every((c) => c.key.split(' ').includes(name)) ? name : through[0].key.split(' ').slice(0, 2).join(' ');
+    boardView.say('');
+    st.selectedTarget = name;
+    choose({ compound: { ids: through[0].ids } }, compoundText(through[0].key));
+  }
+
   function renderBoard() {
     if (!st.ruleset) return;
     if (!st.ruleset.board) {
@@ -297,6 +335,8 @@ export async function gamePage(root, go, gameId, seat) {
       legal, unavailable, selected: selectedId, recent: recent.marks(),
       onPick: (id) => { boardView.say(''); choose({ optionId: id }, nameText(legal.get(id).name)); },
       onRefused: (why) => boardView.say(why),
+      targets: targetsOf(st.legal, legal), onTarget: chooseThrough,
+      selectedTarget: st.selected && st.selected.action.compound ? st.selectedTarget : null,
     });
     el.board.classList.toggle('previewing', Boolean(st.preview));
   }

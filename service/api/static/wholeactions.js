@@ -74,3 +74,21 @@ export function drawWholeActions(section, legal, filterText, onFilter, onChoose)
     }, openAll)));
   return filter;
 }
+
+// The places on the board a whole action goes through, by option name: the parts of its key
+// that name one (a slot, a route, a merchant, a market); and a build whose slot the engine
+// resolved by itself (one possible: its key stops at the card or the industry) goes through
+// its card's location's one free slot that takes its industry (when there are several, the
+// key does not say which: none).
+export function placesOf(key, board, built) {
+  const parts = key.split(' ');
+  const places = parts.filter((p) => !/^(type|card|industry):/.test(p));
+  if (parts[0] !== 'type:build' || places.some((p) => p.startsWith('slot:'))) return places;
+  const card = (parts.find((p) => p.startsWith('card:')) || '').slice(5);
+  const industry = (parts.find((p) => p.startsWith('industry:')) || '').slice(9);
+  const location = ((board && board.locations) || []).find((l) => l.id === card);
+  if (!location) return places;
+  const free = (location.slots || [])
+    .filter((s) => !built.has(s.name.replace(/^slot:/, '')) && (!industry || s.industries.includes(industry)));
+  return free.length === 1 ? [...places, free[0].name] : places;
+}
