@@ -43,6 +43,10 @@ CreateGame = Callable[[pb.CreateGameRequest, RequestRecord, tuple[tuple[int, Acc
                       Awaitable[pb.CreateGameResponse]]
 
 
+# The seat-0 account's latest games a table's game is looked for in before it is made.
+_RECENT_GAMES = 20
+
+
 class RunnerSettings(Protocol):
     max_running_arenas: int
     arena_poll_seconds: float
@@ -201,9 +205,13 @@ class ArenaRunner:
                                   for seat, i in enumerate(seats) if entrants[i]["server_bot"]])
         record = RequestRecord(transport="internal", method="ArenaGame",
                                request_id=f"{row.arena_id}:{index + 1}:{number + 1}")
+        ids = [entrants[i]["account_id"] for i in seats]
         try:
-            accounts = tuple([(seat, await self.account_row(entrants[i]["account_id"]))
-                              for seat, i in enumerate(seats)])
+            made = await self._made_before(ids, seed)
+            if made is not None:
+                return made
+            accounts = tuple([(seat, await self.account_row(account_id))
+                              for seat, account_id in enumerate(ids)])
             created = await self.create_game(request, record, accounts)
         except (ServiceError, StoreUnavailable) as error:
             log.warning("arena_game_not_created", arena_id=row.arena_id, round=index + 1,
@@ -212,6 +220,16 @@ class ArenaRunner:
         log.info("arena_game_created", arena_id=row.arena_id, round=index + 1,
                  table=number + 1, game_id=created.game_id)
         return created.game_id
+
+    async def _made_before(self, ids: list[str], seed: int) -> str | None:
+        """The table's game should it exist already: made, but the process died before the
+        arena's state named it (the same seed, the same accounts in the same seats)."""
+        for game in await self.store.accounts.recent_games(ids[0], _RECENT_GAMES):
+            accounts = hosted.accounts_of(game)
+            if game.seed == seed and [accounts.get(seat) for seat in range(len(ids))] == ids:
+                log.info("arena_game_adopted", game_id=game.game_id)
+                return game.game_id
+        return None
 
     async def _result(self, table: dict[str, Any]) -> None:
         """The table's result once its game is over and rated: each seat's place, rating

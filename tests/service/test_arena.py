@@ -7,6 +7,7 @@ that does not answer forfeits by the clock; refusals and bounds. On both back en
 from __future__ import annotations
 
 import json
+import sqlite3
 import threading
 import time
 import uuid
@@ -270,3 +271,37 @@ def test_a_configured_arena_runs_once_across_restarts(backend: Any, tmp_path: Pa
     config.write_text("{not json")
     with pytest.raises(RuntimeError, match="arena configuration"):
         server.start()
+
+
+def test_a_game_made_before_a_crash_is_the_tables_game_after_it(tmp_path: Path) -> None:
+    """A crash between a table's game being made and the arena's state naming it: the
+    resumed arena finds the game (its seed and accounts) rather than making a second."""
+    database = tmp_path / "arena.sqlite3"
+    server = ServerProcess(tmp_path / "server", database_url=f"sqlite:///{database}",
+                           env=FAST, name="arena-adopt").start()
+    try:
+        with server.client() as client:
+            arena = create_arena(client, _name("Adopt"), server_bots=["random", "greedy"],
+                                 options=BEGINNER, seed=11)
+            deadline = time.monotonic() + 30
+            while not get_arena(client, arena.arena_id).tables[0].game_id:
+                assert time.monotonic() < deadline
+                time.sleep(0.05)
+            game_id = get_arena(client, arena.arena_id).tables[0].game_id
+        server.stop(crash=True)
+        with sqlite3.connect(database) as db:  # the state as it was before it named the game
+            (state,) = db.execute("SELECT state FROM arenas WHERE arena_id = ?",
+                                  (arena.arena_id,)).fetchone()
+            document = json.loads(state)
+            document["rounds"][0]["tables"][0].update(game_id=None, done=False)
+            db.execute("UPDATE arenas SET state = ? WHERE arena_id = ?",
+                       (json.dumps(document), arena.arena_id))
+        server.start()
+        with server.client() as client:
+            arena = _to_the_end(client, arena.arena_id)
+            assert [table.game_id for table in arena.tables] == [game_id]
+            games = client.list_games(account_id=arena.standings[0].account_id, page_size=100)
+            assert [game.game_id for game in games.games].count(game_id) == 1
+            assert '"arena_game_adopted"' in server.log_text()
+    finally:
+        server.stop()
