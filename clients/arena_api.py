@@ -40,6 +40,13 @@ def get_arena(client: GameClient, arena_id: str) -> pb.Arena:
     return client._call("GetArena", pb.GetArenaRequest(arena_id=arena_id)).arena  # type: ignore[no-any-return]
 
 
+def list_arenas(client: GameClient, *, status: int = 0, page_size: int = 0,
+                page_token: str = "") -> pb.ListArenasResponse:
+    """A page of the arenas, newest first (each without its tables)."""
+    return client._call("ListArenas", pb.ListArenasRequest(  # type: ignore[no-any-return]
+        status=status, page_size=page_size, page_token=page_token))  # type: ignore[arg-type]
+
+
 def watch_arena(client: GameClient, arena_id: str) -> Iterator[pb.Arena]:
     """The arena as it stands, then at each change; ends once it finished."""
     call = client._stub.WatchArena(pb.WatchArenaRequest(arena_id=arena_id))

@@ -227,6 +227,7 @@ class GameServicer(pb_grpc.GameServiceServicer):
                                    _in_part("webhooks", "list_deliveries"))
     CreateArena = _unary("CreateArena", _in_part("arenas", "create"))
     GetArena = _unary("GetArena", _in_part("arenas", "get"))
+    ListArenas = _unary("ListArenas", _in_part("arenas", "list"))
 
     async def WatchGame(
         self, request: pb.WatchGameRequest, context: grpc.aio.ServicerContext

@@ -199,6 +199,7 @@ class RestGateway:
             "GetLeaderboard": self._get_leaderboard,
             "CreateArena": self._create_arena,
             "GetArena": self._get_arena,
+            "ListArenas": self._list_arenas,
             "GetRatingHistory": self._get_rating_history,
             "GetAccount": functools.partial(
                 self._lobby, pb.GetAccountRequest, self.service.accounts.get_account),
@@ -278,6 +279,18 @@ class RestGateway:
     ) -> Message | Reply:
         return await self.service.arenas.get(
             pb.GetArenaRequest(arena_id=request.path_param("arenaId")), caller, record)
+
+    async def _list_arenas(
+        self, request: RestRequest, caller: Caller, record: RequestRecord
+    ) -> Message | Reply:
+        message = pb.ListArenasRequest(**_page_params(request))
+        status = request.query_param("status")
+        if status is not None:
+            if status not in pb.ArenaStatus.keys():
+                raise ServiceError("INVALID_ARGUMENT", f"status {status[:64]!r} is not an "
+                                   "ArenaStatus name", field="status")
+            message.status = pb.ArenaStatus.Value(status)
+        return await self.service.arenas.list(message, caller, record)
 
     async def _get_rating_history(
         self, request: RestRequest, caller: Caller, record: RequestRecord

@@ -182,6 +182,11 @@ ROUTES: list[Route] = [
           "round-robin or Swiss, every game rated.",
           request="CreateArenaRequest", response="CreateArenaResponse",
           authorization="operator"),
+    Route("GET", "/v1/arenas", "ListArenas",
+          "The arenas, newest first, a page at a time, each without its tables.",
+          response="ListArenasResponse", authorization="none",
+          query=(("status", {"$ref": "#/components/schemas/ArenaStatus"},
+                  "Only arenas of this status."), *_page_query("Arenas"))),
     Route("GET", "/v1/arenas/{arenaId}", "GetArena",
           "An arena's table of results and its games.", response="GetArenaResponse",
           authorization="none"),
@@ -237,7 +242,7 @@ PLAIN_OPERATIONS = (
     "GetLeaderboard", "GetRatingHistory", "CreateChallenge", "AcceptChallenge",
     "DeclineChallenge", "CreateWebhook", "ListWebhooks", "DeleteWebhook",
     "ListWebhookDeliveries",
-    "CreateArena", "GetArena",
+    "CreateArena", "GetArena", "ListArenas",
 )
 
 

@@ -30,7 +30,7 @@ from ..errors import ServiceError
 from ..gen import game_service_pb2 as pb
 from ..names import display_name, name_key
 from ..observability import RequestRecord
-from ..requests import request_options, require, ruleset_name
+from ..requests import decode_cursor, encode_cursor, request_options, require, ruleset_name
 from ..store import Store, StoreUnavailable
 from ..store.accounts import AccountRow
 from ..store.arenas import FINISHED, RUNNING, ArenaRow
@@ -49,6 +49,8 @@ class ArenaSettings(Protocol):
     max_arena_games: int
     max_running_arenas: int
     max_arena_watchers: int
+    default_page_size: int
+    max_page_size: int
     arena_turn_ms: int
     watch_poll_seconds: float
     bot_max_mcts_iterations: int
@@ -262,6 +264,28 @@ class Arenas:
     async def get(self, request: pb.GetArenaRequest, caller: ArenaCaller,
                   record: RequestRecord) -> pb.GetArenaResponse:
         return pb.GetArenaResponse(arena=arena_message(await self.row(request.arena_id)))
+
+    async def list(self, request: pb.ListArenasRequest, caller: ArenaCaller,
+                   record: RequestRecord) -> pb.ListArenasResponse:
+        require(request.status in pb.ArenaStatus.values(), "status is not an ArenaStatus",
+                "status")
+        size = request.page_size or self.settings.default_page_size
+        require(1 <= size <= self.settings.max_page_size,
+                f"page_size must be between 1 and {self.settings.max_page_size}", "page_size")
+        cursor = decode_cursor(request.page_token) if request.page_token else None
+        try:
+            rows = await self.rows.page(request.status, size + 1, cursor)
+        except StoreUnavailable as exc:
+            raise _unavailable(exc) from exc
+        response = pb.ListArenasResponse()
+        for row in rows[:size]:
+            arena = arena_message(row)
+            del arena.tables[:]
+            response.arenas.append(arena)
+        if len(rows) > size:
+            response.next_page_token = encode_cursor((rows[size - 1].created_at,
+                                                      rows[size - 1].arena_id))
+        return response
 
     async def watch(self, request: pb.WatchArenaRequest, caller: ArenaCaller
                     ) -> AsyncIterator[pb.WatchArenaResponse]:

@@ -1795,6 +1795,24 @@ class WatchArenaRequest(_message.Message):
     arena_id: str
     def __init__(self, arena_id: _Optional[str] = ...) -> None: ...
 
+class ListArenasRequest(_message.Message):
+    __slots__ = ("status", "page_size", "page_token")
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    status: ArenaStatus
+    page_size: int
+    page_token: str
+    def __init__(self, status: _Optional[_Union[ArenaStatus, str]] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
+
+class ListArenasResponse(_message.Message):
+    __slots__ = ("arenas", "next_page_token")
+    ARENAS_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    arenas: _containers.RepeatedCompositeFieldContainer[Arena]
+    next_page_token: str
+    def __init__(self, arenas: _Optional[_Iterable[_Union[Arena, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
+
 class WatchArenaResponse(_message.Message):
     __slots__ = ("arena",)
     ARENA_FIELD_NUMBER: _ClassVar[int]

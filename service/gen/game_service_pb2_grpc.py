@@ -226,6 +226,11 @@ class GameServiceStub:
                 request_serializer=brass_dot_v1_dot_game__service__pb2.WatchArenaRequest.SerializeToString,
                 response_deserializer=brass_dot_v1_dot_game__service__pb2.WatchArenaResponse.FromString,
                 _registered_method=True)
+        self.ListArenas = channel.unary_unary(
+                '/brass.v1.GameService/ListArenas',
+                request_serializer=brass_dot_v1_dot_game__service__pb2.ListArenasRequest.SerializeToString,
+                response_deserializer=brass_dot_v1_dot_game__service__pb2.ListArenasResponse.FromString,
+                _registered_method=True)
 
 
 class GameServiceServicer:
@@ -577,6 +582,14 @@ class GameServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ListArenas(self, request, context):
+        """The arenas, newest first, a page at a time (no token needed): each with its standings,
+        without its tables (GetArena has them).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_GameServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -769,6 +782,11 @@ def add_GameServiceServicer_to_server(servicer, server):
                     servicer.WatchArena,
                     request_deserializer=brass_dot_v1_dot_game__service__pb2.WatchArenaRequest.FromString,
                     response_serializer=brass_dot_v1_dot_game__service__pb2.WatchArenaResponse.SerializeToString,
+            ),
+            'ListArenas': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListArenas,
+                    request_deserializer=brass_dot_v1_dot_game__service__pb2.ListArenasRequest.FromString,
+                    response_serializer=brass_dot_v1_dot_game__service__pb2.ListArenasResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -1799,6 +1817,33 @@ class GameService:
             '/brass.v1.GameService/WatchArena',
             brass_dot_v1_dot_game__service__pb2.WatchArenaRequest.SerializeToString,
             brass_dot_v1_dot_game__service__pb2.WatchArenaResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListArenas(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/brass.v1.GameService/ListArenas',
+            brass_dot_v1_dot_game__service__pb2.ListArenasRequest.SerializeToString,
+            brass_dot_v1_dot_game__service__pb2.ListArenasResponse.FromString,
             options,
             channel_credentials,
             insecure,

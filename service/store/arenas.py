@@ -85,6 +85,19 @@ class ArenaRows:
             "SELECT revision FROM arenas WHERE arena_id = %s", (arena_id,))
         return int(rows[0]["revision"]) if rows else None
 
+    async def page(self, status: int, limit: int, before: tuple[float, str] | None
+                   ) -> list[ArenaRow]:
+        """Arenas (of `status`, or every one for 0) newest first, after the cursor
+        (created_at, arena_id) of the previous page."""
+        sql = f"SELECT {_COLUMNS} FROM arenas WHERE (%s = 0 OR status = %s)"
+        params: tuple[Any, ...] = (status, status)
+        if before is not None:
+            sql += " AND (created_at < %s OR (created_at = %s AND arena_id < %s))"
+            params += (before[0], before[0], before[1])
+        rows = await self.runner.sql_rows(
+            sql + " ORDER BY created_at DESC, arena_id DESC LIMIT %s", (*params, limit))
+        return [_arena(row) for row in rows]
+
     async def running_ids(self, limit: int) -> list[str]:
         rows = await self.runner.sql_rows(
             "SELECT arena_id FROM arenas WHERE status = %s ORDER BY created_at LIMIT %s",

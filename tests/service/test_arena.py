@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from brass_clients.arena_api import create_arena, get_arena, watch_arena
+from brass_clients.arena_api import create_arena, get_arena, list_arenas, watch_arena
 from brass_clients.bot_api import random_option, run_bot
 from brass_clients.sdk import GameClient, pb
 from brass_service.arena.arenas import configured_arena_id
@@ -93,6 +93,22 @@ def test_a_round_robin_of_server_bots_to_the_end_over_grpc_and_rest(
                 "random", "greedy", "mcts:iterations=10"}
             _check_table(client, arena)
         assert rest.get(f"/v1/arenas/{arena_id}")["arena"] == message_to_json_dict(arena)
+        with server.client() as client:
+            # ListArenas: newest first, a page at a time, standings without tables
+            listed = list_arenas(client, status=pb.ARENA_STATUS_FINISHED, page_size=100)
+            (found,) = [a for a in listed.arenas if a.arena_id == arena_id]
+            assert list(found.standings) == list(arena.standings) and not found.tables
+            newer = create_arena(client, _name("Newer"), server_bots=["random", "greedy"],
+                                 options=BEGINNER)
+            first = list_arenas(client, page_size=1)
+            second = list_arenas(client, page_size=1, page_token=first.next_page_token)
+            assert [a.arena_id for a in (*first.arenas, *second.arenas)] == [
+                newer.arena_id, arena_id]
+            expect_error("INVALID_ARGUMENT", list_arenas, client, page_size=101)
+        page = rest.get("/v1/arenas?status=ARENA_STATUS_FINISHED&pageSize=100")
+        assert arena_id in [a["arenaId"] for a in page["arenas"]]
+        assert all(a["status"] == "ARENA_STATUS_FINISHED" for a in page["arenas"])
+        expect_rest_error("INVALID_ARGUMENT", 400, rest.get, "/v1/arenas?status=DONE")
         events = list(sse_events(server.http_port, f"/v1/arenas/{arena_id}/events"))
         assert [kind for kind, _, _ in events] == ["arena", "end"]
         assert events[0][2]["arena"] == message_to_json_dict(arena)
