@@ -68,6 +68,18 @@ def _page_params(request: RestRequest) -> dict[str, Any]:
     }
 
 
+def _set_enum_param(request: RestRequest, message: Message, name: str, enum: Any) -> None:
+    """Sets the message's enum field `name` from the query parameter of that name, given by
+    the value's name (not its number), when the request has it."""
+    value = request.query_param(name)
+    if value is None:
+        return
+    if value not in enum.keys():
+        raise ServiceError("INVALID_ARGUMENT", f"{name} {value[:64]!r} is not one of "
+                           f"{enum.DESCRIPTOR.name}'s names", field=name)
+    setattr(message, name, enum.Value(value))
+
+
 class RestGateway:
     """The plain operations: a request in, (status, JSON text, headers) out."""
 
@@ -239,12 +251,7 @@ class RestGateway:
             players=int_param(request.query_param("players"), "players", 32, low=0),
             **_page_params(request),
         )
-        kind = request.query_param("kind")
-        if kind is not None:
-            if kind not in pb.AccountKind.keys():
-                raise ServiceError("INVALID_ARGUMENT", f"kind {kind[:64]!r} is not an "
-                                   "AccountKind name", field="kind")
-            message.kind = pb.AccountKind.Value(kind)
+        _set_enum_param(request, message, "kind", pb.AccountKind)
         return await self.service.ratings.get_leaderboard(message, caller, record)
 
     async def _list_webhooks(
@@ -284,12 +291,7 @@ class RestGateway:
         self, request: RestRequest, caller: Caller, record: RequestRecord
     ) -> Message | Reply:
         message = pb.ListArenasRequest(**_page_params(request))
-        status = request.query_param("status")
-        if status is not None:
-            if status not in pb.ArenaStatus.keys():
-                raise ServiceError("INVALID_ARGUMENT", f"status {status[:64]!r} is not an "
-                                   "ArenaStatus name", field="status")
-            message.status = pb.ArenaStatus.Value(status)
+        _set_enum_param(request, message, "status", pb.ArenaStatus)
         return await self.service.arenas.list(message, caller, record)
 
     async def _get_rating_history(
