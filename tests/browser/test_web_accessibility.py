@@ -139,6 +139,9 @@ def test_a_whole_turn_is_played_by_keyboard_alone(
     decisions = 0
     while current_seat(rest.game(game_id)) == me:
         wait_my_options(page)
+        if decisions:  # the focus went on to the next decision's first option
+            page.wait_for_function(
+                "() => document.activeElement?.matches('.decision button.option')")
         version = int(page.get_attribute(".game", "data-version"))
         # the first of the board's options when there are some (a slot, a route), else the
         # list's: both are in the Tab order

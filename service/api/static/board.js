@@ -229,12 +229,22 @@ function drawSlots(layer, board, view, ctx) {
   }
 }
 
+// A location's name on the board: GetRuleset's label, else the board data's name; a name
+// the provisional data marks as a placeholder shows its words with an asterisk, and says
+// so on hover, never the raw mark.
+function locationName(loc) {
+  const name = labelOf('locations', loc.id) || loc.name;
+  const placeholder = /\s*\(PLACEHOLDER\b.*$/i;
+  if (!placeholder.test(name)) return [name];
+  return [`${name.replace(placeholder, '')} *`, svg('title', {}, t('board.placeholder'))];
+}
+
 function drawLocations(layer, board) {
   for (const loc of board.locations || []) {
     const g = svg('g', { class: ['location', `location-${loc.kind}`] });
     if (loc.kind === 'merchant') {
       g.append(svg('rect', { x: loc.x - 42, y: loc.y - 30, width: 84, height: 60, rx: 8, class: 'merchant-box' }));
-      g.append(svg('text', { x: loc.x, y: loc.y - 36, class: 'location-name' }, labelOf('locations', loc.id) || loc.name));
+      g.append(svg('text', { x: loc.x, y: loc.y - 36, class: 'location-name' }, locationName(loc)));
     } else {
       const slots = loc.slots || [];
       const xs = slots.map((s) => s.x);
@@ -247,7 +257,7 @@ function drawLocations(layer, board) {
       // a farm brewery's label goes under it: towns crowd its top
       const farm = loc.kind === 'farm_brewery';
       g.append(svg('text', { x: (x0 + x1) / 2, y: farm ? y1 + 13 : y0 - 5, class: ['location-name', farm && 'farm-name'] },
-        farm ? t('board.farm') : labelOf('locations', loc.id) || loc.name));
+        farm ? t('board.farm') : locationName(loc)));
     }
     layer.append(g);
   }

@@ -198,6 +198,7 @@ export async function gamePage(root, go, gameId, seat) {
       const answer = await api.submit(gameId, st.token, action, st.state.summary.version);
       announce(t('game.played', { label }));
       recent.clear();
+      st.focusNext = true;
       st.selected = null;
       st.preview = null;
       st.legal = null;
@@ -619,7 +620,13 @@ export async function gamePage(root, go, gameId, seat) {
     renderPlayers();
     renderLog();
     drawLastMoves(el.lastMoves, recent.moves(), (x) => seatName(st.state && st.state.summary, x));
-    if (focusKey && !root.contains(active)) {
+    // after a confirmed decision, the keyboard goes on at the next decision's first option
+    if (!myTurn()) st.focusNext = false;
+    const next = st.focusNext && st.legal && el.decision.querySelector('button.option:not([disabled])');
+    if (next) {
+      st.focusNext = false;
+      next.focus();
+    } else if (focusKey && !root.contains(active)) {
       const again = root.querySelector(`[data-option-id="${focusKey}"]:not([disabled]), [data-action-id="${focusKey}"][tabindex], [data-key="${CSS.escape(focusKey)}"]`);
       if (again) again.focus();
     }

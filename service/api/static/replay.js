@@ -22,11 +22,11 @@ export async function replayPage(root, go, gameId, startVersion) {
   const button = (label, text, fn) => h('button', { type: 'button', 'aria-label': label, onclick: fn }, text);
   const playButton = button(t('replay.play'), t('replay.playButton'), () => togglePlay());
   const controls = h('div', { class: 'replay-controls', role: 'toolbar', 'aria-label': t('replay.controls') },
-    button(t('replay.first'), '⏮', () => show(0)),
+    button(t('replay.first'), '|◀', () => show(0)),
     button(t('replay.previous'), '◀', () => show(st.version - 1)),
     playButton,
     button(t('replay.next'), '▶', () => show(st.version + 1)),
-    button(t('replay.last'), '⏭', () => show(st.replay.version)),
+    button(t('replay.last'), '▶|', () => show(st.replay.version)),
     h('label', { for: 'replay-version' }, t('replay.version')), slider);
   replace(root, h('div', { class: 'game replay' }, info,
     h('div', { class: 'game-layout' },
