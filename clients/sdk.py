@@ -27,6 +27,8 @@ from google.rpc import error_details_pb2, status_pb2
 from brass_service.gen import game_service_pb2 as pb
 from brass_service.gen import game_service_pb2_grpc as pb_grpc
 
+from .sdk_correspondence import CorrespondenceCalls
+
 DEFAULT_TARGET = "127.0.0.1:50051"
 # Safe to retry: SubmitAction carries an idempotency key, the rest only read.
 _TRANSIENT = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED)
@@ -371,7 +373,7 @@ def _auth(token: str | None, request_id: str | None = None) -> list[tuple[str, s
     return metadata
 
 
-class GameClient:
+class GameClient(CorrespondenceCalls):
     """A connection to one server. Thread-safe, as gRPC channels are."""
 
     def __init__(
@@ -631,44 +633,15 @@ class GameClient:
             beginner=beginner, manufacturer_iv_cost=manufacturer_iv_cost,
             auto_resolve=auto_resolve, ruleset=ruleset, ruleset_options=ruleset_options,
         )
-        call = self._stub.RunBatch(
-            request, timeout=timeout, metadata=_auth(self.operator_token)
-        )
+        yield from self._server_stream("RunBatch", request, self.operator_token, timeout)
+
+    def _server_stream(self, method: str, request: Any, token: str | None,
+                       timeout: float | None = None) -> Iterator[Any]:
+        """The messages of a server-streaming call (not retried); leaving the loop early
+        cancels the call."""
+        call = getattr(self._stub, method)(request, timeout=timeout, metadata=_auth(token))
         try:
             yield from call
-        except grpc.RpcError as error:
-            raise BrassError.from_rpc_error(error) from None
-        finally:
-            call.cancel()
-
-    def export_games(
-        self,
-        *,
-        ruleset: str | None = None,
-        players: int | None = None,
-        rated: bool | None = None,
-        created_after: float | None = None,
-        created_before: float | None = None,
-        limit: int | None = None,
-        timeout: float | None = None,
-    ) -> Iterator[str]:
-        """Finished games, newest first, as game-export.v1 JSON documents (the lines of
-        GET /v1/games:export; brass.records.read_export rebuilds and checks them). The
-        operator's only. Times are Unix seconds; unset filters keep every game.
-
-        Not retried: export again from the last game received (created_before)."""
-        request = pb.ExportGamesRequest(players=players, rated=rated, limit=limit)
-        if ruleset is not None:
-            request.ruleset = pb.Ruleset.Value(f"RULESET_{ruleset.upper()}")
-        for name, moment in (("created_after", created_after),
-                             ("created_before", created_before)):
-            if moment is not None:
-                getattr(request, name).FromNanoseconds(round(moment * 1e9))
-        call = self._stub.ExportGames(
-            request, timeout=timeout, metadata=_auth(self.operator_token))
-        try:
-            for response in call:
-                yield response.record
         except grpc.RpcError as error:
             raise BrassError.from_rpc_error(error) from None
         finally:

@@ -48,14 +48,13 @@ def receiver() -> Iterator[Receiver]:
 def create_webhook(client: GameClient, token: str, url: str, *, account_id: str = "",
                    game_id: str = "", events: tuple[str, ...] = ()
                    ) -> pb.CreateWebhookResponse:
-    return client._call("CreateWebhook", pb.CreateWebhookRequest(  # type: ignore[no-any-return]
-        account_id=account_id, game_id=game_id, url=url, events=events), token, retry=False)
+    return client.create_webhook(token, url, account_id=account_id, game_id=game_id,
+                                 events=events)
 
 
 def deliveries(client: GameClient, token: str, webhook_id: str
                ) -> list[pb.WebhookDelivery]:
-    return list(client._call("ListWebhookDeliveries", pb.ListWebhookDeliveriesRequest(
-        webhook_id=webhook_id), token).deliveries)
+    return list(client.webhook_deliveries(token, webhook_id).deliveries)
 
 
 def verified(secret: str, item: Received) -> dict[str, Any]:
@@ -121,8 +120,7 @@ def test_every_event_type_is_signed_and_verified(hook_server: ServerProcess,
         with pytest.raises(Exception, match="(?i)signature"):
             Webhook(ann_hook.secret).verify(item.body, item.headers)
         # the listing shows no secret; nothing is left undelivered
-        listed = client._call("ListWebhooks", pb.ListWebhooksRequest(account_id=ann_id),
-                              ann.key).webhooks
+        listed = client.list_webhooks(ann.key, account_id=ann_id)
         assert [hook.webhook_id for hook in listed] == [ann_hook.webhook.webhook_id]
         assert ann_hook.secret not in str(listed)
         _eventually(lambda: deliveries(client, ann.key, ann_hook.webhook.webhook_id) == [])
@@ -138,14 +136,13 @@ def test_an_anonymous_seat_gets_its_turns(hook_server: ServerProcess,
         assert hook.webhook.seat == 1 and list(hook.webhook.events) == [
             "your_turn", "game_started", "game_over"]
         # another seat's token is not this webhook's owner
-        expect_error("UNKNOWN_WEBHOOK", client._call, "DeleteWebhook",
-                     pb.DeleteWebhookRequest(webhook_id=hook.webhook.webhook_id), tokens[0])
+        expect_error("UNKNOWN_WEBHOOK", client.delete_webhook, tokens[0],
+                     hook.webhook.webhook_id)
         _play_until_turn_of(client, created.game_id, tokens, 0)  # (its turn after the hook)
         version = _play_until_turn_of(client, created.game_id, tokens, 1)
         event = verified(hook.secret, receiver.wait_for("/seat1", 1)[0])
         assert event["data"] == {"game_id": created.game_id, "seat": 1, "version": version}
-        client._call("DeleteWebhook", pb.DeleteWebhookRequest(
-            webhook_id=hook.webhook.webhook_id), tokens[1])
+        client.delete_webhook(tokens[1], hook.webhook.webhook_id)
         expect_error("UNKNOWN_WEBHOOK", deliveries, client, tokens[1], hook.webhook.webhook_id)
 
 
@@ -169,8 +166,7 @@ def test_retries_with_backoff_then_success_and_dead_letters(
         _eventually(lambda: deliveries(client, ann.key, flaky.webhook.webhook_id) == [])
 
         receiver.failures["/down"] = -1  # always 500
-        client._call("DeleteWebhook", pb.DeleteWebhookRequest(
-            webhook_id=flaky.webhook.webhook_id), ann.key)
+        client.delete_webhook(ann.key, flaky.webhook.webhook_id)
         down = create_webhook(client, ann.key, receiver.url("/down"), account_id=ann_id,
                               events=("game_started",))
         client.create_game(2, account_key=ann.key)
