@@ -267,6 +267,16 @@ def test_the_replay_viewer_steps_through_a_game(
     page.goto(f"{base}/#/game/{game_id}")
     page.wait_for_selector("ol.scores li")
     assert page.locator("ol.scores li").count() == 2
+    # its board shows all that was built: the links the era's end took off too
+    assert not final["birmingham"].get("links")
+    before = rest.call("GET", f"/v1/games/{game_id}?atVersion={last - 1}")["state"]
+    built = before["birmingham"].get("links", {})
+    assert built
+    page.wait_for_function("n => document.querySelectorAll('svg.board .route.owned').length >= n",
+                           arg=len(built))
+    for link, owner in built.items():
+        assert page.get_attribute(f"svg.board .route.owned[data-link='{link}']",
+                                  "data-owner") == str(owner)
     shot(page, artifacts, "08-final-scores")
     assert not page.errors
 

@@ -19,7 +19,7 @@ function build(parent, ...children) {
 import { inviteUrl, joinUrl, saved, watchUrl } from './store.js';
 import {
   clockText, compoundText, hostPolicyText, decisionPrompt, isFinished, isWaiting,
-  lobbyEvent, nameText, readLegal, readPreview, readState, timeLeft, title,
+  builtView, lobbyEvent, nameText, readLegal, readPreview, readState, timeLeft, title,
 } from './view.js';
 
 const LOG_LINES = 200;
@@ -102,6 +102,20 @@ export async function gamePage(root, go, gameId, seat) {
       if (st.legal && st.legal.version !== state.summary.version) st.legal = null;
     }
     if (myTurn() && !st.legal) loadLegal();
+    if (isFinished(state.summary) && !st.built && state.summary.version > 0) loadBuilt(state);
+    render();
+  }
+
+  // A finished game's board shows all that was built: the view before the last decision
+  // still has what the final era's end took off the board.
+  async function loadBuilt(state) {
+    st.built = state.view;
+    try {
+      const before = readState((await api.getGame(gameId, st.token, String(state.summary.version - 1))).state);
+      st.built = builtView(state.view, before.view);
+    } catch {
+      return; // the last view alone
+    }
     render();
   }
 
@@ -330,7 +344,8 @@ export async function gamePage(root, go, gameId, seat) {
       return;
     }
     const { legal, unavailable } = legalMaps();
-    const shown = st.preview && st.preview.view ? st.preview.view : st.state && st.state.view;
+    const shown = st.preview && st.preview.view ? st.preview.view
+      : st.built && isFinished(st.state.summary) ? st.built : st.state && st.state.view;
     const selectedId = st.selected && st.selected.action.optionId !== undefined ? st.selected.action.optionId : null;
     boardView.draw(st.ruleset.board, shown, {
       legal, unavailable, selected: selectedId, recent: recent.marks(),
@@ -619,7 +634,7 @@ export async function gamePage(root, go, gameId, seat) {
     renderHand();
     renderPlayers();
     renderLog();
-    drawLastMoves(el.lastMoves, recent.moves(), (x) => seatName(st.state && st.state.summary, x));
+    drawLastMoves(el.lastMoves, recent.moves(), (x) => seatName(st.state && st.state.summary, x), st.seat === null);
     // after a confirmed decision, the keyboard goes on at the next decision's first option
     if (!myTurn()) st.focusNext = false;
     const next = st.focusNext && st.legal && el.decision.querySelector('button.option:not([disabled])');

@@ -19,10 +19,12 @@ export function lastMoves(mySeat) {
           bySeat.clear();
           return null;
         }
-        bySeat.set(facts.seat, { seat: facts.seat, lines: [], slots: new Set(), links: new Set() });
+        bySeat.set(facts.seat, { seat: facts.seat, lines: [], slots: new Set(), links: new Set(), ended: false });
       }
       const move = facts.seat === mySeat ? null : bySeat.get(facts.seat);
-      if (!move) return null;
+      // the move ends with the seat's turn: a round's or an era's scoring is not part of it
+      if (!move || move.ended) return null;
+      if (facts.type === 'turn_end') move.ended = true;
       move.lines.push(line);
       if (facts.slot) move.slots.add(facts.slot);
       if (facts.link) move.links.add(facts.link);
@@ -45,10 +47,10 @@ export function lastMoves(mySeat) {
 }
 
 // The side panel's list: each other seat's last move, in its colour.
-export function drawLastMoves(section, moves, seatName) {
+export function drawLastMoves(section, moves, seatName, spectating) {
   section.hidden = !moves.length;
   if (!moves.length) return;
-  replace(section, h('h2', { id: 'last-moves-heading' }, t('game.lastMoves')),
+  replace(section, h('h2', { id: 'last-moves-heading' }, spectating ? t('game.lastMovesAll') : t('game.lastMoves')),
     h('ul', { class: 'last-moves' }, moves.map((move) => h('li', { class: `owner-${move.seat}`, 'data-seat': move.seat },
       h('span', { class: `swatch seat-colour-${move.seat}`, 'aria-hidden': 'true' }),
       h('strong', {}, t('board.lastMove', { who: seatName(move.seat) })),

@@ -190,6 +190,17 @@ export function readView(rawView) {
 }
 
 // A GameSummary.
+// A finished game's board as built: the last view, and the tiles and links the final era's
+// end took off (they are in the view before the last decision; the last view's own win).
+export function builtView(last, before) {
+  if (!last || !before) return last;
+  const merge = (now, then, key) => {
+    const have = new Set(now.map((x) => x[key]));
+    return [...now, ...then.filter((x) => !have.has(x[key]))];
+  };
+  return { ...last, slots: merge(last.slots, before.slots, 'slot'), links: merge(last.links, before.links, 'link') };
+}
+
 export function readSummary(raw) {
   if (raw == null) return null;
   const current = pick(raw, 'current_seat', null);
