@@ -5,7 +5,8 @@
  *         a state pgh_validate accepts is then played on at random.
  * Aborts (a finding) when an engine promise breaks: a valid state always has a legal option,
  * stays valid after every decision, legal list and pgh_reason agree, a refused id leaves the
- * state unchanged, money never goes negative, redact / determinize / observation / JSON work.
+ * state unchanged, money never goes negative, redact / determinize / observation / JSON and
+ * protobuf views work (the views refuse, never misread, a mutated state).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,12 +41,23 @@ static void check_step(PittsburghGame *g, uint8_t pick, uint8_t probe) {
     for (int p = 0; p < g->h.num_players; p++) REQUIRE(g->players[p].money >= 0, "negative money");
 }
 
+/* The protobuf view (a build with nanopb): written whole for a state the JSON writer
+   takes, refused (never read out of bounds) for one it refuses. */
+static void check_view_proto(const PittsburghGame *g, int seat, int json_written) {
+    static uint8_t proto[BRASS_VIEW_PROTO_CAP];
+    int p = pgh_view_proto(g, seat, 0, 0, proto, BRASS_VIEW_PROTO_CAP);
+    if (p == -BRASS_E_UNSUPPORTED) return;
+    REQUIRE(json_written ? p > 0 && p <= BRASS_VIEW_PROTO_CAP : p == -BRASS_E_BAD_POSITION,
+            "proto view");
+}
+
 static void check_views(const PittsburghGame *g) {
     static float obs[PGH_OBS_SIZE];
     static char json[32768];
     int seat = g->h.current;
     REQUIRE(pgh_observation(g, seat, obs, PGH_OBS_SIZE) > 0, "observation");
     REQUIRE(pgh_position_json(g, seat, 0, json, sizeof json) > 0, "json");
+    check_view_proto(g, seat, 1);
     PittsburghGame d = *g;
     REQUIRE(pgh_determinize(&d, seat, 77) == BRASS_OK, "determinize");
     char field[64];
@@ -82,6 +94,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     for (i = 12; i + 2 < size && i < 12 + 3 * 8; i += 3) {
         size_t off = (size_t)(data[i] | data[i + 1] << 8) % sizeof g;
         ((uint8_t *)&g)[off] = data[i + 2];
+    }
+    {   /* the view writers stay in bounds whatever the bytes */
+        static char json[32768];
+        int seat = g.h.current < PGH_MAX_PLAYERS ? g.h.current : -1;
+        check_view_proto(&g, seat, pgh_position_json(&g, seat, 0, json, sizeof json) > 0);
     }
     if (pgh_validate(&g, NULL, 0) != BRASS_OK || g.h.game_over) return 0;
     check_views(&g);

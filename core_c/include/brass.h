@@ -271,12 +271,13 @@ enum { BRASS_KEYS_SNAKE = 0, BRASS_KEYS_CAMEL = 1, BRASS_KEYS_PROTO = 2 };
    is snake_case in both for now. */
 int brass_view_json_keys(const BrassGame *g, int seat, int keys, char *out, int cap);
 /* `seat`'s view (seat -1 = spectator; redacted here) as the ruleset's typed view message of
-   brass.v1 in protobuf binary (Birmingham: BirminghamView), the same view as
+   brass.v1 in protobuf binary (BirminghamView, PittsburghView), the same view as
    brass_view_json_keys writes. Returns the length, -BRASS_E_BUFFER when `cap` is too small
-   (BRASS_VIEW_PROTO_CAP always suffices), -BRASS_E_BAD_ARGUMENT for a bad seat, or
-   -BRASS_E_UNSUPPORTED for a ruleset without one (Pittsburgh) or a core built without
+   (BRASS_VIEW_PROTO_CAP always suffices: the largest message nanopb's sizes allow),
+   -BRASS_E_BAD_ARGUMENT for a bad seat, -BRASS_E_BAD_POSITION for a state the JSON writer
+   refuses too, or -BRASS_E_UNSUPPORTED for a ruleset without one or a core built without
    nanopb (core_c/build_ffi.py). */
-#define BRASS_VIEW_PROTO_CAP 16384
+#define BRASS_VIEW_PROTO_CAP 65536
 int brass_view_proto(const BrassGame *g, int seat, uint8_t *out, int cap);
 /* Seed the random state used for future shuffles (positions built from JSON). */
 void brass_set_seed(BrassGame *g, uint64_t seed);

@@ -22,9 +22,10 @@ PROTO_FILES = sorted(
 
 DESCRIPTOR_SET_NAME = "brass_v1_descriptor_set.binpb"
 # nanopb's C code for the view messages the C core encodes itself (their sizes in the
-# options file of the same name): core_c/src/birmingham/bham_view_proto.c.
+# options file of the same name): core_c/src/birmingham/bham_view_proto.c,
+# core_c/src/pittsburgh/pgh_view_proto.c.
 NANOPB_DIR = REPO_ROOT / "core_c" / "nanopb"
-NANOPB_PROTOS = ("brass/v1/birmingham.proto",)
+NANOPB_PROTOS = ("brass/v1/birmingham.proto", "brass/v1/pittsburgh.proto")
 _ABSOLUTE_IMPORT = re.compile(r"^from brass\.v1 import (\w+)", re.MULTILINE)
 
 

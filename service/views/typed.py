@@ -7,17 +7,18 @@ that message's canonical proto3 JSON (lowerCamelCase field names).
 
 - Views: the core writes the JSON text in either key style (Game.view_json(keys=...)):
   REST sends the lowerCamelCase text as it is. gRPC takes the message's protobuf binary
-  from the core (Game.view_proto: nanopb's generated encoder, a few microseconds) where the
-  core has it (Birmingham, in a build with nanopb); otherwise it builds the message from the
-  snake_case text without nulls (the message's own field names, keys="proto") with the
-  protobuf runtime's constructor (about 0.3 ms a view; json_format.Parse, pure Python,
-  takes ten times longer).
+  from the core (Game.view_proto: nanopb's generated encoder, 0.04-0.09 ms) where the
+  core has it (a build with nanopb); otherwise it builds the message from the snake_case
+  text without nulls (the message's own field names, keys="proto") with the protobuf
+  runtime's constructor (about 0.3 ms a view; json_format.Parse, pure Python, takes ten
+  times longer).
 - Events, meanings and costs are small dicts made by the engine's Python layer: their
   messages come from the same constructor, their JSON from a key rename (names cached).
 
-Pittsburgh's view is written by its core in snake_case only: its message is built from the
-dict the same way, and its REST JSON (and that of its events, option meanings and preview
-costs) by document_json, from the dict and the message's descriptor.
+Pittsburgh's view is written by its core in snake_case only: without the core's encoder
+its message is built from the dict the same way, and its REST JSON (and that of its events,
+option meanings and preview costs) by document_json, from the dict and the message's
+descriptor.
 """
 
 from __future__ import annotations

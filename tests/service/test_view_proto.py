@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import orjson
@@ -13,6 +14,8 @@ import pytest
 from google.protobuf import json_format
 
 import brass
+from brass._core import ffi, lib
+from brass.views import _view_json, _view_proto
 from brass_service.gen import birmingham_pb2 as bham_pb
 from brass_service.gen import game_service_pb2 as pb
 from brass_service.gen import pittsburgh_pb2 as pgh_pb
@@ -84,14 +87,98 @@ def test_the_service_state_holds_the_core_bytes() -> None:
     assert pb.GameState.FromString(state.SerializeToString()) == state
 
 
-def test_pittsburgh_views_come_from_the_json_text() -> None:
-    """No encoder for Pittsburgh's view yet: None, and the service's constructor path."""
-    game = brass.Game.new(players=2, seed=3, ruleset="pittsburgh")
-    assert game.view_proto(0) is None
-    state = pb.GameState()
-    typed.put_view(state, game, 0)
+def _pgh_from_json(game: brass.Game, seat: int | None) -> pgh_pb.PittsburghView:
+    """The service's other path: the message built from the core's JSON text."""
+    return pgh_pb.PittsburghView(**typed.view_arm(game, seat)["pittsburgh"])
+
+
+def _preview_views(game: brass.Game, ids: list[int]) -> Iterator[tuple[bytes, str]]:
+    """The protobuf and JSON views of the preview of `ids` by the seat to act, as that seat,
+    a spectator and another seat see its outcome (brass_preview's state, redacted)."""
+    after = ffi.new("BrassGame *")
+    log = ffi.new("BrassEventLog *")
+    reason, at = ffi.new("int *"), ffi.new("int *")
+    actor = game.current_seat
+    assert actor is not None
+    assert lib.brass_preview(game._g, actor, ffi.new("uint16_t[]", ids), len(ids), after, log,
+                             reason, at) == 0
+    for seat in sorted({actor, -1, (actor + 1) % game.num_players}):
+        data = _view_proto(after, seat)
+        assert data is not None
+        yield data, _view_json(after, seat)
+
+
+@needs_encoder
+@pytest.mark.parametrize("players,options", [
+    (2, {}), (3, {"undo": False}), (4, {}),
+    (2, {"data": "tiny"}), (3, {"data": "tiny", "links_count_unflipped": True}),
+    (4, {"data": "tiny", "auto_resolve": False}),
+])
+def test_every_pittsburgh_seat_sees_the_same_view_in_both_encodings(
+        players: int, options: dict[str, object]) -> None:
+    """Random Pittsburgh games (the draft data and the tiny set) with random undos, compared
+    after every decision for every seat and a spectator, and the outcome of a preview now
+    and then: the core's bytes parse into exactly the message built from its JSON text
+    (every option and undo in the options map, the own hand only, the cube fields of each
+    tile and market, pipelines without cargo, face-down oilfields and empty merchant and
+    quality slots without a tile, undo_steps and undo_refused)."""
+    rng = random.Random(players * 1000 + len(options))
+    game = brass.Game.new(players=players, seed=rng.getrandbits(32), ruleset="pittsburgh",
+                          options=options)
+    seen = {"refused": False, "steps": False, "pipeline": False, "revealed": False,
+            "preview": 0}
+    while not game.is_over:
+        for seat in [None, *range(players)]:
+            data = game.view_proto(seat)
+            assert data is not None
+            message = pgh_pb.PittsburghView.FromString(data)
+            assert message == _pgh_from_json(game, seat), (seat, game.decisions_applied)
+        seen["steps"] |= message.undo_steps > 0
+        seen["refused"] |= message.HasField("undo_refused")
+        seen["pipeline"] |= any(not link.HasField("cargo") for link in message.links)
+        seen["revealed"] |= any(field.HasField("tile") for field in message.oilfields)
+        if rng.random() < 0.05:
+            for data, text in _preview_views(game, [rng.choice(game.legal_ids())]):
+                document = orjson.loads(text)
+                assert pgh_pb.PittsburghView.FromString(data) == typed.view_from_document(
+                    "pittsburgh", document)
+                seen["preview"] += 1
+        if rng.random() < 0.05 and game.undo_steps() > 0:
+            game.undo()
+        else:
+            game.apply(rng.choice(game.legal_ids()))
+    assert game.is_over
+    assert seen["refused"] and seen["pipeline"] and seen["revealed"] and seen["preview"], seen
+    assert seen["steps"] or options.get("undo") is False, seen
+    assert message.options["undo"] == ("false" if options.get("undo") is False else "true")
+    assert message.options["data"] == options.get("data", "pittsburgh")
+
+
+@needs_encoder
+def test_the_service_state_holds_the_pittsburgh_core_bytes() -> None:
+    """GameState's pittsburgh arm is the core's message, the same as from the JSON text."""
+    game = brass.Game.new(players=3, seed=5, ruleset="pittsburgh")
+    for _ in range(40):
+        game.apply(game.legal_ids()[0])
+    assert game.view_proto(1) is not None
+    state = pb.GameState(viewer_seat=1)
+    typed.put_view(state, game, 1)
     assert state.WhichOneof("view") == "pittsburgh"
-    assert state.pittsburgh.num_players == 2
+    assert state.pittsburgh == _pgh_from_json(game, 1)
+    assert state.pittsburgh.players[1].hand and not state.pittsburgh.players[0].hand
+    assert pb.GameState.FromString(state.SerializeToString()) == state
+
+
+@needs_encoder
+def test_a_pittsburgh_state_the_json_writer_refuses_is_refused() -> None:
+    """A state whose indexes name nothing (here a decision kind past the last) is refused
+    by both writers alike, never read out of the tables' bounds."""
+    game = brass.Game.new(players=2, seed=3, ruleset="pittsburgh")
+    game._g.header.ruleset_fields[5] = 200  # PghHeader.phase
+    for write in (game.view_json, game.view_proto):
+        with pytest.raises(brass.EngineError) as error:
+            write(0)
+        assert error.value.code == "BAD_POSITION"
 
 
 def test_a_bad_seat_is_refused() -> None:

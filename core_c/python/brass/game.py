@@ -424,9 +424,10 @@ class Game:
         return _view_json(self._g, self._check_seat(seat), keys)
 
     def view_proto(self, seat: int | None = None) -> bytes | None:
-        """view() as the serialized typed message of brass.v1 (BirminghamView), encoded by
-        the core: the service's gRPC form. None where the core has none (Pittsburgh, or a
-        build without nanopb); the service then builds the message from view_json."""
+        """view() as the serialized typed message of brass.v1 (BirminghamView,
+        PittsburghView), encoded by the core: the service's gRPC form. None where the core
+        has none (a build without nanopb); the service then builds the message from
+        view_json."""
         return _view_proto(self._g, self._check_seat(seat))
 
     def position(self) -> dict[str, Any]:

@@ -59,8 +59,8 @@ _proto_buffers = threading.local()
 
 def _view_proto(state: Any, seat: int) -> bytes | None:
     """The core's protobuf binary of what `seat` (-1: a spectator) sees of a state, as the
-    ruleset's brass.v1 view message; None where the core has no encoder for it (Pittsburgh,
-    or a core built without nanopb: core_c/build_ffi.py)."""
+    ruleset's brass.v1 view message; None where the core has no encoder for it (a core
+    built without nanopb: core_c/build_ffi.py)."""
     out = getattr(_proto_buffers, "out", None)
     if out is None:
         out = _proto_buffers.out = _new_uncleared("uint8_t[]", lib.BRASS_VIEW_PROTO_CAP)

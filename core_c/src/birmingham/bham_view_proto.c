@@ -9,39 +9,29 @@
    change to one is a change to both. Built only where nanopb's runtime is installed
    (BRASS_HAVE_NANOPB, set by core_c/build_ffi.py); elsewhere it answers
    BRASS_E_UNSUPPORTED and the service builds the message from the JSON text. */
-#include <string.h>
-
 #include "bham_internal.h"
 
 #ifdef BRASS_HAVE_NANOPB
 #include <pb_encode.h>
+
+#include "common/proto_fields.h"
 
 #include "brass/v1/birmingham.pb.h"
 
 typedef brass_v1_BirminghamView View;
 typedef brass_v1_BirminghamView_Player ViewPlayer;
 
-#define COUNT(array) ((int)(sizeof(array) / sizeof((array)[0])))
 /* nanopb's sizes (core_c/nanopb/birmingham.options) hold the whole board */
-_Static_assert(COUNT(((View *)0)->slots) >= BHAM_NUM_SLOTS, "slots");
-_Static_assert(COUNT(((View *)0)->links) >= BHAM_NUM_LINKS, "links");
-_Static_assert(COUNT(((View *)0)->merchants) >= BHAM_NUM_MERCHANT_SPACES, "merchants");
-_Static_assert(COUNT(((View *)0)->discards) >= BHAM_NUM_CARD_TYPES, "discards");
-_Static_assert(COUNT(((View *)0)->player_state) >= BRASS_MAX_PLAYERS, "players");
-_Static_assert(COUNT(((View *)0)->turn_order) >= BRASS_MAX_PLAYERS, "turn order");
-_Static_assert(COUNT(((ViewPlayer *)0)->hand) >= BHAM_NUM_CARD_TYPES, "hand");
-_Static_assert(COUNT(((ViewPlayer *)0)->mat_taken) >= BHAM_NUM_INDUSTRIES, "mat");
+_Static_assert(PROTO_COUNT(((View *)0)->slots) >= BHAM_NUM_SLOTS, "slots");
+_Static_assert(PROTO_COUNT(((View *)0)->links) >= BHAM_NUM_LINKS, "links");
+_Static_assert(PROTO_COUNT(((View *)0)->merchants) >= BHAM_NUM_MERCHANT_SPACES, "merchants");
+_Static_assert(PROTO_COUNT(((View *)0)->discards) >= BHAM_NUM_CARD_TYPES, "discards");
+_Static_assert(PROTO_COUNT(((View *)0)->player_state) >= BRASS_MAX_PLAYERS, "players");
+_Static_assert(PROTO_COUNT(((View *)0)->turn_order) >= BRASS_MAX_PLAYERS, "turn order");
+_Static_assert(PROTO_COUNT(((ViewPlayer *)0)->hand) >= BHAM_NUM_CARD_TYPES, "hand");
+_Static_assert(PROTO_COUNT(((ViewPlayer *)0)->mat_taken) >= BHAM_NUM_INDUSTRIES, "mat");
 _Static_assert(brass_v1_BirminghamView_size <= BRASS_VIEW_PROTO_CAP, "the largest view fits");
 
-/* Copies a name into a fixed nanopb string field; 0 when it does not fit (a name longer
-   than the options file allows: the view is refused rather than cut). */
-static int put_name(char *field, size_t size, const char *name) {
-    size_t n = strlen(name);
-    if (n >= size) return 0;
-    memcpy(field, name, n + 1);
-    return 1;
-}
-#define NAME(field, name) (fits &= put_name((field), sizeof(field), (name)))
 
 /* An optional name field: set for a value, absent for BRASS_NONE. */
 #define OPT_NAME(msg, field, v, first, count)                                   \
@@ -111,7 +101,7 @@ static void put_merchant_goods(brass_v1_BirminghamView_MerchantSpace *out, uint8
     if (mask == BRASS_NONE) return; /* no tile: no goods */
     for (int i = 0; i < 3; i++)
         if (mask & (1 << i))
-            (void)put_name(out->goods[out->goods_count++], sizeof out->goods[0], goods[i]);
+            (void)proto_put_name(out->goods[out->goods_count++], sizeof out->goods[0], goods[i]);
 }
 
 /* Fills `v` (zeroed by the caller); 0 when a name does not fit. */

@@ -57,12 +57,16 @@ static void redact_preview(const BrassGame *before, const BrassGame *after, int 
 static int observation(const BrassGame *g, int seat, float *out, int cap) {
     return pgh_observation(CPG(g), seat, out, cap);
 }
-/* (keys: Pittsburgh's writer has snake_case keys only for now; its view travels as a
-   placeholder document until its typed view lands) */
+/* (keys: Pittsburgh's writer has snake_case keys only for now; the service turns them into
+   proto3 JSON, service/views/typed.py) */
 static int position_json(const BrassGame *g, int seat, int hidden, int keys, char *out,
                          int cap) {
     (void)keys;
     return pgh_position_json(CPG(g), seat, hidden, out, cap);
+}
+static int view_proto(const BrassGame *g, int seat, int undo_steps, int undo_refused,
+                      uint8_t *out, int cap) {
+    return pgh_view_proto(CPG(g), seat, undo_steps, undo_refused, out, cap);
 }
 static int position_read(BrassGame *g, const char *json, size_t len, char *field, size_t field_len,
                          char *message, size_t message_len) {
@@ -132,6 +136,7 @@ const BrassRuleset BRASS_PITTSBURGH = {
     .observation = observation,
     .position_json = position_json,
     .snake_keys_only = 1,
+    .view_proto = view_proto,
     .position_read = position_read,
     .result = result,
     .sane_options = sane_options,

@@ -186,8 +186,9 @@ static const char *cube_name(int c) {
 /* Whether every index the writer reads a table or name at is in range. The engine only
    holds valid states, but the writer also gets redacted ones (previews) and, from a caller
    that bypasses restore and the position reader, arbitrary bytes: those are refused, never
-   read out of bounds (found by fuzz_state: a rail's link type 255). */
-static int writable(const PittsburghGame *g) {
+   read out of bounds (found by fuzz_state: a rail's link type 255). The protobuf view
+   (pgh_view_proto.c) reads the same indexes and refuses the same states. */
+int pgh_view_writable(const PittsburghGame *g) {
     const PghTables *T = pgh_T(g);
     if (g->h.num_players < 2 || g->h.num_players > PGH_MAX_PLAYERS) return 0;
     if (!pgh_phase_name(g->h.phase)) return 0;
@@ -302,7 +303,7 @@ static void put_hidden_state(Buf *b, const PittsburghGame *g) {
 /* The whole position (hidden = 1) or what `seat` sees (hidden = 0; seat -1 spectator). */
 int pgh_position_json(const PittsburghGame *g0, int seat, int hidden, char *out, int cap) {
     /* a full position names everything (deck, action in progress): only valid states */
-    if (!writable(g0) || (hidden && pgh_validate(g0, NULL, 0) != BRASS_OK)) return -BRASS_E_BAD_POSITION;
+    if (!pgh_view_writable(g0) || (hidden && pgh_validate(g0, NULL, 0) != BRASS_OK)) return -BRASS_E_BAD_POSITION;
     PittsburghGame g;
     if (hidden) g = *g0;
     else pgh_redact(g0, seat, &g);

@@ -373,6 +373,14 @@ int pgh_observation(const PittsburghGame *g, int seat, float *out, int cap);
 int pgh_score_order(const PittsburghGame *g, uint8_t *ranking);
 int pgh_sane_options(const PittsburghGame *g, const uint16_t *opts, int n, uint16_t *keep);
 int pgh_position_json(const PittsburghGame *g, int seat, int hidden, char *out, int cap);
+/* Whether the view writers can name every index of a state (a redacted one included):
+   both views refuse the others (BRASS_E_BAD_POSITION) rather than read out of bounds. */
+int pgh_view_writable(const PittsburghGame *g);
+/* A redacted state's view (what pgh_position_json writes with hidden = 0) as
+   brass.v1.PittsburghView in protobuf binary, with the undo fields given: the length, or
+   -BRASS_E_BUFFER, -BRASS_E_BAD_POSITION, -BRASS_E_UNSUPPORTED without nanopb. */
+int pgh_view_proto(const PittsburghGame *g, int seat, int undo_steps, int undo_refused,
+                   uint8_t *out, int cap);
 /* The full position's JSON text (hidden = 1 above) back into a state, validated; on error
    BRASS_E_BAD_POSITION with the JSON path of the bad value in field and what is wrong in msg */
 int pgh_position_read(PittsburghGame *g, const char *json, size_t len, char *field, size_t field_len, char *msg,
