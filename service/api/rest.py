@@ -36,7 +36,7 @@ from .rest_parse import (
     query_either,
     read_body,
 )
-from .rest_routes import ROUTES, TOKEN_REQUIRED
+from .rest_routes import NO_GAME_TOKEN, ROUTES, TOKEN_REQUIRED
 
 log = structlog.get_logger("brass_service.rest")
 
@@ -124,7 +124,8 @@ class RestGateway:
                 try:
                     answer = await self._plain[operation_id](request, caller, record)
                 except ServiceError as error:
-                    await self._authenticate_first(error, request, caller)
+                    if operation_id not in NO_GAME_TOKEN:
+                        await self._authenticate_first(error, request, caller)
                     raise
                 return 200, _ok_text(answer), headers
             except ServiceError as error:

@@ -246,6 +246,13 @@ PLAIN_OPERATIONS = (
 )
 
 
+# The operations whose token is never a token of the game in their path (JoinGame's is an
+# account's key, when there is one): a refusal of their arguments is not turned into
+# UNAUTHENTICATED for want of a seat of that game.
+NO_GAME_TOKEN = frozenset(
+    route.operation_id for route in ROUTES if route.authorization == "none"
+)
+
 # The plain operations a request without a token is refused at once (before its body).
 TOKEN_REQUIRED = frozenset(
     route.operation_id for route in ROUTES if route.authorization in ("required", "account")

@@ -1,6 +1,6 @@
 """The web page's accounts (issue 24, item 5): an account made in the page and its key
-shown once, signing in with the key, "my games" (a game created while signed in is bound
-to the account), a challenge sent from one browser and accepted in another over the
+shown once, signing in with the key, "my games" (a game created and one joined while
+signed in are bound to the accounts), a challenge sent from one browser and accepted in another over the
 account streams, the leaderboard of rated results and an account's rating history, and
 an arena's table, live."""
 
@@ -76,10 +76,22 @@ def test_an_account_made_in_the_page_signs_in_with_its_key_and_lists_its_games(
     seats = rest.game(game_id)["summary"]["seats"]
     assert seats[0]["accountId"] == account_id and seats[0]["name"] == name
 
+    # another browser signed in joins the open seat: the seat is its account's, by its name
+    other = rest.call("POST", "/v1/accounts", body={"name": unique("Joiner")})
+    joiner = new_page(browser, 1400, 900)
+    sign_in(joiner, base, other["account"]["accountId"], other["key"])
+    joiner.goto(f"{base}/#/join/{game_id}")
+    assert joiner.input_value("#join-name") == other["account"]["name"]
+    joiner.click("form.join-form button[type=submit]")
+    joiner.wait_for_selector(".game[data-version]")
+    seats = rest.game(game_id)["summary"]["seats"]
+    assert seats[1]["accountId"] == other["account"]["accountId"]
+    assert not joiner.errors  # type: ignore[attr-defined]
+
     page.goto(base + "/#/account")
     row = page.locator(f".my-games li[data-game-id='{game_id}']")
     row.wait_for(timeout=PAGE_TIMEOUT_MS)
-    assert "Seat 1" in row.inner_text()
+    assert "Seat 1" in row.inner_text() and other["account"]["name"] in row.inner_text()
     shot(page, artifacts, "account-my-games")
     row.locator("a.play-mine").click()
     page.wait_for_selector(".game[data-version]")

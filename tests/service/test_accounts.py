@@ -114,6 +114,12 @@ def test_accounts_over_rest(server: ServerProcess) -> None:
         game = rest.post("/v1/games", {"players": 2, "openSeats": [1]}, token=key)
         assert game["state"]["summary"]["seats"][0]["accountId"] == account_id
         other = rest.post("/v1/accounts", {"name": _unique("Dan")})
+        # the seat takes the account's name: another is refused as such (the key is no
+        # seat of the game yet, and that is no reason to refuse it as UNAUTHENTICATED)
+        refused = expect_rest_error("INVALID_ARGUMENT", 400, rest.post,
+                                    f"/v1/games/{game['gameId']}:join", {"name": "Not Dan"},
+                                    token=other["key"])
+        assert refused.body["error"]["details"][0]["metadata"]["field"] == "name"
         joined = rest.post(f"/v1/games/{game['gameId']}:join", {}, token=other["key"])
         assert joined["seat"]["name"] == other["account"]["name"]
         assert joined["summary"]["seats"][1]["accountId"] == other["account"]["accountId"]
