@@ -1,8 +1,8 @@
 """The web page's accounts (issue 24, item 5): an account made in the page and its key
 shown once, signing in with the key, "my games" (a game created and one joined while
-signed in are bound to the accounts), a challenge sent from one browser and accepted in another over the
-account streams, the leaderboard of rated results and an account's rating history, and
-an arena's table, live."""
+signed in are bound to the accounts), a challenge sent from one browser and accepted in
+another over the account streams, the leaderboard of rated results and an account's
+rating history, and an arena's table, live."""
 
 from __future__ import annotations
 
