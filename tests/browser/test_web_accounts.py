@@ -77,6 +77,8 @@ def test_an_account_made_in_the_page_signs_in_with_its_key_and_lists_its_games(
     assert seats[0]["accountId"] == account_id and seats[0]["name"] == name
 
     # another browser signed in joins the open seat: the seat is its account's, by its name
+    # (this page leaves the board meanwhile: two boards drawing at once crowd a busy machine)
+    page.goto(base + "/#/account")
     other = rest.call("POST", "/v1/accounts", body={"name": unique("Joiner")})
     joiner = new_page(browser, 1400, 900)
     sign_in(joiner, base, other["account"]["accountId"], other["key"])
@@ -88,7 +90,7 @@ def test_an_account_made_in_the_page_signs_in_with_its_key_and_lists_its_games(
     assert seats[1]["accountId"] == other["account"]["accountId"]
     assert not joiner.errors  # type: ignore[attr-defined]
 
-    page.goto(base + "/#/account")
+    page.reload()
     row = page.locator(f".my-games li[data-game-id='{game_id}']")
     row.wait_for(timeout=PAGE_TIMEOUT_MS)
     assert "Seat 1" in row.inner_text() and other["account"]["name"] in row.inner_text()
