@@ -61,6 +61,11 @@ def test_an_account_made_in_the_page_signs_in_with_its_key_and_lists_its_games(
     page.click(".account-card .sign-out")
     page.wait_for_selector("form.signin-form")
     assert page.evaluate("localStorage.getItem('brass.account.v1')") is None
+    # a wrong key: the account's stream refuses it, and the page says so
+    sign_in(page, base, account_id, "brass_ak_not-the-key")
+    page.wait_for_selector(".connection-failed")
+    assert "UNAUTHENTICATED" in page.inner_text(".account-card .error")
+    page.click(".account-card .sign-out")
     sign_in(page, base, account_id, key)
     page.wait_for_selector(".connection-live")
     assert name in page.inner_text("#account-heading")
