@@ -138,6 +138,10 @@ def test_two_people_play_by_invite_links_and_hidden_hands_stay_hidden(
         "els => els.map(e => e.dataset.card)")
     assert sorted(chips) == sorted(k for k, n in host_hand.items() if n > 0)
     assert host.locator(".hand").count() == 1
+    # the phone's lobby fits its screen too (the create form's long selects once widened it)
+    guest.goto(base + "/")
+    guest.wait_for_selector("form.create-form")
+    assert guest.evaluate("document.documentElement.scrollWidth") <= 390
     assert not host.errors and not guest.errors
 
 

@@ -28,7 +28,8 @@ export function eventFacts(rawEvent) {
   return {
     type, seat: seat == null ? null : num(seat),
     slot: place == null ? null : String(place).replace(/^slot:/, ''),
-    link: route == null ? null : String(route).replace(/^link:/, ''),
+    // an option name ("link:a--b", Pittsburgh's "pipeline:a--b") names the board's route a--b
+    link: route == null ? null : String(route).replace(/^\w+:/, ''),
   };
 }
 

@@ -1,6 +1,6 @@
-// The last move of each other seat: its lines (the event log's sentences) and what it
-// built on the board (slots, routes), from the events as they arrive, kept until the
-// page's own seat acts. The board rings those places in the mover's colour, the side
+// The last move of each other seat (its last turn): its lines (the event log's sentences)
+// and what it built on the board (slots, routes), from the events as they arrive, kept
+// until the page's own seat acts. The board rings those places in the mover's colour, the side
 // panel lists the moves, and the event log marks their lines.
 
 import { h, replace } from './dom.js';
@@ -19,7 +19,9 @@ export function lastMoves(mySeat) {
           bySeat.clear();
           return null;
         }
-        bySeat.set(facts.seat, { seat: facts.seat, lines: [], slots: new Set(), links: new Set(), ended: false });
+        // a move is the seat's whole turn: its first action starts it, the others add to it
+        const open = bySeat.get(facts.seat);
+        if (!open || open.ended) bySeat.set(facts.seat, { seat: facts.seat, lines: [], slots: new Set(), links: new Set(), ended: false });
       }
       const move = facts.seat === mySeat ? null : bySeat.get(facts.seat);
       // the move ends with the seat's turn: a round's or an era's scoring is not part of it
