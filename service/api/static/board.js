@@ -297,9 +297,10 @@ function drawMerchants(layer, board, view, ctx, byId) {
     });
     const bonus = merchant.beer_bonus || merchant.beerBonus;
     if (bonus) {
-      const words = { vp: `+${bonus.amount} VP`, money: `+£${bonus.amount}`, income_spaces: `+${bonus.amount} income`, develop: 'free develop' };
+      const key = `board.bonus.${bonus.kind}`;
+      const words = t(key, { n: bonus.amount });
       layer.append(svg('text', { x: loc.x, y: loc.y + 24, class: 'merchant-bonus' },
-        svg('title', {}, `Beer bonus: ${bonus.text}`), words[bonus.kind] || title(bonus.kind || '')));
+        svg('title', {}, t('board.beerBonus', { text: bonus.text })), words === key ? title(bonus.kind || '') : words));
     }
   }
 }

@@ -521,8 +521,10 @@ export async function gamePage(root, go, gameId, seat) {
     el.compound.hidden = !(myTurn() && st.legal && st.legal.compound.length);
     if (el.compound.hidden) return;
     // hundreds of buttons: rebuilt only when the list or the filter changed
-    if (compoundDrawn && compoundDrawn.legal === st.legal && compoundDrawn.filter === st.filter) return;
-    compoundDrawn = { legal: st.legal, filter: st.filter };
+    // (and once GetRuleset's labels are there, which name the actions in Chinese)
+    if (compoundDrawn && compoundDrawn.legal === st.legal && compoundDrawn.filter === st.filter
+      && compoundDrawn.ruleset === st.ruleset) return;
+    compoundDrawn = { legal: st.legal, filter: st.filter, ruleset: st.ruleset };
     drawWholeActions(el.compound, st.legal, st.filter, (text) => {
       st.filter = text;
       renderCompound();
