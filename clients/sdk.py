@@ -516,8 +516,10 @@ class GameClient(CorrespondenceCalls):
         return self._call("GetRatingHistory", pb.GetRatingHistoryRequest(
             account_id=account_id, page_size=page_size, page_token=page_token))
 
-    def get_account(self, account_id: str) -> pb.Account:
-        return self._call("GetAccount", pb.GetAccountRequest(account_id=account_id)).account
+    def get_account(self, account_id: str, key: str | None = None) -> pb.Account:
+        """An account's public facts; `account_id` "me" with `key`: the key's account."""
+        return self._call("GetAccount", pb.GetAccountRequest(account_id=account_id),
+                          key).account
 
     def rotate_account_key(self, account_id: str, key: str) -> str:
         """The account's new key (the old one is void from then on)."""

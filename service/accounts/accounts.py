@@ -31,6 +31,11 @@ log = structlog.get_logger("brass_service.accounts")
 MAX_ACCOUNT_ID_CHARS = 64
 
 
+# GetAccount's id for the caller's own account (the key's): "me" is no account's id (ids
+# are "a" and 16 hex digits), as lichess's GET /api/account answers for its token.
+OWN_ACCOUNT = "me"
+
+
 class AccountCaller(Protocol):
     """What the accounts need of a caller (games.access.Caller is one)."""
 
@@ -103,6 +108,9 @@ class Accounts:
     async def get_account(self, request: pb.GetAccountRequest, caller: AccountCaller,
                           record: RequestRecord) -> pb.GetAccountResponse:
         self.read_quota.admit(address_key(caller))
+        if request.account_id == OWN_ACCOUNT:  # whose key is this (a sign-in with a key)
+            return pb.GetAccountResponse(account=account_message(
+                await self.caller_account(caller, "GetAccount of 'me'")))
         return pb.GetAccountResponse(account=account_message(
             await self.row(request.account_id)))
 

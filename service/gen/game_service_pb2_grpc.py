@@ -441,7 +441,8 @@ class GameServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def GetAccount(self, request, context):
-        """An account's public facts (no key needed).
+        """An account's public facts (no key needed). With the id "me", the account whose key is
+        the bearer token (UNAUTHENTICATED without one): a client signs in with a key alone.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

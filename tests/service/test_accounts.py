@@ -34,6 +34,8 @@ def test_accounts_bind_seats_and_list_their_games_over_grpc(server: ServerProces
         expect_error("NAME_TAKEN", client.create_account, ann_name.upper())
         expect_error("INVALID_ARGUMENT", client.create_account, "bad\u202ename")
         expect_error("UNKNOWN_ACCOUNT", client.get_account, "a0000000000000000")
+        assert client.get_account("me", ann.key) == ann.account  # the key's own account
+        expect_error("UNAUTHENTICATED", client.get_account, "me")
 
         # CreateGame with a key: the first seat neither open nor a bot's is the account's
         created = client.create_game(players=3, seed=5, open_seats=[2], account_key=ann.key,
@@ -109,6 +111,11 @@ def test_accounts_over_rest(server: ServerProcess) -> None:
         assert key not in str(fetched)
         expect_rest_error("NAME_TAKEN", 409, rest.post, "/v1/accounts", {"name": name.lower()})
         expect_rest_error("UNKNOWN_ACCOUNT", 404, rest.get, "/v1/accounts/nobody")
+        # "me": whose key this is (a sign-in with the key alone); nobody's without one
+        assert rest.get("/v1/accounts/me", token=key)["account"] == fetched
+        expect_rest_error("UNAUTHENTICATED", 401, rest.get, "/v1/accounts/me")
+        expect_rest_error("UNAUTHENTICATED", 401, rest.get, "/v1/accounts/me",
+                          token="brass_ak_not-a-key")
         expect_rest_error("INVALID_ARGUMENT", 400, rest.post, "/v1/accounts", {"name": ""})
 
         game = rest.post("/v1/games", {"players": 2, "openSeats": [1]}, token=key)

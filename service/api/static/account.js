@@ -52,15 +52,12 @@ function field(id, label, input, hint) {
 
 function signInForm(go) {
   const err = errorBox();
-  const id = h('input', { id: 'signin-id', type: 'text', required: true, autocomplete: 'username', maxlength: 64, 'aria-describedby': 'signin-id-hint' });
   const key = h('input', { id: 'signin-key', type: 'password', required: true, autocomplete: 'current-password', maxlength: 200, 'aria-describedby': 'signin-key-hint' });
   const submit = h('button', { type: 'submit', class: 'primary' }, t('account.signIn'));
   const form = h('form', { class: 'signin-form', 'aria-labelledby': 'signin-heading' },
-    field('signin-id', t('account.id'), id, t('account.idHint')),
     field('signin-key', t('account.key'), key, t('account.keyHint')), err, submit);
   onSubmit(form, submit, err, async () => {
-    const found = (await api.account(id.value.trim())).account;
-    // the key is checked by the account's stream, the first thing the next screen opens
+    const found = (await api.accountOfKey(key.value.trim())).account;
     signIn(found.accountId, found.name, found.bot, key.value.trim());
     announce(t('account.signedInAs', { name: found.name }));
     go('#/account', true);

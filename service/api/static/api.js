@@ -73,6 +73,8 @@ export const api = {
   }),
   createAccount: (name, bot) => call('POST', '/v1/accounts', { body: { name, bot } }),
   account: (id) => call('GET', `/v1/accounts/${enc(id)}`),
+  // whose key this is (GetAccount of "me"): a sign-in with the key alone
+  accountOfKey: (key) => call('GET', '/v1/accounts/me', { token: key }),
   createChallenge: (key, body) => call('POST', '/v1/challenges', { token: key, body }),
   acceptChallenge: (key, id) => call('POST', `/v1/challenges/${enc(id)}:accept`, { token: key, body: {} }),
   declineChallenge: (key, id) => call('POST', `/v1/challenges/${enc(id)}:decline`, { token: key, body: {} }),
