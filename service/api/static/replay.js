@@ -9,6 +9,11 @@ import { saved } from './store.js';
 import { boardPanel } from './zoom.js';
 import { clockText, nameText, readReplay, readState, timeLeftThen } from './view.js';
 
+// A seat by its name in the game's summary, else its number.
+function seatNameOf(summary, seat) {
+  return ((summary && summary.seats.find((x) => x.seat === seat)) || {}).name || t('lobby.seatN', { n: seat + 1 });
+}
+
 export async function replayPage(root, go, gameId, startVersion) {
   const seats = saved.seats(gameId);
   const token = seats.length ? saved.seatToken(gameId, seats[0]) : null;
@@ -64,7 +69,7 @@ export async function replayPage(root, go, gameId, startVersion) {
     const view = st.state && st.state.view;
     const summary = st.state && st.state.summary;
     const decision = st.replay.decisions[st.version - 1];
-    const seatName = (s) => ((summary && summary.seats.find((x) => x.seat === s)) || {}).name || t('lobby.seatN', { n: s + 1 });
+    const seatName = (s) => seatNameOf(summary, s);
     replace(info, h('a', { href: '#/', class: 'home' }, t('game.lobby')),
       h('span', {}, t('game.gameN', { id: gameId })),
       h('span', {}, t('replay.versionOf', { n: st.version, total: st.replay.version })),
@@ -124,7 +129,7 @@ export async function replayPage(root, go, gameId, startVersion) {
     slider.max = String(st.replay.version);
     replace(list, h('li', { 'data-version': 0 }, h('button', { type: 'button', onclick: () => show(0) }, t('replay.start'))),
       st.replay.decisions.map((d) => h('li', { 'data-version': d.version },
-        h('button', { type: 'button', onclick: () => show(d.version) }, `${d.version}. Seat ${d.seat + 1}: ${nameText(d.name)}`))));
+        h('button', { type: 'button', onclick: () => show(d.version) }, `${d.version}. ${seatNameOf(first.summary, d.seat)}: ${nameText(d.name)}`))));
     await show(startVersion ?? 0);
   } catch (e) {
     err.hidden = false;
