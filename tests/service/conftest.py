@@ -48,11 +48,15 @@ def _postgres_unreachable() -> str | None:
 class Backend:
     """One storage back end: makes fresh databases and starts servers on them."""
 
+    # Every back end of the session, for _stop_the_tests_own_servers.
+    live: list[Backend] = []
+
     def __init__(self, name: str, workdir: Path) -> None:
         self.name = name
         self.workdir = workdir
         self._schemas: list[str] = []
         self._servers: list[ServerProcess] = []
+        Backend.live.append(self)
 
     def new_database_url(self) -> str:
         if self.name == "sqlite":
@@ -109,6 +113,20 @@ def backend(
     backend = Backend(request.param, tmp_path_factory.mktemp(f"brass-{request.param}"))
     yield backend
     backend.close()
+
+
+@pytest.fixture(autouse=True)
+def _stop_the_tests_own_servers() -> Iterator[None]:
+    """Stops, when a test ends, the servers it started through a back end (its body's and
+    its function-scoped fixtures'; the module and session fixtures' servers, made before
+    this runs, are kept). Each PostgreSQL server holds pooled connections and a LISTEN
+    one: kept to the session's end, the suite's servers took all of PostgreSQL's 100 (CI
+    failed so: 'sorry, too many clients already')."""
+    started = {id(backend): len(backend._servers) for backend in Backend.live}
+    yield
+    for backend in Backend.live:
+        for server in backend._servers[started.get(id(backend), 0):]:
+            server.stop()
 
 
 @pytest.fixture(scope="session")
