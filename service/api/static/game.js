@@ -12,15 +12,18 @@ import { capabilities, ruleset as getRuleset } from './caps.js';
 import { announce, h, replace } from './dom.js';
 import { eraRound, label as labelOf, t, useLabels } from './i18n.js';
 
+import { saved } from './store.js';
+import { drawDecision } from './decision.js';
+import { drawLobbyPanel } from './lobbypanel.js';
+import {
+  clockText, compoundText, isFinished, isWaiting,
+  builtView, lobbyEvent, nameText, readLegal, readPreview, readState, timeLeft, title,
+} from './view.js';
+
 function build(parent, ...children) {
   parent.append(...children);
   return parent;
 }
-import { inviteUrl, joinUrl, saved, watchUrl } from './store.js';
-import {
-  clockText, compoundText, hostPolicyText, decisionPrompt, isFinished, isWaiting,
-  builtView, lobbyEvent, nameText, readLegal, readPreview, readState, timeLeft, title,
-} from './view.js';
 
 const LOG_LINES = 200;
 
@@ -29,19 +32,6 @@ function seatName(summary, seat) {
   return (s && s.name) || t('lobby.seatN', { n: seat + 1 });
 }
 
-function copyButton(text, label) {
-  const b = h('button', { type: 'button', class: 'small' }, label);
-  b.addEventListener('click', async () => {
-    try {
-      await navigator.clipboard.writeText(text);
-      announce(t('game.copied'));
-      b.textContent = t('game.copied');
-    } catch {
-      b.textContent = t('game.selectCopy');
-    }
-  });
-  return b;
-}
 
 export async function gamePage(root, go, gameId, seat) {
   const caps = await capabilities();
@@ -73,6 +63,12 @@ export async function gamePage(root, go, gameId, seat) {
   if (seat !== null && !token) {
     st.error = t('game.noToken', { n: seat + 1 });
   }
+
+  // what the panels drawn by other modules (decision.js, lobbypanel.js) see of the page
+  const g = {
+    st, el, caps, gameId, myTurn, render, loadState, applyState, choose, confirmSelected,
+    cancelSelected, undo, tileName, seatName: (x) => seatName(st.state && st.state.summary, x),
+  };
 
   function myTurn() {
     const s = st.state && st.state.summary;
@@ -358,162 +354,7 @@ export async function gamePage(root, go, gameId, seat) {
   }
 
   function renderDecision() {
-    const s = st.state && st.state.summary;
-    const parts = [h('h2', { id: 'decision-heading' }, t('game.yourMove'))];
-    if (st.error) parts.push(h('p', { class: 'error', role: 'alert' }, st.error));
-    if (!s) {
-      replace(el.decision, parts, h('p', {}, t('game.loading')));
-      return;
-    }
-    if (isFinished(s)) {
-      parts[0] = h('h2', { id: 'decision-heading' }, t('game.finalScores'));
-      const scores = st.state.scores;
-      if (/RESIGNED|FORFEITED/.test(s.endReason)) {
-        parts.push(h('p', {}, t('game.endedEarly', { reason: title(s.endReason.replace(/^END_REASON_/, '').toLowerCase()) })));
-      }
-      if (scores.length) parts.push(h('ol', { class: 'scores' }, s.seats
-        .map((seat) => ({ seat: seat.seat, score: scores[seat.seat] ?? 0 }))
-        .sort((a, b) => b.score - a.score)
-        .map((x) => h('li', {}, `${seatName(s, x.seat)}: ${x.score} VP${st.state.winners.includes(x.seat) ? ' (winner)' : ''}`))));
-      parts.push(h('a', { href: `#/replay/${encodeURIComponent(gameId)}`, class: 'button' }, t('game.watchReplay')));
-      replace(el.decision, parts, rematchControls(s));
-      return;
-    }
-    if (st.seat === null) {
-      parts[0] = h('h2', { id: 'decision-heading' }, t('game.spectating'));
-      parts.push(h('p', {}, isWaiting(s) ? t('game.notStarted') : t('game.deciding', { name: seatName(s, s.currentSeat), what: decisionPrompt(s.decision).toLowerCase() })));
-      const delay = s.hostPolicy ? s.hostPolicy.spectatorDelayTurns : 0;
-      if (delay) parts.push(h('p', { class: 'spectator-delay' }, delay === 1 ? t('game.spectatorDelayOne') : t('game.spectatorDelay', { n: delay })));
-      replace(el.decision, parts);
-      return;
-    }
-    const me = s.seats.find((x) => x.seat === st.seat);
-    if (me && me.resigned) {
-      parts.push(h('p', { class: 'resigned-note' }, me.bot ? t('game.resignedBot', { bot: me.bot }) : t('game.resigned')));
-      replace(el.decision, parts);
-      return;
-    }
-    if (!myTurn()) {
-      parts.push(h('p', {}, isWaiting(s) ? t('game.startsWhen') : t('game.waitingFor', { name: seatName(s, s.currentSeat) })));
-      replace(el.decision, parts, resignControls());
-      return;
-    }
-    if (!st.legal) {
-      parts.push(h('p', {}, t('game.loadingOptions')));
-      replace(el.decision, parts);
-      return;
-    }
-    parts.push(h('p', { class: 'prompt' }, `${decisionPrompt(st.legal.decision)}:`));
-    const list = h('ul', { class: 'options', 'aria-label': t('game.optionsLabel') });
-    for (const o of st.legal.options) {
-      const selected = st.selected && st.selected.action.optionId === o.id;
-      list.append(h('li', {}, h('button', {
-        type: 'button', class: ['option', selected && 'selected'], 'data-option-id': o.id,
-        'aria-pressed': selected ? 'true' : 'false',
-        onclick: () => choose({ optionId: o.id }, nameText(o.name)),
-      }, nameText(o.name))));
-    }
-    parts.push(list);
-    if (st.legal.unavailable.length) {
-      // greyed out, each with the engine's reason
-      const refused = h('ul', { class: 'options unavailable-options' });
-      for (const u of st.legal.unavailable) {
-        const name = st.ruleset ? (st.ruleset.actions.find((a) => a.id === u.id) || {}).name : '';
-        refused.append(h('li', {}, h('button', {
-          type: 'button', class: 'option unavailable', disabled: true, 'data-option-id': u.id,
-          'aria-describedby': `reason-${u.id}`,
-        }, nameText(name) || `#${u.id}`), h('span', { class: 'reason', id: `reason-${u.id}` }, u.message)));
-      }
-      parts.push(h('details', { class: 'unavailable-box', open: st.legal.unavailable.length <= 4 || undefined },
-        h('summary', {}, t('game.unavailable', { n: st.legal.unavailable.length })), refused));
-    }
-    if (st.selected) {
-      const box = h('div', { class: 'preview', 'aria-live': 'polite', 'aria-labelledby': 'preview-heading' },
-        h('h3', { id: 'preview-heading' }, t('game.preview', { label: st.selected.label })));
-      if (st.preview) {
-        box.append(h('table', { class: 'cost' }, h('tbody', {}, st.preview.rows.map(([k, v]) => h('tr', {}, h('th', { scope: 'row' }, k), h('td', {}, v))))));
-        if (st.preview.events.length) {
-          box.append(h('ul', { class: 'preview-events' }, st.preview.events.map((e) => h('li', {}, eventText(e, (x) => seatName(s, x), tileName)))));
-        }
-      } else if (!st.error) {
-        box.append(h('p', {}, t('game.workingCost')));
-      }
-      box.append(h('div', { class: 'buttons' },
-        h('button', { type: 'button', class: 'primary confirm', disabled: st.busy || !st.preview, onclick: confirmSelected }, t('game.confirm')),
-        h('button', { type: 'button', class: 'cancel', onclick: cancelSelected }, t('game.cancel'))));
-      parts.push(box);
-    }
-    if (caps.undo) parts.push(undoControls());
-    replace(el.decision, parts, resignControls());
-  }
-
-  // Undo: what it would take back, or (greyed out) the engine's reason why it cannot, when
-  // the view says so.
-  function undoControls() {
-    const now = st.state.view && st.state.view.undo;
-    if (!now) return h('div', { class: 'buttons' }, h('button', { type: 'button', class: 'undo', disabled: st.busy, onclick: undo }, t('game.undo')));
-    const reason = now.steps ? '' : ((st.ruleset && st.ruleset.reasons.find((r) => r.code === now.refused)) || {}).message || now.refused || '';
-    return h('div', { class: 'buttons undo-box' },
-      h('button', {
-        type: 'button', class: 'undo', disabled: st.busy || !now.steps, onclick: undo,
-        'aria-describedby': reason ? 'undo-reason' : undefined,
-      }, now.steps ? `Undo (${now.steps} decision${now.steps === 1 ? '' : 's'})` : t('game.undo')),
-      reason ? h('span', { class: 'reason', id: 'undo-reason' }, reason) : null);
-  }
-
-  // Rematch (a seat of a finished game): propose or accept, then the link to the new game
-  // once every seat agreed (the token each seat got is kept with the finished game).
-  function rematchControls(s) {
-    if (!caps.rematch || !st.token || st.seat === null) return null;
-    const mine = saved.rematch(gameId);
-    const r = s.rematch;
-    if (mine && r && r.gameId) {
-      return h('div', { class: 'buttons rematch' }, h('a', {
-        href: `#/play/${encodeURIComponent(r.gameId)}/${mine.seat}/${encodeURIComponent(mine.token)}`,
-        class: 'button primary',
-      }, t('game.rematchPlay')));
-    }
-    if (mine) {
-      return h('div', { class: 'buttons rematch' },
-        h('span', {}, t('game.rematchWaiting')),
-        h('button', { type: 'button', onclick: () => loadState(true).catch((err) => { st.error = err.message; render(); }) }, t('game.rematchCheck')));
-    }
-    const label = r ? t('game.rematchAccept', { name: seatName(s, r.proposedBy) }) : t('game.rematch');
-    return h('div', { class: 'buttons rematch' }, h('button', { type: 'button', class: 'primary rematch', onclick: async () => {
-      try {
-        const answer = await api.operation(caps.rematch, { gameId }, st.token, {});
-        saved.setRematch(gameId, answer.seat || 0, answer.token);
-        announce(answer.rematch && answer.rematch.gameId ? t('game.rematchStarted') : t('game.rematchProposed'));
-        await loadState(true);
-      } catch (err) {
-        st.error = err.message;
-      }
-      render();
-    } }, label));
-  }
-
-  // Resigning takes two clicks: the first asks.
-  function resignControls() {
-    const s = st.state && st.state.summary;
-    const me = s && s.seats.find((x) => x.seat === st.seat);
-    if (!caps.resign || !st.token || !me || me.resigned || isWaiting(s) || isFinished(s)) return null;
-    if (!st.askResign) {
-      return h('div', { class: 'buttons resign' }, h('button', { type: 'button', onclick: () => { st.askResign = true; render(); } }, t('game.resignAsk')));
-    }
-    return h('div', { class: 'buttons resign', role: 'group', 'aria-label': t('game.resignQuestion') },
-      h('span', {}, t('game.resignQuestion')),
-      h('button', { type: 'button', class: 'primary', onclick: async () => {
-        st.askResign = false;
-        try {
-          const answer = await api.operation(caps.resign, { gameId }, st.token, {});
-          announce(t('game.youResigned'));
-          if (answer && answer.state) applyState(readState(answer.state));
-        } catch (err) {
-          st.error = err.message;
-        }
-        render();
-      } }, t('game.resign')),
-      h('button', { type: 'button', onclick: () => { st.askResign = false; render(); } }, t('game.keepPlaying')));
+    drawDecision(g);
   }
 
   let compoundDrawn = null;
@@ -554,62 +395,7 @@ export async function gamePage(root, go, gameId, seat) {
   }
 
   function renderLobby() {
-    const s = st.state && st.state.summary;
-    const hostToken = saved.hostToken(gameId);
-    const invites = saved.inviteTokens(gameId);
-    const show = s && (isWaiting(s) || (hostToken && Object.keys(invites).length && !isFinished(s)));
-    el.lobby.hidden = !show;
-    if (!show) return;
-    const rows = s.seats.map((seatInfo) => {
-      const bits = [h('span', { class: 'seat-label' }, `${t('lobby.seatN', { n: seatInfo.seat + 1 })}: ${seatInfo.open ? t('game.open') : seatInfo.name || '—'}`)];
-      if (invites[seatInfo.seat]) {
-        const url = inviteUrl(gameId, seatInfo.seat, invites[seatInfo.seat]);
-        bits.push(h('input', { type: 'text', readonly: true, value: url, class: 'invite-link', 'data-seat': seatInfo.seat, 'aria-label': t('game.inviteFor', { n: seatInfo.seat + 1 }) }),
-          copyButton(url, t('game.copyLink')));
-      } else if (seatInfo.open) {
-        const url = joinUrl(gameId, seatInfo.seat);
-        bits.push(h('input', { type: 'text', readonly: true, value: url, class: 'join-link', 'data-seat': seatInfo.seat, 'aria-label': t('game.joinFor', { n: seatInfo.seat + 1 }) }),
-          copyButton(url, t('game.copyLink')));
-      }
-      if (hostToken && caps.setSeatBot && (seatInfo.open || seatInfo.vacant)) bits.push(seatBotControl(seatInfo.seat, hostToken));
-      return h('li', {}, bits);
-    });
-    const parts = [h('h2', { id: 'lobby-heading' }, isWaiting(s) ? t('game.waitingPlayers') : t('game.invitations')),
-      h('ul', { class: 'seat-links' }, rows),
-      s.hostPolicy ? h('p', { class: 'host-policy' }, hostPolicyText(s.hostPolicy, Boolean(s.clock))) : null,
-      h('p', {}, t('game.spectators'), h('a', { href: watchUrl(gameId) }, watchUrl(gameId)))];
-    if (isWaiting(s) && hostToken) {
-      const start = h('button', { type: 'button', class: 'primary start', disabled: s.openSeats > 0 }, s.openSeats > 0 ? `Start (${s.openSeats} open)` : t('game.startGame'));
-      start.addEventListener('click', async () => {
-        try {
-          const answer = await api.start(gameId, hostToken);
-          announce(t('game.started'));
-          applyState(readState(answer.state));
-        } catch (err) {
-          st.error = err.message;
-          render();
-        }
-      });
-      parts.push(start);
-    }
-    replace(el.lobby, parts);
-  }
-
-  function seatBotControl(seatNumber, hostToken) {
-    const choice = h('select', { 'aria-label': t('game.botFor', { n: seatNumber + 1 }) },
-      ['greedy', 'random', 'mcts:iterations=200'].map((b) => h('option', { value: b }, b)));
-    const button = h('button', { type: 'button', class: 'small' }, t('game.seatBot'));
-    button.addEventListener('click', async () => {
-      try {
-        await api.operation(caps.setSeatBot, { gameId }, hostToken, { seat: seatNumber, bot: choice.value });
-        announce(t('game.botPlays', { n: seatNumber + 1 }));
-        await loadState();
-      } catch (err) {
-        st.error = err.message;
-        render();
-      }
-    });
-    return h('span', { class: 'seat-bot' }, choice, button);
+    drawLobbyPanel(g);
   }
 
   function renderLog() {
