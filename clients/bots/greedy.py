@@ -41,33 +41,88 @@ def _board_key(ids: tuple[int, ...], cards: frozenset[int]) -> tuple[int, ...]:
     return tuple(i for i in ids if i not in cards)
 
 
+@lru_cache(maxsize=8)
+def off_board_source_ids(ruleset: str) -> frozenset[int]:
+    """The ids that take a cube from off the board (a market; Pittsburgh's Vanderbilt)."""
+    return frozenset(i for i, name in enumerate(brass.get_ruleset(ruleset).action_names)
+                     if name in ("market", "vanderbilt") or name.startswith("market:"))
+
+
 def ranked_actions(game: brass.Game, seat: int, evaluator: Evaluator, top: int,
                    max_candidates: int = 20000,
-                   stop: Callable[[], bool] | None = None) -> list[tuple[float, tuple[int, ...]]]:
+                   stop: Callable[[], bool] | None = None,
+                   candidates: list[tuple[int, ...]] | None = None,
+                   ) -> list[tuple[float, tuple[int, ...]]]:
     """The `top` best complete actions from the current decision by the static evaluator,
-    best first, as (value for `seat`, ids): one per board group (actions that differ only
-    in their cards), its best-scoring variant. Empty when nothing complete is listed."""
-    candidates, _truncated = game.compound_actions(limit=max_candidates)
+    best first, as (value for `seat`, ids). Empty when nothing complete is listed.
+    `candidates`: the actions' ids already listed (else the first `max_candidates` are).
+
+    Actions are ranked by group, one evaluation each: a group is the actions that differ
+    only in their cards and in where off-board cubes come from (a Pittsburgh network of two
+    rails lists each pair of rails with every source of its coal and steel: 45,000 actions
+    in 1,000 groups). Each of the `top` groups is then worth its best action: its source
+    variants scored, then the card variants of the best one (a card can cost something: a
+    Pittsburgh whiskey)."""
+    if candidates is None:
+        candidates, _truncated = game.compound_ids(limit=max_candidates)
     cards = card_ids(game.ruleset)
-    groups: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
-    for compound in candidates:
-        groups.setdefault(_board_key(compound.ids, cards), []).append(compound.ids)
-    scored: list[tuple[float, int, list[tuple[int, ...]]]] = []
+    off_board = off_board_source_ids(game.ruleset)
+    groups: dict[tuple[int, ...], dict[tuple[int, ...], list[tuple[int, ...]]]] = {}
+    for ids in candidates:
+        by_cards = _board_key(ids, cards)
+        coarse = tuple(i for i in by_cards if i not in off_board)
+        groups.setdefault(coarse, {}).setdefault(by_cards, []).append(ids)
+    scored: list[tuple[float, int, dict[tuple[int, ...], list[tuple[int, ...]]]]] = []
     for checked, variants in enumerate(groups.values()):
         if checked % 64 == 63 and stop is not None and stop():
             break
-        scored.append((GreedyBot._score(game, variants[0], seat, evaluator), checked, variants))
+        first = next(iter(variants.values()))[0]
+        scored.append((GreedyBot._score(game, first, seat, evaluator), checked, variants))
     scored.sort(key=lambda entry: -entry[0])
-    ranked = []
-    for value, _, variants in scored[:top]:
-        if len(variants) > 1:  # a card can cost something (a Pittsburgh whiskey)
-            value, ids = max(((GreedyBot._score(game, ids, seat, evaluator), ids)
-                              for ids in variants), key=lambda entry: entry[0])
-        else:
-            ids = variants[0]
-        ranked.append((value, ids))
+    ranked = [_best_variant(game, seat, evaluator, value, variants)
+              for value, _, variants in scored[:top]]
     ranked.sort(key=lambda entry: -entry[0])
     return ranked
+
+
+def _best_variant(game: brass.Game, seat: int, evaluator: Evaluator, first_value: float,
+                  variants: dict[tuple[int, ...], list[tuple[int, ...]]],
+                  ) -> tuple[float, tuple[int, ...]]:
+    """The best action of a ranked group: its best source variant, then that variant's best
+    card (`first_value` is the score of the group's first action)."""
+    lists = list(variants.values())
+    best_value, best = first_value, lists[0]
+    for same_board in lists[1:]:
+        value = GreedyBot._score(game, same_board[0], seat, evaluator)
+        if value > best_value:
+            best_value, best = value, same_board
+    if len(best) == 1:
+        return best_value, best[0]
+    return max(((GreedyBot._score(game, ids, seat, evaluator), ids) for ids in best),
+               key=lambda entry: entry[0])
+
+
+def staged_values(game: brass.Game, legal: list[int], seat: int, rng: random.Random,
+                  evaluator: Evaluator, budget: int,
+                  stop: Callable[[], bool] | None = None) -> list[tuple[float, int]]:
+    """(value, id) for the legal ids of a large action: each id is worth the best of a few
+    random completions of the action after it, scored by the evaluator (`budget`
+    evaluations shared among the ids). The next decision of the action is judged again,
+    and once its whole actions fit in the budget they are scored whole."""
+    per_id = max(1, budget // len(legal))
+    scored = []
+    for checked, option in enumerate(legal):
+        if checked % 16 == 15 and stop is not None and stop():
+            break  # the game is abandoned: what is scored so far will do
+        after = game.clone()
+        after.apply(option)
+        value = float("-inf")
+        for _ in range(per_id):
+            trial = after.clone()
+            finish_action(trial, rng)
+            value = max(value, evaluator.value(trial, seat))
+        scored.append((value, option))
+    return scored
 
 
 @register("greedy")
@@ -157,27 +212,10 @@ class GreedyBot(Bot):
 
     def _staged(self, game: brass.Game, legal: list[int], seat: int, rng: random.Random,
                 evaluator: Evaluator, budget: int) -> int:
-        """One id of a large action: each legal id is worth the best of a few random
-        completions of the action after it, scored by the evaluator (`budget` evaluations
-        shared among the ids). The next decision of the action is judged again, and once
-        its whole actions fit in the budget they are scored whole."""
-        per_id = max(1, budget // len(legal))
-        best_value, best = float("-inf"), []
-        for checked, option in enumerate(legal):
-            if checked % 16 == 15 and self.stop is not None and self.stop():
-                break
-            after = game.clone()
-            after.apply(option)
-            value = float("-inf")
-            for _ in range(per_id):
-                trial = after.clone()
-                finish_action(trial, rng)
-                value = max(value, evaluator.value(trial, seat))
-            if value > best_value + 1e-9:
-                best_value, best = value, [option]
-            elif abs(value - best_value) <= 1e-9:
-                best.append(option)
-        return rng.choice(best)
+        """One id of a large action, the best by `staged_values`."""
+        scored = staged_values(game, legal, seat, rng, evaluator, budget, self.stop)
+        top = max(value for value, _ in scored)
+        return rng.choice([option for value, option in scored if value >= top - 1e-9])
 
     def _remember(self, game: brass.Game, ids: tuple[int, ...]) -> None:
         walk = game.clone()

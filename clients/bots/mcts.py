@@ -23,7 +23,7 @@ from brass_clients.bots.base import (
     number_option,
     register,
 )
-from brass_clients.bots.greedy import finish_action, ranked_actions
+from brass_clients.bots.greedy import finish_action, ranked_actions, staged_values
 from brass_clients.bots.heuristic import Evaluator, evaluator_for
 
 RANK_WEIGHT = 0.7     # share of the reward given by the finishing rank
@@ -36,6 +36,13 @@ MAX_ITERATIONS = 1 << 30
 STOP_CHECK_ITERATIONS = 8  # how often a search looks at Bot.stop
 LEAF_MODES = ("auto", "playout", "action")
 MAX_ROOT_CANDIDATES = 1000
+# A whole-action search ranks the listed actions (by group, `ranked_actions`) to pick its
+# candidates. Past this many (a few Pittsburgh turns list more), its candidates are the
+# first ids best by greedy's staged scoring (`staged_values`, STAGED_EVALUATIONS random
+# completions in all) and the action's next decision is searched again: a decision's cost
+# stays bounded (docs/BOTS.md).
+ROOT_ACTIONS_LIMIT = 60000
+STAGED_EVALUATIONS = 200
 
 
 class Node:
@@ -179,7 +186,15 @@ class MctsBot(Bot):
         candidate chosen by UCB and go on down a tree of decision ids below it."""
         self._kept = None
         evaluator = self._evaluator(game.ruleset)
-        ranked = ranked_actions(game, seat, evaluator, top, stop=self.stop)
+        listed, truncated = game.compound_ids(limit=ROOT_ACTIONS_LIMIT)
+        if truncated:
+            staged = staged_values(game, game.legal_ids(), seat, rng, evaluator,
+                                   STAGED_EVALUATIONS, self.stop)
+            staged.sort(key=lambda entry: -entry[0])
+            ranked = [(value, (option,)) for value, option in staged[:top]]
+        else:
+            ranked = ranked_actions(game, seat, evaluator, top, stop=self.stop,
+                                    candidates=listed)
         if not ranked:
             return None
         nodes = []
@@ -204,7 +219,8 @@ class MctsBot(Bot):
             pick = max(range(len(nodes)), key=lambda k: nodes[k].reward_sum / nodes[k].visits
                        + c * math.sqrt(log_total / nodes[k].visits))
             world = game.determinize(seat, rng.getrandbits(64))
-            world.apply_compound(ranked[pick][1])
+            for option in ranked[pick][1]:  # a whole action, or a staged first id
+                world.apply(option)
             self._descend(world, nodes[pick], rng)
             done += 1
         self.last_iterations = done

@@ -11,8 +11,9 @@ k (uniform over `num_deals` seeds); every later event inside the engine follows 
 seed, so a state knows every hidden card. Search that must not see them works on
 `state.resample_from_infostate(player, sampler)`: a copy re-dealt by the core's `determinize`
 (the other hands and the deck's order drawn again, everything the player has seen kept), as
-OpenSpiel's ISMCTS does (`use_observation_string=True`: the observation string is the
-player's whole view, the same in every deal the player cannot tell apart).
+OpenSpiel's ISMCTS does. Its nodes may be keyed by the information state (the default) or
+by the observation string (`use_observation_string=True`): both are the same in every deal
+the player cannot tell apart (`BrassObserver`).
 Decisions are the engine's action ids; legality always comes from the engine.
 Returns: place p of n is worth 1 - 2p/(n-1) (zero-sum). Parameters: `players`, `num_deals`,
 `ruleset` (the engine's name: "birmingham", "pittsburgh"; its action space and observation
@@ -46,8 +47,8 @@ _GAME_TYPE = pyspiel.GameType(
     reward_model=pyspiel.GameType.RewardModel.TERMINAL,
     max_num_players=4,
     min_num_players=2,
-    provides_information_state_string=False,
-    provides_information_state_tensor=False,
+    provides_information_state_string=True,
+    provides_information_state_tensor=True,
     provides_observation_string=True,
     provides_observation_tensor=True,
     parameter_specification={"players": DEFAULT_PLAYERS, "num_deals": DEFAULT_NUM_DEALS,
@@ -102,7 +103,8 @@ class BrassOpenSpielGame(pyspiel.Game):
 
     def make_py_observer(self, iig_obs_type: Any = None,
                          params: dict[str, Any] | None = None) -> BrassObserver:
-        return BrassObserver(self.ruleset)
+        perfect_recall = bool(getattr(iig_obs_type, "perfect_recall", False))
+        return BrassObserver(self.ruleset, perfect_recall=perfect_recall)
 
 
 class BrassOpenSpielState(pyspiel.State):
@@ -180,10 +182,20 @@ class BrassOpenSpielState(pyspiel.State):
 class BrassObserver:
     """Observation tensor = `game.observation(player)`; string = the seat's whole view as
     JSON (`game.view_json(player)`): equal exactly when the player cannot tell two states
-    apart by what it sees now, so ISMCTS may key its nodes by it."""
+    apart by what it sees now, so ISMCTS may key its nodes by it.
 
-    def __init__(self, ruleset: brass.Ruleset | None = None) -> None:
+    The information state (`perfect_recall`, OpenSpiel's information_state_string/tensor)
+    adds what the seat remembers: its string is the view followed by every decision played
+    since the deal (all of them public: a discarded card is face up; the deal's seed is
+    not in it). Its tensor is the observation: what the seat may believe about the hidden
+    cards follows from its own hand and the face-up discards, which the observation holds
+    (docs/ENGINE_API.md, "The observation vector"), so a longer record would add nothing
+    to it."""
+
+    def __init__(self, ruleset: brass.Ruleset | None = None, *,
+                 perfect_recall: bool = False) -> None:
         size = (ruleset or brass.get_ruleset(DEFAULT_RULESET)).observation_size
+        self.perfect_recall = perfect_recall
         self.tensor = np.zeros(size, np.float32)
         self.dict = {"observation": self.tensor}
 
@@ -198,7 +210,10 @@ class BrassObserver:
         game = state.engine_game
         if game is None:
             return "(no deal yet)"
-        return game.view_json(player)
+        if not self.perfect_recall:
+            return game.view_json(player)
+        decisions = " ".join(str(option) for option in state.history()[1:])
+        return f"{game.view_json(player)}\ndecisions: {decisions}"
 
 
 pyspiel.register_game(_GAME_TYPE, BrassOpenSpielGame)

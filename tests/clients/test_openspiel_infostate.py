@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -58,15 +60,19 @@ def test_before_the_deal_there_is_nothing_to_hide() -> None:
     assert copy.is_chance_node() and copy.history() == []
 
 
-def test_openspiels_ismcts_searches_only_resampled_worlds() -> None:
+def _ismcts(state: pyspiel.State, seed: int, *, use_observation_string: bool) -> Any:
     from open_spiel.python.algorithms import ismcts, mcts
 
-    state = _state("birmingham", 2, 10)
-    rng = np.random.RandomState(0)
-    bot = ismcts.ISMCTSBot(
+    rng = np.random.RandomState(seed)
+    return ismcts.ISMCTSBot(
         game=state.get_game(), evaluator=mcts.RandomRolloutEvaluator(1, rng), uct_c=2.0,
-        max_simulations=6, use_observation_string=True, allow_inconsistent_action_sets=True,
-        random_state=rng)
+        max_simulations=6, use_observation_string=use_observation_string,
+        allow_inconsistent_action_sets=True, random_state=rng)
+
+
+def test_openspiels_ismcts_searches_only_resampled_worlds() -> None:
+    state = _state("birmingham", 2, 10)
+    bot = _ismcts(state, 0, use_observation_string=True)
     searched: list[str] = []
     resample = bot.resample_from_infostate
 
@@ -79,3 +85,37 @@ def test_openspiels_ismcts_searches_only_resampled_worlds() -> None:
     action = bot.step(state)
     assert action in state.legal_actions()
     assert len(searched) == 6 and repr(state.engine_game.position()["deck"]) not in searched
+
+
+@pytest.mark.parametrize(("ruleset", "players"), [("birmingham", 2), ("pittsburgh", 3)])
+def test_the_information_state_is_what_the_seat_has_seen_and_remembers(ruleset: str,
+                                                                       players: int) -> None:
+    state = _state(ruleset, players, 30)
+    seat = state.current_player()
+    info = state.information_state_string(seat)
+    view, decisions = info.split("\ndecisions: ")
+    assert view == state.observation_string(seat)
+    assert [int(option) for option in decisions.split()] == state.history()[1:]
+    assert np.array_equal(state.information_state_tensor(seat), state.observation_tensor(seat))
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    for _ in range(3):  # every world the seat cannot tell from this one has its info state
+        world = state.resample_from_infostate(seat, sampler)
+        assert _hidden(world, seat) != _hidden(state, seat)
+        assert world.information_state_string(seat) == info
+        assert world.information_state_tensor(seat) == state.information_state_tensor(seat)
+    # another seat's hand differs from this seat's: its information state does too
+    other = (seat + 1) % players
+    assert state.information_state_string(other) != info
+    # the same view reached by other decisions is another information state
+    before = _state(ruleset, players, 29)
+    assert before.information_state_string(seat) != info
+
+
+def test_openspiels_ismcts_keys_its_nodes_by_the_information_state() -> None:
+    state = _state("birmingham", 2, 10)
+    bot = _ismcts(state, 1, use_observation_string=False)
+    action = bot.step(state)
+    assert action in state.legal_actions()
+    history = " ".join(str(option) for option in state.history()[1:])
+    keys = [text for _player, text in bot._nodes]  # its nodes, by (player, key)
+    assert keys and all(key.split("\ndecisions: ")[1].startswith(history) for key in keys)

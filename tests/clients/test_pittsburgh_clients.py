@@ -17,7 +17,14 @@ import pytest
 import brass
 from brass_clients import eval as evaluation
 from brass_clients.bots import MctsBot, make_bot
-from brass_clients.bots.greedy import card_ids, ranked_actions
+from brass_clients.bots import mcts as mcts_module
+from brass_clients.bots.greedy import (
+    GreedyBot,
+    card_ids,
+    off_board_source_ids,
+    ranked_actions,
+    staged_values,
+)
 from brass_clients.bots.heuristic import evaluator_for
 from brass_clients.bots.heuristic_pittsburgh import PittsburghEvaluator, board_facts
 from brass_clients.vector import VectorEnv
@@ -322,3 +329,54 @@ def test_pittsburgh_mcts_searches_among_the_ranked_actions_and_reports_its_visit
     played = _play_one_action(make_bot("mcts:iterations=40"), game,  # type: ignore[arg-type]
                               random.Random(3))
     assert played in {ids for _value, ids in ranked}
+
+
+def test_ranked_actions_value_each_action_group_by_its_best_source_and_card() -> None:
+    """Actions differing only in their cards and off-board cube sources are one group,
+    scored once; each ranked action is its group's best source variant, then best card."""
+    game = _action_start(7, 40)
+    seat = game.current_seat
+    assert seat is not None
+    evaluator = PittsburghEvaluator()
+    lists, _ = game.compound_ids()
+    ranked = ranked_actions(game, seat, evaluator, 5)
+    cards, off_board = card_ids("pittsburgh"), off_board_source_ids("pittsburgh")
+    assert off_board and not off_board & cards
+
+    def coarse(ids: tuple[int, ...]) -> tuple[int, ...]:
+        return tuple(i for i in ids if i not in cards and i not in off_board)
+
+    assert len({coarse(ids) for _value, ids in ranked}) == len(ranked)  # one per group
+    for value, ids in ranked:
+        assert value == pytest.approx(GreedyBot._score(game, ids, seat, evaluator))
+        same_board = [other for other in lists
+                      if tuple(i for i in other if i not in cards)
+                      == tuple(i for i in ids if i not in cards)]
+        assert ids in same_board and value == pytest.approx(
+            max(GreedyBot._score(game, other, seat, evaluator) for other in same_board))
+
+
+def test_pittsburgh_mcts_searches_first_ids_when_a_turn_lists_too_many_actions(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past ROOT_ACTIONS_LIMIT listed actions the search's candidates are first ids by
+    greedy's staged scoring, and each later decision of the action is searched again."""
+    game = _action_start(6, 30)
+    listed, truncated = game.compound_ids()
+    assert not truncated
+    monkeypatch.setattr(mcts_module, "ROOT_ACTIONS_LIMIT", len(listed) - 1)
+    staged_calls = []
+
+    def staged(*args: object, **kwargs: object) -> list[tuple[float, int]]:
+        staged_calls.append(args[1])
+        return staged_values(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(mcts_module, "staged_values", staged)
+    bot = make_bot("mcts:iterations=12")
+    assert isinstance(bot, MctsBot)
+    rng = random.Random(5)
+    first = bot.choose(game, rng)
+    assert staged_calls == [game.legal_ids()] and first in game.legal_ids()
+    assert set(bot.last_visits) <= set(game.legal_ids()) and len(bot.last_visits) > 1
+    assert sum(bot.last_visits.values()) == 12
+    played = _play_one_action(bot, game, rng)  # searched id by id to the action's end
+    assert len(played) > 1 and played in set(listed)

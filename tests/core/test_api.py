@@ -135,7 +135,7 @@ def test_actions_after_game_end() -> None:
     g = play_random(2, 99)
     assert g.is_over and g.current_seat is None and g.decision == "game_over"
     assert g.legal_ids() == [] and not g.legal_mask().any()
-    assert g.compound_actions() == ([], False)
+    assert g.compound_actions() == ([], False) and g.compound_ids() == ([], False)
     for a in (0, 6, N - 1):
         refused(g, "GAME_OVER", g.apply, a)
         refused(g, "GAME_OVER", g.apply, a, seat=0)
@@ -185,6 +185,20 @@ def test_action_names_are_unique_and_stable() -> None:
 
 
 # ---- compound actions ----
+
+@pytest.mark.parametrize("ruleset", ["birmingham", "pittsburgh"])
+def test_compound_ids_are_the_compound_actions_ids_in_order(ruleset: str) -> None:
+    g = brass.Game.new(2, 4, ruleset=ruleset)
+    g.playout(4, "sane", 40)
+    while g.decision != "action":
+        g.apply(g.legal_ids()[0])
+    actions, truncated = g.compound_actions()
+    assert not truncated and len(actions) > 10
+    assert g.compound_ids() == ([a.ids for a in actions], False)
+    assert g.compound_ids(limit=7) == ([a.ids for a in actions[:7]], True)
+    with pytest.raises(brass.EngineError):
+        g.compound_ids(limit=-1)
+
 
 def complete_compound(g: brass.Game, min_len: int) -> tuple[int, ...]:
     comps, _ = g.compound_actions()

@@ -16,7 +16,7 @@ from brass.args import _INT32_MAX, _integer, _is_integer, _seed
 from brass.errors import EngineError
 from brass.events import decode_events
 from brass.playouts import _policy, batch_playouts
-from brass.preview import Compound, compound_actions_of, preview_state
+from brass.preview import Compound, compound_actions_of, compound_ids_of, preview_state
 from brass.registry import hooks_of
 from brass.rulesets import (
     DEFAULT_RULESET,
@@ -387,6 +387,10 @@ class Game:
         """Every complete compound action from here (canonical), and whether the list was cut
         (at `limit` actions, at most MAX_COMPOUND_LIMIT)."""
         return compound_actions_of(self._g, self._rs, limit)
+
+    def compound_ids(self, limit: int = 20000) -> tuple[list[tuple[int, ...]], bool]:
+        """compound_actions' ids alone (no keys): several times cheaper on long lists."""
+        return compound_ids_of(self._g, self._rs, limit)
 
     def _result(self) -> Any:
         return _result_of(self._g, self._rs)
