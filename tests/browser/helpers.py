@@ -172,43 +172,66 @@ def open_group(details: Any) -> None:
     details.locator("details.subgroup, ul.whole-actions").first.wait_for(state="attached")
 
 
+# After a step's click: the page asked the next step (its path grew, nothing to preview)
+# or previewed the whole action (or, without whole actions, the decision alone).
+STEP_TAKEN = """steps => {
+  const g = document.querySelector('.game');
+  return g.dataset.previewReady === 'true' || document.querySelector('.decision .error')
+    || (g.dataset.steps !== steps && g.dataset.selected === 'false');
+}"""
+
+
+def take_step(page: Any, act: Any) -> bool:
+    """`act()` picks a step's option; until the page took it. True: a preview is there."""
+    steps = page.get_attribute(".game", "data-steps")
+    act()
+    try:
+        page.wait_for_function(STEP_TAKEN, arg=steps, timeout=PAGE_TIMEOUT_MS)
+    except Exception as exc:
+        raise AssertionError(f"the page did not take the step: {page_state(page)}") from exc
+    return page.get_attribute(".game", "data-preview-ready") == "true"
+
+
 def play_action_by_steps(page: Any, rng: random.Random, words: tuple[str, ...] = ()) -> list[str]:
-    """Through the page, one decision at a time to the action's end: at each, an option
-    holding the first of `words` that some option holds, else any."""
-    labels = []
+    """Through the page, one step at a time (the page keeps them, and takes a step with
+    one option itself) until the whole action is previewed, then confirmed once; at each
+    step an option holding the first of `words` that some option holds, else any."""
+    labels: list[str] = []
     while True:
         wait_my_options(page)
-        if labels and page.locator(".decision .prompt").inner_text().startswith(
-                "Choose an action"):
+        if labels and page.get_attribute(".game", "data-steps") == "0" and page.locator(
+                ".decision .prompt").inner_text().startswith("Choose an action"):
             return labels
-        options = page.locator(".decision button.option:not([disabled])")
-        wanted = next((found for word in words
-                       if (found := options.filter(has_text=word)).count()), options)
-        target = any_of(wanted, rng)
-        labels.append(target.inner_text())
-        target.click()
+        while page.get_attribute(".game", "data-preview-ready") != "true":
+            options = page.locator(".decision ul.options button.option:not([disabled])")
+            wanted = next((found for word in words
+                           if (found := options.filter(has_text=word)).count()), options)
+            target = any_of(wanted, rng)
+            labels.append(target.inner_text())
+            take_step(page, target.click)
         confirm_preview(page)
         if page.get_attribute(".game", "data-my-turn") != "true":
             return labels
 
 
 def play_step(page: Any, rng: random.Random, on_board: bool = False) -> str:
-    """Through the page: one decision, on the board when it offers one there, else from
-    the list of this decision's options."""
+    """Through the page: one step of an action, on the board when it offers one there,
+    else from the list of the step's options; confirmed when it made the action whole."""
     wait_my_options(page)
-    # the decision's own options on the board (not the places whole actions go through)
+    # the step's own options on the board (not the places whole actions go through)
     board = page.locator("svg.board [data-action-id].legal:not(.target)")
     if on_board and board.count():
         target = any_of(board, rng)
         label = target.get_attribute("aria-label") or ""
         # the keyboard's way: focus the board element, press Enter
         target.focus()
-        page.keyboard.press("Enter")
+        previewed = take_step(page, lambda: page.keyboard.press("Enter"))
     else:
-        target = any_of(page.locator(".decision button.option:not([disabled])"), rng)
+        target = any_of(page.locator(".decision ul.options button.option:not([disabled])"), rng)
         label = target.inner_text()
-        target.click()
-    confirm_preview(page)
+        previewed = take_step(page, target.click)
+    if previewed:
+        confirm_preview(page)
     return label
 
 

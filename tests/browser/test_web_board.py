@@ -16,11 +16,11 @@ import pytest
 from .helpers import (
     PAGE_TIMEOUT_MS,
     Rest,
-    confirm_preview,
     current_seat,
     open_group,
     play_action_by_steps,
     shot,
+    take_step,
     wait_my_options,
     wait_page_version,
 )
@@ -150,17 +150,28 @@ def test_the_birmingham_board_zooms_pans_and_marks_the_last_move(
     page.click("button.zoom-fit")
     assert zoom(page) == pytest.approx(1.0)
     page.wait_for_function(ALL_TOWNS_SHOWN)
-    # the page's seat acts, step by step: the other seat's marks go at once; on the way,
-    # a greyed-out slot on the board says why when it is clicked (or tapped)
-    page.click(".decision button.option[data-option-id='0']")  # Build
-    confirm_preview(page)
-    assert page.locator("svg.board .recent").count() == 0
-    for _ in range(4):  # the card, the industry: to the decision of the slot
-        wait_my_options(page)
-        if page.locator("svg.board .slot.legal:not(.target)").count():
+    # the page's seat acts, step by step: its steps stay in the page (nothing is sent, the
+    # other seat's marks stay) until the whole action is confirmed once
+    take_step(page, lambda: page.click(".decision button.option[data-option-id='0']"))  # Build
+    assert page.get_attribute(".game", "data-preview-ready") == "false"
+    assert page.locator(".decision .step-path li").count() >= 1
+    assert page.locator("svg.board .recent").count() > 0
+    page.click("button.step-back")
+    assert page.get_attribute(".game", "data-steps") == "0"
+    # the server at the build's slot decision (its first decisions sent over REST): a
+    # greyed-out slot on the board says why when it is clicked (or tapped); the other
+    # seat's marks go as soon as the page's seat acts
+    for _ in range(4):
+        legal = rest.call("GET", f"/v1/games/{game_id}/actions?includeUnavailable=true",
+                          tokens[me])
+        if legal["decision"] == "build_slot":
             break
-        page.locator(".decision button.option:not([disabled])").first.click()
-        confirm_preview(page)
+        choice = next(o for o in legal["options"] if o["name"] != "type:network")
+        rest.call("POST", f"/v1/games/{game_id}/actions", tokens[me],
+                  {"action": {"optionId": choice["id"]}, "expectedVersion": legal["version"]})
+    wait_page_version(page, int(rest.game(game_id)["summary"]["version"]))
+    page.wait_for_function("() => !document.querySelector('svg.board .recent')")
+    wait_my_options(page)
     refused = page.locator("svg.board .slot.refused[data-reason]").first
     reason = refused.get_attribute("data-reason", timeout=3000)
     assert reason and reason in refused.locator("title").text_content()
@@ -222,24 +233,85 @@ def test_the_pittsburgh_board_shows_its_markets_readably(
     assert not page.errors
 
 
-def test_a_build_and_a_network_take_two_clicks_on_the_map(
+# A game of seed 1 to a turn where seat 0 can sell: the whole actions the seats play first.
+TO_A_SELL = [
+    "type:network card:birmingham link:birmingham--oxford",
+    "type:build card:kidderminster industry:cotton",
+    "type:build card:kidderminster industry:cotton",
+    "type:scout card:coalbrookdale card:iron card:coal",
+    "type:network card:iron link:coalbrookdale--kidderminster",
+    "type:scout card:dudley card:worcester card:birmingham",
+    "type:pass card:worcester",
+    "type:develop card:redditch industry:iron",
+    "type:develop card:coalbrookdale industry:manufacturer",
+    "type:pass card:brewery",
+    "type:loan card:stafford",
+    "type:network card:iron link:coalbrookdale--shrewsbury",
+    "type:loan card:wild_industry",
+    "type:network card:burton_on_trent link:birmingham--coventry",
+    "type:network card:coventry link:kidderminster--worcester",
+    "type:network card:birmingham link:gloucester--worcester",
+    "type:build card:coventry industry:pottery",
+]
+
+
+def play_keys(rest: Rest, game_id: str, tokens: dict[int, str], keys: list[str]) -> None:
+    for key in keys:
+        seat = current_seat(rest.game(game_id))
+        legal = rest.call("GET", f"/v1/games/{game_id}/actions?includeCompoundActions=true",
+                          tokens[seat])
+        ids = next(c["ids"] for c in legal["compoundActions"] if c["key"] == key)
+        rest.call("POST", f"/v1/games/{game_id}/actions", tokens[seat],
+                  {"action": {"compound": {"ids": ids}}, "expectedVersion": legal["version"]})
+
+
+def turn_that_can(rest: Rest, game_id: str, tokens: dict[int, str], me: int, kind: str) -> None:
+    """Until `me` is to act with some whole action of `kind` ("type:build"): the other seat
+    plays, and `me` takes loans (the money for it)."""
+    rng = random.Random(1)
+    for _ in range(12):
+        seat = current_seat(rest.game(game_id))
+        if seat != me:
+            rest.play_one_action(game_id, tokens[seat], rng)
+            continue
+        legal = rest.call("GET", f"/v1/games/{game_id}/actions?includeCompoundActions=true",
+                          tokens[me])
+        if any(c["key"].startswith(kind + " ") for c in legal["compoundActions"]):
+            return
+        loan = next(c for c in legal["compoundActions"] if c["key"].startswith("type:loan"))
+        rest.call("POST", f"/v1/games/{game_id}/actions", tokens[me],
+                  {"action": {"compound": {"ids": loan["ids"]}},
+                   "expectedVersion": legal["version"]})
+    raise AssertionError(f"no turn of seat {me} could play {kind}")
+
+
+def test_clicks_per_action_on_the_map_and_by_steps(
     browser: Any, site: tuple[str, Rest], artifacts: Path
 ) -> None:
     """A place on the board that whole actions go through picks the first of them at one
-    click (its preview shown, the others listed by the filter); Confirm plays it."""
+    click (its preview shown, the others listed by the filter); Confirm plays it: a sell
+    (the seat's own unflipped tile), a build and a network take two clicks each. Step by
+    step, the page keeps the choices, takes a step with one option itself and asks one
+    Confirm for the whole action. The clicks are counted and printed."""
     base, rest = site
-    created = rest.call("POST", "/v1/games", body={"players": 2, "seed": "21"})
+    created = rest.call("POST", "/v1/games", body={"players": 2, "seed": "1"})
     game_id = created["gameId"]
     tokens = {int(s.get("seat", 0)): s["token"] for s in created["seats"]}
-    me = current_seat(created["state"])
+    play_keys(rest, game_id, tokens, TO_A_SELL)
+    me = 0
+    assert current_seat(rest.game(game_id)) == me
     page = seat_page(browser, base, game_id, me, tokens[me])
+    clicks: dict[str, int] = {}
     played = {}
-    for kind, element in (("build", "slot"), ("network", "route")):
-        while current_seat(rest.game(game_id)) != me:
-            rest.play_one_action(game_id, tokens[1 - me], random.Random(1))
+    for kind, element in (("sell", "slot.built"), ("network", "route"),
+                          ("build", "slot")):
+        turn_that_can(rest, game_id, tokens, me, f"type:{kind}")
+        wait_page_version(page, int(rest.game(game_id)["summary"]["version"]))
         wait_my_options(page)
         version = int(page.get_attribute(".game", "data-version"))
         target = page.locator(f"svg.board .{element}.target").first
+        if kind == "sell":
+            assert target.get_attribute("data-owner") == str(me)
         place = target.get_attribute("data-target")
         target.click()  # click 1
         page.wait_for_selector(".game[data-preview-ready=true]")
@@ -250,11 +322,39 @@ def test_a_build_and_a_network_take_two_clicks_on_the_map(
         shot(page, artifacts, f"36-map-{kind}-preview")
         page.click("button.confirm")  # click 2
         wait_page_version(page, version + 1)
+        clicks[f"{kind} on the map"] = 2
         played[kind] = place.split(":", 1)[1]
+        if kind == "sell":
+            sold = rest.game(game_id)["birmingham"]["slots"][played["sell"]]
+            assert sold.get("flipped") and int(sold.get("owner", 0)) == me
     built = page.locator(f"svg.board .slot.built[data-slot='{played['build']}']")
     assert built.get_attribute("data-owner") == str(me)
+    assert played["build"] in rest.game(game_id)["birmingham"]["slots"]
     route = page.locator(f"svg.board .route.owned[data-link='{played['network']}']")
     assert route.get_attribute("data-owner") == str(me)
     links = rest.game(game_id)["birmingham"]["links"]
     assert played["network"] in links and int(links[played["network"]]) == me
+    # a build step by step: the type, a card, the rest (on the board when it offers them)
+    # until the page previews the whole action, then one Confirm
+    kind = "build"
+    turn_that_can(rest, game_id, tokens, me, "type:build")
+    wait_page_version(page, int(rest.game(game_id)["summary"]["version"]))
+    wait_my_options(page)
+    version = int(page.get_attribute(".game", "data-version"))
+    count = 1
+    previewed = take_step(page, page.locator(".decision button.option[data-option-id='0']").click)
+    while not previewed:
+        count += 1
+        on_board = page.locator("svg.board [data-action-id].legal:not(.target)")
+        option = on_board.first if on_board.count() else page.locator(
+            ".decision ul.options button.option").first
+        previewed = take_step(page, option.click)
+    assert kind.title() in page.inner_text("#preview-heading")
+    page.click("button.confirm")
+    count += 1
+    wait_page_version(page, version + 1)
+    clicks[f"{kind} by steps"] = count
+    # the type, the card, the industry and the slot at most, and Confirm
+    assert count <= 5
+    print("clicks per action:", ", ".join(f"{k} {n}" for k, n in clicks.items()))
     assert not page.errors

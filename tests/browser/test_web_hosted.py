@@ -14,12 +14,12 @@ import pytest
 from .helpers import (
     PAGE_TIMEOUT_MS,
     Rest,
-    confirm_preview,
     create_in_page,
     current_seat,
     invite_tokens,
     new_page,
     page_state,
+    play_action_by_steps,
     shot,
     wait_my_options,
     wait_page_version,
@@ -79,11 +79,14 @@ def test_a_player_undoes_the_action_in_progress(
     assert page.locator("button.undo").is_disabled()
     assert page.locator("#undo-reason").inner_text() == (
         "no decision of this turn is left to take back")
-    # the action's first decision (its type), from the decision's list
-    first = page.locator(".decision button.option:not([disabled])").first
-    label = first.inner_text()
-    first.click()
-    confirm_preview(page)
+    # the action's first decision (its type), sent by another client of the seat (the
+    # page sends an action's decisions together): the page shows the action in progress
+    legal = rest.call("GET", f"/v1/games/{game_id}/actions", token)
+    label = legal["options"][0]["name"]
+    rest.call("POST", f"/v1/games/{game_id}/actions", token,
+              {"action": {"optionId": legal["options"][0]["id"]},
+               "expectedVersion": legal["version"]})
+    wait_page_version(page, version_of(before) + 1)
     mid = rest.game(game_id, token)
     assert version_of(mid) == version_of(before) + 1
     assert mid["summary"]["decision"] != "action", label
@@ -190,8 +193,7 @@ def test_fischer_clocks_show_every_seats_time(
     if to_act == 1:
         rest.play_one_action(game_id, tokens[1], random.Random(24))
     else:
-        page.locator(".decision button.option:not([disabled])").first.click()
-        confirm_preview(page)
+        play_action_by_steps(page, random.Random(24))
     time.sleep(1.2)  # the seat's clock runs on meanwhile
     page.goto(f"{base}/#/replay/{game_id}/0")
     page.wait_for_selector(".replay-decisions li.current[data-version='0']")

@@ -103,7 +103,10 @@ def test_two_people_play_by_invite_links_and_hidden_hands_stay_hidden(
     assert guest.url.endswith(f"#/game/{game_id}/1")
     tokens = {1: link.rsplit("/", 1)[1]}
     played = 0
-    for _ in range(14):
+    # steps, on the board or the list, until 14 decisions are played (a step is sent once
+    # it completes its whole action, confirmed once)
+    while int(rest.game(game_id)["summary"]["version"]) < 14:
+        assert played < 40, "the steps never made 14 decisions"
         state = rest.game(game_id)
         seat = current_seat(state)
         page = host if seat == 0 else guest

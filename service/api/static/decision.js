@@ -57,33 +57,40 @@ export function drawDecision(g) {
     replace(el.decision, parts);
     return;
   }
-  parts.push(h('p', { class: 'prompt' }, `${decisionPrompt(st.legal.decision)}:`));
+  const step = g.currentStep();
+  if (st.path.length) parts.push(pathLine(g));
+  if (step.options.length) parts.push(h('p', { class: 'prompt' }, `${step.prompt}:`));
   const list = h('ul', { class: 'options', 'aria-label': t('game.optionsLabel') });
-  for (const o of st.legal.options) {
+  for (const o of step.options) {
     const selected = st.selected && st.selected.action.optionId === o.id;
     list.append(h('li', {}, h('button', {
       type: 'button', class: ['option', selected && 'selected'], 'data-option-id': o.id,
       'aria-pressed': selected ? 'true' : 'false',
-      onclick: () => g.choose({ optionId: o.id }, nameText(o.name)),
+      onclick: () => g.pickStep(o),
     }, nameText(o.name))));
   }
-  parts.push(list);
-  if (st.legal.unavailable.length) {
+  if (step.options.length) parts.push(list);
+  if (step.unavailable.length) {
     // greyed out, each with the engine's reason
     const refused = h('ul', { class: 'options unavailable-options' });
-    for (const u of st.legal.unavailable) {
+    for (const u of step.unavailable) {
       const name = st.ruleset ? (st.ruleset.actions.find((a) => a.id === u.id) || {}).name : '';
       refused.append(h('li', {}, h('button', {
         type: 'button', class: 'option unavailable', disabled: true, 'data-option-id': u.id,
         'aria-describedby': `reason-${u.id}`,
       }, nameText(name) || `#${u.id}`), h('span', { class: 'reason', id: `reason-${u.id}` }, u.message)));
     }
-    parts.push(h('details', { class: 'unavailable-box', open: st.legal.unavailable.length <= 4 || undefined },
-      h('summary', {}, t('game.unavailable', { n: st.legal.unavailable.length })), refused));
+    parts.push(h('details', { class: 'unavailable-box', open: step.unavailable.length <= 4 || undefined },
+      h('summary', {}, t('game.unavailable', { n: step.unavailable.length })), refused));
   }
   if (st.selected) {
     const box = h('div', { class: 'preview', 'aria-live': 'polite', 'aria-labelledby': 'preview-heading' },
       h('h3', { id: 'preview-heading' }, t('game.preview', { label: st.selected.label })));
+    if (st.path.some((p) => p.auto)) {
+      box.append(h('p', { class: 'auto-steps' }, t('game.autoSteps', {
+        steps: st.path.filter((p) => p.auto).map((p) => nameText(p.name)).join(', '),
+      })));
+    }
     if (st.preview) {
       box.append(h('table', { class: 'cost' }, h('tbody', {}, st.preview.rows.map(([k, v]) => h('tr', {}, h('th', { scope: 'row' }, k), h('td', {}, v))))));
       if (st.preview.events.length) {
@@ -99,6 +106,14 @@ export function drawDecision(g) {
   }
   if (caps.undo) parts.push(undoControls(g));
   replace(el.decision, parts, resignControls(g));
+}
+
+// The steps chosen so far (not yet sent), each in words, and a Back button.
+function pathLine(g) {
+  const { st } = g;
+  return h('div', { class: 'step-path' },
+    h('ol', { class: 'steps', 'aria-label': t('game.stepsSoFar') }, st.path.map((p) => h('li', { class: p.auto && 'auto' }, nameText(p.name)))),
+    h('button', { type: 'button', class: 'small step-back', onclick: g.backStep }, t('game.back')));
 }
 
 // Undo: what it would take back, or (greyed out) the engine's reason why it cannot, when

@@ -3,7 +3,7 @@
 // lobby panel while the game waits for players.
 
 import { api, watchGame as watch } from './api.js';
-import { eventText } from './events.js';
+import { eventFacts, eventText } from './events.js';
 import { drawPlayers } from './players.js';
 import { drawLastMoves, lastMoves } from './recent.js';
 import { drawWholeActions, placesOf } from './wholeactions.js';
@@ -14,9 +14,10 @@ import { eraRound, label as labelOf, t, useLabels } from './i18n.js';
 
 import { saved } from './store.js';
 import { drawDecision } from './decision.js';
+import { advance, back, stepPrompt, stepsOf, stepsPossible } from './steps.js';
 import { drawLobbyPanel } from './lobbypanel.js';
 import {
-  clockText, compoundText, isFinished, isWaiting,
+  clockText, compoundText, decisionPrompt, isFinished, isWaiting,
   builtView, lobbyEvent, nameText, readLegal, readPreview, readState, timeLeft, title,
 } from './view.js';
 
@@ -39,7 +40,7 @@ export async function gamePage(root, go, gameId, seat) {
   const st = {
     gameId, seat: token ? seat : null, token, state: null, legal: null, selected: null,
     preview: null, busy: false, log: [], watcher: null, ruleset: null, connection: '',
-    filter: '', error: '', closed: false, askResign: false,
+    filter: '', error: '', closed: false, askResign: false, path: [],
   };
   const el = {
     status: h('div', { class: 'status-bar', role: 'status' }),
@@ -67,7 +68,7 @@ export async function gamePage(root, go, gameId, seat) {
   // what the panels drawn by other modules (decision.js, lobbypanel.js) see of the page
   const g = {
     st, el, caps, gameId, myTurn, render, loadState, applyState, choose, confirmSelected,
-    cancelSelected, undo, tileName, seatName: (x) => seatName(st.state && st.state.summary, x),
+    cancelSelected, undo, tileName, pickStep, backStep, currentStep, seatName: (x) => seatName(st.state && st.state.summary, x),
   };
 
   function myTurn() {
@@ -95,6 +96,7 @@ export async function gamePage(root, go, gameId, seat) {
       boardView.say('');
       st.selected = null;
       st.preview = null;
+      st.path = [];
       if (st.legal && st.legal.version !== state.summary.version) st.legal = null;
     }
     if (myTurn() && !st.legal) loadLegal();
@@ -121,7 +123,10 @@ export async function gamePage(root, go, gameId, seat) {
     legalLoading = (async () => {
       try {
         const legal = readLegal(await api.legal(gameId, st.token));
-        if (st.state && legal.version >= st.state.summary.version) st.legal = legal;
+        if (st.state && legal.version >= st.state.summary.version) {
+          st.legal = legal;
+          findResolvedSlots(legal);
+        }
       } catch (err) {
         if (err.reason !== 'NOT_YOUR_TURN' && err.reason !== 'STALE_VERSION') st.error = err.message;
       } finally {
@@ -131,6 +136,33 @@ export async function gamePage(root, go, gameId, seat) {
       if (myTurn() && (!st.legal || st.legal.version < st.state.summary.version)) loadLegal();
     })();
     return legalLoading;
+  }
+
+  // A build or a sell whose slot the engine resolves itself (the one it can take) does not
+  // name it, and the board cannot always tell which (a wild card's build; a sell when the
+  // seat has several tiles that sell): a preview of each such action (a few at most) says
+  // where (its build or sell event), so the board can offer it there too.
+  const RESOLVED_AT_MOST = 6;
+  async function findResolvedSlots(legal) {
+    const v = st.state && st.state.view;
+    const board = st.ruleset && st.ruleset.board;
+    const unnamed = legal.compound.filter((c) => /^type:(build|sell)( |$)/.test(c.key)
+      && !placesOf(c.key, board, v ? v.slots : [], st.seat).some((p) => p.startsWith('slot:')));
+    const resolved = new Map();
+    for (const c of unnamed.slice(0, RESOLVED_AT_MOST)) {
+      try {
+        const preview = await api.preview(gameId, st.token, { compound: { ids: c.ids } }, legal.version);
+        const placed = (preview.events || []).map(eventFacts).find((f) => (f.type === 'sell' || f.type === 'build') && f.slot);
+        if (placed) resolved.set(c.key, placed.slot);
+      } catch {
+        return; // the game moved on: these actions are gone
+      }
+      if (st.legal !== legal) return;
+    }
+    if (resolved.size && st.legal === legal) {
+      st.resolved = { legal, slots: resolved };
+      render();
+    }
   }
 
   function startWatching(fromVersion) {
@@ -180,6 +212,46 @@ export async function gamePage(root, go, gameId, seat) {
 
   // ------------------------------------------------------------------ acting
 
+  // The current decision as the page asks it: the server's (no step chosen yet), else the
+  // next step of the action in progress (steps.js), with the whole action once complete.
+  function currentStep() {
+    if (!st.legal) return null;
+    if (!st.path.length) {
+      return { options: st.legal.options, unavailable: st.legal.unavailable, prompt: decisionPrompt(st.legal.decision) };
+    }
+    const { options } = stepsOf(st.legal, st.path);
+    return { options, unavailable: [], prompt: stepPrompt(st.path, options) };
+  }
+
+  // An option of the current step (the list's or the board's): it goes on the path and the
+  // next step is asked, or (the path a whole action) the action is previewed; without the
+  // server's whole actions, the decision alone is previewed and confirmed.
+  function pickStep(option) {
+    if (!myTurn() || st.busy) return;
+    if (!stepsPossible(st.legal) || (!st.path.length && !stepsOf(st.legal, [option]).matching.length)) {
+      choose({ optionId: option.id }, nameText(option.name));
+      return;
+    }
+    st.selected = null;
+    st.preview = null;
+    st.error = '';
+    const whole = advance(st.legal, st.path, option);
+    if (whole) {
+      choose({ compound: { ids: whole.ids } }, compoundText(whole.key));
+      return;
+    }
+    st.focusNext = true;
+    render();
+  }
+
+  function backStep() {
+    back(st.path);
+    st.selected = null;
+    st.preview = null;
+    st.focusNext = true;
+    render();
+  }
+
   async function choose(action, label) {
     if (!myTurn() || st.busy) return;
     st.selected = { action, label };
@@ -225,6 +297,7 @@ export async function gamePage(root, go, gameId, seat) {
   function cancelSelected() {
     st.selected = null;
     st.preview = null;
+    st.path = [];
     render();
   }
 
@@ -282,43 +355,49 @@ export async function gamePage(root, go, gameId, seat) {
       era: st.state && st.state.view ? st.state.view.era : '', myTurn: String(Boolean(myTurn())),
       legalVersion: st.legal ? String(st.legal.version) : '', connection: st.connection,
       previewReady: String(Boolean(st.preview)), busy: String(st.busy),
+      steps: String(st.path.length), selected: String(Boolean(st.selected)),
     });
   }
 
   function legalMaps() {
     const legal = new Map();
     const unavailable = new Map();
-    if (myTurn() && st.legal) {
-      for (const o of st.legal.options) legal.set(o.id, o);
-      for (const u of st.legal.unavailable) unavailable.set(u.id, u);
+    const step = myTurn() && currentStep();
+    if (step) {
+      for (const o of step.options) legal.set(o.id, o);
+      for (const u of step.unavailable) unavailable.set(u.id, u);
     }
     return { legal, unavailable };
   }
 
   // The places on the board some whole action goes through (option names -> how many),
-  // but for the current decision's own options: one click there picks such an action.
+  // of the actions that go on from the steps chosen so far, but for the current step's own
+  // options: one click there picks such an action.
   let targetsFor = null;
   function targetsOf(legal, options) {
     if (!myTurn() || !legal || !legal.compound.length) return new Map();
-    if (targetsFor && targetsFor.legal === legal) return targetsFor.targets;
+    const path = st.path.map((p) => p.id).join(' ');
+    const resolved = st.resolved && st.resolved.legal === legal ? st.resolved.slots : null;
+    if (targetsFor && targetsFor.legal === legal && targetsFor.path === path && targetsFor.resolved === resolved) return targetsFor.targets;
     const own = new Set([...options.values()].map((o) => o.name));
     const targets = new Map();
     const through = new Map();
-    for (const c of legal.compound) {
-      for (const place of new Set(placesOf(c.key, st.ruleset && st.ruleset.board, builtSlots()))) {
+    const v = st.state && st.state.view;
+    for (const c of st.path.length ? stepsOf(legal, st.path).matching : legal.compound) {
+      for (const place of new Set(placesOf(c.key, st.ruleset && st.ruleset.board, v ? v.slots : [], st.seat, resolved && resolved.get(c.key)))) {
         if (own.has(place)) continue;
         targets.set(place, (targets.get(place) || 0) + 1);
         if (!through.has(place)) through.set(place, []);
         through.get(place).push(c);
       }
     }
-    targetsFor = { legal, targets, through };
+    // a click on a built tile means to sell it, more likely than to build over it
+    const built = new Set(v ? v.slots.map((x) => `slot:${x.slot}`) : []);
+    for (const [place, list] of through) {
+      if (built.has(place)) list.sort((a, b) => Number(!a.key.startsWith('type:sell')) - Number(!b.key.startsWith('type:sell')));
+    }
+    targetsFor = { legal, path, resolved, targets, through };
     return targets;
-  }
-
-  function builtSlots() {
-    const v = st.state && st.state.view;
-    return new Set(v ? v.slots.map((s) => s.slot) : []);
   }
 
   // A click on a target: the first whole action through it is previewed (one Confirm plays
@@ -345,7 +424,7 @@ export async function gamePage(root, go, gameId, seat) {
     const selectedId = st.selected && st.selected.action.optionId !== undefined ? st.selected.action.optionId : null;
     boardView.draw(st.ruleset.board, shown, {
       legal, unavailable, selected: selectedId, recent: recent.marks(),
-      onPick: (id) => { boardView.say(''); choose({ optionId: id }, nameText(legal.get(id).name)); },
+      onPick: (id) => { boardView.say(''); pickStep(legal.get(id)); },
       onRefused: (why) => boardView.say(why),
       targets: targetsOf(st.legal, legal), onTarget: chooseThrough,
       selectedTarget: st.selected && st.selected.action.compound ? st.selectedTarget : null,
@@ -372,7 +451,10 @@ export async function gamePage(root, go, gameId, seat) {
       const again = el.compound.querySelector('#compound-filter');
       again.focus();
       again.setSelectionRange(again.value.length, again.value.length);
-    }, (item) => choose({ compound: { ids: item.ids } }, item.text));
+    }, (item) => {
+      st.path = [];
+      choose({ compound: { ids: item.ids } }, item.text);
+    });
   }
 
   function renderHand() {

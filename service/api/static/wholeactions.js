@@ -76,14 +76,25 @@ export function drawWholeActions(section, legal, filterText, onFilter, onChoose)
 }
 
 // The places on the board a whole action goes through, by option name: the parts of its key
-// that name one (a slot, a route, a merchant, a market); and a build whose slot the engine
-// resolved by itself (one possible: its key stops at the card or the industry) goes through
-// its card's location's one free slot that takes its industry (when there are several, the
-// key does not say which: none).
-export function placesOf(key, board, built) {
+// that name one (a slot, a route, a merchant, a market). A build or a sell whose slot the
+// engine resolved by itself (its key stops at the card or the industry) goes through
+// `resolved` (the slot a preview of it named) when known, else: a build, its card's
+// location's one free slot that takes its industry (when there are several, the key does
+// not say which: none); a sell, the seat's one unflipped tile that sells (Birmingham's
+// cotton, manufacturer, pottery). `slots` are the view's built slots ({slot, owner,
+// industry, flipped}), `seat` the page's.
+const SOLD = new Set(['cotton', 'manufacturer', 'pottery']);
+export function placesOf(key, board, slots, seat, resolved = null) {
   const parts = key.split(' ');
   const places = parts.filter((p) => !/^(type|card|industry):/.test(p));
-  if (parts[0] !== 'type:build' || places.some((p) => p.startsWith('slot:'))) return places;
+  if (places.some((p) => p.startsWith('slot:'))) return places;
+  if (resolved) return [...places, `slot:${resolved}`];
+  if (parts[0] === 'type:sell') {
+    const mine = slots.filter((s) => s.owner === seat && !s.flipped && SOLD.has(s.industry));
+    return mine.length === 1 ? [...places, `slot:${mine[0].slot}`] : places;
+  }
+  if (parts[0] !== 'type:build') return places;
+  const built = new Set(slots.map((s) => s.slot));
   const card = (parts.find((p) => p.startsWith('card:')) || '').slice(5);
   const industry = (parts.find((p) => p.startsWith('industry:')) || '').slice(9);
   const location = ((board && board.locations) || []).find((l) => l.id === card);
