@@ -21,6 +21,7 @@ from .labels_catalogue import (
     UNUSED_CARD,
     Pair,
 )
+from .options_catalogue import OPTION_TITLES, RULING_DEFAULTS
 from .reasons_catalogue import REASONS_ZH
 
 ENGLISH, CHINESE = "en", "zh-Hans"
@@ -50,18 +51,24 @@ def _card(card: str, parts: dict[str, dict[str, dict[str, str]]], language: str)
     return pair[0] if language == ENGLISH else pair[1]
 
 
-def _option_zh(ruleset: str, option: dict[str, Any]) -> str:
-    """A game option's description in Chinese (a KeyError names one missing)."""
+def _option_words(ruleset: str, option: dict[str, Any], language: str) -> str:
+    """An option's description in `language`: a ruling switch says what its default means,
+    then its ruling ("... (ruling P60)"); the others their own words."""
     ruling = _RULING.fullmatch(option["description"])
     if ruling is not None:
-        return RULING_ZH.format(ruling=ruling.group(1))
+        english, chinese = RULING_DEFAULTS[option["key"]]
+        if language == ENGLISH:
+            return f"{english} (ruling {ruling.group(1)})"
+        return f"{chinese}（{RULING_ZH.format(ruling=ruling.group(1))}）"
+    if language == ENGLISH:
+        return option["description"]
     return OPTIONS_ZH_OF.get(ruleset, {}).get(option["key"]) or OPTIONS_ZH[option["key"]]
 
 
 def ruleset_labels(description: dict[str, Any]) -> dict[str, dict[str, dict[str, str]]]:
     """{language: {category: {engine name: label}}} for brass.board.describe_ruleset's
     dict: decision kinds, option kinds, action types, industries, reasons, locations,
-    events (GameEvent kinds), cards and the game options' descriptions."""
+    events (GameEvent kinds), cards, and the game options' titles and descriptions."""
     name = description["ruleset"]
     actions = description["actions"]
     parts = {
@@ -81,10 +88,12 @@ def ruleset_labels(description: dict[str, Any]) -> dict[str, dict[str, dict[str,
         ENGLISH: {p["id"]: p["name"] for p in locations},
         CHINESE: {p["id"]: LOCATIONS_ZH[name][p["id"]] for p in locations},
     }
-    parts["options"] = {
-        ENGLISH: {o["key"]: o["description"] for o in description["options"]},
-        CHINESE: {o["key"]: _option_zh(name, o) for o in description["options"]},
-    }
+    parts["options"] = {language: {o["key"]: _option_words(name, o, language)
+                                   for o in description["options"]}
+                        for language in (ENGLISH, CHINESE)}
+    parts["option_titles"] = {language: {o["key"]: OPTION_TITLES[o["key"]][index]
+                                         for o in description["options"]}
+                              for index, language in enumerate((ENGLISH, CHINESE))}
     parts["events"] = _pick(EVENTS, [kind for kind, _ in get_ruleset(name).event_names])
     cards = {a["value"] for a in actions if a["kind"] == "card"}
     if not locations:  # a description without board data: no label for location cards

@@ -152,7 +152,7 @@ OPTIONS_ZH: dict[str, str] = {
 OPTIONS_ZH_OF: dict[str, dict[str, str]] = {
     "pittsburgh": {"undo": "行动的座位可以撤销本回合的决定，直到有信息被揭示（比赛时设为 false）"},
 }
-RULING_ZH = "规则裁定 {ruling}（见 PITTSBURGH_RULINGS.md）"
+RULING_ZH = "规则裁定 {ruling}"
 
 # English location labels are the board's own names; these are their Chinese names.
 LOCATIONS_ZH: dict[str, dict[str, str]] = {

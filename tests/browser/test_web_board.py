@@ -265,6 +265,9 @@ def play_keys(rest: Rest, game_id: str, tokens: dict[int, str], keys: list[str])
                   {"action": {"compound": {"ids": ids}}, "expectedVersion": legal["version"]})
 
 
+VERBS = {"sell": "sells", "network": "builds a link", "build": "builds"}
+
+
 def turn_that_can(rest: Rest, game_id: str, tokens: dict[int, str], me: int, kind: str) -> None:
     """Until `me` is to act with some whole action of `kind` ("type:build"): the other seat
     plays, and `me` takes loans (the money for it)."""
@@ -294,7 +297,8 @@ def test_clicks_per_action_on_the_map_and_by_steps(
     step, the page keeps the choices, takes a step with one option itself and asks one
     Confirm for the whole action. The clicks are counted and printed."""
     base, rest = site
-    created = rest.call("POST", "/v1/games", body={"players": 2, "seed": "1"})
+    created = rest.call("POST", "/v1/games", body={"players": 2, "seed": "1",
+                                                   "seatNames": ["Ann", "Bob"]})
     game_id = created["gameId"]
     tokens = {int(s.get("seat", 0)): s["token"] for s in created["seats"]}
     play_keys(rest, game_id, tokens, TO_A_SELL)
@@ -302,6 +306,7 @@ def test_clicks_per_action_on_the_map_and_by_steps(
     assert current_seat(rest.game(game_id)) == me
     page = seat_page(browser, base, game_id, me, tokens[me])
     clicks: dict[str, int] = {}
+    sentences: dict[str, str] = {}
     played = {}
     for kind, element in (("sell", "slot.built"), ("network", "route"),
                           ("build", "slot")):
@@ -316,6 +321,11 @@ def test_clicks_per_action_on_the_map_and_by_steps(
         target.click()  # click 1
         page.wait_for_selector(".game[data-preview-ready=true]")
         assert kind.title() in page.inner_text("#preview-heading")
+        # the preview in a sentence: who does what, paying what, each cube from where
+        sentence = page.inner_text(".preview-sentence")
+        assert sentence.startswith(f"Ann {VERBS[kind]} "), sentence
+        assert not re.search(r"\w+:\w|_", sentence), sentence  # no engine words
+        sentences[kind] = sentence
         # the other whole actions of that place (or that card), listed by the filter
         assert page.input_value("#compound-filter")
         assert page.locator(".compound button.whole-action").count() >= 1
@@ -357,4 +367,5 @@ def test_clicks_per_action_on_the_map_and_by_steps(
     # the type, the card, the industry and the slot at most, and Confirm
     assert count <= 5
     print("clicks per action:", ", ".join(f"{k} {n}" for k, n in clicks.items()))
+    print("previews:", " | ".join(sentences.values()))
     assert not page.errors

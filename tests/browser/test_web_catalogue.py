@@ -1,6 +1,7 @@
-"""The web page's own words (static/i18n.js and the account pages' static/i18n_accounts.js,
-which i18n.js merges in): every key in English and in Simplified
-Chinese with the same placeholders, and every key the page's modules ask for is there."""
+"""The web page's own words (static/i18n.js, the account pages' static/i18n_accounts.js and
+the game screen's static/i18n_game.js, which i18n.js merges in): every key in English and
+in Simplified Chinese with the same placeholders, and every key the page's modules ask for
+is there."""
 
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ _ENTRY = re.compile(r"^\s+'([\w.]+)': '((?:[^'\\]|\\.)*)',$", re.MULTILINE)
 def _catalogue() -> dict[str, dict[str, str]]:
     found: dict[str, dict[str, str]] = {"en": {}, "zh-Hans": {}}
     for name, start_text in (("i18n.js", "export const CATALOGUE = {"),
-                             ("i18n_accounts.js", "export const ACCOUNT_CATALOGUE = {")):
+                             ("i18n_accounts.js", "export const ACCOUNT_CATALOGUE = {"),
+                             ("i18n_game.js", "export const GAME_CATALOGUE = {")):
         text = STATIC.joinpath(name).read_text(encoding="utf-8")
         start = text.index(start_text)
         english = text.index("  en: {", start)

@@ -5,12 +5,13 @@ once and is remembered."""
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .helpers import Rest, shot
+from .helpers import Rest, shot, take_step
 
 pytestmark = [pytest.mark.xdist_group("browser"), pytest.mark.timeout(120)]
 
@@ -31,6 +32,15 @@ def test_the_page_follows_the_browser_language_and_the_switch(
                               "aria-pressed") == "true"
     assert page.inner_text("#opt-beginner-hint") == "新手变体：只玩运河时代"
     shot(page, artifacts, "20-lobby-chinese")
+    # Pittsburgh's options in words: titles and what each default means, the ruling
+    # switches folded away under one heading, no bare ruling reference
+    page.select_option("#create-ruleset", "RULESET_PITTSBURGH")
+    page.wait_for_selector("details.rulings #opt-mfg_v_vp", state="attached")
+    page.click("details.rulings summary")
+    assert page.inner_text("label[for='opt-mfg_v_vp']") == "制造 V 的分数"
+    assert page.inner_text("#opt-mfg_v_vp-hint") == "默认制造 V 计 12 分。（规则裁定 P37）"
+    assert "（默认）" in page.inner_text("#opt-mfg_v_vp")
+    assert "RULINGS.md" not in page.inner_text("form.create-form")
     # the server's refusal comes in the page's language (Accept-Language)
     page.goto(base + "/#/game/no-such-game")
     page.wait_for_selector("p.error")
@@ -45,6 +55,14 @@ def test_the_page_follows_the_browser_language_and_the_switch(
     assert page.inner_text("#decision-heading") == "你的行动"
     assert page.inner_text("button.option[data-option-id='0']") == "建造"
     assert "贷款" in page.inner_text("ul.options")
+    # an action step by step to its preview, a sentence in Chinese
+    while not take_step(page, page.locator(".decision ul.options button.option").first.click):
+        pass
+    sentence = page.inner_text(".preview-sentence")
+    assert "建造" in sentence and sentence.endswith("。"), sentence
+    assert not re.search(r"[a-z]+:[a-z]|_", sentence), sentence
+    shot(page, artifacts, "22-preview-chinese")
+    page.click("button.cancel")
     # an action played meanwhile arrives on the stream and is logged in Chinese
     rest.play_one_action(created["gameId"], token, random.Random(5))
     page.wait_for_function(
@@ -62,5 +80,10 @@ def test_the_page_follows_the_browser_language_and_the_switch(
     page.reload()
     page.wait_for_selector("form.create-form")
     assert page.inner_text("#create-heading") == "Create a game"
+    page.select_option("#create-ruleset", "RULESET_PITTSBURGH")
+    page.click("details.rulings summary")
+    assert page.inner_text("label[for='opt-mfg_v_vp']") == "Manufacturing V's VP"
+    assert page.inner_text("#opt-mfg_v_vp-hint") == (
+        "By default Manufacturing V scores 12 VP. (ruling P37)")
     assert not errors
     context.close()

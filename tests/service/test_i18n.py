@@ -51,6 +51,11 @@ def test_labels_cover_every_name_in_both_languages(ruleset: str) -> None:
     assert set(labels["en"]["events"]) == events
     assert set(labels["en"]["cards"]) == {a["value"] for a in description["actions"]
                                           if a["kind"] == "card"}
+    # every game option has a title, and no ruling switch is shown as its bare ruling
+    keys = {o["key"] for o in description["options"]}
+    assert set(labels["en"]["option_titles"]) == set(labels["en"]["options"]) == keys
+    for language in LANGUAGES:
+        assert not any("RULINGS.md" in words for words in labels[language]["options"].values())
 
 
 @pytest.mark.parametrize(("header", "language"), [

@@ -4,7 +4,7 @@
 // `g` is the game page (game.js): its state `st`, its elements and its actions.
 
 import { api } from './api.js';
-import { eventText } from './events.js';
+import { actionSentence, eventText } from './events.js';
 import { announce, h, replace } from './dom.js';
 import { t } from './i18n.js';
 import { saved } from './store.js';
@@ -92,9 +92,13 @@ export function drawDecision(g) {
       })));
     }
     if (st.preview) {
-      box.append(h('table', { class: 'cost' }, h('tbody', {}, st.preview.rows.map(([k, v]) => h('tr', {}, h('th', { scope: 'row' }, k), h('td', {}, v))))));
+      const sentence = actionSentence(st.preview.events, (x) => g.seatName(x), g.tileName, g.tileAt);
+      if (sentence) box.append(h('p', { class: 'preview-sentence' }, t('preview.end', { sentence })));
+      if (st.preview.lines.length) box.append(h('ul', { class: 'preview-lines' }, st.preview.lines.map((line) => h('li', {}, line))));
       if (st.preview.events.length) {
-        box.append(h('ul', { class: 'preview-events' }, st.preview.events.map((e) => h('li', {}, eventText(e, (x) => g.seatName(x), g.tileName)))));
+        box.append(h('details', { class: 'preview-details' },
+          h('summary', {}, t('preview.details', { n: st.preview.events.length })),
+          h('ul', { class: 'preview-events' }, st.preview.events.map((e) => h('li', {}, eventText(e, (x) => g.seatName(x), g.tileName))))));
       }
     } else if (!st.error) {
       box.append(h('p', {}, t('game.workingCost')));

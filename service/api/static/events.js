@@ -140,3 +140,64 @@ export function eventText(rawEvent, seatName, tileName = title) {
     }
   }
 }
+
+// The events of an action that say what it does (the others say what it costs, or what
+// follows it: the turn's end, a round's scoring).
+const DOING = new Set(['build', 'link', 'develop', 'sell', 'loan', 'scout', 'pass']);
+const TAKING = new Set(['coal', 'iron', 'beer', 'cube', 'oil']);
+
+// Where a cube or a barrel came from, in words: the market, a merchant, Vanderbilt, a
+// market place (Pittsburgh), else a tile by `tileAt(slot)` (whose tile, where) or a route.
+function sourceWords(f, tileAt) {
+  const source = String(f('source') ?? f('slot') ?? '');
+  if (source === 'market') return t('name.market');
+  if (source === 'merchant') return merchantName(f('merchant'));
+  if (source === 'vanderbilt') return title('vanderbilt');
+  if (source.startsWith('market:')) {
+    const place = source.slice(7);
+    return t('preview.marketAt', { place: label('locations', place) || title(place) });
+  }
+  if (source.startsWith('slot:') || /^[a-z_]+\.\d+$/.test(source)) {
+    return (tileAt && tileAt(source.replace(/^slot:/, ''))) || placeName(source);
+  }
+  return nameText(source);
+}
+
+// A previewed action in one sentence: what the seat does, what it pays and each cube,
+// barrel or beer it uses with where it comes from and its price ("Ann builds Cotton Mill
+// II at Stoke-on-Trent slot 1, paying £12 and using 1 coal from the market (£2)").
+export function actionSentence(rawEvents, seatName, tileName = title, tileAt = null) {
+  let mover = null;
+  const doing = [];
+  const taken = new Map();
+  let money = 0;
+  for (const raw of rawEvents) {
+    const e = eventData(raw);
+    const f = (k) => pick(e, k);
+    const type = pick(e, 'type', '');
+    const seat = pick(e, 'seat', null);
+    if (type === 'action' && mover === null) mover = num(seat);
+    if (type === 'turn_end') break;
+    if (seat == null || num(seat) !== mover) continue;
+    if (DOING.has(type)) doing.push(eventText(raw, seatName, tileName));
+    else if (type === 'pay') money += num(f('money'));
+    else if (TAKING.has(type) && !(type === 'oil' && num(f('barrels')))) {
+      const resource = type === 'cube' ? f('cube') : type;
+      const source = sourceWords(f, tileAt);
+      const key = `${resource}|${source}`;
+      const entry = taken.get(key) || { resource, source, n: 0, price: 0 };
+      entry.n += 1;
+      entry.price += num(f('price'));
+      taken.set(key, entry);
+    }
+  }
+  if (!doing.length) return '';
+  const action = doing.join(t('preview.then'));
+  const costs = [...taken.values()].map((x) => t('preview.taken', {
+    n: x.n, resource: resourceName(x.resource), source: x.source,
+    price: x.price ? t('preview.price', { money: x.price }) : '',
+  })).join(t('preview.listSep'));
+  if (money && costs) return t('preview.payingUsing', { action, money, costs });
+  if (money) return t('preview.paying', { action, money });
+  return costs ? t('preview.using', { action, costs }) : action;
+}

@@ -18,7 +18,7 @@ import { advance, back, stepPrompt, stepsOf, stepsPossible } from './steps.js';
 import { drawLobbyPanel } from './lobbypanel.js';
 import {
   clockText, compoundText, decisionPrompt, isFinished, isWaiting,
-  builtView, lobbyEvent, nameText, readLegal, readPreview, readState, timeLeft, title,
+  builtView, lobbyEvent, nameText, readLegal, readPreview, readState, roman, timeLeft, title,
 } from './view.js';
 
 function build(parent, ...children) {
@@ -68,7 +68,7 @@ export async function gamePage(root, go, gameId, seat) {
   // what the panels drawn by other modules (decision.js, lobbypanel.js) see of the page
   const g = {
     st, el, caps, gameId, myTurn, render, loadState, applyState, choose, confirmSelected,
-    cancelSelected, undo, tileName, pickStep, backStep, currentStep, seatName: (x) => seatName(st.state && st.state.summary, x),
+    cancelSelected, undo, tileName, tileAt, pickStep, backStep, currentStep, seatName: (x) => seatName(st.state && st.state.summary, x),
   };
 
   function myTurn() {
@@ -202,6 +202,23 @@ export async function gamePage(root, go, gameId, seat) {
     if (tile) return tile.name;
     const link = board && (board.link_tiles || []).find((t) => t.id === id);
     return link ? `${title(link.kind)}${link.type ? ` (${title(link.type)})` : ''}` : title(id);
+  }
+
+  // The tile on a slot in words, as the page shows it now: whose, what, where ("Bob's Coal
+  // Mine in Tamworth"); null when the slot is empty.
+  function tileAt(slot) {
+    const v = st.state && st.state.view;
+    const tile = v && v.slots.find((x) => x.slot === slot);
+    if (!tile) return null;
+    const what = tile.tile ? tileName(tile.tile) : `${labelOf('industries', tile.industry) || title(tile.industry)} ${roman(tile.level)}`;
+    const loc = slot.split('.')[0];
+    return t('preview.tileAt', { owner: seatName(st.state.summary, tile.owner), industry: what, place: labelOf('locations', loc) || locationTitle(loc) });
+  }
+
+  function locationTitle(id) {
+    const board = st.ruleset && st.ruleset.board;
+    const loc = board && (board.locations || []).find((l) => l.id === id);
+    return (loc && loc.name) || title(id);
   }
 
   // a line of the event log, and the other seat's last move it belongs to (if any)

@@ -3,6 +3,7 @@
 // asked for the same language (Accept-Language), so its refusals and reasons match.
 
 import { ACCOUNT_CATALOGUE } from './i18n_accounts.js';
+import { GAME_CATALOGUE } from './i18n_game.js';
 
 export const LANGUAGES = { en: 'EN', 'zh-Hans': '中文' };
 
@@ -20,6 +21,9 @@ export const CATALOGUE = {
     'lobby.ruleset': 'Ruleset',
     'lobby.players': 'Players',
     'lobby.playersN': '{n} players',
+    'lobby.defaultValue': '{value} (default)',
+    'lobby.rulings': 'Readings of the rules ({n}, advanced)',
+    'lobby.rulingsIntro': 'Each follows the project\'s ruling by default; change one only to play another reading of the rules.',
     'lobby.seats': 'Seats',
     'lobby.seatN': 'Seat {n}',
     'lobby.seatWho': 'Seat {n}: who plays',
@@ -74,10 +78,6 @@ export const CATALOGUE = {
     'game.watchReplay': 'Watch the replay',
     'game.confirm': 'Confirm',
     'game.cancel': 'Cancel',
-    'game.back': 'Back',
-    'game.stepsSoFar': 'Chosen so far',
-    'game.autoSteps': 'Taken for you (the only choice): {steps}',
-    'game.chooseSource': 'Choose where the cube comes from',
     'game.undo': 'Undo',
     'game.resign': 'Resign',
     'game.resignAsk': 'Resign…',
@@ -278,18 +278,6 @@ export const CATALOGUE = {
     'game.discards': 'Discards: {n}.',
     'game.tilesLeft': '{n} {industry} tiles left',
     'game.noneLeft': 'none left',
-    'preview.moneySpent': 'Money spent',
-    'preview.coal': 'Coal ({n})',
-    'preview.iron': 'Iron ({n})',
-    'preview.beer': 'Beer ({n})',
-    'preview.market': 'market',
-    'preview.marketSales': 'Market sales',
-    'preview.flipped': 'Tiles flipped',
-    'preview.merchantBonus': 'Merchant bonus',
-    'preview.income': 'Income',
-    'preview.spaces': '{n} spaces',
-    'preview.vp': 'VP',
-    'preview.moneyAfter': 'Money after',
   },
   'zh-Hans': {
     'site.tagline': '工业革命：伯明翰与匹兹堡，在引擎服务上对弈',
@@ -304,6 +292,9 @@ export const CATALOGUE = {
     'lobby.ruleset': '规则集',
     'lobby.players': '玩家人数',
     'lobby.playersN': '{n} 名玩家',
+    'lobby.defaultValue': '{value}（默认）',
+    'lobby.rulings': '规则解读（{n} 项，进阶）',
+    'lobby.rulingsIntro': '每一项默认采用本项目对规则的裁定；只有在按其他解读游戏时才需要修改。',
     'lobby.seats': '座位',
     'lobby.seatN': '座位 {n}',
     'lobby.seatWho': '座位 {n}：由谁来玩',
@@ -358,10 +349,6 @@ export const CATALOGUE = {
     'game.watchReplay': '观看回放',
     'game.confirm': '确认',
     'game.cancel': '取消',
-    'game.back': '返回',
-    'game.stepsSoFar': '已选择',
-    'game.autoSteps': '已为你选择（唯一选项）：{steps}',
-    'game.chooseSource': '选择资源方块的来源',
     'game.undo': '撤销',
     'game.resign': '认输',
     'game.resignAsk': '认输…',
@@ -562,23 +549,11 @@ export const CATALOGUE = {
     'game.discards': '弃牌：{n}。',
     'game.tilesLeft': '剩余 {n} 个{industry}板块',
     'game.noneLeft': '已无剩余',
-    'preview.moneySpent': '花费金钱',
-    'preview.coal': '煤（{n}）',
-    'preview.iron': '铁（{n}）',
-    'preview.beer': '啤酒（{n}）',
-    'preview.market': '市场',
-    'preview.marketSales': '市场销售收入',
-    'preview.flipped': '翻面的板块',
-    'preview.merchantBonus': '商人奖励',
-    'preview.income': '收入',
-    'preview.spaces': '{n} 格',
-    'preview.vp': '分数',
-    'preview.moneyAfter': '之后的金钱',
   },
 };
 
 // the account pages' words live in a catalogue of their own
-for (const lang of Object.keys(CATALOGUE)) Object.assign(CATALOGUE[lang], ACCOUNT_CATALOGUE[lang]);
+for (const lang of Object.keys(CATALOGUE)) Object.assign(CATALOGUE[lang], ACCOUNT_CATALOGUE[lang], GAME_CATALOGUE[lang]);
 
 const KEY = 'brass.language';
 

@@ -23,26 +23,45 @@ function showError(box, err) {
   box.textContent = err.reason ? `${err.message} (${err.reason})` : String(err.message || err);
 }
 
-function optionInput(option, idPrefix, words) {
+// An option of a new game: its title and what it changes (GetRuleset's labels in the
+// page's language), its values in words, the default marked.
+function optionInput(option, idPrefix, labels) {
   const id = `${idPrefix}-${option.key}`;
-  const label = h('label', { for: id }, title(option.key));
-  const hint = h('small', { id: `${id}-hint` }, (words && words[option.key]) || option.description);
+  const label = h('label', { for: id }, (labels.optionTitles || {})[option.key] || title(option.key));
+  const hint = h('small', { id: `${id}-hint` }, (labels.options || {})[option.key] || option.description);
+  const words = (v) => (v === option.default ? t('lobby.defaultValue', { value: title(String(v)) }) : title(String(v)));
   let input;
   if (option.type === 'bool') {
     input = h('input', { type: 'checkbox', id, checked: option.default === true, 'aria-describedby': `${id}-hint` });
     if (option.allowedBools.length === 1) input.disabled = true;
   } else if (option.type === 'int' && option.allowedInts.length) {
     input = h('select', { id, 'aria-describedby': `${id}-hint` },
-      option.allowedInts.map((v) => h('option', { value: v, selected: v === option.default }, v)));
+      option.allowedInts.map((v) => h('option', { value: v, selected: v === option.default }, words(v))));
   } else if (option.type === 'int') {
     input = h('input', { type: 'number', id, value: option.default ?? '', min: option.min ?? undefined, max: option.max ?? undefined, 'aria-describedby': `${id}-hint` });
   } else {
     input = h('select', { id, 'aria-describedby': `${id}-hint` },
-      option.allowedEnums.map((v) => h('option', { value: v, selected: v === option.default }, v)));
+      option.allowedEnums.map((v) => h('option', { value: v, selected: v === option.default }, words(v))));
   }
   input.dataset.optionKey = option.key;
   input.dataset.optionType = option.type;
   return h('div', { class: 'field option-field' }, label, input, hint);
+}
+
+// A ruleset's options: the plain ones, then its ruling switches (a reading of the rules
+// each, Pittsburgh's) folded away under one heading, their defaults the project's rulings.
+function optionFields(r) {
+  const labels = r.labels[language()] || {};
+  const ruling = (o) => /RULINGS\.md P\d+/.test(o.description);
+  const rulings = r.options.filter(ruling);
+  const fields = r.options.filter((o) => !ruling(o)).map((o) => optionInput(o, 'opt', labels));
+  if (rulings.length) {
+    fields.push(h('details', { class: 'rulings' },
+      h('summary', {}, t('lobby.rulings', { n: rulings.length })),
+      h('p', { class: 'note' }, t('lobby.rulingsIntro')),
+      rulings.map((o) => optionInput(o, 'opt', labels))));
+  }
+  return fields;
 }
 
 function optionValue(input) {
@@ -101,7 +120,7 @@ async function createForm(go) {
       const n = r.minPlayers + k;
       return h('option', { value: n, selected: n === Math.min(3, r.maxPlayers) }, t('lobby.playersN', { n }));
     }));
-    replace(optionsBox, h('legend', {}, t('lobby.options')), ...r.options.map((o) => optionInput(o, 'opt', (r.labels[language()] || {}).options)));
+    replace(optionsBox, h('legend', {}, t('lobby.options')), ...optionFields(r));
     note.textContent = r.provisional ? t('lobby.provisional', { list: r.placeholders.join(', ') || '—' }) : '';
     drawSeats();
   }

@@ -441,33 +441,24 @@ export function lobbyEvent(rawEvent) {
   return { kind: pick(lobby, 'kind', ''), seat: seat == null ? null : num(seat), name: pick(lobby, 'name', ''), bot: pick(lobby, 'bot', '') };
 }
 
-// A PreviewActionResponse: the cost breakdown as label/value rows, and the view after.
+// A PreviewActionResponse: what the cost says beyond the action's own sentence (events.js:
+// actionSentence), as sentences, and the view after.
 export function readPreview(raw) {
   const cost = pick(raw, 'cost', null) || rulesetArm(raw, 'Cost') || {};
-  const rows = [];
+  const lines = [];
   const list = (v) => (Array.isArray(v) ? v : v == null ? [] : [v]);
-  const sources = (v) => list(v).map((s) => (s === 'market' ? t('preview.market') : nameText('slot:' + s)))
-    .join(', ');
-  const money = num(pick(cost, 'money'));
-  rows.push([t('preview.moneySpent'), `£${money}`]);
-  for (const r of ['coal', 'iron', 'beer']) {
-    const from = list(pick(cost, r));
-    if (from.length) rows.push([t(`preview.${r}`, { n: from.length }), sources(from)]);
-  }
   const income = num(pick(cost, 'market_income'));
-  if (income) rows.push([t('preview.marketSales'), `£${income}`]);
-  const flips = list(pick(cost, 'flips'));
-  if (flips.length) rows.push([t('preview.flipped'), sources(flips)]);
-  const bonus = list(pick(cost, 'merchant_bonus'));
-  if (bonus.length) rows.push([t('preview.merchantBonus'), bonus.map((b) => (typeof b === 'object' ? Object.values(b).join(' ') : b)).join(', ')]);
+  if (income) lines.push(t('preview.lineMarketSales', { money: income }));
+  const flips = list(pick(cost, 'flips')).map((f) => (typeof f === 'object' ? pick(f, 'slot', '') : f)).filter(Boolean);
+  if (flips.length) lines.push(t('preview.lineFlips', { places: flips.map((s) => nameText(`slot:${s}`)).join(t('preview.listSep')) }));
   const spaces = num(pick(cost, 'income_spaces'));
-  if (spaces) rows.push([t('preview.income'), `${spaces > 0 ? '+' : ''}${t('preview.spaces', { n: spaces })}`]);
+  if (spaces) lines.push(t('preview.lineIncome', { n: spaces > 0 ? `+${spaces}` : spaces }));
   const vp = num(pick(cost, 'vp'));
-  if (vp) rows.push([t('preview.vp'), `+${vp}`]);
+  if (vp) lines.push(t('preview.lineVp', { n: vp }));
   const after = pick(cost, 'money_after', null);
-  if (after != null) rows.push([t('preview.moneyAfter'), `£${num(after)}`]);
+  if (after != null) lines.push(t('preview.lineMoneyAfter', { money: num(after) }));
   return {
-    rows,
+    lines,
     events: pick(raw, 'events', []) || [],
     view: readView(pick(raw, 'view', null) ?? rulesetArm(raw)),
   };
