@@ -66,7 +66,13 @@ from .sqlite_conn import (
     WriterLock,
     open_connection,
 )
-from .webhooks import DELETE_GAME_WEBHOOKS_SQL, HookEvent, WebhookRows, outbox_steps
+from .webhooks import (
+    ANY_ENDPOINT_SQL,
+    DELETE_GAME_WEBHOOKS_SQL,
+    HookEvent,
+    WebhookRows,
+    outbox_steps,
+)
 
 T = TypeVar("T")
 
@@ -231,7 +237,7 @@ class SqliteStore:
                 "INSERT INTO snapshots (game_id, version, data) VALUES (?, ?, ?)",
                 (game.game_id, snapshot.version, snapshot.data),
             )
-            apply_steps(conn, outbox_steps(hooks))
+            queue_hooks(conn, hooks)
 
         return await self._write(write, game.game_id)  # type: ignore[no-any-return]
 
@@ -361,7 +367,7 @@ class SqliteStore:
                     (row.game_id, snapshot.version, snapshot.data),
                 )
             # the webhooks' events of the decision, in its transaction (store/webhooks.py)
-            apply_steps(conn, outbox_steps(hooks))
+            queue_hooks(conn, hooks)
 
         return await self._write(write, row.game_id)  # type: ignore[no-any-return]
 
@@ -442,7 +448,7 @@ class SqliteStore:
                  update.from_revision),
             ).rowcount == 1
             if applied:
-                apply_steps(conn, outbox_steps(hooks))
+                queue_hooks(conn, hooks)
 
         # Through the writer, with the game's change stamp moved (other processes re-read).
         await self._write(write, game_id)
@@ -482,6 +488,14 @@ def claim_rows(conn: sqlite3.Connection, select_sql: str, params: tuple[Any, ...
         conn.execute("UPDATE webhook_outbox SET lease_owner = ?, lease_until = ? WHERE seq IN ("
                      + ", ".join("?" * len(rows)) + ")", (*lease, *(row["seq"] for row in rows)))
     return rows
+
+
+def queue_hooks(conn: sqlite3.Connection, hooks: Sequence[HookEvent]) -> None:
+    """Writes the outbox rows of `hooks` in the writer's transaction; with no webhook at
+    all (asked in the same transaction, so an endpoint another process has committed is
+    seen), none is wanted and the events are neither written nor made."""
+    if hooks and conn.execute(ANY_ENDPOINT_SQL).fetchone() is not None:
+        apply_steps(conn, outbox_steps(hooks))
 
 
 def apply_steps(conn: sqlite3.Connection, steps: Sequence[Step]) -> None:

@@ -22,9 +22,10 @@ bounded: an event finding MAX_PENDING rows pending for it is stored dead at once
 from __future__ import annotations
 
 import json
+import os
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from .accounts import RowConflict, SqlRunner, Step
@@ -82,18 +83,62 @@ DELETE_GAME_WEBHOOKS_SQL = (
     "(SELECT endpoint_id FROM webhook_endpoints WHERE game_id = %s)")
 
 
-@dataclass(frozen=True)
 class HookEvent:
     """One event for the webhooks of its recipients: the accounts named, and the endpoints
-    of the game's seats named (HOST_SEAT: its host's). `body` is the JSON text sent."""
+    of the game's seats named (HOST_SEAT: its host's). `body` is the JSON text sent.
 
-    kind: str
-    game_id: str  # "" for a challenge
-    message_id: str
-    body: str
-    created_at: float
-    accounts: tuple[str, ...] = ()
-    seats: tuple[int, ...] = field(default=())
+    Made on a move's path at every change of turn, and only written when some endpoint
+    exists: `deferred` leaves the body and the message id (a random read) to be made the
+    first time they are asked for, which an event nobody listens to never is."""
+
+    __slots__ = ("kind", "game_id", "created_at", "accounts", "seats", "_message_id",
+                 "_body", "_data")
+
+    def __init__(self, kind: str, game_id: str, message_id: str, body: str,
+                 created_at: float, accounts: tuple[str, ...] = (),
+                 seats: tuple[int, ...] = ()) -> None:
+        self.kind = kind
+        self.game_id = game_id  # "" for a challenge
+        self.created_at = created_at
+        self.accounts = accounts
+        self.seats = seats
+        self._message_id: str | None = message_id
+        self._body: str | None = body
+        self._data: dict[str, Any] = {}
+
+    @classmethod
+    def deferred(cls, kind: str, game_id: str, created_at: float, data: dict[str, Any],
+                 accounts: tuple[str, ...] = (), seats: tuple[int, ...] = ()) -> HookEvent:
+        event = cls(kind, game_id, "", "", created_at, accounts, seats)
+        event._message_id = event._body = None
+        event._data = data
+        return event
+
+    @property
+    def message_id(self) -> str:
+        """The webhook-id of the event's deliveries: the same at every attempt."""
+        if self._message_id is None:
+            self._message_id = new_message_id()
+        return self._message_id
+
+    @property
+    def body(self) -> str:
+        if self._body is None:
+            self._body = event_body(self.kind, self.created_at, self._data)
+        return self._body
+
+    def __repr__(self) -> str:
+        return (f"HookEvent({self.kind!r}, {self.game_id!r}, accounts={self.accounts!r}, "
+                f"seats={self.seats!r})")
+
+
+def new_message_id() -> str:
+    return "msg_" + os.urandom(16).hex()
+
+
+# Whether any webhook exists at all: most servers have none, and then no event of a move
+# needs its INSERT ... SELECT (SQLite asks this first, in the same transaction).
+ANY_ENDPOINT_SQL = "SELECT 1 FROM webhook_endpoints LIMIT 1"
 
 
 def outbox_steps(events: Sequence[HookEvent]) -> list[Step]:

@@ -13,13 +13,12 @@ outbox in the same transaction (store/webhooks.py).
 from __future__ import annotations
 
 import dataclasses
-import os
 from typing import Any
 
 from .. import hosted
 from ..gen import game_service_pb2 as pb
 from ..store import GameRow, HeadUpdate, SeatsUpdate
-from ..store.webhooks import HOST_SEAT, HookEvent, event_body
+from ..store.webhooks import HOST_SEAT, HookEvent
 
 # The event types each owner of a webhook may ask for (CreateWebhook's `events`).
 ACCOUNT_EVENTS = ("your_turn", "game_started", "game_over", "challenge")
@@ -27,15 +26,9 @@ SEAT_EVENTS = ("your_turn", "game_started", "game_over")
 HOST_EVENTS = ("seat_joined", "game_started", "game_over")
 
 
-def new_message_id() -> str:
-    """The webhook-id of an event's deliveries: the same at every attempt."""
-    return "msg_" + os.urandom(16).hex()
-
-
 def _event(kind: str, game_id: str, now: float, data: dict[str, Any],
            accounts: tuple[str, ...] = (), seats: tuple[int, ...] = ()) -> HookEvent:
-    return HookEvent(kind, game_id, new_message_id(), event_body(kind, now, data), now,
-                     accounts, seats)
+    return HookEvent.deferred(kind, game_id, now, data, accounts, seats)
 
 
 def _for_seat(kind: str, row: GameRow, seat: int, now: float, **data: Any) -> HookEvent:
