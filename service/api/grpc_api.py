@@ -27,14 +27,17 @@ T = TypeVar("T")
 
 def _metadata(context: grpc.aio.ServicerContext, key: str) -> str | None:
     """The value of a metadata key; repeated keys' values joined with commas."""
-    values = [
-        value if isinstance(value, str) else value.decode("utf-8", "replace")
-        for item_key, value in context.invocation_metadata() or ()
-        if item_key == key
-    ]
-    if not values:
-        return None
-    return values[0] if len(values) == 1 else ", ".join(values)
+    return _all_metadata(context).get(key)
+
+
+def _all_metadata(context: grpc.aio.ServicerContext) -> dict[str, str]:
+    """Every metadata key's value (repeated keys' values joined with commas), read in one
+    pass: a call asks for several keys."""
+    found: dict[str, str] = {}
+    for key, value in context.invocation_metadata() or ():
+        text = value if isinstance(value, str) else value.decode("utf-8", "replace")
+        found[key] = f"{found[key]}, {text}" if key in found else text
+    return found
 
 
 def peer_host(peer: str) -> str:
@@ -144,12 +147,13 @@ class GameServicer(pb_grpc.GameServiceServicer):
         request: object,
         handler: Callable[[Caller, RequestRecord], Awaitable[T]],
     ) -> T:
+        metadata = _all_metadata(context)
         record = RequestRecord(
             transport="grpc",
             method=method,
-            request_id=_metadata(context, "x-request-id") or new_request_id(),
+            request_id=metadata.get("x-request-id") or new_request_id(),
         )
-        language = _language(context)
+        language = negotiate(metadata.get("accept-language"))
         LANGUAGE.set(language)  # each call runs in its own task
         with observe_request(record):
             try:
@@ -162,10 +166,8 @@ class GameServicer(pb_grpc.GameServiceServicer):
                 peer = context.peer()
                 host = peer_host(peer)
                 caller = Caller(
-                    token=bearer_token(_metadata(context, "authorization")),
-                    peer=self.service.client_address(
-                        host, lambda name: _metadata(context, name)
-                    ),
+                    token=bearer_token(metadata.get("authorization")),
+                    peer=self.service.client_address(host, metadata.get),
                     # the peer's port tells its connections apart; a trusted proxy's one
                     # connection carries many clients
                     connection=None if self.service.addresses.is_trusted_peer(host) else peer,

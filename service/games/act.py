@@ -38,7 +38,7 @@ from ..views.answers import (
     compound_actions,
     event_messages,
     events_json,
-    filled,
+    length_delimited,
 )
 from ..views.reply import Reply
 from ..webhooks.events import decision_events
@@ -51,6 +51,14 @@ from .signals import ChangeBroker, Signals
 _MAYBE_STALE = frozenset({"STALE_VERSION", "NOT_YOUR_TURN", "GAME_OVER", "ILLEGAL_ACTION",
                           "SEAT_RESIGNED", "BOT_SEAT", "TURN_TIMED_OUT",
                           "NOTHING_TO_UNDO", "UNDO_BARRIER"})
+
+
+# SubmitActionResponse's fields; UndoActionResponse's have the same names and numbers
+# (its bytes are made the same way).
+_STATE_FIELD = pb.SubmitActionResponse.DESCRIPTOR.fields_by_name["state"].number
+_NEXT_ACTIONS_FIELD = pb.SubmitActionResponse.DESCRIPTOR.fields_by_name["next_actions"].number
+assert all(pb.UndoActionResponse.DESCRIPTOR.fields_by_name[field.name].number == field.number
+           for field in pb.SubmitActionResponse.DESCRIPTOR.fields)
 
 
 # A stored decision row that is an undo (UndoAction), and its entry in a replay record.
@@ -358,13 +366,16 @@ class Play:
                 add_compound_actions(legal[0], game)
 
         def as_bytes() -> bytes:  # gRPC's answer (REST's is only the JSON text)
-            response = filled(pb.SubmitActionResponse(
-                events=event_messages(game.ruleset, after.version, events)), state)
+            # joined from its fields' bytes: the state (the core's view as it wrote it),
+            # the events, `replayed` and the next actions (their options encoded once)
+            rest = pb.SubmitActionResponse(
+                events=event_messages(game.ruleset, after.version, events),
+                replayed=replayed).SerializeToString()
+            data = length_delimited(_STATE_FIELD, state.to_bytes()) + rest
             if legal is not None:
-                response.next_actions.MergeFromString(legal[0].SerializeToString() + legal[1])
-            if replayed:
-                response.replayed = True
-            return response.SerializeToString()
+                data += length_delimited(_NEXT_ACTIONS_FIELD,
+                                         legal[0].SerializeToString() + legal[1])
+            return data
 
         return Reply(
             pb.UndoActionResponse if undo else pb.SubmitActionResponse,

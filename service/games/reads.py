@@ -13,7 +13,7 @@ from ..observability import RequestRecord
 from ..requests import decode_cursor, encode_cursor, require
 from ..store import ListFilter, Store, StoreUnavailable
 from ..views import typed
-from ..views.answers import LegalOptions, StateParts, add_compound_actions, filled
+from ..views.answers import LegalOptions, StateParts, add_compound_actions, length_delimited
 from ..views.reply import Reply
 from ..views.summary import game_summary
 from .access import Access, Caller
@@ -21,6 +21,9 @@ from .delay import SpectatorDelay
 from .live import LiveGames
 from .replay import Replays
 from .settings import ServiceSettings
+
+# GetGameResponse's state field.
+_STATE_FIELD = pb.GetGameResponse.DESCRIPTOR.fields_by_name["state"].number
 
 
 class Reads:
@@ -61,7 +64,7 @@ class Reads:
         parts = StateParts(row, live, seat)
         return Reply(
             pb.GetGameResponse,
-            make_data=lambda: filled(pb.GetGameResponse(), parts).SerializeToString(),
+            make_data=lambda: length_delimited(_STATE_FIELD, parts.to_bytes()),
             json_text=lambda: '{"state":' + parts.to_json_text() + "}",
         )
 

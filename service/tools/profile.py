@@ -180,6 +180,7 @@ def instrumented(clock: StageClock) -> Iterator[None]:
         (Signals, "wake_timer", "signals", None),
         (StateParts, "message", "encode view", None),
         (StateParts, "to_json_text", "encode view", None),
+        (StateParts, "to_bytes", "encode view", None),
         (act, "event_messages", "encode events", None),
         (act, "events_json", "encode events", None),
         (LegalOptions, "parts", "encode next actions", None),

@@ -67,6 +67,23 @@ class StateParts:
     def message(self, into: pb.GameState | None = None) -> pb.GameState:
         return game_state(self.row, self.live, self.seat, into)
 
+    def to_bytes(self) -> bytes:
+        """The GameState's protobuf bytes, the core's view bytes written in as they are
+        (parsing them into the message to serialize them again cost more than making
+        them); the same message as message() (tests/service/test_reply.py)."""
+        game = self.live.game
+        view = game.view_proto(self.seat)
+        if view is None:
+            return self.message().SerializeToString()
+        # the fields in their numbers' order, as the message would be serialized
+        head = pb.GameState(summary=game_summary(self.row, self.live))
+        if self.seat is not None:
+            head.viewer_seat = self.seat
+        if game.is_over:
+            head.scores.extend(int(s) for s in game.scores())
+            head.winners.extend(int(w) for w in game.winners())
+        return head.SerializeToString() + length_delimited(_VIEW_FIELDS[game.ruleset], view)
+
     def to_json(self) -> dict[str, Any]:
         return json.loads(self.to_json_text())
 
@@ -85,6 +102,28 @@ class StateParts:
             + ',"' + game.ruleset + '":' + typed.view_json_text(game, self.seat)
             + "," + compact_json(rest)[1:]
         )
+
+
+# GameState's `view` arm of each ruleset: its field number.
+_VIEW_FIELDS = {name: pb.GameState.DESCRIPTOR.fields_by_name[name].number
+                for name in ("birmingham", "pittsburgh")}
+
+
+def varint(value: int) -> bytes:
+    """A non-negative integer in protobuf's base-128 varint form."""
+    out = bytearray()
+    while value > 0x7F:
+        out.append(value & 0x7F | 0x80)
+        value >>= 7
+    out.append(value)
+    return bytes(out)
+
+
+def length_delimited(number: int, data: bytes) -> bytes:
+    """Field `number` of wire type 2 (a message, bytes or a string) holding `data`: what a
+    message with only that field set serializes to, so that messages' bytes can be joined
+    into one (a message's fields may come in any order and repeat)."""
+    return varint(number << 3 | 2) + varint(len(data)) + data
 
 
 def filled(response: Any, state: StateParts) -> Any:

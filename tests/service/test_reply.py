@@ -100,6 +100,8 @@ def test_submit_and_get_replies_match_the_plain_route(players: int) -> None:
                 events=[_reference_event(version, e) for e in events],
             )
             assert pb.SubmitActionResponse.FromString(data) == reference
+            # gRPC's bytes, joined from the parts (the core's view bytes as they are)
+            assert pb.GameState.FromString(parts.to_bytes()) == reference.state
             expected = message_to_json_dict(reference)
             fast_json = {"state": parts.to_json(),
                          "events": events_json("birmingham", version, events),
@@ -111,6 +113,25 @@ def test_submit_and_get_replies_match_the_plain_route(players: int) -> None:
             assert json_format.Parse(text, pb.GameState(),
                                      ignore_unknown_fields=False) == reference.state
             assert json.loads(text) == fast_json["state"]
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_pittsburgh_state_bytes_are_its_message(players: int) -> None:
+    """Pittsburgh's GameState bytes, joined from the core's view bytes, are the message
+    made field by field (game_state), for every seat and the spectator, to the end."""
+    rng = random.Random(players)
+    game = brass.Game.new(players=players, seed=players * 5, ruleset="pittsburgh")
+    row = _row(game)
+    row.ruleset = pb.RULESET_PITTSBURGH
+    version = 0
+    while not game.is_over:
+        game.apply(rng.choice(game.legal_ids()), game.current_seat)
+        version += 1
+        if rng.random() < 0.2 or game.is_over:
+            live = LiveGame(game, version, time.time())
+            for viewer in (*range(players), None):
+                parts = StateParts(row, live, viewer)
+                assert pb.GameState.FromString(parts.to_bytes()) == parts.message()
 
 
 def _typed_event(version: int, event: dict[str, Any]) -> pb.GameEvent:
