@@ -42,6 +42,7 @@ from .base import (
 )
 from .challenges import SCHEMA as CHALLENGES_SCHEMA
 from .challenges import ChallengeRows
+from .options import stored_options
 from .ratings import SCHEMA as RATINGS_SCHEMA
 from .ratings import RatingRows
 from .rows import (
@@ -582,7 +583,7 @@ def _game_values(game: GameRow) -> tuple[Any, ...]:
         game.rules_edition,
         game.players,
         str(game.seed) if game.seed is not None else None,
-        dumps(game.options),
+        stored_options(game.ruleset, game.rules_edition, game.options),
         game.position_json,
         dumps(game.seat_names),
         dumps(game.token_hashes),

@@ -12,6 +12,7 @@ import orjson
 import structlog
 
 from .base import CorruptRecord
+from .options import options_of_row
 
 log = structlog.get_logger("brass_service.store")
 
@@ -245,13 +246,14 @@ def _corrupt(game_id: Any, what: str, exc: Exception) -> CorruptRecord:
 
 def game_row_from_columns(columns: dict[str, Any]) -> GameRow:
     try:
+        ruleset = _int_of(columns["ruleset"], 32)
         return GameRow(
             game_id=str(columns["game_id"]),
-            ruleset=_int_of(columns["ruleset"], 32),
+            ruleset=ruleset,
             rules_edition=_int_of(columns["rules_edition"], 32),
             players=_int_of(columns["players"], 32),
             seed=_optional_int(columns["seed"]),
-            options=_json_of(columns["options"], dict),
+            options=options_of_row(ruleset, columns["options"]),
             position_json=columns["position_json"],
             seat_names=_strings_of(columns["seat_names"]),
             token_hashes=_strings_of(columns["token_hashes"]),

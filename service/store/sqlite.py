@@ -35,6 +35,7 @@ from .base import (
     VersionConflict,
 )
 from .challenges import ChallengeRows
+from .options import stored_options
 from .ratings import RatingRows
 from .rows import (
     DECISION_COLUMNS,
@@ -561,7 +562,7 @@ def _game_values(game: GameRow) -> tuple[Any, ...]:
         game.players,
         # TEXT: a 64-bit unsigned seed does not fit SQLite's signed INTEGER.
         str(game.seed) if game.seed is not None else None,
-        dumps(game.options),
+        stored_options(game.ruleset, game.rules_edition, game.options),
         game.position_json,
         dumps(game.seat_names),
         dumps(game.token_hashes),

@@ -121,8 +121,8 @@ def test_a_bulk_export_reloads_with_every_hash_matching(server: ServerProcess) -
             assert {g["ruleset"] for g in got} == kept
         elif query.startswith("players"):
             assert {g["players"] for g in got} == kept
-        else:
-            assert got == []
+        else:  # (a rated game of the test before may fall in the window's first second)
+            assert all(g["rated"] for g in got) and not {g["game_id"] for g in got} & set(made)
     future = "createdBefore=" + start.strftime("%Y-%m-%dT%H:%M:%SZ")
     status, body = _export(server, f"{after}&{future}", operator)
     assert (status, body) == (200, b"")

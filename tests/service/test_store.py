@@ -84,7 +84,9 @@ def test_store_contract(backend: Backend) -> None:
         store = await _open_with_games(url, "g")
         try:
             row = await store.get_game("g0")
-            assert row is not None and row.seed == 2**64 - 1 and row.options == {"beginner": False}
+            # (the options come back whole: the row keeps those away from the defaults)
+            assert row is not None and row.seed == 2**64 - 1 and row.options == {
+                "beginner": False, "manufacturer_iv_cost": 8, "undo": True}
             assert await store.get_game("nope") is None
 
             await store.append_decision(_decision("g0", 0, "k1"), _head(1), None)
