@@ -55,6 +55,47 @@ ALL_TOWNS_SHOWN = """() => {
 }"""
 
 
+# The board's labels on screen: the pairs of shown labels that overlap (none may), and
+# how many labels are hidden as crowded at this zoom.
+LABELS_APART = """() => {
+  const names = ['location-name', 'merchant-bonus', 'market-name', 'market-price', 'market-title'];
+  const shown = [...document.querySelectorAll(names.map((n) => `svg.board text.${n}`).join(', '))]
+    .filter((t) => t.checkVisibility() && t.textContent.trim())
+    .map((t) => [t.textContent, t.getBoundingClientRect()]);
+  const over = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5
+    && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+  const pairs = [];
+  shown.forEach(([n, r], i) => shown.slice(i + 1).forEach(([m, q]) => {
+    if (over(r, q)) pairs.push(`${n} / ${m}`);
+  }));
+  return [pairs, document.querySelectorAll('svg.board text.crowded').length, shown.length];
+}"""
+
+# Pittsburgh's market boxes that cover a location's box or another market's box.
+MARKETS_APART = """() => {
+  const rect = (e) => e.getBoundingClientRect();
+  const over = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5
+    && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+  const markets = [...document.querySelectorAll('svg.board .placed-market')].map((g) => [
+    g.dataset.market, rect(g.querySelector('.market-box'))]);
+  const places = [...document.querySelectorAll('svg.board .town-box, svg.board .merchant-box')]
+    .map((b) => [b.parentNode.querySelector('title')?.textContent, rect(b)]);
+  const bad = [];
+  markets.forEach(([m, r], i) => {
+    for (const [p, q] of places) if (over(r, q)) bad.push(`${m} / ${p}`);
+    for (const [n, q] of markets.slice(i + 1)) if (over(r, q)) bad.push(`${m} / ${n}`);
+  });
+  return bad;
+}"""
+
+
+def labels_apart(page: Any) -> tuple[int, int]:
+    """(labels hidden as crowded, labels shown); no two shown ones overlap."""
+    pairs, crowded, shown = page.evaluate(LABELS_APART)
+    assert not pairs, pairs
+    return crowded, shown
+
+
 def seat_page(browser: Any, base: str, game_id: str, seat: int, token: str) -> Any:
     page = browser.new_context(viewport={"width": 1400, "height": 900}).new_page()
     errors: list[str] = []
@@ -92,8 +133,10 @@ def test_the_birmingham_board_zooms_pans_and_marks_the_last_move(
     page = seat_page(browser, base, game_id, me, tokens[me])
     # the whole board at first, nothing on it under 11 px, filling the space beside the panel
     page.wait_for_function(ALL_TOWNS_SHOWN)
-    smallest_text(page)
+    print(f"smallest text on the Birmingham map at 1400x900: {smallest_text(page):.1f} px")
     assert page.locator(".board-view").evaluate("e => e.clientWidth") >= 850
+    # no two labels overlap: a crowded one moves beside its box or waits for a closer zoom
+    crowded_far, _ = labels_apart(page)
     # Birmingham's markets: a ladder each, filled by the cubes the market holds
     state = rest.game(game_id, tokens[me])
     for resource in ("coal", "iron"):
@@ -125,6 +168,10 @@ def test_the_birmingham_board_zooms_pans_and_marks_the_last_move(
     page.click("button.zoom-in")
     assert zoom(page) == pytest.approx(1.25)
     smallest_text(page)
+    page.click("button.zoom-in")
+    page.click("button.zoom-in")
+    crowded_near, _ = labels_apart(page)
+    assert crowded_near < crowded_far or crowded_far == 0
     page.focus(".board-view")
     page.keyboard.press("0")
     assert zoom(page) == pytest.approx(1.0)
@@ -178,6 +225,19 @@ def test_the_birmingham_board_zooms_pans_and_marks_the_last_move(
     refused.click()
     assert reason in page.locator(".board-said").inner_text()
     shot(page, artifacts, "35-board-refused-reason")
+    # at a phone's width the whole board's labels are crowded most: none overlaps, more
+    # are hidden, and they come back as one zooms in
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.click("button.zoom-fit")
+    page.wait_for_function(ALL_TOWNS_SHOWN)
+    crowded_phone, shown_phone = labels_apart(page)
+    assert crowded_phone >= crowded_far and shown_phone >= 20
+    shot(page, artifacts, "37-board-phone")
+    for _ in range(3):
+        page.click("button.zoom-in")
+    assert labels_apart(page)[0] < crowded_phone
+    page.set_viewport_size({"width": 1400, "height": 900})
+    page.click("button.zoom-fit")
     play_action_by_steps(page, random.Random(3))
     assert page.locator("svg.board .recent").count() == 0
     assert page.locator(".last-moves-card").is_hidden()
@@ -196,7 +256,9 @@ def test_the_pittsburgh_board_shows_its_markets_readably(
     page = seat_page(browser, base, created["gameId"], seat, token)
     wait_my_options(page)
     page.wait_for_function(ALL_TOWNS_SHOWN)
-    smallest_text(page)
+    print(f"smallest text on the Pittsburgh map at 1400x900: {smallest_text(page):.1f} px")
+    labels_apart(page)
+    assert not page.evaluate(MARKETS_APART)
     markets = rest.game(created["gameId"], token)["pittsburgh"]["markets"]
     assert markets
     for market in markets:

@@ -15,6 +15,7 @@ import pytest
 from service.helpers import ServerProcess
 
 from .helpers import (
+    PAGE_TIMEOUT_MS,
     Rest,
     create_in_page,
     current_seat,
@@ -250,15 +251,25 @@ def test_the_replay_viewer_steps_through_a_game(
     browser: Any, site: tuple[str, Rest], artifacts: Path
 ) -> None:
     base, rest = site
-    created = rest.call("POST", "/v1/games", body={"players": 2, "seed": "9",
+    # a short game (the canal era) of networks where the seats can: its very last decision
+    # places a link (seed 12), which the era's end takes off the board at once
+    created = rest.call("POST", "/v1/games", body={"players": 2, "seed": "12",
                                                    "seatNames": ["Ann", "Bob"],
                                                    "options": {"beginner": True}})
     game_id = created["gameId"]
     tokens = {s.get("seat", 0): s["token"] for s in created["seats"]}
     rng = random.Random(2)
     while (seat := current_seat(rest.game(game_id))) is not None:
-        rest.play_one_action(game_id, tokens[seat], rng)
+        legal = rest.call("GET", f"/v1/games/{game_id}/actions?includeCompoundActions=true",
+                          tokens[seat])
+        whole = legal["compoundActions"]
+        chosen = rng.choice([c for c in whole if c["key"].startswith("type:network")] or whole)
+        rest.call("POST", f"/v1/games/{game_id}/actions", tokens[seat],
+                  {"action": {"compound": {"ids": chosen["ids"]}},
+                   "expectedVersion": legal["version"]})
     final = rest.game(game_id)
+    last_decision = rest.call("GET", f"/v1/games/{game_id}/replay")["decisions"][-1]
+    assert last_decision["name"].startswith("link:"), last_decision
     last = int(final["summary"]["version"])
     page = new_page(browser)
     page.goto(f"{base}/#/replay/{game_id}")
@@ -281,9 +292,13 @@ def test_the_replay_viewer_steps_through_a_game(
     assert built
     page.wait_for_function("n => document.querySelectorAll('svg.board .route.owned').length >= n",
                            arg=len(built))
+    last_link = last_decision["name"].split(":", 1)[1]
+    assert last_link not in built  # placed by the last decision: in no stored view
+    built[last_link] = int(last_decision.get("seat", 0))
     for link, owner in built.items():
-        assert page.get_attribute(f"svg.board .route.owned[data-link='{link}']",
-                                  "data-owner") == str(owner)
+        route = page.locator(f"svg.board .route.owned[data-link='{link}']")
+        route.wait_for(state="attached", timeout=PAGE_TIMEOUT_MS)
+        assert route.get_attribute("data-owner") == str(owner)
     shot(page, artifacts, "08-final-scores")
     assert not page.errors
 

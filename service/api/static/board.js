@@ -239,28 +239,52 @@ function locationName(loc) {
   return [`${name.replace(placeholder, '')} *`, svg('title', {}, t('board.placeholder'))];
 }
 
+// The box drawn around a location (view-box units): a merchant's, or a town's around its slots.
+function locationBox(loc) {
+  if (loc.kind === 'merchant') return { x0: loc.x - 42, y0: loc.y - 30, x1: loc.x + 42, y1: loc.y + 30 };
+  const slots = loc.slots || [];
+  const xs = slots.map((s) => s.x);
+  const ys = slots.map((s) => s.y);
+  return {
+    x0: Math.min(loc.x, ...xs) - SLOT / 2 - 6, x1: Math.max(loc.x, ...xs) + SLOT / 2 + 6,
+    y0: Math.min(loc.y, ...ys) - SLOT / 2 - 6, y1: Math.max(loc.y, ...ys) + SLOT / 2 + 10,
+  };
+}
+
 function drawLocations(layer, board) {
   for (const loc of board.locations || []) {
     const g = svg('g', { class: ['location', `location-${loc.kind}`] });
+    const { x0, y0, x1, y1 } = locationBox(loc);
+    const farm = loc.kind === 'farm_brewery';
+    const name = farm ? t('board.farm') : locationName(loc);
+    // the name on hover too: at a far zoom a crowded label is hidden (declutter.js)
+    g.append(svg('title', {}, name));
     if (loc.kind === 'merchant') {
-      g.append(svg('rect', { x: loc.x - 42, y: loc.y - 30, width: 84, height: 60, rx: 8, class: 'merchant-box' }));
-      g.append(svg('text', { x: loc.x, y: loc.y - 36, class: 'location-name' }, locationName(loc)));
+      g.append(svg('rect', { x: x0, y: y0, width: x1 - x0, height: y1 - y0, rx: 8, class: 'merchant-box' }));
+      g.append(svg('text', { x: loc.x, y: y0 - 6, class: 'location-name' }, name));
     } else {
-      const slots = loc.slots || [];
-      const xs = slots.map((s) => s.x);
-      const ys = slots.map((s) => s.y);
-      const x0 = Math.min(loc.x, ...xs) - SLOT / 2 - 6;
-      const x1 = Math.max(loc.x, ...xs) + SLOT / 2 + 6;
-      const y0 = Math.min(loc.y, ...ys) - SLOT / 2 - 6;
-      const y1 = Math.max(loc.y, ...ys) + SLOT / 2 + 10;
       g.append(svg('rect', { x: x0, y: y0, width: x1 - x0, height: y1 - y0, rx: 10, class: 'town-box' }));
       // a farm brewery's label goes under it: towns crowd its top
-      const farm = loc.kind === 'farm_brewery';
-      g.append(svg('text', { x: (x0 + x1) / 2, y: farm ? y1 + 13 : y0 - 5, class: ['location-name', farm && 'farm-name'] },
-        farm ? t('board.farm') : locationName(loc)));
+      g.append(svg('text', { x: (x0 + x1) / 2, y: farm ? y1 + 13 : y0 - 5, class: ['location-name', farm && 'farm-name'] }, name));
     }
     layer.append(g);
   }
+}
+
+// Where a Pittsburgh market's box goes: under its location's box, else beside it (right,
+// left) or above, the first place that covers no other location's box nor a market
+// already placed; `taken` collects the boxes ({x0, y0, x1, y1}).
+function marketPlace(loc, w, hgt, taken) {
+  const own = locationBox(loc);
+  const cx = (own.x0 + own.x1) / 2;
+  const cy = (own.y0 + own.y1) / 2;
+  const places = [
+    [cx - w / 2, own.y1 + 4], [own.x1 + 4, cy - hgt / 2], [own.x0 - 4 - w, cy - hgt / 2], [cx - w / 2, own.y0 - 24 - hgt],
+  ].map(([x, y]) => ({ x0: x, y0: y, x1: x + w, y1: y + hgt }));
+  const clear = (p) => !taken.some((q) => p.x0 < q.x1 + 2 && q.x0 < p.x1 + 2 && p.y0 < q.y1 + 2 && q.y0 < p.y1 + 2);
+  const place = places.find(clear) || places[0];
+  taken.push(place);
+  return place;
 }
 
 function drawMerchants(layer, board, view, ctx, byId) {
@@ -309,6 +333,7 @@ function drawMerchants(layer, board, view, ctx, byId) {
 // spaces per resource, filled by the cubes it holds; an option when offered.
 function drawPlacedMarkets(layer, board, view, ctx, byId) {
   const held = new Map(view ? view.placedMarkets.map((m) => [m.id, m]) : []);
+  const taken = (board.locations || []).map(locationBox);
   for (const market of board.markets || []) {
     const loc = byId.get(market.location);
     if (!loc || market.action_id === undefined) continue;
@@ -316,8 +341,7 @@ function drawPlacedMarkets(layer, board, view, ctx, byId) {
     const columns = market.columns || [];
     const count = (c) => (now ? now.cubes[c.resource] ?? 0 : c.initial_cubes ?? 0);
     const width = 16 + Math.max(...columns.map((c) => (c.slot_vp || []).length || 1), 1) * 14;
-    const x0 = loc.x - width / 2 - 22;
-    const y0 = loc.y + 32;
+    const { x0, y0 } = marketPlace(loc, width + 44, 10 + columns.length * 16, taken);
     const g = svg('g', { class: 'placed-market', 'data-market': market.id });
     const label = t('board.placedMarket', { place: labelOf('locations', market.location) || title(market.location), price: market.price ?? '',
       cubes: columns.map((c) => `${count(c)} ${t(`resource.${c.resource}`)}`).join(', ') });

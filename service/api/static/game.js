@@ -18,7 +18,7 @@ import { advance, back, stepPrompt, stepsOf, stepsPossible } from './steps.js';
 import { drawLobbyPanel } from './lobbypanel.js';
 import {
   clockText, compoundText, decisionPrompt, isFinished, isWaiting,
-  builtView, lobbyEvent, nameText, readLegal, readPreview, readState, roman, timeLeft, title,
+  builtView, lobbyEvent, nameText, readLegal, readPreview, readReplay, readState, roman, timeLeft, title,
 } from './view.js';
 
 function build(parent, ...children) {
@@ -105,12 +105,20 @@ export async function gamePage(root, go, gameId, seat) {
   }
 
   // A finished game's board shows all that was built: the view before the last decision
-  // still has what the final era's end took off the board.
+  // still has what the final era's end took off the board, and the replay's last decision
+  // names a link that decision placed (the era's end took it off in the same version).
   async function loadBuilt(state) {
     st.built = state.view;
     try {
-      const before = readState((await api.getGame(gameId, st.token, String(state.summary.version - 1))).state);
-      st.built = builtView(state.view, before.view);
+      const [past, replay] = await Promise.all([
+        api.getGame(gameId, st.token, String(state.summary.version - 1)), api.replay(gameId, st.token)]);
+      const built = builtView(state.view, readState(past.state).view);
+      const last = readReplay(replay).decisions.at(-1);
+      const link = last && /^link:/.test(last.name) ? last.name.slice(5) : null;
+      if (link && !built.links.some((l) => l.link === link)) {
+        built.links = [...built.links, { link, owner: last.seat, tile: null, cargo: 0 }];
+      }
+      st.built = built;
     } catch {
       return; // the last view alone
     }

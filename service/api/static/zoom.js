@@ -6,6 +6,7 @@
 // this zoom (the empty slots' letters) are hidden until one zooms in (class "far").
 
 import { drawBoard } from './board.js';
+import { declutter } from './declutter.js';
 import { h } from './dom.js';
 import { t } from './i18n.js';
 
@@ -42,6 +43,7 @@ export function boardPanel() {
     return Math.max(b.w / view.clientWidth, b.h / view.clientHeight);
   }
 
+  let decluttered = null; // the board and the scale its labels were placed for
   function apply() {
     if (!root || !home) return;
     const b = shown();
@@ -50,6 +52,11 @@ export function boardPanel() {
     root.style.setProperty('--k', String(k));
     root.classList.toggle('far', k > FAR);
     element.dataset.zoom = (home.w / b.w).toFixed(2);
+    // labels are placed again when their size on the board changed (a pan keeps it)
+    if (!decluttered || decluttered.root !== root || Math.abs(decluttered.k - k) > 1e-3) {
+      declutter(root, home);
+      decluttered = { root, k };
+    }
   }
 
   function set(next) {
