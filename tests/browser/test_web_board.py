@@ -61,7 +61,12 @@ LABELS_APART = """() => {
   const names = ['location-name', 'merchant-bonus', 'market-name', 'market-price', 'market-title'];
   const shown = [...document.querySelectorAll(names.map((n) => `svg.board text.${n}`).join(', '))]
     .filter((t) => t.checkVisibility() && t.textContent.trim())
-    .map((t) => [t.textContent, t.getBoundingClientRect()]);
+    .map((t) => {
+      // the box of the letters' ink: a text's box holds the font's whole ascent and descent
+      const r = t.getBoundingClientRect();
+      return [t.textContent, { left: r.left, right: r.right, top: r.top + r.height * 0.2,
+                               bottom: r.top + r.height * 0.85 }];
+    });
   const over = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5
     && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
   const pairs = [];

@@ -6,7 +6,7 @@
 import { api } from './api.js';
 import { actionSentence, eventText } from './events.js';
 import { announce, h, replace } from './dom.js';
-import { t } from './i18n.js';
+import { label as labelOf, t } from './i18n.js';
 import { saved } from './store.js';
 import { decisionPrompt, isFinished, isWaiting, nameText, readState, title } from './view.js';
 
@@ -126,12 +126,13 @@ function undoControls(g) {
   const { st, caps, gameId } = g;
   const now = st.state.view && st.state.view.undo;
   if (!now) return h('div', { class: 'buttons' }, h('button', { type: 'button', class: 'undo', disabled: st.busy, onclick: g.undo }, t('game.undo')));
-  const reason = now.steps ? '' : ((st.ruleset && st.ruleset.reasons.find((r) => r.code === now.refused)) || {}).message || now.refused || '';
+  const reason = now.steps ? '' : labelOf('reasons', now.refused)
+    || ((st.ruleset && st.ruleset.reasons.find((r) => r.code === now.refused)) || {}).message || now.refused || '';
   return h('div', { class: 'buttons undo-box' },
     h('button', {
       type: 'button', class: 'undo', disabled: st.busy || !now.steps, onclick: g.undo,
       'aria-describedby': reason ? 'undo-reason' : undefined,
-    }, now.steps ? `Undo (${now.steps} decision${now.steps === 1 ? '' : 's'})` : t('game.undo')),
+    }, now.steps ? t(now.steps === 1 ? 'game.undoOne' : 'game.undoMany', { n: now.steps }) : t('game.undo')),
     reason ? h('span', { class: 'reason', id: 'undo-reason' }, reason) : null);
 }
 

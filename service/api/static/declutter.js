@@ -11,9 +11,16 @@ const PAD = 2; // view-box units kept between two labels
 const LABELS = 'text.location-name, text.merchant-bonus, text.market-name, text.market-price, text.market-title';
 const OBSTACLES = '.town-box, .merchant-box, .market-box, .market-space';
 
-function overlap(a, b) {
-  return a.x < b.x + b.width + PAD && b.x < a.x + a.width + PAD
-    && a.y < b.y + b.height + PAD && b.y < a.y + a.height + PAD;
+function overlap(a, b, pad = PAD) {
+  return a.x < b.x + b.width + pad && b.x < a.x + a.width + pad
+    && a.y < b.y + b.height + pad && b.y < a.y + a.height + pad;
+}
+
+// a label's box, and whether it keeps room around it (a name does); the box of its ink:
+// a text's box holds the font's whole ascent and descent, which most letters leave empty
+function boxOf(text, pad) {
+  const { x, y, width, height } = text.getBBox();
+  return { x, y: y + height * 0.2, width, height: height * 0.65, pad };
 }
 
 function contains(box, x, y) {
@@ -33,11 +40,15 @@ function rank(text) {
   return 2 + b.width * b.height;
 }
 
-// The places a name may take besides its own: under its box, left of it, right of it.
+// The places a name may take besides its own (centred above its box): above it, ending at
+// its right edge or starting at its left one; under it; left of it; right of it.
 function alternatives(text, own, b) {
   const ob = own.getBBox();
   const mid = ob.y + ob.height / 2 + b.height * 0.3;
+  const above = Number(text.getAttribute('y'));
   return [
+    { x: ob.x + ob.width, y: above, anchor: 'end' },
+    { x: ob.x, y: above, anchor: 'start' },
     { x: ob.x + ob.width / 2, y: ob.y + ob.height + b.height * 0.8, anchor: 'middle' },
     { x: ob.x - 3, y: mid, anchor: 'end' },
     { x: ob.x + ob.width + 3, y: mid, anchor: 'start' },
@@ -62,12 +73,13 @@ export function declutter(root, bounds = null) {
   const inside = (b) => !bounds || (b.x >= bounds.x && b.x + b.width <= bounds.x + bounds.w);
   // a label of no place's own (a bonus, a market's word) may sit inside the box it is
   // drawn in: a box holding its middle is its own
-  const free = (b, own) => inside(b) && !placed.some((p) => overlap(p, b))
-    && !boxes.some(({ rect, box }) => rect !== own && overlap(box, b)
+  // names keep a little room between them; the small words (prices) may touch
+  const free = (b, own) => inside(b) && !placed.some((p) => overlap(p, b, p.pad && b.pad ? PAD : 0))
+    && !boxes.some(({ rect, box }) => rect !== own && overlap(box, b, 0)
       && (own || !contains(box, b.x + b.width / 2, b.y + b.height / 2)));
   for (const { text, rank: r } of ranked) {
     const own = ownBox(text);
-    let b = text.getBBox();
+    let b = boxOf(text, r > 0);
     if (free(b, own)) {
       placed.push(b);
       continue;
@@ -79,7 +91,7 @@ export function declutter(root, bounds = null) {
         text.setAttribute('x', String(at.x));
         text.setAttribute('y', String(at.y));
         text.style.textAnchor = at.anchor;
-        b = text.getBBox();
+        b = boxOf(text, true);
         if (free(b, own)) {
           placed.push(b);
           moved = true;

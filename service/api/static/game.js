@@ -455,6 +455,7 @@ export async function gamePage(root, go, gameId, seat) {
       selectedTarget: st.selected && st.selected.action.compound ? st.selectedTarget : null,
     });
     el.board.classList.toggle('previewing', Boolean(st.preview));
+    el.board.dataset.previewWord = t('game.previewBanner');
   }
 
   function renderDecision() {

@@ -54,7 +54,10 @@ export function boardPanel() {
     element.dataset.zoom = (home.w / b.w).toFixed(2);
     // labels are placed again when their size on the board changed (a pan keeps it)
     if (!decluttered || decluttered.root !== root || Math.abs(decluttered.k - k) > 1e-3) {
-      declutter(root, home);
+      // labels stay within what the whole board's view shows (the view's shape adds room
+      // on one side of the board)
+      const wide = Math.max(home.w, home.h * (view.clientWidth / Math.max(1, view.clientHeight)));
+      declutter(root, { x: home.x + (home.w - wide) / 2, w: wide });
       decluttered = { root, k };
     }
   }
