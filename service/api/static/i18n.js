@@ -616,8 +616,25 @@ export function label(table, name) {
   return (labels[current] && labels[current][table] && labels[current][table][name]) || null;
 }
 
+// A location's name as the board prints it (GetRuleset's labels hold it in every
+// language, English too), or null.
+export function placeLabel(id) {
+  return (labels && labels[current] && labels[current].locations && labels[current].locations[id]) || null;
+}
+
 // An option's name ("slot:belper.0", "card:derby") in the ruleset's labels, or null.
 export function localName(kind, rest) {
+  if (current === 'en' && labels && ['slot', 'merchant', 'link'].includes(kind)) {
+    // English: the engine's ids as the board names its places ("Stoke-on-Trent slot 2")
+    const [loc, k] = rest.split('.');
+    const named = (id) => placeLabel(id) || null;
+    if (kind === 'link') {
+      const ends = rest.split('--').map(named);
+      return ends.every(Boolean) ? ends.join(' – ') : null;
+    }
+    if (!named(loc)) return null;
+    return kind === 'slot' ? `${named(loc)} slot ${Number(k) + 1}` : `${named(loc)} merchant ${Number(k) + 1}`;
+  }
   if (current === 'en' || !labels) return null;
   const place = (loc) => label('locations', loc) || loc;
   const [loc, k] = rest.split('.');
