@@ -41,6 +41,9 @@ def test_the_page_follows_the_browser_language_and_the_switch(
     assert page.inner_text("#opt-mfg_v_vp-hint") == "默认制造 V 计 12 分。（规则裁定 P37）"
     assert "（默认）" in page.inner_text("#opt-mfg_v_vp")
     assert "RULINGS.md" not in page.inner_text("form.create-form")
+    # the provisional data's placeholders in words, never their ids
+    assert "牌堆" in page.inner_text("form.create-form")
+    assert "PH1" not in page.inner_text("form.create-form")
     # the server's refusal comes in the page's language (Accept-Language)
     page.goto(base + "/#/game/no-such-game")
     page.wait_for_selector("p.error")

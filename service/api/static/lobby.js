@@ -86,7 +86,7 @@ async function createForm(go) {
   const rulesets = (await Promise.all(caps.rulesets.map((name) => getRuleset(name)
     .then((r) => ({ ...r, enumName: name })).catch(() => null)))).filter(Boolean);
   for (const r of rulesets) {
-    rulesetSelect.append(h('option', { value: r.enumName }, `${r.title}${r.provisional ? ' (provisional)' : ''}${r.board ? '' : ' — no board drawing yet'}`));
+    rulesetSelect.append(h('option', { value: r.enumName }, `${r.title}${r.provisional && !/provisional/i.test(r.title) ? ` (${t('lobby.provisionalShort')})` : ''}${r.board ? '' : ' — no board drawing yet'}`));
   }
   const botKinds = caps.bots
     ? [['random', 'Random'], ['greedy', 'Greedy'], ['mcts:iterations=200', 'MCTS (200 iterations)']]
@@ -121,7 +121,9 @@ async function createForm(go) {
       return h('option', { value: n, selected: n === Math.min(3, r.maxPlayers) }, t('lobby.playersN', { n }));
     }));
     replace(optionsBox, h('legend', {}, t('lobby.options')), ...optionFields(r));
-    note.textContent = r.provisional ? t('lobby.provisional', { list: r.placeholders.join(', ') || '—' }) : '';
+    // each placeholder in words (the rulings' list), else its id
+    const placeholder = (id) => (t(`placeholder.${id}`) === `placeholder.${id}` ? id : t(`placeholder.${id}`));
+    note.textContent = r.provisional ? t('lobby.provisional', { list: r.placeholders.map(placeholder).join(t('preview.listSep')) || '—' }) : '';
     drawSeats();
   }
 
