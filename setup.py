@@ -40,6 +40,7 @@ setup(
     packages=packages(),
     package_dir=PACKAGE_DIRS,
     package_data={"brass": ["data/*.json", "schemas/*.json"],
+                  "brass_clients.bots": ["weights/*.npz"],
                   "brass_service": ["*.json", "gen/**/*"],
                   "brass_service.api": ["static/*"]},
     cffi_modules=["core_c/build_ffi.py:ffibuilder"],

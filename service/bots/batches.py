@@ -38,7 +38,7 @@ log = structlog.get_logger("brass_service.batches")
 MAX_SPEC_CHARS = 200
 # Bot options that budget by wall-clock time: refused (results would not be reproducible
 # and the cost would not be bounded by the request).
-_TIME_BUDGET_OPTIONS = ("seconds",)
+_TIME_BUDGET_OPTIONS = ("seconds", "ms")
 
 
 @dataclass(frozen=True)

@@ -38,7 +38,12 @@ FULL_GAME_DECISIONS = 600
 
 def search_cost(bot: Any) -> int:
     """Decisions one decision's search plays out: iterations x rollout length, a rollout to
-    the end of the game counting FULL_GAME_DECISIONS (0 for bots that do not search)."""
+    the end of the game counting FULL_GAME_DECISIONS (0 for bots that do not search); a
+    bot that costs its search itself (`expert`: replies and network evaluations) says so
+    through its `search_cost()`."""
+    own = getattr(bot, "search_cost", None)
+    if callable(own):
+        return int(own())
     iterations, depth = getattr(bot, "iterations", None), getattr(bot, "rollout_depth", None)
     if iterations is None or depth is None:
         return 0

@@ -1,0 +1,244 @@
+"""`expert`: information-set search over whole actions with a learned value network.
+
+At each decision that starts a choice (not the rest of an action it already chose) the bot:
+
+1. re-deals what its seat cannot see (`game.determinize`) and lists every complete action
+   from here (`compound_actions`); each is applied to a copy and valued by the value net
+   (`value_net.ValueNet`, the seat's own observation after it): the `candidates` best are
+   kept, each starting with that value as one visit;
+2. runs iterations: a candidate picked by UCB1, a fresh re-deal, the candidate applied, then
+   `depth` more whole actions, each the one its actor's own net value likes best (among
+   the first `reply_limit` listed, one per board group), and the position valued by the net
+   for the seat (a finished game by `mcts.final_rewards`);
+3. plays the most visited candidate (ties: the higher mean), its later decisions from memory.
+
+A decision with more whole actions than `root_limit` is made id by id (as greedy's
+`evaluations`): each legal id is valued by the net after random completions of the action.
+With `ms` > 0 every step (the valuing, the iterations, the id-by-id choice) stops once the
+deciding thread has used that much CPU time (`time.thread_time`: the budget means the same
+on a busy machine); otherwise `iterations` bound the search.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Sequence
+
+import numpy as np
+
+import brass
+from brass_clients.bots.base import Bot, number_option, register
+from brass_clients.bots.greedy import card_ids, finish_action
+from brass_clients.bots.mcts import MAX_ITERATIONS, MctsBot, final_rewards
+from brass_clients.bots.value_net import ValueNet, shipped_net
+
+MAX_MS = 3_600_000.0
+MAX_CANDIDATES = 1000
+MAX_DEPTH = 16
+MAX_LIMIT = 200_000  # brass.args.MAX_COMPOUND_LIMIT
+VALUE_CHUNK = 256  # positions valued per net call (and between looks at the clock)
+# The service's bot budget counts a search in playout decisions (service/bots/bot_seats.py);
+# one expert iteration with one reply costs about as much CPU as this many (measured:
+# docs/BOTS.md, `expert`).
+DECISIONS_PER_REPLY = 400
+DECISIONS_PER_LEAF = 10
+
+
+@register("expert")
+class ExpertBot(Bot):
+    """Whole-action ISMCTS with value-net leaves. `iterations` per decision (or `ms`
+    milliseconds per decision when > 0: not reproducible)."""
+
+    name = "expert"
+
+    def __init__(self, iterations: int = 32, ms: float = 0.0, candidates: int = 8,
+                 depth: int = 1, exploration: float = 0.3, reply_limit: int = 1000,
+                 root_limit: int = 4000, evaluations: int = 256) -> None:
+        name = self.name
+        self.iterations = number_option(name, "iterations", iterations, integer=True,
+                                        minimum=0, maximum=MAX_ITERATIONS)
+        self.ms = number_option(name, "ms", ms, minimum=0, maximum=MAX_MS)
+        self.candidates = number_option(name, "candidates", candidates, integer=True,
+                                        minimum=1, maximum=MAX_CANDIDATES)
+        self.depth = number_option(name, "depth", depth, integer=True, minimum=0,
+                                   maximum=MAX_DEPTH)
+        self.exploration = number_option(name, "exploration", exploration, minimum=0,
+                                         maximum=1e6)
+        self.reply_limit = number_option(name, "reply_limit", reply_limit, integer=True,
+                                         minimum=1, maximum=MAX_LIMIT)
+        self.root_limit = number_option(name, "root_limit", root_limit, integer=True,
+                                        minimum=1, maximum=MAX_LIMIT)
+        self.evaluations = number_option(name, "evaluations", evaluations, integer=True,
+                                         minimum=1, maximum=MAX_LIMIT)
+        self._plan: dict[int, int] = {}  # state hash -> next id of a chosen whole action
+        self._deadline: float | None = None
+        self.last_iterations = 0
+        # Root visits of the last search by the first id of each candidate action (its
+        # starting visit, the net's value, left out).
+        self.last_visits: dict[int, int] = {}
+
+    def search_cost(self) -> int:
+        """The search's cost per decision in playout decisions (the service's bot budget)."""
+        return self.iterations * (self.depth * DECISIONS_PER_REPLY + DECISIONS_PER_LEAF)
+
+    def reset(self) -> None:
+        self._plan.clear()
+
+    # The last search's root visits as shares summing to 1, by id (empty when the last
+    # decision was not searched): mcts's reading of `last_visits`.
+    visit_distribution = MctsBot.visit_distribution
+
+    # ------------------------------------------------------------------ the decision
+
+    def choose(self, game: brass.Game, rng: random.Random) -> int:
+        self.last_visits = {}
+        self.last_iterations = 0
+        planned = self._plan.pop(game.state_hash(), None)
+        if planned is not None:
+            return planned
+        self._plan.clear()
+        legal = game.legal_ids()
+        seat = game.current_seat
+        assert seat is not None, "the game is over"
+        if len(legal) == 1:
+            return legal[0]
+        self._deadline = time.thread_time() + self.ms / 1000 if self.ms > 0 else None
+        net = shipped_net(game.ruleset)
+        world = game.determinize(seat, rng.getrandbits(64))
+        listed, truncated = world.compound_actions(limit=self.root_limit)
+        if truncated or not listed:
+            return self._staged(world, legal, seat, net, rng)
+        ranked = self._rank_groups(world, [compound.ids for compound in listed], seat, net)
+        ids = self._search(game, seat, ranked, net, rng)
+        walk = game.clone()
+        for this_id, next_id in zip(ids, ids[1:], strict=False):
+            walk.apply(this_id)
+            self._plan[walk.state_hash()] = next_id
+        return ids[0]
+
+    def _out_of_time(self) -> bool:
+        if self.stop is not None and self.stop():
+            return True
+        return self._deadline is not None and time.thread_time() >= self._deadline
+
+    def _rank_groups(self, world: brass.Game, actions: Sequence[tuple[int, ...]], seat: int,
+                     net: ValueNet) -> list[tuple[float, tuple[int, ...]]]:
+        """The `candidates` best actions by the net's value for `seat` after each, best
+        first: one per board group (actions that differ only in the cards discarded), the
+        groups ranked by their first variant, then each kept group's best variant."""
+        groups = board_groups(world.ruleset, actions)
+        values = self._values_after(world, [variants[0] for variants in groups], seat, net)
+        order = sorted(range(len(values)), key=lambda k: -values[k])[: self.candidates]
+        ranked = []
+        for k in order:
+            variants = groups[k]
+            if len(variants) > 1 and not self._out_of_time():
+                scores = self._values_after(world, variants, seat, net)
+                best = int(np.argmax(scores))
+                ranked.append((scores[best], variants[best]))
+            else:
+                ranked.append((values[k], variants[0]))
+        ranked.sort(key=lambda entry: -entry[0])
+        return ranked
+
+    def _values_after(self, world: brass.Game, actions: Sequence[tuple[int, ...]],
+                      seat: int, net: ValueNet) -> list[float]:
+        values: list[float] = []
+        for start in range(0, len(actions), VALUE_CHUNK):
+            if start > 0 and self._out_of_time():
+                break
+            rows = []
+            for ids in actions[start:start + VALUE_CHUNK]:
+                trial = world.clone()
+                trial.apply_compound(ids)
+                rows.append(net.features(trial, seat))
+            values.extend(float(v) for v in net.predict(np.stack(rows)))
+        return values
+
+    def _search(self, game: brass.Game, seat: int,
+                ranked: list[tuple[float, tuple[int, ...]]], net: ValueNet,
+                rng: random.Random) -> tuple[int, ...]:
+        visits = [1] * len(ranked)
+        totals = [value for value, _ids in ranked]
+        done = 0
+        while len(ranked) > 1:
+            if self._deadline is None and done >= self.iterations:
+                break
+            if (self._deadline is not None and done > 0) or self.stop is not None:
+                if self._out_of_time():
+                    break
+            log_total = math.log(sum(visits))
+            pick = max(range(len(ranked)), key=lambda k: totals[k] / visits[k]
+                       + self.exploration * math.sqrt(log_total / visits[k]))
+            world = game.determinize(seat, rng.getrandbits(64))
+            world.apply_compound(ranked[pick][1])
+            totals[pick] += self._leaf_value(world, seat, net, rng)
+            visits[pick] += 1
+            done += 1
+        self.last_iterations = done
+        for (_value, ids), count in zip(ranked, visits, strict=True):
+            self.last_visits[ids[0]] = self.last_visits.get(ids[0], 0) + count - 1
+        best = max(range(len(ranked)), key=lambda k: (visits[k], totals[k] / visits[k]))
+        return ranked[best][1]
+
+    def _leaf_value(self, world: brass.Game, seat: int, net: ValueNet,
+                    rng: random.Random) -> float:
+        """`depth` whole actions more, each its actor's net-best, then the net's value."""
+        for _ in range(self.depth):
+            if world.is_over:
+                break
+            actor = world.current_seat
+            assert actor is not None
+            reply = self._best_reply(world, actor, net)
+            if reply is None:
+                finish_action(world, rng)
+                if world.decision == "action" and not world.is_over:
+                    continue
+                break
+            world.apply_compound(reply)
+        if world.is_over:
+            return final_rewards(world)[seat]
+        return net.value(world, seat)
+
+    def _best_reply(self, world: brass.Game, actor: int,
+                    net: ValueNet) -> tuple[int, ...] | None:
+        listed, _truncated = world.compound_actions(limit=self.reply_limit)
+        if not listed:
+            return None
+        groups = board_groups(world.ruleset, [compound.ids for compound in listed])
+        actions = [variants[0] for variants in groups]
+        values = self._values_after(world, actions, actor, net)
+        return actions[int(np.argmax(values))]
+
+    def _staged(self, world: brass.Game, legal: list[int], seat: int, net: ValueNet,
+                rng: random.Random) -> int:
+        """One id of a decision with too many whole actions: each legal id is worth the
+        best net value over a few random completions of the action after it."""
+        per_id = max(1, self.evaluations // len(legal))
+        best_value, best = -math.inf, legal[0]
+        for checked, option in enumerate(legal):
+            if checked > 0 and self._out_of_time():
+                break
+            after = world.clone()
+            after.apply(option)
+            rows = []
+            for _ in range(per_id):
+                trial = after.clone()
+                finish_action(trial, rng)
+                rows.append(net.features(trial, seat))
+            value = float(np.max(net.predict(np.stack(rows))))
+            if value > best_value:
+                best_value, best = value, option
+        return best
+
+
+def board_groups(ruleset: str, actions: Sequence[tuple[int, ...]]) -> list[list[tuple[int, ...]]]:
+    """The actions grouped by what they do on the board (their ids without the cards
+    discarded), in listing order."""
+    cards = card_ids(ruleset)
+    groups: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
+    for ids in actions:
+        groups.setdefault(tuple(i for i in ids if i not in cards), []).append(ids)
+    return list(groups.values())
