@@ -3,18 +3,20 @@
 At each decision that starts a choice (not the rest of an action it already chose) the bot:
 
 1. re-deals what its seat cannot see (`game.determinize`) and lists every complete action
-   from here (`compound_actions`); each is applied to a copy and valued by the value net
-   (`value_net.ValueNet`, the seat's own observation after it): the `candidates` best are
-   kept, each starting with that value as one visit;
+   from here (`compound_actions`); the static evaluator (`heuristic.evaluator_for`, as
+   greedy) ranks them by board group (actions that differ only in the cards discarded) and
+   the `candidates` best groups are kept, each as its variant whose hand the value net
+   (`value_net.ValueNet`) likes best, starting with the net's value as one visit;
 2. runs iterations: a candidate picked by UCB1, a fresh re-deal, the candidate applied, then
-   `depth` more whole actions, each the one its actor's own net value likes best (among
-   the first `reply_limit` listed, one per board group), and the position valued by the net
-   for the seat (a finished game by `mcts.final_rewards`);
+   `depth` more whole actions, each its actor's best by the static evaluator (among the
+   first `reply_limit` listed: the opponents are modelled as greedy, the play the net was
+   trained on), and the position valued by the net for the seat (a finished game by
+   `mcts.final_rewards`);
 3. plays the most visited candidate (ties: the higher mean), its later decisions from memory.
 
 A decision with more whole actions than `root_limit` is made id by id (as greedy's
 `evaluations`): each legal id is valued by the net after random completions of the action.
-With `ms` > 0 every step (the valuing, the iterations, the id-by-id choice) stops once the
+With `ms` > 0 every step (the ranking, the iterations, the id-by-id choice) stops once the
 deciding thread has used that much CPU time (`time.thread_time`: the budget means the same
 on a busy machine); otherwise `iterations` bound the search.
 """
@@ -31,6 +33,7 @@ import numpy as np
 import brass
 from brass_clients.bots.base import Bot, number_option, register
 from brass_clients.bots.greedy import card_ids, finish_action
+from brass_clients.bots.heuristic import Evaluator
 from brass_clients.bots.mcts import MAX_ITERATIONS, MctsBot, final_rewards
 from brass_clients.bots.value_net import ValueNet, shipped_net
 
@@ -125,23 +128,34 @@ class ExpertBot(Bot):
 
     def _rank_groups(self, world: brass.Game, actions: Sequence[tuple[int, ...]], seat: int,
                      net: ValueNet) -> list[tuple[float, tuple[int, ...]]]:
-        """The `candidates` best actions by the net's value for `seat` after each, best
-        first: one per board group (actions that differ only in the cards discarded), the
-        groups ranked by their first variant, then each kept group's best variant."""
+        """The `candidates` best actions, best first, with the net's value for `seat` after
+        each: the board groups (actions that differ only in the cards discarded) ranked by
+        the static evaluator on their first variant, then each kept group's variant whose
+        hand the net likes best."""
         groups = board_groups(world.ruleset, actions)
-        values = self._values_after(world, [variants[0] for variants in groups], seat, net)
+        values = self._heuristic_after(world, [variants[0] for variants in groups], seat,
+                                       net.evaluator)
         order = sorted(range(len(values)), key=lambda k: -values[k])[: self.candidates]
         ranked = []
         for k in order:
-            variants = groups[k]
-            if len(variants) > 1 and not self._out_of_time():
-                scores = self._values_after(world, variants, seat, net)
-                best = int(np.argmax(scores))
-                ranked.append((scores[best], variants[best]))
-            else:
-                ranked.append((values[k], variants[0]))
+            scores = self._values_after(world, groups[k], seat, net)
+            best = int(np.argmax(scores))
+            ranked.append((scores[best], groups[k][best]))
         ranked.sort(key=lambda entry: -entry[0])
         return ranked
+
+    def _heuristic_after(self, world: brass.Game, actions: Sequence[tuple[int, ...]],
+                         seat: int, evaluator: Evaluator) -> list[float]:
+        """The static evaluator's value for `seat` after each action (those valued before
+        the time ran out; at least one)."""
+        values: list[float] = []
+        for k, ids in enumerate(actions):
+            if k % 64 == 63 and self._out_of_time():
+                break
+            trial = world.clone()
+            trial.apply_compound(ids)
+            values.append(evaluator.value(trial, seat))
+        return values
 
     def _values_after(self, world: brass.Game, actions: Sequence[tuple[int, ...]],
                       seat: int, net: ValueNet) -> list[float]:
@@ -209,7 +223,7 @@ class ExpertBot(Bot):
             return None
         groups = board_groups(world.ruleset, [compound.ids for compound in listed])
         actions = [variants[0] for variants in groups]
-        values = self._values_after(world, actions, actor, net)
+        values = self._heuristic_after(world, actions, actor, net.evaluator)
         return actions[int(np.argmax(values))]
 
     def _staged(self, world: brass.Game, legal: list[int], seat: int, net: ValueNet,

@@ -24,7 +24,7 @@ import brass
 from brass_clients.bots.heuristic import Evaluator, evaluator_for
 
 WEIGHTS_DIR = Path(__file__).resolve().parent / "weights"
-LAYER_KEYS = ("w1", "b1", "w2", "b2", "w3", "b3")
+LAYER_KEYS = ("w0", "w1", "b1", "w2", "b2", "w3", "b3")
 # Entries of the observation that are ever non-zero (docs/ENGINE_API.md): the rest is
 # padding and is not fed to the network.
 USED_ENTRIES = {"birmingham": 977, "pittsburgh": 1377}
@@ -108,10 +108,11 @@ def position_features(game: brass.Game, evaluator: Evaluator) -> np.ndarray:
 
 
 def forward_logits(layers: dict[str, np.ndarray], x: np.ndarray) -> np.ndarray:
-    """The network before its sigmoid: relu(relu(x·w1 + b1)·w2 + b2)·w3 + b3."""
+    """The network before its sigmoid: x·w0 + relu(relu(x·w1 + b1)·w2 + b2)·w3 + b3 (a
+    linear part, which starts as a logistic of the static evaluator, and a correction)."""
     hidden = np.maximum(x @ layers["w1"] + layers["b1"], 0.0)
     hidden = np.maximum(hidden @ layers["w2"] + layers["b2"], 0.0)
-    return (hidden @ layers["w3"] + layers["b3"])[..., 0]
+    return (x @ layers["w0"] + hidden @ layers["w3"] + layers["b3"])[..., 0]
 
 
 def _sigmoid(z: np.ndarray) -> np.ndarray:

@@ -41,7 +41,8 @@ def _reference_value(net: ValueNet, game: brass.Game, seat: int) -> float:
           for j in range(layers["w1"].shape[1])]
     h2 = [max(0.0, float(np.dot(h1, layers["w2"][:, j])) + layers["b2"][j])
           for j in range(layers["w2"].shape[1])]
-    z = float(np.dot(h2, layers["w3"][:, 0])) + layers["b3"][0]
+    z = float(np.dot(x, layers["w0"][:, 0])) + float(np.dot(h2, layers["w3"][:, 0])) \
+        + layers["b3"][0]
     return 1.0 / (1.0 + np.exp(-z))
 
 
@@ -166,3 +167,44 @@ def test_a_time_budget_replaces_the_iteration_budget() -> None:
 def test_bad_expert_options_are_refused(spec: str, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         make_bot(spec)
+
+
+def test_expert_is_an_opponent_in_the_pettingzoo_environment() -> None:
+    pytest.importorskip("pettingzoo", reason="optional extra 'rl' (pettingzoo) not installed")
+    from brass_clients.rl.opponents import BotOpponent
+    from brass_clients.rl.pettingzoo_env import env
+
+    environment = env(players=2)
+    environment.reset(seed=3)
+    opponent = BotOpponent("expert:iterations=2:candidates=2:depth=0", seed=1)
+    rng = np.random.default_rng(0)
+    moves = 0
+    for agent in environment.agent_iter():
+        _observation, _reward, done, _truncated, _info = environment.last()
+        if done:
+            environment.step(None)
+            continue
+        if agent == "player_1":
+            action = opponent.act(environment.unwrapped.game)
+        else:
+            action = int(rng.choice(np.flatnonzero(environment.observe(agent)["action_mask"])))
+        environment.step(action)
+        moves += 1
+    game = environment.unwrapped.game
+    assert game.is_over and moves == game.version
+    assert game.scores()[1] > game.scores()[0]  # the bot beats random play
+
+
+def test_expert_is_an_opponent_on_an_openspiel_state() -> None:
+    pyspiel = pytest.importorskip("pyspiel",
+                                  reason="optional extra 'rl' (open-spiel) not installed")
+    import brass_clients.rl.openspiel_game  # noqa: F401  (registers python_brass)
+    from brass_clients.rl.opponents import BotOpponent
+
+    state = pyspiel.load_game("python_brass", {"players": 2, "num_deals": 10}).new_initial_state()
+    state.apply_action(4)  # the deal
+    opponent = BotOpponent("expert:iterations=2:candidates=2", seed=2)
+    action = opponent.act(state.engine_game)
+    assert action in state.legal_actions()
+    with pytest.raises(ValueError, match="no decision"):
+        opponent.act(None)
