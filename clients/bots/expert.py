@@ -110,10 +110,10 @@ class ExpertBot(Bot):
         self._deadline = time.thread_time() + self.ms / 1000 if self.ms > 0 else None
         net = shipped_net(game.ruleset)
         world = game.determinize(seat, rng.getrandbits(64))
-        listed, truncated = world.compound_actions(limit=self.root_limit)
+        listed, truncated = world.compound_ids(limit=self.root_limit)
         if truncated or not listed:
             return self._staged(world, legal, seat, net, rng)
-        ranked = self._rank_groups(world, [compound.ids for compound in listed], seat, net)
+        ranked = self._rank_groups(world, listed, seat, net)
         ids = self._search(game, seat, ranked, net, rng)
         walk = game.clone()
         for this_id, next_id in zip(ids, ids[1:], strict=False):
@@ -218,10 +218,10 @@ class ExpertBot(Bot):
 
     def _best_reply(self, world: brass.Game, actor: int,
                     net: ValueNet) -> tuple[int, ...] | None:
-        listed, _truncated = world.compound_actions(limit=self.reply_limit)
+        listed, _truncated = world.compound_ids(limit=self.reply_limit)
         if not listed:
             return None
-        groups = board_groups(world.ruleset, [compound.ids for compound in listed])
+        groups = board_groups(world.ruleset, listed)
         actions = [variants[0] for variants in groups]
         values = self._heuristic_after(world, actions, actor, net.evaluator)
         return actions[int(np.argmax(values))]
