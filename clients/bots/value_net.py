@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from threadpoolctl import threadpool_limits
 
 import brass
 from brass_clients.bots.heuristic import Evaluator, evaluator_for
@@ -123,7 +122,12 @@ def _sigmoid(z: np.ndarray) -> np.ndarray:
 def one_blas_thread() -> None:
     """Keep BLAS on one thread in this process: a search multiplies small matrices
     thousands of times a decision, and OpenBLAS's threads spinning for each made a product
-    30 times slower on a busy 2-core machine (46 ms against 1.5 ms)."""
+    30 times slower on a busy 2-core machine (46 ms against 1.5 ms). threadpoolctl is a
+    dependency of the package; an environment without it plays the same moves, slower."""
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:
+        return
     threadpool_limits(limits=1, user_api="blas")
 
 
