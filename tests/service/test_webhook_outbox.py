@@ -82,6 +82,39 @@ def test_outbox_rows_come_with_their_change_or_not_at_all(backend: Backend) -> N
     asyncio.run(scenario())
 
 
+def test_a_server_without_webhooks_makes_no_event_and_sees_anothers_new_one(
+        backend: Backend) -> None:
+    """With no webhook at all a move's event is neither written nor made (its body and
+    message id are made only when asked for); once another process (here a second store
+    on the same database) has created an endpoint, the next move's event is written."""
+    url = backend.new_database_url()
+
+    async def scenario() -> None:
+        store, other = open_store(url), open_store(url)
+        await store.open()
+        await other.open()
+        try:
+            await store.create_game(_game("g", time.time()), Snapshot(0, b"s"))
+            unheard = HookEvent.deferred("your_turn", "g", time.time(), {"version": 1},
+                                         accounts=("acc",), seats=(1,))
+            await store.append_decision(_decision("g", 0, None), _head(1), None, [unheard])
+            assert await _rows(store) == []
+            if backend.name == "sqlite":  # (PostgreSQL writes its events in the statement)
+                assert unheard._body is None and unheard._message_id is None
+            await other.webhooks.create(_endpoint("w1", account_id="acc"), 5)
+            heard = HookEvent.deferred("your_turn", "g", time.time(), {"version": 2},
+                                       accounts=("acc",))
+            await store.append_decision(_decision("g", 1, None), _head(2), None, [heard])
+            assert [(row["message_id"], row["endpoint_id"]) for row in await _rows(store)] == [
+                (heard.message_id, "w1")]
+            assert heard.message_id.startswith("msg_") and '"version":2' in heard.body
+        finally:
+            await store.close()
+            await other.close()
+
+    asyncio.run(scenario())
+
+
 def test_claims_lease_each_row_once_in_order_per_endpoint_and_game(backend: Backend) -> None:
     url = backend.new_database_url()
 
