@@ -42,11 +42,13 @@ MAX_CANDIDATES = 1000
 MAX_DEPTH = 16
 MAX_LIMIT = 200_000  # brass.args.MAX_COMPOUND_LIMIT
 VALUE_CHUNK = 256  # positions valued per net call (and between looks at the clock)
-# The service's bot budget counts a search in playout decisions (service/bots/bot_seats.py);
-# one expert iteration with one reply costs about as much CPU as this many (measured:
-# docs/BOTS.md, `expert`).
-DECISIONS_PER_REPLY = 400
-DECISIONS_PER_LEAF = 10
+# The service's bot budget counts a search in playout decisions (service/bots/bot_seats.py).
+# Measured on Birmingham (2 players, mid-game): a reply (listing and scoring the actor's
+# actions) costs 4.7 ms, a leaf's valuing 0.1 ms, and mcts plays 4.6 µs per rollout
+# decision; the root's ranking, a greedy bot's whole decision, is not counted (greedy's is
+# not either).
+DECISIONS_PER_REPLY = 1000
+DECISIONS_PER_LEAF = 25
 
 
 @register("expert")

@@ -26,11 +26,13 @@ def test_batches_take_expert_by_name_but_not_its_time_budget() -> None:
 
 def test_a_seat_counts_the_expert_search_in_its_budget() -> None:
     default = make_bot("expert")
-    assert 0 < search_cost(default) <= BOT_SEAT_MAX_SEARCH_COST
-    deeper = make_bot("expert:depth=4")
-    assert search_cost(deeper) > search_cost(default)
-    assert check_seat_bot("expert", BOT_SEAT_MAX_MCTS_ITERATIONS, "bot",
-                          BOT_SEAT_MAX_SEARCH_COST) == "expert"
+    assert search_cost(default) == 32 * (1000 + 25)  # iterations x (reply + leaf)
+    assert search_cost(make_bot("expert:depth=4")) == 32 * (4 * 1000 + 25)
+    assert search_cost(make_bot("expert:depth=0:iterations=10")) == 10 * 25
+    fits = "expert:iterations=24"
+    assert search_cost(make_bot(fits)) <= BOT_SEAT_MAX_SEARCH_COST
+    assert check_seat_bot(fits, BOT_SEAT_MAX_MCTS_ITERATIONS, "bot",
+                          BOT_SEAT_MAX_SEARCH_COST) == fits
     with pytest.raises(ServiceError) as refused:
         check_seat_bot("expert:iterations=500", BOT_SEAT_MAX_MCTS_ITERATIONS,
                        "bot_seats[1].bot", BOT_SEAT_MAX_SEARCH_COST)
