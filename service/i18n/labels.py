@@ -21,7 +21,7 @@ from .labels_catalogue import (
     UNUSED_CARD,
     Pair,
 )
-from .options_catalogue import OPTION_TITLES, RULING_DEFAULTS
+from .options_catalogue import OPTION_TITLES, OPTION_VALUES, RULING_DEFAULTS
 from .reasons_catalogue import REASONS_ZH
 
 ENGLISH, CHINESE = "en", "zh-Hans"
@@ -68,7 +68,8 @@ def _option_words(ruleset: str, option: dict[str, Any], language: str) -> str:
 def ruleset_labels(description: dict[str, Any]) -> dict[str, dict[str, dict[str, str]]]:
     """{language: {category: {engine name: label}}} for brass.board.describe_ruleset's
     dict: decision kinds, option kinds, action types, industries, reasons, locations,
-    events (GameEvent kinds), cards, and the game options' titles and descriptions."""
+    events (GameEvent kinds), cards, and the game options' titles, descriptions and enum
+    values ("key=value")."""
     name = description["ruleset"]
     actions = description["actions"]
     parts = {
@@ -93,6 +94,11 @@ def ruleset_labels(description: dict[str, Any]) -> dict[str, dict[str, dict[str,
                         for language in (ENGLISH, CHINESE)}
     parts["option_titles"] = {language: {o["key"]: OPTION_TITLES[o["key"]][index]
                                          for o in description["options"]}
+                              for index, language in enumerate((ENGLISH, CHINESE))}
+    values = [(o["key"], v) for o in description["options"] if o["type"] == "enum"
+              for v in o["allowed"]]
+    parts["option_values"] = {language: {f"{key}={value}": OPTION_VALUES[key, value][index]
+                                         for key, value in values}
                               for index, language in enumerate((ENGLISH, CHINESE))}
     parts["events"] = _pick(EVENTS, [kind for kind, _ in get_ruleset(name).event_names])
     cards = {a["value"] for a in actions if a["kind"] == "card"}

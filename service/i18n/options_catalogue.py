@@ -197,3 +197,81 @@ RULING_DEFAULTS: dict[str, tuple[str, str]] = {
         "By default a route's bonus is earned again by every train placed on it.",
         "默认每次在线路上放置列车都会再次获得其奖励。"),
 }
+
+# An enum option's values in words. (key, value) -> (English, Chinese)
+OPTION_VALUES: dict[tuple[str, str], tuple[str, str]] = {
+    ("mat_shortcut_semantics", "clear_either_side_unlocks_other"): (
+        "Either side emptied opens the other", "清空任一侧即开放另一侧"),
+    ("mat_shortcut_semantics", "one_way_left_to_right"): (
+        "One way, left to right", "单向：从左到右"),
+    ("mat_shortcut_semantics", "ignore"): ("No shortcuts", "没有捷径"),
+    ("link_unlock", "position_below_empty"): (
+        "When the position below is empty", "下方位置清空时"),
+    ("link_unlock", "first_tile_below_taken"): (
+        "When the first tile below is taken", "下方第一块板块被拿走时"),
+    ("upgrade_card_industry", "old_or_new"): (
+        "The old or the new industry's card", "旧产业或新产业的卡牌"),
+    ("upgrade_card_industry", "old"): ("The old industry's card", "旧产业的卡牌"),
+    ("upgrade_card_industry", "new"): ("The new industry's card", "新产业的卡牌"),
+    ("upgrade_card_industry", "location_only"): ("The city's card only", "只能用该城市的卡牌"),
+    ("income_cost_unit", "levels"): ("Levels", "等级"),
+    ("income_cost_unit", "spaces"): ("Spaces", "格数"),
+    ("oil_sources", "oilfield_or_oil_city_via_pipeline_or_own_oil_train"): (
+        "Oilfield or Oil City by pipeline, or your own oil train",
+        "经管线来自油田或石油城，或你自己的石油列车"),
+    ("oil_sources", "oilfield_via_pipeline_only"): (
+        "Oilfield by pipeline only", "只能经管线来自油田"),
+    ("oil_city_requires", "pipeline_to_network_location"): (
+        "A pipeline to a place of your network", "一条通往你网络中地点的管线"),
+    ("oil_city_requires", "own_pipeline"): ("Your own pipeline", "你自己的管线"),
+    ("oil_city_requires", "any_pipeline"): ("Any pipeline", "任何管线"),
+    ("oil_city_card", "any_kerosene_industry_card"): (
+        "Any card that allows kerosene", "任何允许煤油的卡牌"),
+    ("oil_city_card", "special_oil_city_card_only"): ("The Oil City card only", "只能用石油城卡牌"),
+    ("oil_added_after_oil_city", "oilfield"): ("Onto the oilfield", "放到油田上"),
+    ("oil_added_after_oil_city", "onto_oil_city"): ("Onto the Oil City", "放到石油城上"),
+    ("replacement_targets", "opponent_light_train"): (
+        "Another player's light train", "其他玩家的轻型列车"),
+    ("replacement_targets", "any_light_train"): ("Any light train", "任何轻型列车"),
+    ("market_sale_on_build", "mandatory_max_builder_chooses_markets"): (
+        "As much as possible, the builder choosing the markets",
+        "尽可能多地出售，由建造者选择市场"),
+    ("market_sale_on_build", "optional"): ("Optional", "可选"),
+    ("cincinnati_role", "link_only_location"): ("A place for links only", "只供连接的地点"),
+    ("cincinnati_role", "not_a_location"): ("Not a place", "不是地点"),
+    ("east_location", "placeholder_merchant"): (
+        "A merchant (provisional data)", "商人（暂定数据）"),
+    ("east_location", "closed"): ("Closed", "关闭"),
+    ("market_slot_order", "fill_top_down_buy_bottom_up"): (
+        "Fill from the top, buy from the bottom", "从上往下填，从下往上买"),
+    ("industry_source_choice", "any_connected"): ("Any connected industry", "任何相连的产业"),
+    ("industry_source_choice", "nearest"): ("The nearest industry", "最近的产业"),
+    ("link_resource_delivery", "either_endpoint_after_placement"): (
+        "Either end, once placed", "放置后送到任一端"),
+    ("link_resource_delivery", "before_placement"): ("Before placing it", "放置之前"),
+    ("develop_delivery", "any_network_location"): ("A place of your network", "你网络中的一个地点"),
+    ("develop_delivery", "no_connection_needed"): ("No connection needed", "无需连通"),
+    ("skyscraper_bonus_sell", "full_sell_action"): ("A whole Sell action", "一次完整的出售行动"),
+    ("skyscraper_bonus_sell", "single_tile"): ("One tile", "一块板块"),
+    ("bankruptcy_payment", "none"): ("Pays nothing more", "不再支付"),
+    ("bankruptcy_payment", "all_money"): ("Pays all their money", "支付全部金钱"),
+    ("polyphase_negative_income", "zero"): ("Counts as zero", "算作零"),
+    ("polyphase_negative_income", "pay"): ("Is paid", "需要支付"),
+    ("loco_counts", "heavy_trains_built_all_game"): (
+        "Heavy trains built in the whole game", "整局建造的重型列车"),
+    ("loco_counts", "heavy_trains_on_board"): ("Heavy trains on the board", "版图上的重型列车"),
+    ("mfg_ii_vp_rule", "owner_income_level_min0"): (
+        "Its owner's income level (at least 0)", "所有者的收入等级（至少 0）"),
+    ("mfg_ii_vp_rule", "fixed:0"): ("0 VP", "0 分"),
+    ("mfg_ii_vp_rule", "fixed:5"): ("5 VP", "5 分"),
+    ("skyscraper_values", "mat_iii_10vp"): (
+        "As the mat prints them (III: 10 VP)", "按产业板印刷（III：10 分）"),
+    ("skyscraper_values", "panel_v_20vp"): (
+        "As the panel prints them (V: 20 VP)", "按面板印刷（V：20 分）"),
+    ("two_player_setup", "3_4p_board_reduced"): (
+        "The 3–4 player board, reduced", "缩减的 3–4 人版图"),
+    ("character_powers", "none"): ("None", "无"),
+    ("developable", "all_tiles"): ("Every tile", "所有板块"),
+    ("data", "pittsburgh"): ("Pittsburgh (draft data)", "匹兹堡（草稿数据）"),
+    ("data", "tiny"): ("A tiny test map", "小型测试地图"),
+}

@@ -40,6 +40,7 @@ def test_the_page_follows_the_browser_language_and_the_switch(
     assert page.inner_text("label[for='opt-mfg_v_vp']") == "制造 V 的分数"
     assert page.inner_text("#opt-mfg_v_vp-hint") == "默认制造 V 计 12 分。（规则裁定 P37）"
     assert "（默认）" in page.inner_text("#opt-mfg_v_vp")
+    assert page.locator("#opt-income_cost_unit option").all_inner_texts() == ["等级（默认）", "格数"]
     assert "RULINGS.md" not in page.inner_text("form.create-form")
     # the provisional data's placeholders in words, never their ids
     assert "牌堆" in page.inner_text("form.create-form")

@@ -56,6 +56,9 @@ def test_labels_cover_every_name_in_both_languages(ruleset: str) -> None:
     assert set(labels["en"]["option_titles"]) == set(labels["en"]["options"]) == keys
     for language in LANGUAGES:
         assert not any("RULINGS.md" in words for words in labels[language]["options"].values())
+    assert set(labels["en"]["option_values"]) == {
+        f"{o['key']}={value}" for o in description["options"] if o["type"] == "enum"
+        for value in o["allowed"]}
 
 
 @pytest.mark.parametrize(("header", "language"), [

@@ -23,13 +23,14 @@ function showError(box, err) {
   box.textContent = err.reason ? `${err.message} (${err.reason})` : String(err.message || err);
 }
 
-// An option of a new game: its title and what it changes (GetRuleset's labels in the
-// page's language), its values in words, the default marked.
+// An option of a new game: its title, what it changes and its values (GetRuleset's
+// labels in the page's language), the default marked.
 function optionInput(option, idPrefix, labels) {
   const id = `${idPrefix}-${option.key}`;
   const label = h('label', { for: id }, (labels.optionTitles || {})[option.key] || title(option.key));
   const hint = h('small', { id: `${id}-hint` }, (labels.options || {})[option.key] || option.description);
-  const words = (v) => (v === option.default ? t('lobby.defaultValue', { value: title(String(v)) }) : title(String(v)));
+  const named = (v) => (labels.optionValues || {})[`${option.key}=${v}`] || title(String(v));
+  const words = (v) => (v === option.default ? t('lobby.defaultValue', { value: named(v) }) : named(v));
   let input;
   if (option.type === 'bool') {
     input = h('input', { type: 'checkbox', id, checked: option.default === true, 'aria-describedby': `${id}-hint` });
