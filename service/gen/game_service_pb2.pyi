@@ -759,7 +759,7 @@ class RulesetDescription(_message.Message):
     def __init__(self, ruleset: _Optional[_Union[Ruleset, str]] = ..., name: _Optional[str] = ..., title: _Optional[str] = ..., rules_edition: _Optional[int] = ..., min_players: _Optional[int] = ..., max_players: _Optional[int] = ..., provisional: _Optional[bool] = ..., placeholders: _Optional[_Iterable[str]] = ..., options: _Optional[_Iterable[_Union[OptionInfo, _Mapping]]] = ..., decision_kinds: _Optional[_Iterable[str]] = ..., actions: _Optional[_Iterable[_Union[ActionInfo, _Mapping]]] = ..., reasons: _Optional[_Iterable[_Union[ReasonInfo, _Mapping]]] = ..., board: _Optional[_Union[Board, _Mapping]] = ..., labels: _Optional[_Mapping[str, RulesetLabels]] = ...) -> None: ...
 
 class RulesetLabels(_message.Message):
-    __slots__ = ("decision_kinds", "option_kinds", "action_types", "industries", "reasons", "locations", "events", "cards", "options", "option_titles", "option_values")
+    __slots__ = ("decision_kinds", "option_kinds", "action_types", "industries", "reasons", "locations", "events", "cards", "options", "option_titles", "option_values", "tiles")
     class DecisionKindsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -837,6 +837,13 @@ class RulesetLabels(_message.Message):
         key: str
         value: str
         def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    class TilesEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
     DECISION_KINDS_FIELD_NUMBER: _ClassVar[int]
     OPTION_KINDS_FIELD_NUMBER: _ClassVar[int]
     ACTION_TYPES_FIELD_NUMBER: _ClassVar[int]
@@ -848,6 +855,7 @@ class RulesetLabels(_message.Message):
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
     OPTION_TITLES_FIELD_NUMBER: _ClassVar[int]
     OPTION_VALUES_FIELD_NUMBER: _ClassVar[int]
+    TILES_FIELD_NUMBER: _ClassVar[int]
     decision_kinds: _containers.ScalarMap[str, str]
     option_kinds: _containers.ScalarMap[str, str]
     action_types: _containers.ScalarMap[str, str]
@@ -859,7 +867,8 @@ class RulesetLabels(_message.Message):
     options: _containers.ScalarMap[str, str]
     option_titles: _containers.ScalarMap[str, str]
     option_values: _containers.ScalarMap[str, str]
-    def __init__(self, decision_kinds: _Optional[_Mapping[str, str]] = ..., option_kinds: _Optional[_Mapping[str, str]] = ..., action_types: _Optional[_Mapping[str, str]] = ..., industries: _Optional[_Mapping[str, str]] = ..., reasons: _Optional[_Mapping[str, str]] = ..., locations: _Optional[_Mapping[str, str]] = ..., events: _Optional[_Mapping[str, str]] = ..., cards: _Optional[_Mapping[str, str]] = ..., options: _Optional[_Mapping[str, str]] = ..., option_titles: _Optional[_Mapping[str, str]] = ..., option_values: _Optional[_Mapping[str, str]] = ...) -> None: ...
+    tiles: _containers.ScalarMap[str, str]
+    def __init__(self, decision_kinds: _Optional[_Mapping[str, str]] = ..., option_kinds: _Optional[_Mapping[str, str]] = ..., action_types: _Optional[_Mapping[str, str]] = ..., industries: _Optional[_Mapping[str, str]] = ..., reasons: _Optional[_Mapping[str, str]] = ..., locations: _Optional[_Mapping[str, str]] = ..., events: _Optional[_Mapping[str, str]] = ..., cards: _Optional[_Mapping[str, str]] = ..., options: _Optional[_Mapping[str, str]] = ..., option_titles: _Optional[_Mapping[str, str]] = ..., option_values: _Optional[_Mapping[str, str]] = ..., tiles: _Optional[_Mapping[str, str]] = ...) -> None: ...
 
 class OptionInfo(_message.Message):
     __slots__ = ("key", "type", "description", "default_bool", "default_int", "default_enum", "allowed_ints", "allowed_enums", "min", "max", "allowed_bools")

@@ -13,11 +13,13 @@ from .labels_catalogue import (
     DECISION_KINDS,
     EVENTS,
     INDUSTRIES,
+    LINK_TILES,
     LOCATIONS_ZH,
     OPTION_KINDS,
     OPTIONS_ZH,
     OPTIONS_ZH_OF,
     RULING_ZH,
+    TILES_ZH,
     UNUSED_CARD,
     Pair,
 )
@@ -67,9 +69,9 @@ def _option_words(ruleset: str, option: dict[str, Any], language: str) -> str:
 
 def ruleset_labels(description: dict[str, Any]) -> dict[str, dict[str, dict[str, str]]]:
     """{language: {category: {engine name: label}}} for brass.board.describe_ruleset's
-    dict: decision kinds, option kinds, action types, industries, reasons, locations,
-    events (GameEvent kinds), cards, and the game options' titles, descriptions and enum
-    values ("key=value")."""
+    dict: decision kinds, option kinds, action types, industries, reasons, locations (and
+    oilfields), tiles (industry and link tiles by id), events (GameEvent kinds), cards,
+    and the game options' titles, descriptions and enum values ("key=value")."""
     name = description["ruleset"]
     actions = description["actions"]
     parts = {
@@ -84,10 +86,18 @@ def ruleset_labels(description: dict[str, Any]) -> dict[str, dict[str, dict[str,
         ENGLISH: {r["code"]: r["message"] for r in reasons},
         CHINESE: {r["code"]: REASONS_ZH[name][r["code"]] for r in reasons},
     }
-    locations = (description.get("board") or {}).get("locations", [])
+    board = description.get("board") or {}
+    locations = board.get("locations", []) + board.get("oilfields", [])
     parts["locations"] = {
         ENGLISH: {p["id"]: p["name"] for p in locations},
         CHINESE: {p["id"]: LOCATIONS_ZH[name][p["id"]] for p in locations},
+    }
+    tiles, link_tiles = board.get("tiles", []), board.get("link_tiles", [])
+    parts["tiles"] = {
+        ENGLISH: {t["id"]: t["name"] for t in tiles} | {t["id"]: LINK_TILES[t["id"]][0]
+                                                         for t in link_tiles},
+        CHINESE: {t["id"]: TILES_ZH[name][t["id"]] for t in tiles} | {
+            t["id"]: LINK_TILES[t["id"]][1] for t in link_tiles},
     }
     parts["options"] = {language: {o["key"]: _option_words(name, o, language)
                                    for o in description["options"]}

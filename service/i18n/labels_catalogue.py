@@ -179,3 +179,45 @@ LOCATIONS_ZH: dict[str, dict[str, str]] = {
         "the_east": "东部（占位数据）",
     },
 }
+
+# Oilfields (Pittsburgh's board data: oilfields) are named with the locations, so that a
+# pipeline's route ("pittsburgh--venango") reads as two places.
+LOCATIONS_ZH["pittsburgh"] |= {
+    "trenton": "特伦顿", "lima_findlay": "利马与芬德利", "venango": "维南戈",
+    "bradford_olean": "布拉德福德与奥利安", "macksburg_burning_springs": "麦克斯堡与伯宁斯普林斯",
+}
+
+# Tiles a ruleset's board data names (Pittsburgh's events name tiles by id). English
+# industry tiles are the board's own names; these are their Chinese names.
+TILES_ZH: dict[str, dict[str, str]] = {
+    "pittsburgh": {
+        "kero_2": "煤油精炼厂 II", "kero_3": "煤油精炼厂 III", "kero_4": "煤油精炼厂 IV",
+        "oil_city": "石油城（皇冠明珠 V）",
+        "coal_1": "煤矿 I", "coal_2": "煤矿 II", "coal_3": "煤矿 III",
+        "polyphase": "多相交流发电机（皇冠明珠 IV）",
+        "mfg_1": "制造厂 I", "mfg_2": "制造厂 II", "mfg_3": "制造厂 III（威士忌酒箱）",
+        "mfg_4": "制造厂 IV（自行车）", "mfg_5": "制造厂 V（打字机）",
+        "loco_works": "机车厂（皇冠明珠 VII）",
+        "coke_1": "焦炭厂 I", "coke_2": "焦炭厂 II",
+        "auto_6": "汽车厂 VI",
+        "steel_1": "钢铁厂 I", "steel_2": "钢铁厂 II", "steel_4": "钢铁厂 IV",
+        "sky_20": "摩天大楼 III（$20，钢铁厂 II 的分支）",
+        "sky_40": "摩天大楼 III（$40，钢铁厂 IV 的分支）",
+    },
+}
+
+# Link tiles (board data: link_tiles), in both languages.
+LINK_TILES: dict[str, Pair] = {
+    "light_train": ("Light Train", "轻型火车"),
+    "ht_resource_coke": ("Heavy Train (coke)", "重型火车（焦炭）"),
+    "ht_resource_steel": ("Heavy Train (steel)", "重型火车（钢）"),
+    "ht_resource_oil": ("Heavy Train (oil)", "重型火车（石油）"),
+    "ht_whiskey": ("Heavy Train (whiskey)", "重型火车（威士忌）"),
+    "ht_double_link": ("Heavy Train (double link)", "重型火车（双连接）"),
+    "ht_replacement": ("Heavy Train (replacement)", "重型火车（替换）"),
+    "pipe_vp3": ("Pipeline (3 VP)", "管道（3 分）"),
+    "pipe_vp5": ("Pipeline (5 VP)", "管道（5 分）"),
+    "pipe_money10": ("Pipeline ($10)", "管道（$10）"),
+    "pipe_income2": ("Pipeline (2 income spaces)", "管道（收入 2 格）"),
+    "pipe_reserve": ("Pipeline (reserve)", "管道（储备）"),
+}

@@ -167,6 +167,11 @@ def test_the_birmingham_board_zooms_pans_and_marks_the_last_move(
     last = page.locator(f".last-moves > li[data-seat='{first}']")
     assert "Ann" in last.inner_text() or "Bob" in last.inner_text()
     assert page.locator(f".event-log li.recent[data-recent-seat='{first}']").count() >= 2
+    # the action is one line of the log: what it does, what it paid, the card played
+    lines = page.locator(".event-log li").all_inner_texts()
+    linked = [line for line in lines if "builds a link" in line]
+    assert len(linked) == 1 and re.search(r"card\)$", linked[0]), lines
+    assert not [line for line in lines if re.search(r": Network \(", line)], lines
     wait_my_options(page)
     shot(page, artifacts, "32-board-last-move")
     # zoom: the buttons, the keyboard on the focused board, the wheel, a drag; fit resets

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from .helpers import Rest, shot, take_step
+from .helpers import Rest, shot, take_step, wait_page_version
 
 pytestmark = [pytest.mark.xdist_group("browser"), pytest.mark.timeout(120)]
 
@@ -40,7 +40,8 @@ def test_the_page_follows_the_browser_language_and_the_switch(
     assert page.inner_text("label[for='opt-mfg_v_vp']") == "制造 V 的分数"
     assert page.inner_text("#opt-mfg_v_vp-hint") == "默认制造 V 计 12 分。（规则裁定 P37）"
     assert "（默认）" in page.inner_text("#opt-mfg_v_vp")
-    assert page.locator("#opt-income_cost_unit option").all_inner_texts() == ["等级（默认）", "格数"]
+    assert page.locator("#opt-income_cost_unit option").all_inner_texts() == [
+        "等级（默认）", "格数"]
     assert "RULINGS.md" not in page.inner_text("form.create-form")
     # the provisional data's placeholders in words, never their ids
     assert "牌堆" in page.inner_text("form.create-form")
@@ -89,5 +90,54 @@ def test_the_page_follows_the_browser_language_and_the_switch(
     assert page.inner_text("label[for='opt-mfg_v_vp']") == "Manufacturing V's VP"
     assert page.inner_text("#opt-mfg_v_vp-hint") == (
         "By default Manufacturing V scores 12 VP. (ruling P37)")
+    assert not errors
+    context.close()
+
+
+# ASCII words a Chinese page may show: roman levels, and the seats' names
+ROMAN = re.compile(r"^[IVX]+$")
+
+
+def test_a_pittsburgh_game_in_chinese_says_no_engine_word(
+    browser: Any, site: tuple[str, Rest], artifacts: Path
+) -> None:
+    """A Pittsburgh game watched in Chinese while both seats play whole actions (builds
+    first, so that tiles are named): the log, the last moves, the seats' tiles and the
+    options hold no English word; each action is one line of the log."""
+    base, rest = site
+    created = rest.call("POST", "/v1/games", body={
+        "players": 2, "seed": "11", "ruleset": "RULESET_PITTSBURGH",
+        "seatNames": ["Ann", "Bob"]})
+    game_id = created["gameId"]
+    tokens = {int(s.get("seat", 0)): s["token"] for s in created["seats"]}
+    context = browser.new_context(viewport={"width": 1400, "height": 900}, locale="zh-CN")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{base}/#/play/{game_id}/0/{tokens[0]}")
+    page.wait_for_selector("svg.board .oilfield")
+    rng = random.Random(2)
+    for kind in ("build", "build", "network", "build", "network", "develop"):
+        state = rest.game(game_id)
+        seat = int(state["summary"].get("currentSeat", 0))
+        legal = rest.call("GET", f"/v1/games/{game_id}/actions?includeCompoundActions=true",
+                          tokens[seat])
+        choices = [c for c in legal["compoundActions"] if c["key"].startswith(f"type:{kind}")]
+        rest.call("POST", f"/v1/games/{game_id}/actions", tokens[seat],
+                  {"action": {"compound": {"ids": rng.choice(choices)["ids"]}},
+                   "expectedVersion": legal["version"]})
+    wait_page_version(page, int(rest.game(game_id)["summary"]["version"]))
+    lines = page.locator(".event-log li").all_inner_texts()
+    built = [line for line in lines if "建造" in line]
+    assert len(built) >= 4, lines
+    # one line per action: the card played closes the action's own sentence
+    assert not [line for line in lines if re.search(r"：\S+（.+牌）$", line)], lines
+    assert all(line.endswith("牌）") or "；" in line for line in built), built
+    shown = " ".join([*lines, page.inner_text(".last-moves-card"),
+                      page.inner_text(".tiles-left"), page.inner_text(".decision")])
+    english = {w for w in re.findall(r"[A-Za-z]+", shown)
+               if not ROMAN.match(w) and w not in ("Ann", "Bob")}
+    assert not english, (english, shown)
+    shot(page, artifacts, "23-pittsburgh-chinese")
     assert not errors
     context.close()

@@ -51,6 +51,18 @@ def test_labels_cover_every_name_in_both_languages(ruleset: str) -> None:
     assert set(labels["en"]["events"]) == events
     assert set(labels["en"]["cards"]) == {a["value"] for a in description["actions"]
                                           if a["kind"] == "card"}
+    # every tile and place the board data names (Pittsburgh's events name tiles by id, its
+    # pipelines end at oilfields), in words in both languages
+    board = description.get("board") or {}
+    assert set(labels["en"]["tiles"]) == {
+        t["id"] for t in board.get("tiles", []) + board.get("link_tiles", [])}
+    assert set(labels["en"]["locations"]) == {
+        p["id"] for p in board.get("locations", []) + board.get("oilfields", [])}
+    for language in LANGUAGES:
+        assert not any("_" in words for words in labels[language]["tiles"].values())
+    if ruleset == "pittsburgh":
+        assert labels["zh-Hans"]["tiles"]["mfg_3"] == "制造厂 III（威士忌酒箱）"
+        assert labels["en"]["tiles"]["ht_resource_coke"] == "Heavy Train (coke)"
     # every game option has a title, and no ruling switch is shown as its bare ruling
     keys = {o["key"] for o in description["options"]}
     assert set(labels["en"]["option_titles"]) == set(labels["en"]["options"]) == keys

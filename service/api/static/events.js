@@ -2,7 +2,7 @@
 // an event says about the board; the sentences are static/i18n.js's, the names of places,
 // cards, industries and tiles GetRuleset's labels and board data.
 
-import { label, t } from './i18n.js';
+import { label, placeLabel, t } from './i18n.js';
 import { byKind, lobbyEvent, nameText, num, pick, roman, rulesetArm, title } from './view.js';
 
 // A game event's fields, from the typed contract's ruleset arm or the core's own data.
@@ -38,6 +38,8 @@ const named = (kind) => (x) => (x == null || x === '' ? '' : nameText(String(x).
 const placeName = named('slot');
 const routeName = named('link');
 const merchantName = named('merchant');
+const oilfieldName = named('oilfield');
+const vanderbilt = () => label('optionKinds', 'vanderbilt') || title('vanderbilt');
 
 // A reward or bonus ("vp", 3) in words.
 function reward(kind, amount) {
@@ -87,7 +89,7 @@ export function eventText(rawEvent, seatName, tileName = title) {
     case 'coal': case 'iron': case 'beer':
       return t('event.uses', { who, resource: t(`resource.${type}`), source: f('source') === 'market' ? t('name.market') : placeName(f('source') || f('slot') || ''), price });
     case 'cube':
-      return t('event.uses', { who, resource: resourceName(f('cube')), source: f('source') === 'vanderbilt' ? title('vanderbilt') : nameText(f('source')), price });
+      return t('event.uses', { who, resource: resourceName(f('cube')), source: f('source') === 'vanderbilt' ? vanderbilt() : nameText(f('source')), price });
     case 'oil':
       if (num(f('barrels'))) return t('event.oilAdded', { n: num(f('barrels')), route: nameText(f('source')) });
       return t('event.uses', { who, resource: resourceName('oil'), source: nameText(f('source')), price: '' });
@@ -95,7 +97,7 @@ export function eventText(rawEvent, seatName, tileName = title) {
       if (f('position')) return t(f('free') ? 'event.developFree' : 'event.developTile', { who, tile: tileName(f('position')) });
       return t('event.develop', { who, industry: label('industries', f('industry')) || title(f('industry')), level: roman(num(f('level'))) });
     case 'sell': return t('event.sell', { who, place: placeName(f('slot')), merchant: merchantName(f('merchant')) });
-    case 'flip': return t('event.flip', { who, place: f('oilfield') ? title(f('oilfield')) : placeName(f('slot')), n: num(f('income_spaces') ?? f('income')) });
+    case 'flip': return t('event.flip', { who, place: f('oilfield') ? oilfieldName(f('oilfield')) : placeName(f('slot')), n: num(f('income_spaces') ?? f('income')) });
     case 'market_sale':
       if (f('market')) return t('event.marketSaleTo', { who, resource: resourceName(f('cube')), market: label('locations', f('market')) || title(f('market')), money: num(f('price')) });
       return t('event.marketSale', { who, n: num(f('cubes')), place: placeName(f('slot')), money: num(f('money')) });
@@ -104,7 +106,7 @@ export function eventText(rawEvent, seatName, tileName = title) {
     case 'pipe_reward': return t('event.pipeReward', { who, route: routeName(f('pipeline')), bonus: reward(f('kind'), f('amount')) });
     case 'route_bonus': return t('event.routeBonus', { who, route: routeName(f('link')), bonus: reward(f('kind'), f('amount')) });
     case 'quality': return t('event.quality', { who, n: f('quality'), whiskey: num(f('whiskey')) });
-    case 'reveal': return t('event.reveal', { who, place: title(f('oilfield')), n: num(f('oil')) });
+    case 'reveal': return t('event.reveal', { who, place: placeLabel(f('oilfield')) || title(f('oilfield')), n: num(f('oil')) });
     case 'loan':
       return f('money') ? t('event.loanMoney', { who, money: num(f('money')), n: num(f('income_space')) }) : t('event.loan', { who, n: num(f('income_space')) });
     case 'scout': return t('event.scout', { who });
@@ -120,7 +122,7 @@ export function eventText(rawEvent, seatName, tileName = title) {
     case 'shortfall_remove': return t('event.shortfallRemove', { who, place: placeName(f('slot')), money: num(f('money')) });
     case 'vp_loss': return t('event.vpLoss', { who, vp: num(f('vp')) });
     case 'link_score': return t('event.linkScore', { who, vp: num(f('vp')), route: routeName(f('link')) });
-    case 'tile_score': return t('event.tileScore', { who, vp: num(f('vp')), place: f('oilfield') ? title(f('oilfield')) : placeName(f('slot')) });
+    case 'tile_score': return t('event.tileScore', { who, vp: num(f('vp')), place: f('oilfield') ? oilfieldName(f('oilfield')) : placeName(f('slot')) });
     case 'upgrade_score': return t('event.upgradeScore', { who, vp: num(f('vp')), place: placeName(f('slot')) });
     case 'bonus_score': return t('event.bonusScore', { who, vp: num(f('vp')) });
     case 'tile_removed': return t('event.tileRemoved', { place: placeName(f('slot')) });
@@ -146,13 +148,21 @@ export function eventText(rawEvent, seatName, tileName = title) {
 const DOING = new Set(['build', 'link', 'develop', 'sell', 'loan', 'scout', 'pass']);
 const TAKING = new Set(['coal', 'iron', 'beer', 'cube', 'oil']);
 
+// What an event of the mover's is to its action's sentence: 'doing', 'pay', 'taking' (a
+// cube, barrel or beer used), else null (an event said on its own: a flip, a bonus).
+function roleOf(type, f) {
+  if (DOING.has(type)) return 'doing';
+  if (type === 'pay') return 'pay';
+  return TAKING.has(type) && !(type === 'oil' && num(f('barrels'))) ? 'taking' : null;
+}
+
 // Where a cube or a barrel came from, in words: the market, a merchant, Vanderbilt, a
 // market place (Pittsburgh), else a tile by `tileAt(slot)` (whose tile, where) or a route.
 function sourceWords(f, tileAt) {
   const source = String(f('source') ?? f('slot') ?? '');
   if (source === 'market') return t('name.market');
   if (source === 'merchant') return merchantName(f('merchant'));
-  if (source === 'vanderbilt') return title('vanderbilt');
+  if (source === 'vanderbilt') return vanderbilt();
   if (source.startsWith('market:')) {
     const place = source.slice(7);
     return t('preview.marketAt', { place: label('locations', place) || title(place) });
@@ -179,9 +189,10 @@ export function actionSentence(rawEvents, seatName, tileName = title, tileAt = n
     if (type === 'action' && mover === null) mover = num(seat);
     if (type === 'turn_end') break;
     if (seat == null || num(seat) !== mover) continue;
-    if (DOING.has(type)) doing.push(eventText(raw, seatName, tileName));
-    else if (type === 'pay') money += num(f('money'));
-    else if (TAKING.has(type) && !(type === 'oil' && num(f('barrels')))) {
+    const role = roleOf(type, f);
+    if (role === 'doing') doing.push(eventText(raw, seatName, tileName));
+    else if (role === 'pay') money += num(f('money'));
+    else if (role === 'taking') {
       const resource = type === 'cube' ? f('cube') : type;
       const source = sourceWords(f, tileAt);
       const key = `${resource}|${source}`;
@@ -200,4 +211,20 @@ export function actionSentence(rawEvents, seatName, tileName = title, tileAt = n
   if (money && costs) return t('preview.payingUsing', { action, money, costs });
   if (money) return t('preview.paying', { action, money });
   return costs ? t('preview.using', { action, costs }) : action;
+}
+
+// An action's events as one line of the log, rewritten as its events arrive (a step at a
+// time): its sentence with the card played ("Bob builds a link Walsall – Cannock, paying
+// £3 (Walsall card)"), then what else it made happen (a flip, a bonus). Until the action
+// says what it does, the line is its first event's ("Bob: Network (Walsall card)").
+export function actionLine(rawEvents, seatName, tileName = title) {
+  const sentence = actionSentence(rawEvents, seatName, tileName);
+  if (!sentence) return rawEvents.map((e) => eventText(e, seatName, tileName)).join(t('log.more'));
+  const card = pick(eventData(rawEvents[0]), 'card', '');
+  const others = rawEvents.slice(1).filter((raw) => {
+    const e = eventData(raw);
+    return roleOf(pick(e, 'type', ''), (k) => pick(e, k)) === null;
+  }).map((e) => eventText(e, seatName, tileName));
+  const first = card ? t('log.action', { sentence, card: nameText(`card:${card}`) }) : sentence;
+  return [first, ...others].join(t('log.more'));
 }

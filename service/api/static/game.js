@@ -3,14 +3,14 @@
 // lobby panel while the game waits for players.
 
 import { api, watchGame as watch } from './api.js';
-import { eventFacts, eventText } from './events.js';
+import { actionLine, eventFacts, eventText } from './events.js';
 import { drawPlayers } from './players.js';
 import { drawLastMoves, lastMoves } from './recent.js';
 import { drawWholeActions, placesOf } from './wholeactions.js';
 import { boardPanel } from './zoom.js';
 import { capabilities, ruleset as getRuleset } from './caps.js';
 import { announce, h, replace } from './dom.js';
-import { eraRound, label as labelOf, t, useLabels } from './i18n.js';
+import { eraRound, label as labelOf, nameLabel, t, useLabels } from './i18n.js';
 
 import { saved } from './store.js';
 import { drawDecision } from './decision.js';
@@ -27,6 +27,8 @@ function build(parent, ...children) {
 }
 
 const LOG_LINES = 200;
+// events that are never part of an action's line
+const ON_ITS_OWN = new Set(['action', 'turn_end', 'undo', 'lobby']);
 
 function seatName(summary, seat) {
   const s = summary && summary.seats.find((x) => x.seat === seat);
@@ -181,10 +183,7 @@ export async function gamePage(root, go, gameId, seat) {
   function watchGameUpdates(fromVersion) {
     return watch(gameId, st.token, fromVersion, {
       onUpdate(update) {
-        for (const e of update.events) {
-          const line = eventText(e, (s) => seatName(st.state && st.state.summary, s), tileName);
-          addLog(line, recent.add(e, line));
-        }
+        for (const e of update.events) logEvent(e);
         if (update.state) applyState(update.state);
         else if (update.events.some(lobbyEvent)) loadState().catch(() => {});
       },
@@ -205,6 +204,8 @@ export async function gamePage(root, go, gameId, seat) {
 
   // A tile id in words, by the board's names (Pittsburgh's industry and link tiles).
   function tileName(id) {
+    const labelled = nameLabel('tiles', id);
+    if (labelled) return labelled;
     const board = st.ruleset && st.ruleset.board;
     const tile = board && (board.tiles || []).find((t) => t.id === id);
     if (tile) return tile.name;
@@ -229,10 +230,24 @@ export async function gamePage(root, go, gameId, seat) {
     return (loc && loc.name) || title(id);
   }
 
-  // a line of the event log, and the other seat's last move it belongs to (if any)
-  function addLog(line, move = null) {
-    st.log.push({ line, move });
-    if (st.log.length > LOG_LINES) st.log.splice(0, st.log.length - LOG_LINES);
+  // An event into the log: an action's events fold into its one line (events.js:
+  // actionLine), the others are a line each; each line knows the other seat's last move it
+  // belongs to (if any).
+  function logEvent(e) {
+    const name = (s) => seatName(st.state && st.state.summary, s);
+    const facts = eventFacts(e);
+    const open = st.log[st.log.length - 1];
+    let entry;
+    if (open && open.events && facts.seat !== null && facts.seat === open.seat && !ON_ITS_OWN.has(facts.type)) {
+      entry = open;
+      entry.events.push(e);
+    } else {
+      entry = facts.type === 'action' ? { seat: facts.seat, events: [e] } : { line: eventText(e, name, tileName) };
+      st.log.push(entry);
+      if (st.log.length > LOG_LINES) st.log.splice(0, st.log.length - LOG_LINES);
+    }
+    if (entry.events) entry.line = actionLine(entry.events, name, tileName);
+    entry.move = recent.add(e, entry) || entry.move || null;
   }
 
   // ------------------------------------------------------------------ acting

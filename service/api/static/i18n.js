@@ -633,11 +633,35 @@ export function label(table, name) {
 // A location's name as the board prints it (GetRuleset's labels hold it in every
 // language, English too), or null.
 export function placeLabel(id) {
-  return (labels && labels[current] && labels[current].locations && labels[current].locations[id]) || null;
+  return nameLabel('locations', id);
+}
+
+// A name GetRuleset's labels hold in every language, English too (places, tiles), or null.
+export function nameLabel(table, id) {
+  return (labels && labels[current] && labels[current][table] && labels[current][table][id]) || null;
+}
+
+// Names spelt from the labels in every language: tiles, oilfields, pipelines, cubes.
+function boardName(kind, rest) {
+  const route = () => {
+    const ends = rest.split('--').map(placeLabel);
+    return ends.every(Boolean) ? ends.join(' – ') : null;
+  };
+  switch (kind) {
+    case 'tile': case 'link_tile': return nameLabel('tiles', rest);
+    case 'oilfield': return placeLabel(rest) && t('name.oilfield', { place: placeLabel(rest) });
+    case 'pipeline': case 'oil_city_via': return route() && t(`name.${kind}`, { route: route() });
+    case 'cube': return t(`resource.${rest}`) === `resource.${rest}` ? null : t(`resource.${rest}`);
+    case 'quality': return /^\d+$/.test(rest) ? t('name.quality', { n: rest }) : null;
+    case 'vanderbilt': case 'bonus_sell': return label('optionKinds', kind);
+    default: return null;
+  }
 }
 
 // An option's name ("slot:belper.0", "card:derby") in the ruleset's labels, or null.
 export function localName(kind, rest) {
+  const spelt = labels && boardName(kind, rest);
+  if (spelt) return spelt;
   if (current === 'en' && labels && ['slot', 'merchant', 'link'].includes(kind)) {
     // English: the engine's ids as the board names its places ("Stoke-on-Trent slot 2")
     const [loc, k] = rest.split('.');

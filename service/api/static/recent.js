@@ -1,4 +1,4 @@
-// The last move of each other seat (its last turn): its lines (the event log's sentences)
+// The last move of each other seat (its last turn): its lines (the event log's entries)
 // and what it built on the board (slots, routes), from the events as they arrive, kept
 // until the page's own seat acts. The board rings those places in the mover's colour, the side
 // panel lists the moves, and the event log marks their lines.
@@ -10,8 +10,9 @@ import { eventFacts } from './events.js';
 export function lastMoves(mySeat) {
   const bySeat = new Map();
   return {
-    // an event and its sentence; returns the move it belongs to (null: none shown)
-    add(rawEvent, line) {
+    // an event and its log entry ({line}: an action's events share one); returns the move
+    // it belongs to (null: none shown)
+    add(rawEvent, entry) {
       const facts = eventFacts(rawEvent);
       if (facts.seat === null) return null;
       if (facts.type === 'action') {
@@ -27,7 +28,7 @@ export function lastMoves(mySeat) {
       // the move ends with the seat's turn: a round's or an era's scoring is not part of it
       if (!move || move.ended) return null;
       if (facts.type === 'turn_end') move.ended = true;
-      move.lines.push(line);
+      if (move.lines[move.lines.length - 1] !== entry) move.lines.push(entry);
       if (facts.slot) move.slots.add(facts.slot);
       if (facts.link) move.links.add(facts.link);
       return move;
@@ -56,5 +57,5 @@ export function drawLastMoves(section, moves, seatName, spectating) {
     h('ul', { class: 'last-moves' }, moves.map((move) => h('li', { class: `owner-${move.seat}`, 'data-seat': move.seat },
       h('span', { class: `swatch seat-colour-${move.seat}`, 'aria-hidden': 'true' }),
       h('strong', {}, t('board.lastMove', { who: seatName(move.seat) })),
-      h('ul', {}, move.lines.map((line) => h('li', {}, line)))))));
+      h('ul', {}, move.lines.map((entry) => h('li', {}, entry.line)))))));
 }
