@@ -60,6 +60,8 @@ def test_the_page_follows_the_browser_language_and_the_switch(
     assert page.inner_text("#decision-heading") == "你的行动"
     assert page.inner_text("button.option[data-option-id='0']") == "建造"
     assert "贷款" in page.inner_text("ul.options")
+    # the board's tooltips and the seat's mat in Chinese too
+    assert not english_words([*board_titles(page), page.inner_text(".my-mat")])
     # an action step by step to its preview, a sentence in Chinese
     while not take_step(page, page.locator(".decision ul.options button.option").first.click):
         pass
@@ -98,12 +100,26 @@ def test_the_page_follows_the_browser_language_and_the_switch(
 ROMAN = re.compile(r"^[IVX]+$")
 
 
+def english_words(texts: list[str]) -> set[str]:
+    """The English words in `texts`, but roman levels, the seats' names and ids (the
+    provisional data's merchant and oilfield tiles are still shown by id)."""
+    text = re.sub(r"\b\w*_\w*\b", "", " ".join(texts))
+    return {w for w in re.findall(r"[A-Za-z]+", text)
+            if not ROMAN.match(w) and w not in ("Ann", "Bob")}
+
+
+def board_titles(page: Any) -> list[str]:
+    """The board's tooltips (each slot, route, merchant and oilfield's <title>)."""
+    return page.locator("svg.board title").evaluate_all("els => els.map(e => e.textContent)")
+
+
 def test_a_pittsburgh_game_in_chinese_says_no_engine_word(
     browser: Any, site: tuple[str, Rest], artifacts: Path
 ) -> None:
     """A Pittsburgh game watched in Chinese while both seats play whole actions (builds
     first, so that tiles are named): the log, the last moves, the seats' tiles and the
-    options hold no English word; each action is one line of the log."""
+    options and the board's tooltips hold no English word; each action is one line of the
+    log."""
     base, rest = site
     created = rest.call("POST", "/v1/games", body={
         "players": 2, "seed": "11", "ruleset": "RULESET_PITTSBURGH",
@@ -133,10 +149,9 @@ def test_a_pittsburgh_game_in_chinese_says_no_engine_word(
     # one line per action: the card played closes the action's own sentence
     assert not [line for line in lines if re.search(r"：\S+（.+牌）$", line)], lines
     assert all(line.endswith("牌）") or "；" in line for line in built), built
-    shown = " ".join([*lines, page.inner_text(".last-moves-card"),
-                      page.inner_text(".tiles-left"), page.inner_text(".decision")])
-    english = {w for w in re.findall(r"[A-Za-z]+", shown)
-               if not ROMAN.match(w) and w not in ("Ann", "Bob")}
+    shown = [*lines, page.inner_text(".last-moves-card"), page.inner_text(".tiles-left"),
+             page.inner_text(".decision"), *board_titles(page)]
+    english = english_words(shown)
     assert not english, (english, shown)
     shot(page, artifacts, "23-pittsburgh-chinese")
     assert not errors

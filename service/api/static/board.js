@@ -4,7 +4,7 @@
 // picks that option.
 
 import { svg, SEAT_COLOUR_NAMES, SEAT_COLOURS } from './dom.js';
-import { label as labelOf, t } from './i18n.js';
+import { label as labelOf, language, nameLabel, placeLabel, t } from './i18n.js';
 import { nameText, roman, title } from './view.js';
 
 export const INDUSTRY_COLOURS = {
@@ -20,7 +20,6 @@ const INDUSTRY_LETTERS = {
   kerosene: 'K', manufacturing: 'M', automobile: 'A', iron_steel: 'S', skyscraper: 'Sk',
   coke: 'Ck', oil_city: 'OC', polyphase: 'Pp', locomotive: 'Lo',
 };
-const LINK_WORDS = { light_train: 'light train', heavy_train: 'heavy train', pipeline: 'pipeline' };
 const GOOD_LETTERS = { cotton: 'C', manufacturer: 'M', pottery: 'P' };
 const SLOT = 26;
 
@@ -35,13 +34,21 @@ function catalogue(list) {
   return new Map((list || []).map((t) => [t.id, t]));
 }
 
-// A link's tile in words: "light train", "heavy train (whiskey)", "pipeline (vp)"; a
-// Birmingham link (no tile) is a "link".
+// A link's tile in words (GetRuleset's labels: "Heavy Train (whiskey)"); a Birmingham
+// link (no tile) is a "link".
 function linkWords(linkTile) {
-  if (!linkTile) return 'link';
-  const kind = LINK_WORDS[linkTile.kind] || title(linkTile.kind);
-  return linkTile.type ? `${kind} (${String(linkTile.type).replace(/_/g, ' ')})` : kind;
+  if (!linkTile) return t('board.link');
+  return nameLabel('tiles', linkTile.id) || title(linkTile.kind);
 }
+
+// A seat by its colour ("red"), words for those who cannot see it.
+const colourName = (seat) => t(`colour.${SEAT_COLOUR_NAMES[seat]}`);
+
+// A resource in words ("coal"), else its engine name.
+const resourceWord = (r) => (t(`resource.${r}`) === `resource.${r}` ? String(r) : t(`resource.${r}`));
+
+// A count of cubes or barrels by resource ("2 coal, 1 iron").
+const held = (pairs) => pairs.map(([r, n]) => t('board.held', { n, resource: resourceWord(r) })).join(t('preview.listSep'));
 
 // An element of the board as an option: of the current decision (legal: it picks that
 // option), else a place some whole action goes through (target: it picks the first such
@@ -121,8 +128,9 @@ function drawRoutes(layer, board, view, ctx, byId) {
     }
     const routeName = nameText('link:' + route.id);
     const label = owner >= 0
-      ? `Route ${routeName}, ${SEAT_COLOUR_NAMES[owner]}'s ${linkWords(linkTile)}${link.cargo ? `, ${link.cargo} cargo` : ''}`
-      : `Route ${routeName} (${String(route.kind).replace(/_/g, ' ')})`;
+      ? t('board.routeOwned', { route: routeName, owner: colourName(owner), link: linkWords(linkTile) })
+        + (link.cargo ? t('board.cargo', { cargo: resourceWord(link.cargo) }) : '')
+      : t('board.route', { route: routeName, kind: t(`board.routeKind.${route.kind}`) });
     if (owner >= 0) {
       if (link.tile) g.dataset.linkTile = link.tile;
       g.dataset.owner = String(owner);
@@ -213,14 +221,14 @@ function drawSlots(layer, board, view, ctx) {
           }
         }
         if (tile.flipped) g.append(svg('text', { x: slot.x + SLOT / 2 - 1, y: slot.y - SLOT / 2 + 2, class: 'flip-mark' }, '★'));
-        const held = Object.keys(tile.resources).length
-          ? Object.entries(tile.resources).map(([r, n]) => `${n} ${r}`).join(', ')
-          : tile.cubes ? `${tile.cubes} ${industry === 'brewery' ? 'beer' : 'cubes'}` : '';
-        label = `${nameText(slot.name)}: ${SEAT_COLOUR_NAMES[tile.owner]}'s ${kind ? kind.name : `${title(industry)} ${roman(level)}`}`
-          + `${tile.flipped ? ', flipped' : ''}${held ? `, ${held}` : ''}`;
+        const has = Object.keys(tile.resources).length ? held(Object.entries(tile.resources))
+          : tile.cubes ? held([[industry === 'brewery' ? 'beer' : industry, tile.cubes]]) : '';
+        const what = (kind && (nameLabel('tiles', kind.id) || kind.name)) || `${labelOf('industries', industry) || title(industry)} ${roman(level)}`;
+        label = t('board.slotTile', { slot: nameText(slot.name), owner: colourName(tile.owner), tile: what })
+          + (tile.flipped ? t('board.flipped') : '') + (has ? t('board.more', { what: has }) : '');
       } else {
         slotIcon(g, slot);
-        label = `${nameText(slot.name)} (${slot.industries.map(title).join(' or ')})`;
+        label = t('board.slotEmpty', { slot: nameText(slot.name), industries: slot.industries.map((i) => labelOf('industries', i) || title(i)).join(t('board.or')) });
       }
       g.append(svg('title', {}, label));
       pickable(g, slot.action_id, ctx, label, slot.name);
@@ -301,17 +309,20 @@ function drawMerchants(layer, board, view, ctx, byId) {
       const g = svg('g', { class: ['merchant-space', tile && tile.goods === null && tile.tile === null && 'no-tile'] });
       g.append(svg('rect', { x: x - 16, y: y - 14, width: 32, height: 28, rx: 4, class: 'merchant-tile' }));
       let text = '';
-      let label = `${nameText(space.name)}`;
+      const merchant = nameText(space.name);
+      let label = merchant;
       if (tile && tile.tile) {
         // Pittsburgh: the merchant tile by id, and which side is up
         text = tile.side === 'back' ? '◐' : '●';
-        label += `: tile ${tile.tile}${tile.side ? ` (${tile.side} side up)` : ''}`;
+        label = t('board.merchantTile', { merchant, tile: tile.tile }) + (tile.side ? t(`board.side.${tile.side}`) : '');
       } else if (tile && tile.goods !== null) {
         text = tile.goods.length ? tile.goods.map((g2) => GOOD_LETTERS[g2] || g2[0]).join('') : '—';
-        label += tile.goods.length ? `: buys ${tile.goods.join(', ')}` : ': blank tile';
-        if (tile.beer) label += ', merchant beer';
+        label = tile.goods.length
+          ? t('board.merchantBuys', { merchant, goods: tile.goods.map((i) => labelOf('industries', i) || i).join(t('preview.listSep')) })
+          : t('board.merchantBlank', { merchant });
+        if (tile.beer) label += t('board.merchantBeer');
       } else if (tile) {
-        label += ': no tile at this player count';
+        label = t('board.merchantNone', { merchant });
       }
       g.append(svg('text', { x, y: y + 4, class: 'merchant-goods' }, text));
       if (tile && tile.beer) g.append(svg('circle', { cx: x + 12, cy: y - 10, r: 5, class: 'beer-barrel' }));
@@ -324,7 +335,8 @@ function drawMerchants(layer, board, view, ctx, byId) {
       const key = `board.bonus.${bonus.kind}`;
       const words = t(key, { n: bonus.amount });
       layer.append(svg('text', { x: loc.x, y: loc.y + 24, class: 'merchant-bonus' },
-        svg('title', {}, t('board.beerBonus', { text: bonus.text })), words === key ? title(bonus.kind || '') : words));
+        // the board data's own text is English: other languages say the bonus in their words
+        svg('title', {}, t('board.beerBonus', { text: language() === 'en' || words === key ? bonus.text : words })), words === key ? title(bonus.kind || '') : words));
     }
   }
 }
@@ -403,17 +415,17 @@ function drawOilfields(layer, board, view, ctx) {
     const now = fields.get(field.id);
     const g = svg('g', { class: 'oilfield', 'data-oilfield': field.id });
     g.append(svg('circle', { cx: field.x, cy: field.y, r: 14, class: 'oilfield-mark' }));
-    g.append(svg('text', { x: field.x, y: field.y + 28, class: 'location-name farm-name' }, field.name));
-    let label = `Oilfield ${field.name}`;
+    g.append(svg('text', { x: field.x, y: field.y + 28, class: 'location-name farm-name' }, placeLabel(field.id) || field.name));
+    let label = nameText(field.option_name || `oilfield:${field.id}`);
     if (now) {
       g.append(svg('text', { x: field.x, y: field.y + 4, class: 'oil-barrels' }, String(now.barrels)));
-      const tileWords = now.tileState === 'face_down' ? 'a face-down tile'
-        : now.tile ? `tile ${now.tile} face up` : 'no tile';
-      label += `: ${now.barrels} barrels, ${tileWords}`;
+      const tileWords = now.tileState === 'face_down' ? t('board.faceDown')
+        : now.tile ? t('board.faceUp', { tile: now.tile }) : t('board.noTile');
+      label = t('board.oilfield', { field: label, n: now.barrels, tile: tileWords });
       if (now.oilCityOwner >= 0) {
         g.dataset.owner = String(now.oilCityOwner);
         g.append(svg('rect', { x: field.x + 8, y: field.y - 20, width: 14, height: 14, rx: 2, class: 'oil-city', fill: SEAT_COLOURS[now.oilCityOwner] }));
-        label += `, ${SEAT_COLOUR_NAMES[now.oilCityOwner]}'s Oil City${now.oilCityFlipped ? ' (flipped)' : ''}, ${now.oilCityBarrels} barrels on it`;
+        label += t('board.oilCity', { owner: colourName(now.oilCityOwner), flipped: now.oilCityFlipped ? t('board.flipped') : '', n: now.oilCityBarrels });
       }
     }
     g.append(svg('title', {}, label));
@@ -445,7 +457,7 @@ export function drawBoard(container, board, view, ctx) {
   const root = svg('svg', {
     // a margin around the box: merchant boxes sit at its edges
     viewBox: `-50 -10 ${width + 100} ${height + 20}`, class: 'board', role: 'group',
-    'aria-label': 'The board: towns, industry slots, routes, merchants and markets',
+    'aria-label': t('board.label'),
   });
   const byId = locationIndex(board);
   const layers = ['routes', 'locations', 'merchants', 'slots', 'markets']

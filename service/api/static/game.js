@@ -505,7 +505,7 @@ export async function gamePage(root, go, gameId, seat) {
     if (el.hand.hidden) return;
     const cards = Object.entries(me.hand).filter(([, n]) => n > 0);
     replace(el.hand, h('h2', { id: 'hand-heading' }, t('game.hand')),
-      h('ul', { class: 'cards', 'aria-label': `${me.handSize} cards` },
+      h('ul', { class: 'cards', 'aria-label': t('game.handCards', { n: me.handSize }) },
         cards.map(([card, n]) => h('li', { class: 'card-chip', 'data-card': card }, `${labelOf('cards', card) || title(card)}${n > 1 ? ` ×${n}` : ''}`))),
       me.handUnseen ? h('p', { class: 'note' }, `${me.handUnseen} cards still to draw`) : null);
   }

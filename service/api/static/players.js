@@ -24,7 +24,7 @@ export function drawPlayers(section, ctx) {
   };
   const rows = v.playerStates.map((p) => h('tr', { class: [p.seat === s.currentSeat && 'current', p.seat === seat && 'me'] },
     h('th', { scope: 'row' }, h('span', { class: `swatch seat-colour-${p.seat}`, 'aria-hidden': 'true' }),
-      `${seatName(p.seat)}`, h('span', { class: 'sr-only' }, ` (${SEAT_COLOUR_NAMES[p.seat]})`), marks(p.seat)),
+      `${seatName(p.seat)}`, h('span', { class: 'sr-only' }, t('board.colour', { colour: t(`colour.${SEAT_COLOUR_NAMES[p.seat]}`) })), marks(p.seat)),
     h('td', {}, `£${p.money}`), h('td', {}, `${p.incomeLevel >= 0 ? '+' : ''}${p.incomeLevel}`), h('td', {}, p.vp),
     h('td', {}, p.spent), h('td', {}, p.handSize), h('td', {}, p.linksLeft),
     clock ? h('td', { class: 'seat-clock', 'data-seat': p.seat }, clockText(timeLeft(clock, p.seat))) : null));
@@ -74,13 +74,13 @@ function myMat(me, mat) {
   if (!mat || !me) return null;
   const rows = INDUSTRIES.map((i) => {
     const next = nextMatTile(mat, i, me.matTaken[i] ?? 0);
-    if (!next) return h('tr', {}, h('th', { scope: 'row' }, labelOf('industries', i) || title(i)), h('td', { colspan: 6 }, 'no tiles left'));
+    if (!next) return h('tr', {}, h('th', { scope: 'row' }, labelOf('industries', i) || title(i)), h('td', { colspan: 6 }, t('mat.none')));
     // proto3 JSON leaves zeros out
     const tile = { money: 0, coal: 0, iron: 0, vp: 0, income_spaces: 0, link_icons: 0, ...next.tile };
-    const cost = [`£${tile.money}`, tile.coal && `${tile.coal} coal`, tile.iron && `${tile.iron} iron`].filter(Boolean).join(' + ');
-    const eras = [tile.canal_era && 'canal', tile.rail_era && 'rail'].filter(Boolean).join(', ');
+    const cost = [`£${tile.money}`, tile.coal && `${tile.coal} ${t('resource.coal')}`, tile.iron && `${tile.iron} ${t('resource.iron')}`].filter(Boolean).join(' + ');
+    const eras = [tile.canal_era && t('mat.canal'), tile.rail_era && t('mat.rail')].filter(Boolean).join(t('preview.listSep'));
     return h('tr', {}, h('th', { scope: 'row' }, labelOf('industries', i) || title(i)),
-      h('td', {}, `${roman(tile.level)} (${next.leftOfLevel} of ${tile.count})`), h('td', {}, cost),
+      h('td', {}, t('mat.left', { level: roman(tile.level), n: next.leftOfLevel, of: tile.count })), h('td', {}, cost),
       h('td', {}, tile.vp), h('td', {}, `+${tile.income_spaces}`), h('td', {}, tile.link_icons), h('td', {}, eras));
   });
   return [h('h3', {}, t('game.yourMat')), h('table', { class: 'my-mat' },

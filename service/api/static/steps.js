@@ -5,7 +5,7 @@
 // once the path is a whole action, it is previewed and confirmed once (one submission of
 // all its decisions, which undo takes back as one).
 
-import { t } from './i18n.js';
+import { label, t } from './i18n.js';
 import { decisionPrompt } from './view.js';
 
 // The whole actions that go on from `path` (a list of {id, name}); `complete` is the one
@@ -56,7 +56,8 @@ export function stepPrompt(path, options) {
   const kind = (options[0] ? options[0].name : '').split(':')[0];
   if (kind === 'market' || kind === 'vanderbilt') return t('game.chooseSource');
   if (kind === 'industry') return decisionPrompt(type === 'develop' ? 'develop' : 'build_industry');
-  if (kind === 'slot') return decisionPrompt(type === 'sell' ? 'sell_tile' : 'build_slot');
+  // a slot's build: Birmingham's build_slot, Pittsburgh's build_place (the labels it has)
+  if (kind === 'slot') return decisionPrompt(type === 'sell' ? 'sell_tile' : label('decisionKinds', 'build_place') ? 'build_place' : 'build_slot');
   if (kind === 'tile') return decisionPrompt(type === 'sell' ? 'sell_tile' : type === 'develop' ? 'develop' : 'build_tile');
   if (kind === 'done') return decisionPrompt(type === 'network' ? 'second_link' : type === 'sell' ? 'sell_tile' : 'free_develop');
   return decisionPrompt(PART_DECISIONS[kind] || kind);
