@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import json
 import re
+from functools import cache
 from typing import Any
 
+from brass.board_common import data_dir
 from brass.rulesets import get_ruleset
 
 from .labels_catalogue import (
     ACTION_TYPES,
     CARDS,
+    DATA_TILES,
     DECISION_KINDS,
     EVENTS,
     INDUSTRIES,
@@ -18,6 +22,7 @@ from .labels_catalogue import (
     OPTION_KINDS,
     OPTIONS_ZH,
     OPTIONS_ZH_OF,
+    REWARDS,
     RULING_ZH,
     TILES_ZH,
     UNUSED_CARD,
@@ -67,11 +72,37 @@ def _option_words(ruleset: str, option: dict[str, Any], language: str) -> str:
     return OPTIONS_ZH_OF.get(ruleset, {}).get(option["key"]) or OPTIONS_ZH[option["key"]]
 
 
+@cache
+def _data_tiles(ruleset: str) -> tuple[dict[str, Any], ...]:
+    """The merchant and oilfield tiles of a ruleset's data file (Pittsburgh's), each with
+    its "kind"."""
+    if ruleset != "pittsburgh":
+        return ()
+    data = json.loads((data_dir() / "pittsburgh.json").read_text(encoding="utf-8"))
+    return tuple([{"kind": "merchant", **t} for t in data["merchant_tiles"]]
+                 + [{"kind": "oilfield", **t} for t in data["oilfield_tiles"]])
+
+
+def _data_tile_words(tile: dict[str, Any], industries: dict[str, str], index: int) -> str:
+    """A merchant tile ("Merchant tile: Automobile Plant (8 VP)") or an oilfield tile
+    ("Oilfield tile: $8, 1 barrels") in words; a placeholder's says so."""
+    side = tile.get("front", tile)
+    (kind, n), = side["reward"].items()
+    reward = REWARDS[kind][index].format(n=n)
+    if tile["kind"] == "merchant":
+        goods = "/".join(industries[g] for g in side["accepts"])
+        words = DATA_TILES["merchant"][index].format(goods=goods, reward=reward)
+    else:
+        words = DATA_TILES["oilfield"][index].format(reward=reward, n=tile["oil"])
+    return words + (DATA_TILES["placeholder"][index] if tile.get("placeholder") else "")
+
+
 def ruleset_labels(description: dict[str, Any]) -> dict[str, dict[str, dict[str, str]]]:
     """{language: {category: {engine name: label}}} for brass.board.describe_ruleset's
     dict: decision kinds, option kinds, action types, industries, reasons, locations (and
-    oilfields), tiles (industry and link tiles by id), events (GameEvent kinds), cards,
-    and the game options' titles, descriptions and enum values ("key=value")."""
+    oilfields), tiles (industry, link, merchant and oilfield tiles by id), events
+    (GameEvent kinds), cards, and the game options' titles, descriptions and enum values
+    ("key=value")."""
     name = description["ruleset"]
     actions = description["actions"]
     parts = {
@@ -99,6 +130,10 @@ def ruleset_labels(description: dict[str, Any]) -> dict[str, dict[str, dict[str,
         CHINESE: {t["id"]: TILES_ZH[name][t["id"]] for t in tiles} | {
             t["id"]: LINK_TILES[t["id"]][1] for t in link_tiles},
     }
+    for index, language in enumerate((ENGLISH, CHINESE)):
+        parts["tiles"][language] |= {
+            t["id"]: _data_tile_words(t, parts["industries"][language], index)
+            for t in _data_tiles(name)}
     parts["options"] = {language: {o["key"]: _option_words(name, o, language)
                                    for o in description["options"]}
                         for language in (ENGLISH, CHINESE)}

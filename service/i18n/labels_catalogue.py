@@ -221,3 +221,18 @@ LINK_TILES: dict[str, Pair] = {
     "pipe_income2": ("Pipeline (2 income spaces)", "管道（收入 2 格）"),
     "pipe_reserve": ("Pipeline (reserve)", "管道（储备）"),
 }
+
+# Tiles of the data file the board data does not list (Pittsburgh's merchant and oilfield
+# tiles), in words from what they take and give; a placeholder's is marked as such.
+DATA_TILES: dict[str, Pair] = {
+    "merchant": ("Merchant tile: {goods} ({reward})", "商人板块：{goods}（{reward}）"),
+    "oilfield": ("Oilfield tile: {reward}, {n} barrels", "油田板块：{reward}，{n} 桶"),
+    "placeholder": (" (placeholder data)", "（占位数据）"),
+}
+REWARDS: dict[str, Pair] = {
+    "vp": ("{n} VP", "{n} 分"),
+    "money": ("${n}", "${n}"),
+    "income_spaces": ("{n} income spaces", "收入 {n} 格"),
+    "whiskey": ("{n} whiskey", "{n} 份威士忌"),
+    "free_develop": ("a free develop", "一次免费开发"),
+}

@@ -101,10 +101,8 @@ ROMAN = re.compile(r"^[IVX]+$")
 
 
 def english_words(texts: list[str]) -> set[str]:
-    """The English words in `texts`, but roman levels, the seats' names and ids (the
-    provisional data's merchant and oilfield tiles are still shown by id)."""
-    text = re.sub(r"\b\w*_\w*\b", "", " ".join(texts))
-    return {w for w in re.findall(r"[A-Za-z]+", text)
+    """The English words (or ids) in `texts`, but roman levels and the seats' names."""
+    return {w for w in re.findall(r"[A-Za-z_]+", " ".join(texts))
             if not ROMAN.match(w) and w not in ("Ann", "Bob")}
 
 

@@ -54,7 +54,7 @@ def test_labels_cover_every_name_in_both_languages(ruleset: str) -> None:
     # every tile and place the board data names (Pittsburgh's events name tiles by id, its
     # pipelines end at oilfields), in words in both languages
     board = description.get("board") or {}
-    assert set(labels["en"]["tiles"]) == {
+    assert set(labels["en"]["tiles"]) >= {
         t["id"] for t in board.get("tiles", []) + board.get("link_tiles", [])}
     assert set(labels["en"]["locations"]) == {
         p["id"] for p in board.get("locations", []) + board.get("oilfields", [])}
@@ -63,6 +63,12 @@ def test_labels_cover_every_name_in_both_languages(ruleset: str) -> None:
     if ruleset == "pittsburgh":
         assert labels["zh-Hans"]["tiles"]["mfg_3"] == "制造厂 III（威士忌酒箱）"
         assert labels["en"]["tiles"]["ht_resource_coke"] == "Heavy Train (coke)"
+        # the data file's merchant and oilfield tiles, a placeholder marked as such
+        assert labels["en"]["tiles"]["mt_auto_vp8"] == "Merchant tile: Automobile Plant (8 VP)"
+        assert labels["zh-Hans"]["tiles"]["of_money8"] == "油田板块：$8，1 桶"
+        assert labels["zh-Hans"]["tiles"]["ph_mt_mfg_income3"] == (
+            "商人板块：制造厂（收入 3 格）（占位数据）")
+        assert labels["en"]["tiles"]["ph_mt_mfg_income3"].endswith(" (placeholder data)")
     # every game option has a title, and no ruling switch is shown as its bare ruling
     keys = {o["key"] for o in description["options"]}
     assert set(labels["en"]["option_titles"]) == set(labels["en"]["options"]) == keys

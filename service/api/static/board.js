@@ -314,7 +314,7 @@ function drawMerchants(layer, board, view, ctx, byId) {
       if (tile && tile.tile) {
         // Pittsburgh: the merchant tile by id, and which side is up
         text = tile.side === 'back' ? '◐' : '●';
-        label = t('board.merchantTile', { merchant, tile: tile.tile }) + (tile.side ? t(`board.side.${tile.side}`) : '');
+        label = t('board.merchantTile', { merchant, tile: nameLabel('tiles', tile.tile) || tile.tile }) + (tile.side ? t(`board.side.${tile.side}`) : '');
       } else if (tile && tile.goods !== null) {
         text = tile.goods.length ? tile.goods.map((g2) => GOOD_LETTERS[g2] || g2[0]).join('') : '—';
         label = tile.goods.length
@@ -420,7 +420,7 @@ function drawOilfields(layer, board, view, ctx) {
     if (now) {
       g.append(svg('text', { x: field.x, y: field.y + 4, class: 'oil-barrels' }, String(now.barrels)));
       const tileWords = now.tileState === 'face_down' ? t('board.faceDown')
-        : now.tile ? t('board.faceUp', { tile: now.tile }) : t('board.noTile');
+        : now.tile ? t('board.faceUp', { tile: nameLabel('tiles', now.tile) || now.tile }) : t('board.noTile');
       label = t('board.oilfield', { field: label, n: now.barrels, tile: tileWords });
       if (now.oilCityOwner >= 0) {
         g.dataset.owner = String(now.oilCityOwner);
