@@ -62,6 +62,10 @@ def test_the_page_follows_the_browser_language_and_the_switch(
     assert "贷款" in page.inner_text("ul.options")
     # the board's tooltips and the seat's mat in Chinese too
     assert not english_words([*board_titles(page), page.inner_text(".my-mat")])
+    # the merchants' goods in their boxes: a character each (棉, 制, 陶), no Latin letter
+    goods = page.locator("svg.board text.merchant-goods").all_text_contents()
+    marks = set("".join(goods)) - {"—"}
+    assert marks and marks <= {"棉", "制", "陶"}, goods
     # an action step by step to its preview, a sentence in Chinese
     while not take_step(page, page.locator(".decision ul.options button.option").first.click):
         pass

@@ -7,6 +7,13 @@ import { svg, SEAT_COLOUR_NAMES, SEAT_COLOURS } from './dom.js';
 import { label as labelOf, language, nameLabel, placeLabel, t } from './i18n.js';
 import { nameText, roman, title } from './view.js';
 
+// A merchant's goods in its small box: one letter (English) or character (Chinese) each.
+function goodMark(good) {
+  const key = `board.good.${good}`;
+  const mark = t(key);
+  return mark === key ? good[0] : mark;
+}
+
 export const INDUSTRY_COLOURS = {
   cotton: '#e8d9b5', manufacturer: '#c9a27e', pottery: '#9fc1cf',
   coal: '#555555', iron: '#e07b39', brewery: '#d4b13d',
@@ -20,7 +27,6 @@ const INDUSTRY_LETTERS = {
   kerosene: 'K', manufacturing: 'M', automobile: 'A', iron_steel: 'S', skyscraper: 'Sk',
   coke: 'Ck', oil_city: 'OC', polyphase: 'Pp', locomotive: 'Lo',
 };
-const GOOD_LETTERS = { cotton: 'C', manufacturer: 'M', pottery: 'P' };
 const SLOT = 26;
 
 // Every point a route may end at: locations and (Pittsburgh) oilfields.
@@ -316,7 +322,7 @@ function drawMerchants(layer, board, view, ctx, byId) {
         text = tile.side === 'back' ? '◐' : '●';
         label = t('board.merchantTile', { merchant, tile: nameLabel('tiles', tile.tile) || tile.tile }) + (tile.side ? t(`board.side.${tile.side}`) : '');
       } else if (tile && tile.goods !== null) {
-        text = tile.goods.length ? tile.goods.map((g2) => GOOD_LETTERS[g2] || g2[0]).join('') : '—';
+        text = tile.goods.length ? tile.goods.map(goodMark).join('') : '—';
         label = tile.goods.length
           ? t('board.merchantBuys', { merchant, goods: tile.goods.map((i) => labelOf('industries', i) || i).join(t('preview.listSep')) })
           : t('board.merchantBlank', { merchant });
