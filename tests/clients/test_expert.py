@@ -208,3 +208,16 @@ def test_expert_is_an_opponent_on_an_openspiel_state() -> None:
     assert action in state.legal_actions()
     with pytest.raises(ValueError, match="no decision"):
         opponent.act(None)
+
+
+def test_selfplay_datasets_of_expert_keep_its_visit_distributions(tmp_path) -> None:  # noqa: ANN001
+    from brass_clients.dataset import load, write_dataset
+
+    write_dataset(tmp_path, bot="expert:iterations=3:candidates=2:depth=0", games=1, players=2,
+                  seed=2)
+    data = load(tmp_path)
+    searched = data.has_visits
+    assert searched.any() and not searched.all()  # planned ids of chosen actions: none
+    assert np.allclose(data.visits[searched].sum(axis=1), 1.0)
+    rows = np.flatnonzero(searched)
+    assert (data.visits[rows, data.actions[rows]] > 0).all()  # the move was visited
