@@ -258,13 +258,13 @@ def test_a_bot_search_over_the_cost_cap_is_refused_naming_the_field(
     server: ServerProcess,
 ) -> None:
     """The cap counts the whole search, iterations x rollout length, a rollout to the end
-    (rollout_depth=0) as a whole game (600 decisions): 50 such iterations are the cap
-    (30,000), 51 or the issue's 1000 are refused, at CreateGame (a seat's bot, the stand-in)
+    (rollout_depth=0) as a whole game (600 decisions): 55 such iterations are the cap
+    (33,000), 56 or the issue's 1000 are refused, at CreateGame (a seat's bot, the stand-in)
     and at SetSeatBot, over gRPC and REST; nothing is created or seated."""
     costly = "mcts:iterations=1000:rollout_depth=0"
     with server.client() as client:
         before = sum(1 for _ in client.iter_games())
-        for bot in (costly, "mcts:iterations=51:rollout_depth=0"):
+        for bot in (costly, "mcts:iterations=56:rollout_depth=0"):
             error = expect_error("INVALID_ARGUMENT", client.create_game, players=2,
                                  bot_seats={1: bot})
             assert error.metadata["field"] == "bot_seats[0].bot"
@@ -279,8 +279,8 @@ def test_a_bot_search_over_the_cost_cap_is_refused_naming_the_field(
         assert error.metadata["field"] == "bot"
         assert client.get_game(created.game_id).summary.seats[1].open
         accepted = client.create_game(players=2, bot_seats={
-            1: "mcts:iterations=50:rollout_depth=0"}, open_seats=[0])
-        assert accepted.state.summary.seats[1].bot == "mcts:iterations=50:rollout_depth=0"
+            1: "mcts:iterations=55:rollout_depth=0"}, open_seats=[0])
+        assert accepted.state.summary.seats[1].bot == "mcts:iterations=55:rollout_depth=0"
     rest = server.rest()
     try:
         error = expect_rest_error("INVALID_ARGUMENT", 400, rest.post, "/v1/games",
