@@ -26,23 +26,25 @@ from ..gen import game_service_pb2 as pb
 DEFAULTS_KEY = "@defaults_of_edition"
 
 
-def _engine_ruleset(ruleset: int) -> brass.Ruleset:
-    return brass.get_ruleset(pb.Ruleset.Name(ruleset).removeprefix("RULESET_").lower())
-
-
 @lru_cache(maxsize=8)
-def _defaults(ruleset: int) -> tuple[int, dict[str, Any]]:
-    """(rules edition, every option's default) of the engine's ruleset."""
-    engine = _engine_ruleset(ruleset)
+def _defaults(ruleset: int) -> tuple[int, dict[str, Any]] | None:
+    """(rules edition, every option's default) of the engine's ruleset (None: no ruleset
+    of the engine has that Ruleset value)."""
+    try:
+        name = pb.Ruleset.Name(ruleset).removeprefix("RULESET_").lower()
+        engine = brass.get_ruleset(name)
+    except (ValueError, brass.EngineError):
+        return None
     return engine.rules_edition, {spec.name: spec.default for spec in engine.options}
 
 
 def stored_options(ruleset: int, rules_edition: int, options: dict[str, Any]) -> str:
     """The options column's text: the options away from the defaults, with the marker
-    (the whole dict, as before, for a rules edition the engine does not have)."""
-    edition, defaults = _defaults(ruleset)
-    if rules_edition != edition:
+    (the whole dict, as before, for a ruleset or rules edition the engine does not have)."""
+    known = _defaults(ruleset)
+    if known is None or rules_edition != known[0]:
         return json.dumps(options, separators=(",", ":"))
+    edition, defaults = known
     changed = {name: value for name, value in options.items()
                if name not in defaults or defaults[name] != value
                or type(defaults[name]) is not type(value)}
@@ -58,7 +60,11 @@ def options_of_row(ruleset: int, text: str) -> dict[str, Any]:
         raise TypeError(f"dict expected, found {type(stored).__name__}")
     if DEFAULTS_KEY not in stored:
         return stored  # written whole, before the marker
-    edition, defaults = _defaults(ruleset)
+    known = _defaults(ruleset)
+    if known is None:
+        raise ValueError(f"options stored against the defaults of ruleset {ruleset}, "
+                         "which this engine does not have")
+    edition, defaults = known
     marked = stored.pop(DEFAULTS_KEY)
     if marked != edition:
         raise ValueError(f"options stored against the defaults of rules edition {marked!r}; "

@@ -98,3 +98,29 @@ def test_options_of_another_rules_edition_are_stored_whole(backend: Backend) -> 
             await store.close()
 
     asyncio.run(scenario())
+
+
+def test_a_marked_row_of_a_ruleset_the_engine_lacks_is_corrupt_and_others_read_whole(
+        backend: Backend) -> None:
+    url = backend.new_database_url()
+
+    async def scenario() -> None:
+        store = open_store(url)
+        await store.open()
+        try:
+            for game_id in ("u1", "u2"):
+                row = _row(game_id, {"mfg_v_vp": 11}, 2)
+                row.ruleset = 0  # RULESET_UNSPECIFIED: no ruleset of the engine
+                await store.create_game(row, Snapshot(0, b"s"))
+            assert json.loads(_stored_text(url, "u1")) == {"mfg_v_vp": 11}  # stored whole
+            read = await store.get_game("u1")
+            assert read is not None and read.options == {"mfg_v_vp": 11}
+            _execute(url, f"UPDATE games SET options = '{{\"{DEFAULTS_KEY}\": 2}}' "
+                          "WHERE game_id = 'u2'")
+            with pytest.raises(CorruptRecord, match="ruleset 0") as raised:
+                await store.get_game("u2")
+            assert raised.value.game_id == "u2"
+        finally:
+            await store.close()
+
+    asyncio.run(scenario())
