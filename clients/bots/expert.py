@@ -32,7 +32,7 @@ import numpy as np
 
 import brass
 from brass_clients.bots.base import Bot, number_option, register
-from brass_clients.bots.greedy import card_ids, finish_action
+from brass_clients.bots.greedy import board_groups, finish_action, plan_of
 from brass_clients.bots.heuristic import Evaluator
 from brass_clients.bots.mcts import MAX_ITERATIONS, MctsBot, final_rewards
 from brass_clients.bots.value_net import ValueNet, shipped_net
@@ -117,10 +117,7 @@ class ExpertBot(Bot):
             return self._staged(world, legal, seat, net, rng)
         ranked = self._rank_groups(world, listed, seat, net)
         ids = self._search(game, seat, ranked, net, rng)
-        walk = game.clone()
-        for this_id, next_id in zip(ids, ids[1:], strict=False):
-            walk.apply(this_id)
-            self._plan[walk.state_hash()] = next_id
+        self._plan.update(plan_of(game, ids))
         return ids[0]
 
     def _out_of_time(self) -> bool:
@@ -249,12 +246,3 @@ class ExpertBot(Bot):
                 best_value, best = value, option
         return best
 
-
-def board_groups(ruleset: str, actions: Sequence[tuple[int, ...]]) -> list[list[tuple[int, ...]]]:
-    """The actions grouped by what they do on the board (their ids without the cards
-    discarded), in listing order."""
-    cards = card_ids(ruleset)
-    groups: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
-    for ids in actions:
-        groups.setdefault(tuple(i for i in ids if i not in cards), []).append(ids)
-    return list(groups.values())

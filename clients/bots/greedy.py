@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 
 import brass
@@ -39,6 +39,27 @@ def _board_key(ids: tuple[int, ...], cards: frozenset[int]) -> tuple[int, ...]:
     group (then every variant of the best groups, as a card can cost something: whiskey
     in a Pittsburgh build its card does not allow)."""
     return tuple(i for i in ids if i not in cards)
+
+
+def board_groups(ruleset: str, actions: Sequence[tuple[int, ...]],
+                 ) -> list[list[tuple[int, ...]]]:
+    """The actions grouped by what they do on the board (their ids without the cards
+    discarded, `_board_key`), in listing order."""
+    cards = card_ids(ruleset)
+    groups: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
+    for ids in actions:
+        groups.setdefault(_board_key(ids, cards), []).append(ids)
+    return list(groups.values())
+
+
+def plan_of(game: brass.Game, ids: tuple[int, ...]) -> dict[int, int]:
+    """The rest of a chosen whole action, by the state hash each later id is played at."""
+    plan = {}
+    walk = game.clone()
+    for this_id, next_id in zip(ids, ids[1:], strict=False):
+        walk.apply(this_id)
+        plan[walk.state_hash()] = next_id
+    return plan
 
 
 @lru_cache(maxsize=8)
@@ -183,12 +204,9 @@ class GreedyBot(Bot):
             return self._staged(game, legal, seat, rng, evaluator, budget)
         if not candidates:  # nothing complete is listed: judge single decisions instead
             return self._best_single(game, legal, seat, rng, evaluator)
-        cards = card_ids(game.ruleset)
-        groups: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
-        for compound in candidates:
-            groups.setdefault(_board_key(compound.ids, cards), []).append(compound.ids)
         best_value, best = float("-inf"), []
-        for checked, variants in enumerate(groups.values()):
+        groups = board_groups(game.ruleset, [compound.ids for compound in candidates])
+        for checked, variants in enumerate(groups):
             if checked % 64 == 63 and self.stop is not None and self.stop():
                 break  # the game is abandoned: the best so far will do
             value = self._score(game, variants[0], seat, evaluator)
@@ -218,10 +236,7 @@ class GreedyBot(Bot):
         return rng.choice([option for value, option in scored if value >= top - 1e-9])
 
     def _remember(self, game: brass.Game, ids: tuple[int, ...]) -> None:
-        walk = game.clone()
-        for this_id, next_id in zip(ids, ids[1:], strict=False):
-            walk.apply(this_id)
-            self._plan[walk.state_hash()] = next_id
+        self._plan.update(plan_of(game, ids))
 
     @staticmethod
     def _score(game: brass.Game, ids: tuple[int, ...], seat: int, evaluator: Evaluator) -> float:

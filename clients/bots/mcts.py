@@ -23,7 +23,7 @@ from brass_clients.bots.base import (
     number_option,
     register,
 )
-from brass_clients.bots.greedy import finish_action, ranked_actions, staged_values
+from brass_clients.bots.greedy import finish_action, plan_of, ranked_actions, staged_values
 from brass_clients.bots.heuristic import Evaluator, evaluator_for
 
 RANK_WEIGHT = 0.7     # share of the reward given by the finishing rank
@@ -230,10 +230,7 @@ class MctsBot(Bot):
         best = max(range(len(nodes)), key=lambda k: (nodes[k].visits,
                                                       nodes[k].reward_sum / nodes[k].visits))
         ids = ranked[best][1]
-        walk = game.clone()
-        for this_id, next_id in zip(ids, ids[1:], strict=False):
-            walk.apply(this_id)
-            self._plan[walk.state_hash()] = next_id
+        self._plan.update(plan_of(game, ids))
         return ids[0]
 
     def _root_for(self, game: brass.Game) -> Node:
