@@ -96,12 +96,12 @@ def new_game_id() -> str:
     return f"{time.time_ns() // 1_000_000:011x}{secrets.randbits(36):09x}"
 
 
-def check_compound_length(count: int) -> None:
+def check_compound_length(count: int, field: str = "action.compound.ids") -> None:
     """Refuses a compound action of more than MAX_COMPOUND_IDS ids (INVALID_ARGUMENT)."""
     require(
         count <= MAX_COMPOUND_IDS,
         f"a compound action has at most {MAX_COMPOUND_IDS} ids, not {count}",
-        "action.compound.ids",
+        field,
     )
 
 

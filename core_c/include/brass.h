@@ -208,6 +208,13 @@ int brass_apply(BrassGame *g, int seat, int action, BrassEventLog *log, int *rea
 /* A whole compound action, atomically: all of it or nothing. *failed_at = index refused. */
 int brass_apply_sequence(BrassGame *g, int seat, const uint16_t *ids, int n,
                          BrassEventLog *log, int *reason, int *failed_at);
+/* The first decisions of one compound action (none of them ends the action nor reveals
+   hidden information), applied atomically, so that the decision after them can be asked:
+   its options and each refused option's reason, as the seat will meet them. An id that ends
+   the action is BRASS_E_ILLEGAL with *reason BRASS_R_TOO_MANY_DECISIONS (*failed_at = its
+   index); other errors as brass_apply_sequence. */
+int brass_apply_partial(BrassGame *g, int seat, const uint16_t *ids, int n, int *reason,
+                        int *failed_at);
 /* What applying `ids` would do (one decision when n == 1, else a whole compound action, as
    brass_apply_sequence), as `seat` may see it (-1: as a spectator, the move made for the
    seat to act): g is unchanged; `after` gets the outcome redacted for `seat`, with the cards

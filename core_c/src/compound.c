@@ -1,7 +1,7 @@
-/* Whole compound actions: applied atomically (brass_apply_sequence), previewed on a
-   concealed copy (brass_preview) and listed by a search over the decisions of one action
-   (brass_compound_actions). Each decision goes through engine.c's checks and undo
-   bookkeeping. */
+/* Whole compound actions: applied atomically (brass_apply_sequence; their first steps alone,
+   brass_apply_partial), previewed on a concealed copy (brass_preview) and listed by a search
+   over the decisions of one action (brass_compound_actions). Each decision goes through
+   engine.c's checks and undo bookkeeping. */
 #include <string.h>
 
 #include "engine.h"
@@ -21,8 +21,11 @@ static int compound_ended(const BrassRuleset *rs, const BrassGame *after, const 
     return rs->action_ended(after, before) || reveals(rs, after, before);
 }
 
-int brass_apply_sequence(BrassGame *g, int seat, const uint16_t *ids, int n, BrassEventLog *log,
-                         int *reason, int *failed_at) {
+/* Applies ids[0..n) on a copy of g, each checked; `whole`: the last one ends the compound
+   action and no other does; else none does (the first steps of one). g changes only when
+   all of them are applied. */
+static int apply_steps(BrassGame *g, int seat, const uint16_t *ids, int n, BrassEventLog *log,
+                       int *reason, int *failed_at, int whole) {
     const BrassRuleset *rs = ruleset_of(g);
     if (!rs || (!ids && n) || n <= 0) return BRASS_E_BAD_ARGUMENT;
     BrassGame work, before;
@@ -35,7 +38,7 @@ int brass_apply_sequence(BrassGame *g, int seat, const uint16_t *ids, int n, Bra
         int err = engine_check(rs, &work, seat, ids[i], reason);
         if (!err) engine_apply_counted(rs, &work, ids[i], log);
         int ended = err == BRASS_OK && compound_ended(rs, &work, &before);
-        if (err == BRASS_OK && ended != (i == n - 1)) {
+        if (err == BRASS_OK && ended != (whole && i == n - 1)) {
             err = BRASS_E_ILLEGAL;
             if (reason) *reason = ended ? BRASS_R_TOO_MANY_DECISIONS : BRASS_R_INCOMPLETE_ACTION;
         }
@@ -48,6 +51,16 @@ int brass_apply_sequence(BrassGame *g, int seat, const uint16_t *ids, int n, Bra
     }
     memcpy(g, &work, rs->state_size);
     return BRASS_OK;
+}
+
+int brass_apply_sequence(BrassGame *g, int seat, const uint16_t *ids, int n, BrassEventLog *log,
+                         int *reason, int *failed_at) {
+    return apply_steps(g, seat, ids, n, log, reason, failed_at, 1);
+}
+
+int brass_apply_partial(BrassGame *g, int seat, const uint16_t *ids, int n, int *reason,
+                        int *failed_at) {
+    return apply_steps(g, seat, ids, n, NULL, reason, failed_at, 0);
 }
 
 /* A preview is worked out on a copy concealed for the seat to act (what it cannot see dealt

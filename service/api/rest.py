@@ -31,6 +31,7 @@ from .rest_parse import (
     ClientGone,
     RestRequest,
     bool_param,
+    int_list_param,
     int_param,
     path_game_id,
     query_either,
@@ -374,6 +375,7 @@ class RestGateway:
                 query_either(request, "includeUnavailable", "include_unavailable"),
                 "includeUnavailable",
             ),
+            after_ids=int_list_param(query_either(request, "afterIds", "after_ids"), "afterIds"),
         )
         return await self.service.list_legal_actions(message, caller, record)
 

@@ -249,6 +249,15 @@ def int_param(value: str | None, name: str, bits: int, low: int | None = None) -
     return number
 
 
+def int_list_param(value: str | None, name: str) -> list[int]:
+    """A query parameter holding a list of 32-bit integers joined by commas (`12,40`; a
+    comma percent-encoded too); absent: none."""
+    if value is None:
+        return []
+    parts = value.replace("%2C", ",").replace("%2c", ",").split(",")
+    return [int_param(part, name, 32) for part in parts]
+
+
 def query_either(request: RestRequest, camel: str, snake: str) -> str | None:
     """A query parameter by its JSON name, else by its proto field name."""
     value = request.query_param(camel)

@@ -61,7 +61,10 @@ ROUTES: list[Route] = [
           response="ListLegalActionsResponse", authorization="required",
           query=(("includeCompoundActions", _BOOL, "Also list complete compound actions."),
                  ("includeUnavailable", _BOOL,
-                  "Also list unavailable options with the engine's reason."))),
+                  "Also list unavailable options with the engine's reason."),
+                 ("afterIds", {"type": "string", "pattern": "^-?[0-9]+(,-?[0-9]+)*$"},
+                  "The decision after these first steps of the caller's action in progress, "
+                  "ids joined by commas (12,40); nothing is applied."))),
     Route("POST", "/v1/games/{gameId}/actions", "SubmitAction",
           "Apply a decision or a whole compound action.", request="SubmitActionRequest",
           response="SubmitActionResponse", authorization="required"),

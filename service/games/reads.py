@@ -4,13 +4,15 @@ replay.py's).
 
 from __future__ import annotations
 
+import brass
+
 from .. import hosted
 from ..accounts import Accounts
-from ..errors import ServiceError
+from ..errors import ServiceError, from_engine_error
 from ..gen import game_service_pb2 as pb
 from ..i18n import LANGUAGE, Text, reason_text
 from ..observability import RequestRecord
-from ..requests import decode_cursor, encode_cursor, require
+from ..requests import check_compound_length, decode_cursor, encode_cursor, require
 from ..store import ListFilter, Store, StoreUnavailable
 from ..views import typed
 from ..views.answers import LegalOptions, StateParts, add_compound_actions, length_delimited
@@ -86,7 +88,13 @@ class Reads:
                 version=live.version,
                 current_seat=game.current_seat,
             )
-        head, options_bytes, options_json = self.legal.parts(row, live, seat)
+        if request.after_ids:
+            game = self._after_steps(game, list(request.after_ids), seat, live.version)
+            head = pb.ListLegalActionsResponse(game_id=row.game_id, version=live.version,
+                                               seat=seat, decision=game.decision)
+            options_bytes, options_json = self.legal.options(game.decision, game)
+        else:
+            head, options_bytes, options_json = self.legal.parts(row, live, seat)
         if request.include_unavailable:
             language = LANGUAGE.get()
             for option_id, reason, message in game.unavailable():
@@ -101,6 +109,18 @@ class Reads:
             data=head.SerializeToString() + options_bytes,
             json_text=lambda: self.legal.json_text(head, options_json, plain),
         )
+
+    @staticmethod
+    def _after_steps(game: brass.Game, ids: list[int], seat: int, version: int) -> brass.Game:
+        """A copy of `game` after the first steps `ids` of the seat's action in progress (the
+        core refuses ids that are not such steps)."""
+        check_compound_length(len(ids), "after_ids")
+        work = game.clone()
+        try:
+            work.apply_partial(ids, seat=seat)
+        except brass.EngineError as exc:
+            raise from_engine_error(exc, game.ruleset, version=version) from exc
+        return work
 
     async def list_games(
         self, request: pb.ListGamesRequest, record: RequestRecord, caller: Caller | None = None

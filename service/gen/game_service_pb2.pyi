@@ -544,14 +544,16 @@ class GetGameResponse(_message.Message):
     def __init__(self, state: _Optional[_Union[GameState, _Mapping]] = ...) -> None: ...
 
 class ListLegalActionsRequest(_message.Message):
-    __slots__ = ("game_id", "include_compound_actions", "include_unavailable")
+    __slots__ = ("game_id", "include_compound_actions", "include_unavailable", "after_ids")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     INCLUDE_COMPOUND_ACTIONS_FIELD_NUMBER: _ClassVar[int]
     INCLUDE_UNAVAILABLE_FIELD_NUMBER: _ClassVar[int]
+    AFTER_IDS_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     include_compound_actions: bool
     include_unavailable: bool
-    def __init__(self, game_id: _Optional[str] = ..., include_compound_actions: _Optional[bool] = ..., include_unavailable: _Optional[bool] = ...) -> None: ...
+    after_ids: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, game_id: _Optional[str] = ..., include_compound_actions: _Optional[bool] = ..., include_unavailable: _Optional[bool] = ..., after_ids: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class ListLegalActionsResponse(_message.Message):
     __slots__ = ("game_id", "version", "seat", "decision", "options", "unavailable", "compound_actions", "compound_actions_truncated")

@@ -166,6 +166,47 @@ def test_a_whole_turn_is_played_by_keyboard_alone(
     shot(page, artifacts, "31-keyboard-turn")
 
 
+FOCUSED_OPTION = ("() => { const a = document.activeElement; return a && a.matches("
+                  "'.decision ul.options button.option') ? a.dataset.optionId : null; }")
+
+
+def test_a_redraw_keeps_the_focus_on_the_focused_option(
+    browser: Any, site: tuple[str, Rest], artifacts: Path
+) -> None:
+    """A redraw of the game page (here: a change of seats heard on the watch stream, as a
+    move or a late answer would cause) while the keyboard is on an option of the list that
+    is on the board too (a slot of a build kept step by step) leaves the focus on that same
+    option of the list, not on its twin on the board nor on nothing."""
+    base, rest = site
+    created = rest.call("POST", "/v1/games", body={"players": 2, "seed": "1"})
+    game_id = created["gameId"]
+    tokens = {int(s.get("seat", 0)): s["token"] for s in created["seats"]}
+    me = current_seat(rest.game(game_id))
+    page = axe_page(browser)
+    page.goto(f"{base}/#/play/{game_id}/{me}/{tokens[me]}")
+    page.wait_for_selector(".game[data-version]")
+    wait_my_options(page)
+    actions = rest.call("GET", "/v1/rulesets/birmingham")["ruleset"]["actions"]
+    ids = {a["name"]: a["id"] for a in actions}
+    for name in ("type:build", "card:coal"):  # to the slot step, by keyboard
+        tab_to(page, f".decision ul.options button.option[data-option-id='{ids[name]}']")
+        take_step(page, lambda: page.keyboard.press("Enter"))
+    page.wait_for_function(FOCUSED_OPTION)  # the focus went on to the slot step
+    page.keyboard.press("Tab")  # to the second slot: the first is where the focus starts
+    focused = page.evaluate(FOCUSED_OPTION)
+    assert focused and page.locator(f"svg.board [data-action-id='{focused}'].legal").count()
+    lines = page.locator(".event-log li").count()
+    rest.call("POST", f"/v1/games/{game_id}:reissueSeatToken", created["hostToken"],
+              {"seat": 1 - me})
+    page.wait_for_function("n => document.querySelectorAll('.event-log li').length > n",
+                           arg=lines, timeout=PAGE_TIMEOUT_MS)
+    assert page.evaluate(FOCUSED_OPTION) == focused, page_state(page)
+    page.keyboard.press("Enter")  # and the keyboard goes on from there
+    page.wait_for_selector(".game[data-preview-ready=true] button.confirm:not([disabled])",
+                           timeout=PAGE_TIMEOUT_MS)
+    assert page.evaluate("() => document.activeElement.matches('button.confirm')")
+
+
 def test_axe_finds_no_serious_violation_on_the_account_pages_used_by_keyboard(
     browser: Any, site: tuple[str, Rest], artifacts: Path
 ) -> None:

@@ -441,3 +441,44 @@ def test_clicks_per_action_on_the_map_and_by_steps(
     print("clicks per action:", ", ".join(f"{k} {n}" for k, n in clicks.items()))
     print("previews:", " | ".join(sentences.values()))
     assert not page.errors
+
+
+def test_a_later_step_kept_by_the_page_greys_out_its_options_with_the_reasons(
+    browser: Any, site: tuple[str, Rest], artifacts: Path
+) -> None:
+    """A build chosen step by step (Build, then the Coal card: nothing sent) asks for the
+    slot: the slots that cannot take coal are greyed out on the board with the engine's
+    reason on hover (their title) and on a click (the line above the board), and listed
+    under the options as unavailable with it, as at the server's own decision."""
+    base, rest = site
+    created = rest.call("POST", "/v1/games", body={"players": 2, "seed": "1"})
+    game_id = created["gameId"]
+    tokens = {int(s.get("seat", 0)): s["token"] for s in created["seats"]}
+    me = current_seat(rest.game(game_id))
+    actions = rest.call("GET", "/v1/rulesets/birmingham")["ruleset"]["actions"]
+    ids = {a["name"]: a["id"] for a in actions}
+    # what the service says of that slot step (the page must show the same)
+    after = rest.call("GET", f"/v1/games/{game_id}/actions?includeUnavailable=true"
+                      f"&afterIds={ids['type:build']},{ids['card:coal']}", tokens[me])
+    assert after["decision"] == "build_slot"
+    wrong = next(u for u in after["unavailable"] if u["reason"] == "SLOT_WRONG_INDUSTRY")
+    page = seat_page(browser, base, game_id, me, tokens[me])
+    wait_my_options(page)
+    for name in ("type:build", "card:coal"):
+        option = page.locator(f".decision button.option[data-option-id='{ids[name]}']")
+        take_step(page, option.click)
+    assert page.get_attribute(".game", "data-steps") == "2"
+    slot = page.locator(f"svg.board .slot.refused[data-action-id='{wrong['id']}']")
+    slot.wait_for(state="attached", timeout=PAGE_TIMEOUT_MS)
+    assert slot.get_attribute("data-reason") == wrong["message"]
+    assert wrong["message"] in slot.locator("title").text_content()
+    slot.click()
+    assert wrong["message"] in page.locator(".board-said").inner_text()
+    listed = page.locator(".decision .unavailable-options li"
+                          f":has(button[data-option-id='{wrong['id']}'])")
+    assert wrong["message"] in listed.locator(".reason").text_content()
+    # the coal slots are still the step's options, on the board and in the list
+    assert page.locator("svg.board .slot.legal:not(.target)").count() == len(after["options"])
+    shot(page, artifacts, "38-step-refused-reason")
+    assert int(rest.game(game_id)["summary"]["version"]) == 0  # nothing was sent
+    assert not page.errors

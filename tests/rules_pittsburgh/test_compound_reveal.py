@@ -132,3 +132,24 @@ def test_every_listed_compound_previews_and_applies() -> None:
             game.apply(rng.choice(game.legal_ids()))
     print(f"\nlisted compounds previewed and applied: {dict(figures)}")
     assert figures["compounds"] > 1000 and figures["reveals"] >= 10
+
+
+def test_an_actions_first_steps_stop_before_the_reveal() -> None:
+    """apply_partial (a page's later step, asked before the action is sent whole) applies
+    the network's steps up to the iron's source, whose choice reveals Lima/Findlay's tile
+    (P26): that id is refused (TOO_MANY_DECISIONS) and the game is unchanged, so no later
+    step's options or reasons can depend on the hidden tile."""
+    game = _position_with_money_tile_at_lima()
+    seat = game.current_seat
+    actions, _ = game.compound_actions(limit=200_000)
+    ids = list(next(a for a in actions if a.key == f"{NETWORK_TO_LIMA} market:toledo").ids)
+    steps = game.clone()
+    steps.apply_partial(ids[:-1], seat=seat)
+    assert _lima(steps.view(seat))["tile_state"] == _lima(game.view(seat))["tile_state"]
+    sources = {o.name for o in steps.legal_actions()}
+    assert sources == {"market:toledo", "vanderbilt"}
+    before = game.state_hash()
+    with pytest.raises(brass.EngineError) as refused:
+        game.apply_partial(ids, seat=seat)
+    assert refused.value.reason == "TOO_MANY_DECISIONS"
+    assert game.state_hash() == before and game.version == 0

@@ -352,21 +352,14 @@ class Game:
 
     def apply_compound(self, ids: Iterable[int], seat: int | None = None) -> list[dict[str, Any]]:
         """Apply a whole compound action atomically: all of it or nothing."""
-        rs = self._rs
-        ids = _id_list(ids, rs)
-        s = self._check_seat(seat)
-        arr = ffi.new("uint16_t[]", ids)
-        log, reason, _ = _buffers()
-        log.count = log.dropped = 0
-        at = ffi.new("int *")
-        self._hold_barrier()
-        err = lib.brass_apply_sequence(self._g, s, arr, len(ids), log, reason, at)
-        if err:
-            k = at[0]
-            _raise(err, reason[0], f"ids[{k}]={ids[k]} ({rs.action_names[ids[k]]})", rs=rs)
-        self._decisions.extend(ids)
-        self._note_applied(ids)
-        return self._events(log)
+        return _apply_ids(self, ids, seat, whole=True)
+
+    def apply_partial(self, ids: Iterable[int], seat: int | None = None) -> None:
+        """Apply the first decisions of one compound action atomically (none may end the
+        action or reveal hidden information: TOO_MANY_DECISIONS at one that does), so that
+        the decision after them can be asked: a client's steps of an action, kept before it
+        sends them whole, get that decision's options and refusals (`unavailable()`)."""
+        _apply_ids(self, ids, seat, whole=False)
 
     def undo_steps(self, seat: int | None = None) -> int:
         """How many decisions undo() would take back now (0 when it would be refused)."""
@@ -585,3 +578,24 @@ def _unpickle_game(snapshot: bytes, record: dict[str, Any],
         game._barrier = _state_bytes(kept._g, kept._rs)
         game._turn = [int(i) for i in barrier[1]]
     return game
+
+
+def _apply_ids(game: Game, ids: Iterable[int], seat: int | None, whole: bool
+               ) -> list[dict[str, Any]]:
+    """apply_compound (`whole`) and apply_partial: the ids atomically, or nothing."""
+    rs = game._rs
+    ids = _id_list(ids, rs)
+    s = game._check_seat(seat)
+    arr = ffi.new("uint16_t[]", ids)
+    log, reason, _ = _buffers()
+    log.count = log.dropped = 0
+    at = ffi.new("int *")
+    game._hold_barrier()
+    err = (lib.brass_apply_sequence(game._g, s, arr, len(ids), log, reason, at) if whole
+           else lib.brass_apply_partial(game._g, s, arr, len(ids), reason, at))
+    if err:
+        k = at[0]
+        _raise(err, reason[0], f"ids[{k}]={ids[k]} ({rs.action_names[ids[k]]})", rs=rs)
+    game._decisions.extend(ids)
+    game._note_applied(ids)
+    return game._events(log)

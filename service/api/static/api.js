@@ -59,6 +59,11 @@ export const api = {
   legal: (id, token) => call('GET', `/v1/games/${enc(id)}/actions`, {
     token, query: { includeCompoundActions: true, includeUnavailable: true },
   }),
+  // the decision after the first steps `ids` of the action in progress (nothing applied):
+  // its refused options with the engine's reasons
+  legalAfter: (id, token, ids) => call('GET', `/v1/games/${enc(id)}/actions`, {
+    token, query: { includeUnavailable: true, afterIds: ids.join(',') },
+  }),
   submit: (id, token, action, expectedVersion) => call('POST', `/v1/games/${enc(id)}/actions`, {
     token,
     body: { action, expectedVersion: String(expectedVersion), idempotencyKey: newKey() },

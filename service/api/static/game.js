@@ -260,7 +260,27 @@ export async function gamePage(root, go, gameId, seat) {
       return { options: st.legal.options, unavailable: st.legal.unavailable, prompt: decisionPrompt(st.legal.decision) };
     }
     const { options } = stepsOf(st.legal, st.path);
-    return { options, unavailable: [], prompt: stepPrompt(st.path, options) };
+    return { options, unavailable: stepUnavailable(), prompt: stepPrompt(st.path, options) };
+  }
+
+  // A later step's refused options, each with the engine's reason, as the server's decision
+  // has them: the service answers the decision after the path's ids (nothing applied),
+  // asked once per path; none until it answers.
+  const stepReasons = new Map();
+  function stepUnavailable() {
+    const legal = st.legal;
+    const ids = st.path.map((p) => p.id);
+    const key = `${legal.version}:${ids.join(',')}`;
+    if (stepReasons.has(key)) return stepReasons.get(key) || [];
+    if (stepReasons.size > 200) stepReasons.clear();
+    stepReasons.set(key, null);
+    api.legalAfter(gameId, st.token, ids).then((answer) => {
+      const after = readLegal(answer);
+      if (after.version !== legal.version) return;
+      stepReasons.set(key, after.unavailable);
+      if (st.legal === legal && st.path.map((p) => p.id).join(',') === ids.join(',')) render();
+    }).catch(() => stepReasons.set(key, [])); // the game moved on, or the server is away
+    return [];
   }
 
   // An option of the current step (the list's or the board's): it goes on the path and the
@@ -532,11 +552,30 @@ export async function gamePage(root, go, gameId, seat) {
     list.scrollTop = list.scrollHeight;
   }
 
+  // Keyboard focus stays on the same control across a redraw (every panel is drawn anew):
+  // the control of the same panel with the same option, board place, action or key
+  // (an option is both on the board and in the list: the one that had the focus).
+  const FOCUS_KEYS = ['optionId', 'actionId', 'target', 'key'];
+  function focusedControl() {
+    const active = document.activeElement;
+    if (!active || !root.contains(active) || !active.dataset) return null;
+    const panel = Object.values(el).find((p) => p && p.contains(active));
+    const name = FOCUS_KEYS.find((k) => active.dataset[k] !== undefined);
+    const attr = name && `data-${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+    const selector = attr ? `[${attr}="${CSS.escape(active.dataset[name])}"]`
+      : active.classList.length ? `${active.tagName.toLowerCase()}.${CSS.escape(active.classList[0])}` : null;
+    return panel && selector ? { active, panel, selector } : null;
+  }
+  function refocus({ active, panel, selector }) {
+    if (root.contains(active)) return;
+    const again = [...panel.querySelectorAll(selector)]
+      .find((x) => !x.disabled && (x.tabIndex >= 0 || x.getAttribute('tabindex') !== null));
+    if (again) again.focus();
+  }
+
   function render() {
     if (st.closed) return;
-    // keep keyboard focus on the same control across a redraw
-    const active = document.activeElement;
-    const focusKey = active && (active.dataset.optionId || active.dataset.actionId || active.dataset.key);
+    const focused = focusedControl();
     renderStatus();
     renderLobby();
     renderBoard();
@@ -552,9 +591,8 @@ export async function gamePage(root, go, gameId, seat) {
     if (next) {
       st.focusNext = false;
       next.focus();
-    } else if (focusKey && !root.contains(active)) {
-      const again = root.querySelector(`[data-option-id="${focusKey}"]:not([disabled]), [data-action-id="${focusKey}"][tabindex], [data-key="${CSS.escape(focusKey)}"]`);
-      if (again) again.focus();
+    } else if (focused) {
+      refocus(focused);
     }
     document.title = myTurn() ? t('game.titleTurn') : t('game.titleGame');
   }
