@@ -4,9 +4,11 @@ At each decision that starts a choice (not the rest of an action it already chos
 
 1. re-deals what its seat cannot see (`game.determinize`) and lists every complete action
    from here (`compound_actions`); the static evaluator (`heuristic.evaluator_for`, as
-   greedy) ranks them by board group (actions that differ only in the cards discarded) and
-   the `candidates` best groups are kept, each as its variant whose hand the value net
-   (`value_net.ValueNet`) likes best, starting with the net's value as one visit;
+   greedy) ranks them by group (`greedy.source_groups`: actions that differ only in the
+   cards discarded and in where off-board cubes come from) and the `candidates` best
+   groups are kept, each as its best source variant by the evaluator and that variant's
+   card variant the value net (`value_net.ValueNet`) likes best, starting with the net's
+   value as one visit;
 2. runs iterations: a candidate picked by UCB1, a fresh re-deal, the candidate applied, then
    `depth` more whole actions, each its actor's best by the static evaluator (among the
    first `reply_limit` listed: the opponents are modelled as greedy, the play the net was
@@ -14,11 +16,16 @@ At each decision that starts a choice (not the rest of an action it already chos
    `mcts.final_rewards`);
 3. plays the most visited candidate (ties: the higher mean), its later decisions from memory.
 
-A decision with more whole actions than `root_limit` is made id by id (as greedy's
-`evaluations`): each legal id is valued by the net after random completions of the action.
+A decision with more whole actions than `root_limit` (or more groups than half of `work`)
+is made id by id (as greedy's `evaluations`): each legal id is valued by the net after
+random completions of the action.
 With `ms` > 0 every step (the ranking, the iterations, the id-by-id choice) stops once the
 deciding thread has used that much CPU time (`time.thread_time`: the budget means the same
-on a busy machine); otherwise `iterations` bound the search.
+on a busy machine); otherwise `iterations` bound the search, and `work` bounds the positions
+a decision scores (by the evaluator or the net, its main cost: about 0.1 ms each): an
+iteration whose reply would pass it is not started. Counted, not timed, so a decision is
+the same for a seed on any machine, and its worst time is bounded on Pittsburgh's largest
+turns too.
 """
 
 from __future__ import annotations
@@ -32,7 +39,7 @@ import numpy as np
 
 import brass
 from brass_clients.bots.base import Bot, number_option, register
-from brass_clients.bots.greedy import board_groups, finish_action, plan_of
+from brass_clients.bots.greedy import SourceGroup, finish_action, plan_of, source_groups
 from brass_clients.bots.heuristic import Evaluator
 from brass_clients.bots.mcts import MAX_ITERATIONS, MctsBot, final_rewards
 from brass_clients.bots.value_net import ValueNet, shipped_net
@@ -41,6 +48,11 @@ MAX_MS = 3_600_000.0
 MAX_CANDIDATES = 1000
 MAX_DEPTH = 16
 MAX_LIMIT = 200_000  # brass.args.MAX_COMPOUND_LIMIT
+MAX_WORK = 1 << 30
+# Positions scored per decision by default (`work` -1), by ruleset: measured at about
+# 0.05 ms each in Birmingham and 0.08-0.13 ms in Pittsburgh (2-4 players), so that a
+# decision's worst stays well under a second of one core.
+WORK_BY_RULESET = {"birmingham": 8000, "pittsburgh": 4000}
 VALUE_CHUNK = 256  # positions valued per net call (and between looks at the clock)
 # The service's bot budget counts a search in playout decisions (service/bots/bot_seats.py).
 # Measured on Birmingham (2 players, mid-game): a reply (listing and scoring the actor's
@@ -49,6 +61,10 @@ VALUE_CHUNK = 256  # positions valued per net call (and between looks at the clo
 # not either).
 DECISIONS_PER_REPLY = 1000
 DECISIONS_PER_LEAF = 25
+
+
+class _WorkSpent(Exception):
+    """The work budget cannot pay for the rest of this iteration."""
 
 
 @register("expert")
@@ -60,7 +76,8 @@ class ExpertBot(Bot):
 
     def __init__(self, iterations: int = 32, ms: float = 0.0, candidates: int = 8,
                  depth: int = 1, exploration: float = 0.3, reply_limit: int = 1000,
-                 root_limit: int = 4000, evaluations: int = 256) -> None:
+                 root_limit: int = 4000, evaluations: int = 256,
+                 work: int = -1) -> None:
         name = self.name
         self.iterations = number_option(name, "iterations", iterations, integer=True,
                                         minimum=0, maximum=MAX_ITERATIONS)
@@ -77,9 +94,15 @@ class ExpertBot(Bot):
                                         minimum=1, maximum=MAX_LIMIT)
         self.evaluations = number_option(name, "evaluations", evaluations, integer=True,
                                          minimum=1, maximum=MAX_LIMIT)
+        self.work = number_option(name, "work", work, integer=True, minimum=-1,
+                                  maximum=MAX_WORK)
         self._plan: dict[int, int] = {}  # state hash -> next id of a chosen whole action
         self._deadline: float | None = None
+        self._budget: int | None = None  # positions this decision may score (None: any)
+        self._scored = 0
         self.last_iterations = 0
+        # Positions scored by the last decision (the evaluator's or the net's valuations).
+        self.last_scored = 0
         # Root visits of the last search by the first id of each candidate action (its
         # starting visit, the net's value, left out).
         self.last_visits: dict[int, int] = {}
@@ -100,6 +123,7 @@ class ExpertBot(Bot):
     def choose(self, game: brass.Game, rng: random.Random) -> int:
         self.last_visits = {}
         self.last_iterations = 0
+        self.last_scored = 0
         planned = self._plan.pop(game.state_hash(), None)
         if planned is not None:
             return planned
@@ -110,36 +134,60 @@ class ExpertBot(Bot):
         if len(legal) == 1:
             return legal[0]
         self._deadline = time.thread_time() + self.ms / 1000 if self.ms > 0 else None
+        work = WORK_BY_RULESET.get(game.ruleset, 0) if self.work < 0 else self.work
+        self._budget = work if self.ms == 0 and work > 0 else None
+        self._scored = 0
+        try:
+            return self._decide(game, legal, seat, rng)
+        finally:
+            self.last_scored = self._scored
+
+    def _decide(self, game: brass.Game, legal: list[int], seat: int,
+                rng: random.Random) -> int:
         net = shipped_net(game.ruleset)
         world = game.determinize(seat, rng.getrandbits(64))
         listed, truncated = world.compound_ids(limit=self.root_limit)
-        if truncated or not listed:
+        groups = source_groups(world.ruleset, listed)
+        if truncated or not listed or (self._budget is not None
+                                       and len(groups) > self._budget // 2):
             return self._staged(world, legal, seat, net, rng)
-        ranked = self._rank_groups(world, listed, seat, net)
+        ranked = self._rank_groups(world, groups, seat, net)
         ids = self._search(game, seat, ranked, net, rng)
         self._plan.update(plan_of(game, ids))
         return ids[0]
+
+    def _room(self) -> float:
+        """Positions this decision may still score."""
+        return math.inf if self._budget is None else self._budget - self._scored
 
     def _out_of_time(self) -> bool:
         if self.stop is not None and self.stop():
             return True
         return self._deadline is not None and time.thread_time() >= self._deadline
 
-    def _rank_groups(self, world: brass.Game, actions: Sequence[tuple[int, ...]], seat: int,
+    def _rank_groups(self, world: brass.Game, groups: list[SourceGroup], seat: int,
                      net: ValueNet) -> list[tuple[float, tuple[int, ...]]]:
         """The `candidates` best actions, best first, with the net's value for `seat` after
-        each: the board groups (actions that differ only in the cards discarded) ranked by
-        the static evaluator on their first variant, then each kept group's variant whose
-        hand the net likes best."""
-        groups = board_groups(world.ruleset, actions)
-        values = self._heuristic_after(world, [variants[0] for variants in groups], seat,
-                                       net.evaluator)
+        each: the groups (`source_groups`) ranked by the static evaluator on their first
+        action, then each kept group's best source variant by the evaluator and that
+        variant's card variant the net likes best (as many variants as the work budget
+        leaves room for, the first always)."""
+        evaluator = net.evaluator
+        firsts = [next(iter(variants.values()))[0] for variants in groups]
+        values = self._heuristic_after(world, firsts, seat, evaluator)
         order = sorted(range(len(values)), key=lambda k: -values[k])[: self.candidates]
         ranked = []
         for k in order:
-            scores = self._values_after(world, groups[k], seat, net)
+            sources = list(groups[k].values())
+            room = max(0, int(min(self._room(), len(sources))) - 1)
+            source_values = [values[k]] + self._heuristic_after(
+                world, [same_board[0] for same_board in sources[1:1 + room]], seat, evaluator)
+            cards = sources[int(np.argmax(source_values))]
+            scores = self._values_after(world, cards[: max(1, int(min(self._room(),
+                                                                      len(cards))))],
+                                        seat, net)
             best = int(np.argmax(scores))
-            ranked.append((scores[best], groups[k][best]))
+            ranked.append((scores[best], cards[best]))
         ranked.sort(key=lambda entry: -entry[0])
         return ranked
 
@@ -154,6 +202,7 @@ class ExpertBot(Bot):
             trial = world.clone()
             trial.apply_compound(ids)
             values.append(evaluator.value(trial, seat))
+        self._scored += len(values)
         return values
 
     def _values_after(self, world: brass.Game, actions: Sequence[tuple[int, ...]],
@@ -168,6 +217,7 @@ class ExpertBot(Bot):
                 trial.apply_compound(ids)
                 rows.append(net.features(trial, seat))
             values.extend(float(v) for v in net.predict(np.stack(rows)))
+            self._scored += len(rows)
         return values
 
     def _search(self, game: brass.Game, seat: int,
@@ -187,7 +237,10 @@ class ExpertBot(Bot):
                        + self.exploration * math.sqrt(log_total / visits[k]))
             world = game.determinize(seat, rng.getrandbits(64))
             world.apply_compound(ranked[pick][1])
-            totals[pick] += self._leaf_value(world, seat, net, rng)
+            try:
+                totals[pick] += self._leaf_value(world, seat, net, rng)
+            except _WorkSpent:
+                break
             visits[pick] += 1
             done += 1
         self.last_iterations = done
@@ -198,7 +251,8 @@ class ExpertBot(Bot):
 
     def _leaf_value(self, world: brass.Game, seat: int, net: ValueNet,
                     rng: random.Random) -> float:
-        """`depth` whole actions more, each its actor's net-best, then the net's value."""
+        """`depth` whole actions more, each its actor's best by the evaluator, then the
+        net's value (_WorkSpent when the work budget cannot pay for it)."""
         for _ in range(self.depth):
             if world.is_over:
                 break
@@ -213,6 +267,9 @@ class ExpertBot(Bot):
             world.apply_compound(reply)
         if world.is_over:
             return final_rewards(world)[seat]
+        if self._room() < 1:
+            raise _WorkSpent
+        self._scored += 1
         return net.value(world, seat)
 
     def _best_reply(self, world: brass.Game, actor: int,
@@ -220,8 +277,10 @@ class ExpertBot(Bot):
         listed, _truncated = world.compound_ids(limit=self.reply_limit)
         if not listed:
             return None
-        groups = board_groups(world.ruleset, listed)
-        actions = [variants[0] for variants in groups]
+        groups = source_groups(world.ruleset, listed)
+        if self._room() < len(groups) + 1:  # its evaluations and the leaf's
+            raise _WorkSpent
+        actions = [next(iter(variants.values()))[0] for variants in groups]
         values = self._heuristic_after(world, actions, actor, net.evaluator)
         return actions[int(np.argmax(values))]
 
@@ -232,7 +291,7 @@ class ExpertBot(Bot):
         per_id = max(1, self.evaluations // len(legal))
         best_value, best = -math.inf, legal[0]
         for checked, option in enumerate(legal):
-            if checked > 0 and self._out_of_time():
+            if checked > 0 and self._out_of_time() or self._room() < per_id:
                 break
             after = world.clone()
             after.apply(option)
@@ -242,6 +301,7 @@ class ExpertBot(Bot):
                 finish_action(trial, rng)
                 rows.append(net.features(trial, seat))
             value = float(np.max(net.predict(np.stack(rows))))
+            self._scored += len(rows)
             if value > best_value:
                 best_value, best = value, option
         return best

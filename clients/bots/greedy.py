@@ -69,6 +69,24 @@ def off_board_source_ids(ruleset: str) -> frozenset[int]:
                      if name in ("market", "vanderbilt") or name.startswith("market:"))
 
 
+SourceGroup = dict[tuple[int, ...], list[tuple[int, ...]]]
+
+
+def source_groups(ruleset: str, actions: Sequence[tuple[int, ...]]) -> list[SourceGroup]:
+    """The actions grouped by what they do on the board apart from where off-board cubes
+    come from (their ids without cards and market/Vanderbilt sources), in listing order;
+    each group maps its source variants (ids without cards, `_board_key`) to their card
+    variants."""
+    cards = card_ids(ruleset)
+    off_board = off_board_source_ids(ruleset)
+    groups: dict[tuple[int, ...], SourceGroup] = {}
+    for ids in actions:
+        by_cards = _board_key(ids, cards)
+        coarse = tuple(i for i in by_cards if i not in off_board)
+        groups.setdefault(coarse, {}).setdefault(by_cards, []).append(ids)
+    return list(groups.values())
+
+
 def ranked_actions(game: brass.Game, seat: int, evaluator: Evaluator, top: int,
                    max_candidates: int = 20000,
                    stop: Callable[[], bool] | None = None,
@@ -86,15 +104,8 @@ def ranked_actions(game: brass.Game, seat: int, evaluator: Evaluator, top: int,
     Pittsburgh whiskey)."""
     if candidates is None:
         candidates, _truncated = game.compound_ids(limit=max_candidates)
-    cards = card_ids(game.ruleset)
-    off_board = off_board_source_ids(game.ruleset)
-    groups: dict[tuple[int, ...], dict[tuple[int, ...], list[tuple[int, ...]]]] = {}
-    for ids in candidates:
-        by_cards = _board_key(ids, cards)
-        coarse = tuple(i for i in by_cards if i not in off_board)
-        groups.setdefault(coarse, {}).setdefault(by_cards, []).append(ids)
-    scored: list[tuple[float, int, dict[tuple[int, ...], list[tuple[int, ...]]]]] = []
-    for checked, variants in enumerate(groups.values()):
+    scored: list[tuple[float, int, SourceGroup]] = []
+    for checked, variants in enumerate(source_groups(game.ruleset, candidates)):
         if checked % 64 == 63 and stop is not None and stop():
             break
         first = next(iter(variants.values()))[0]
@@ -107,7 +118,7 @@ def ranked_actions(game: brass.Game, seat: int, evaluator: Evaluator, top: int,
 
 
 def _best_variant(game: brass.Game, seat: int, evaluator: Evaluator, first_value: float,
-                  variants: dict[tuple[int, ...], list[tuple[int, ...]]],
+                  variants: SourceGroup,
                   ) -> tuple[float, tuple[int, ...]]:
     """The best action of a ranked group: its best source variant, then that variant's best
     card (`first_value` is the score of the group's first action)."""
