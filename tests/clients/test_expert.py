@@ -9,7 +9,7 @@ import pytest
 
 import brass
 from brass_clients.bots import make_bot
-from brass_clients.bots.expert import ExpertBot
+from brass_clients.bots.expert import WORK_BY_RULESET, ExpertBot
 from brass_clients.bots.heuristic import evaluator_for
 from brass_clients.bots.mcts import final_rewards
 from brass_clients.bots.value_net import (
@@ -148,6 +148,39 @@ def test_a_decision_with_too_many_actions_is_made_id_by_id() -> None:
     assert bot.visit_distribution() == {}
 
 
+def test_a_decision_scores_no_more_positions_than_its_work_bound() -> None:
+    # Pittsburgh's opening lists 8,611 whole actions (796 groups by board and source):
+    # searched whole here (root_limit), its ranking and its replies are paid from `work`.
+    game = brass.Game.new(2, seed=1, ruleset="pittsburgh")
+    listed, truncated = game.compound_ids(limit=20000)
+    assert len(listed) == 8611 and not truncated
+    bounded = ExpertBot(root_limit=20000, work=2000)
+    choice = bounded.choose(game, random.Random(1))
+    assert choice in game.legal_ids()
+    assert 796 < bounded.last_scored <= 2000
+    assert 0 < bounded.last_iterations < bounded.iterations  # the bound stopped the search
+    again = ExpertBot(root_limit=20000, work=2000)  # counted, not timed: the same decision
+    assert again.choose(game, random.Random(1)) == choice
+    assert again.last_scored == bounded.last_scored
+
+
+def test_the_default_work_bound_holds_on_a_huge_pittsburgh_turn() -> None:
+    game = brass.Game.new(2, seed=1, ruleset="pittsburgh")
+    bot = ExpertBot(root_limit=20000)
+    bot.choose(game, random.Random(1))
+    assert 0 < bot.last_scored <= WORK_BY_RULESET["pittsburgh"]
+    staged = ExpertBot()  # 8,611 actions, past root_limit: id by id, `evaluations` rows
+    staged.choose(game, random.Random(1))
+    assert 0 < staged.last_scored <= 256 and staged.last_iterations == 0
+
+
+def test_more_groups_than_half_the_work_are_decided_id_by_id() -> None:
+    game = brass.Game.new(2, seed=1, ruleset="pittsburgh")
+    bot = ExpertBot(root_limit=20000, work=1000, evaluations=64)  # 796 groups > 500
+    assert bot.choose(game, random.Random(1)) in game.legal_ids()
+    assert 0 < bot.last_scored <= 64 and bot.visit_distribution() == {}
+
+
 def test_a_time_budget_replaces_the_iteration_budget() -> None:
     game = brass.Game.new(2, seed=6)
     bot = ExpertBot(iterations=1, ms=400.0, candidates=2)
@@ -162,6 +195,7 @@ def test_a_time_budget_replaces_the_iteration_budget() -> None:
     ("expert:candidates=0", "candidates must be from 1"),
     ("expert:depth=99", "depth must be from 0 to 16"),
     ("expert:root_limit=0", "root_limit must be from 1"),
+    ("expert:work=-2", "work must be from -1"),
     ("expert:speed=3", "unexpected keyword"),
 ])
 def test_bad_expert_options_are_refused(spec: str, message: str) -> None:
