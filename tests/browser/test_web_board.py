@@ -482,3 +482,49 @@ def test_a_later_step_kept_by_the_page_greys_out_its_options_with_the_reasons(
     shot(page, artifacts, "38-step-refused-reason")
     assert int(rest.game(game_id)["summary"]["version"]) == 0  # nothing was sent
     assert not page.errors
+
+
+def test_a_cubes_source_is_chosen_inside_the_one_preview(
+    browser: Any, site: tuple[str, Rest], artifacts: Path
+) -> None:
+    """Pittsburgh: a build whose cube may come from the market or from Vanderbilt (the
+    rules leave it to the player) takes no step of its own for it: once the slot is chosen
+    the whole action is previewed with the market's cube, the preview offers Vanderbilt
+    instead (a second preview of the same build), and one Confirm plays the one shown."""
+    base, rest = site
+    created = rest.call("POST", "/v1/games", body={"players": 2, "seed": "5",
+                                                   "ruleset": "RULESET_PITTSBURGH"})
+    game_id = created["gameId"]
+    tokens = {int(s.get("seat", 0)): s["token"] for s in created["seats"]}
+    me = current_seat(rest.game(game_id))
+    actions = rest.call("GET", "/v1/rulesets/pittsburgh")["ruleset"]["actions"]
+    ids = {a["name"]: a["id"] for a in actions}
+    page = seat_page(browser, base, game_id, me, tokens[me])
+    wait_my_options(page)
+    clicks = 0
+    for name in ("type:build", "card:kerosene", "slot:toledo.0"):
+        option = page.locator(f".decision button.option[data-option-id='{ids[name]}']")
+        previewed = take_step(page, option.click)
+        clicks += 1
+    assert previewed, "the source was asked as a step of its own"
+    page.wait_for_selector(".game[data-preview-ready=true] button.confirm:not([disabled])")
+    chosen = page.locator(".preview .source-choice button.source[aria-pressed=true]")
+    assert chosen.get_attribute("data-source") == "market:toledo"
+    assert "the market at Toledo" in page.inner_text(".preview-sentence")
+    other = page.locator(".preview .source-choice button.source[data-source=vanderbilt]")
+    assert other.get_attribute("aria-pressed") == "false"
+    shot(page, artifacts, "39-source-in-preview")
+    other.click()
+    page.wait_for_selector(".preview .source-choice button.source[data-source=vanderbilt]"
+                           "[aria-pressed=true]", timeout=PAGE_TIMEOUT_MS)
+    page.wait_for_selector(".game[data-preview-ready=true] button.confirm:not([disabled])")
+    assert "Vanderbilt" in page.inner_text(".preview-sentence")
+    page.click("button.confirm")
+    clicks += 1
+    wait_page_version(page, 1)
+    played = [d["optionId"] for d in rest.call("GET", f"/v1/games/{game_id}/replay")["decisions"]]
+    assert played[-1] == ids["vanderbilt"] and ids["market:toledo"] not in played
+    # the type, the card, the slot and Confirm; one more to take Vanderbilt instead
+    print("clicks for a Pittsburgh build by steps:", clicks, "(+1 for Vanderbilt)")
+    assert clicks == 4
+    assert not page.errors

@@ -7,6 +7,7 @@ import { api } from './api.js';
 import { actionSentence, eventText } from './events.js';
 import { announce, h, replace } from './dom.js';
 import { label as labelOf, t } from './i18n.js';
+import { sourceChoices } from './steps.js';
 import { saved } from './store.js';
 import { decisionPrompt, isFinished, isWaiting, nameText, readState, title } from './view.js';
 
@@ -86,11 +87,13 @@ export function drawDecision(g) {
   if (st.selected) {
     const box = h('div', { class: 'preview', 'aria-live': 'polite', 'aria-labelledby': 'preview-heading' },
       h('h3', { id: 'preview-heading' }, t('game.preview', { label: st.selected.label })));
-    if (st.path.some((p) => p.auto)) {
+    const taken = st.path.filter((p) => p.auto && !p.source);
+    if (taken.length) {
       box.append(h('p', { class: 'auto-steps' }, t('game.autoSteps', {
-        steps: st.path.filter((p) => p.auto).map((p) => nameText(p.name)).join(', '),
+        steps: taken.map((p) => nameText(p.name)).join(', '),
       })));
     }
+    if (st.selected.action.compound && st.legal) box.append(...sourceRows(g));
     if (st.preview) {
       const sentence = actionSentence(st.preview.events, (x) => g.seatName(x), g.tileName, g.tileAt);
       if (sentence) box.append(h('p', { class: 'preview-sentence' }, t('preview.end', { sentence })));
@@ -112,11 +115,35 @@ export function drawDecision(g) {
   replace(el.decision, parts, resignControls(g));
 }
 
+// Where each cube of the previewed action comes from, when another source could give it
+// (Pittsburgh: a market or Vanderbilt): the one taken, pressed, and the others, each of
+// which previews the same action with that source instead.
+function sourceRows(g) {
+  const { st } = g;
+  const choices = sourceChoices(st.legal, st.selected.action.compound.ids);
+  return choices.map((choice, n) => {
+    const heading = choices.length > 1 ? t('game.sourceN', { n: n + 1 }) : t('game.sourceOne');
+    return h('div', { class: 'buttons source-choice', role: 'group', 'aria-label': heading },
+      h('span', {}, heading),
+      choice.options.map((o, i) => h('button', {
+        type: 'button', class: ['small', 'source', i === 0 && 'selected'], 'data-source': o.name,
+        'aria-pressed': i === 0 ? 'true' : 'false', disabled: st.busy || undefined,
+        onclick: () => { if (i) g.chooseSource(choice.index, o); },
+      }, sourceWords(o.name))));
+  });
+}
+
+function sourceWords(name) {
+  const [kind, place] = name.split(':');
+  if (kind !== 'market' || !place) return nameText(name);
+  return t('preview.marketAt', { place: labelOf('locations', place) || title(place) });
+}
+
 // The steps chosen so far (not yet sent), each in words, and a Back button.
 function pathLine(g) {
   const { st } = g;
   return h('div', { class: 'step-path' },
-    h('ol', { class: 'steps', 'aria-label': t('game.stepsSoFar') }, st.path.map((p) => h('li', { class: p.auto && 'auto' }, nameText(p.name)))),
+    h('ol', { class: 'steps', 'aria-label': t('game.stepsSoFar') }, st.path.map((p) => h('li', { class: p.auto && 'auto' }, p.source ? sourceWords(p.name) : nameText(p.name)))),
     h('button', { type: 'button', class: 'small step-back', onclick: g.backStep }, t('game.back')));
 }
 

@@ -70,7 +70,7 @@ export async function gamePage(root, go, gameId, seat) {
   // what the panels drawn by other modules (decision.js, lobbypanel.js) see of the page
   const g = {
     st, el, caps, gameId, myTurn, render, loadState, applyState, choose, confirmSelected,
-    cancelSelected, undo, tileName, tileAt, pickStep, backStep, currentStep, seatName: (x) => seatName(st.state && st.state.summary, x),
+    cancelSelected, undo, tileName, tileAt, pickStep, backStep, currentStep, chooseSource, seatName: (x) => seatName(st.state && st.state.summary, x),
   };
 
   function myTurn() {
@@ -302,6 +302,15 @@ export async function gamePage(root, go, gameId, seat) {
     }
     st.focusNext = true;
     render();
+  }
+
+  // Another source of a cube of the previewed action (decision.js): the same whole action
+  // but for that source, previewed in its place; the steps kept follow it.
+  function chooseSource(index, option) {
+    if (!myTurn() || st.busy) return;
+    const whole = option.compound;
+    if (st.path.length === whole.ids.length) st.path[index] = { ...st.path[index], id: option.id, name: option.name };
+    choose({ compound: { ids: whole.ids } }, compoundText(whole.key));
   }
 
   function backStep() {
@@ -555,7 +564,7 @@ export async function gamePage(root, go, gameId, seat) {
   // Keyboard focus stays on the same control across a redraw (every panel is drawn anew):
   // the control of the same panel with the same option, board place, action or key
   // (an option is both on the board and in the list: the one that had the focus).
-  const FOCUS_KEYS = ['optionId', 'actionId', 'target', 'key'];
+  const FOCUS_KEYS = ['optionId', 'actionId', 'target', 'key', 'source'];
   function focusedControl() {
     const active = document.activeElement;
     if (!active || !root.contains(active) || !active.dataset) return null;
@@ -563,7 +572,7 @@ export async function gamePage(root, go, gameId, seat) {
     const name = FOCUS_KEYS.find((k) => active.dataset[k] !== undefined);
     const attr = name && `data-${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
     const selector = attr ? `[${attr}="${CSS.escape(active.dataset[name])}"]`
-      : active.classList.length ? `${active.tagName.toLowerCase()}.${CSS.escape(active.classList[0])}` : null;
+      : active.classList.length ? `${active.tagName.toLowerCase()}${[...active.classList].map((c) => `.${CSS.escape(c)}`).join('')}` : null;
     return panel && selector ? { active, panel, selector } : null;
   }
   function refocus({ active, panel, selector }) {

@@ -28,16 +28,50 @@ export function stepsPossible(legal) {
   return Boolean(legal && legal.compound.length && !legal.compoundTruncated);
 }
 
-// Adds `option` to the path and takes every following step that has one option left.
-// Answers the whole action the path now is (to preview), or null (a choice is left).
+// A step that chooses where a cube comes from (Pittsburgh: a market or Vanderbilt). The
+// rules leave it to the player, so there is no default that is always right; but it needs
+// no click of its own: the first source is taken and the preview offers the others
+// (sourceChoices), so the whole action is still previewed and confirmed once.
+const SOURCE = /^(market(:|$)|vanderbilt$)/;
+const isSourceStep = (options) => options.length > 1 && options.every((o) => SOURCE.test(o.name));
+
+// Adds `option` to the path and takes every following step that has one option left, or
+// that chooses a cube's source. Answers the whole action the path now is (to preview), or
+// null (a choice is left).
 export function advance(legal, path, option) {
   path.push({ ...option, auto: false });
   for (;;) {
     const { complete, options } = stepsOf(legal, path);
     if (complete && !options.length) return complete;
-    if (complete || options.length !== 1) return null;
-    path.push({ ...options[0], auto: true });
+    if (complete) return null;
+    if (options.length === 1) path.push({ ...options[0], auto: true });
+    else if (isSourceStep(options)) path.push({ ...options[0], auto: true, source: true });
+    else return null;
   }
+}
+
+// The sources of the cubes of the whole action `ids` that could be others: for each id
+// that is a source, the whole actions (of `legal`) that are the same but for that source.
+// [{ index, options: [{ id, name, compound }] }], the current source first in each.
+const sourcesCache = new WeakMap();
+export function sourceChoices(legal, ids) {
+  const key = ids.join(' ');
+  const cached = sourcesCache.get(legal);
+  if (cached && cached.key === key) return cached.choices;
+  const same = (c, skip) => c.ids.length === ids.length && c.ids.every((x, i) => i === skip || x === ids[i]);
+  const chosen = legal.compound.find((c) => same(c, -1));
+  const choices = [];
+  const names = chosen ? chosen.key.split(' ') : [];
+  names.forEach((name, index) => {
+    if (!SOURCE.test(name)) return;
+    const options = [{ id: ids[index], name, compound: chosen }];
+    for (const c of legal.compound) {
+      if (c.ids[index] !== ids[index] && same(c, index)) options.push({ id: c.ids[index], name: c.key.split(' ')[index], compound: c });
+    }
+    if (options.length > 1) choices.push({ index, options });
+  });
+  sourcesCache.set(legal, { key, choices });
+  return choices;
 }
 
 // Back one choice of the player's (and the steps taken for it).
