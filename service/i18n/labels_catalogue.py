@@ -49,7 +49,7 @@ OPTION_KINDS: dict[str, Pair] = {
     "tile": ("Tile", "板块"),
     "cube": ("Cube", "方块"),
     "link_tile": ("Link tile", "连接板块"),
-    "pipeline": ("Pipeline", "管道"),
+    "pipeline": ("Pipeline", "管线"),
     "oilfield": ("Oilfield", "油田"),
     "oil_city_via": ("Oil City via", "石油城经由"),
     "quality": ("Quality reward", "品质奖励"),
@@ -77,14 +77,14 @@ INDUSTRIES: dict[str, dict[str, Pair]] = {
         "brewery": ("Brewery", "酿酒厂"),
     },
     "pittsburgh": {
-        "coal": ("Coal Mine", "煤矿"),
-        "coke": ("Coke Works", "焦炭厂"),
-        "iron_steel": ("Iron & Steel Works", "钢铁厂"),
+        "coal": ("Coal Mine", "煤炭产业"),
+        "coke": ("Coke Works", "焦炭产业"),
+        "iron_steel": ("Iron & Steel Works", "钢铁产业"),
         "kerosene": ("Kerosene Refinery", "煤油精炼厂"),
-        "manufacturing": ("Manufacturing", "制造厂"),
+        "manufacturing": ("Manufacturing", "制造业"),
         "locomotive": ("Locomotive Works", "机车厂"),
-        "automobile": ("Automobile Plant", "汽车厂"),
-        "polyphase": ("Polyphase Electric", "多相电厂"),
+        "automobile": ("Automobile Plant", "汽车制造厂"),
+        "polyphase": ("Polyphase Electric", "多相交流发电机"),
         "skyscraper": ("Skyscraper", "摩天大楼"),
         "oil_city": ("Oil City", "石油城"),
     },
@@ -106,7 +106,7 @@ EVENTS: dict[str, Pair] = {
     "flip": ("Tile flipped", "板块翻面"),
     "cube": ("Cube taken", "取用方块"),
     "oil": ("Oil used", "消耗石油"),
-    "pipe_reward": ("Pipeline reward", "管道奖励"),
+    "pipe_reward": ("Pipeline reward", "管线奖励"),
     "market_sale": ("Sold to the market", "卖给市场"),
     "merchant_bonus": ("Merchant bonus", "商人奖励"),
     "merchant_reward": ("Merchant reward", "商人奖励"),
@@ -189,37 +189,46 @@ LOCATIONS_ZH["pittsburgh"] |= {
 
 # Tiles a ruleset's board data names (Pittsburgh's events name tiles by id). English
 # industry tiles are the board's own names; these are their Chinese names.
+# Pittsburgh's Chinese names of industries, tiles and link tiles are those of the Chinese
+# teaching text of its draft rules v2026.01 (/work/shared/rules/pittsburgh_tutorial_zh.txt):
+# the tracks 煤油、煤炭、制造、焦炭、钢铁 (二), 煤油精炼厂 and 汽车制造厂 (九), 煤炭产业 and
+# 制造业 (十, 十一), the crown jewels (皇冠明珠产业) 石油城、多相交流发电机、机车厂、摩天大楼,
+# 轻型列车 and 重型列车 of the kinds 资源型、威士忌型、双倍连接型、替换型, and 收入管线、
+# 金钱管线、胜利点管线、预备管线 (十). No rule text names the goods of Manufacturing III-V
+# (威士忌酒箱, 自行车, 打字机) nor any place but 匹兹堡 (pittsburgh_reference_zh.txt keeps
+# the English names): those Chinese names, and the locations' and oilfields' above (维南戈…),
+# are this project's transliterations.
 TILES_ZH: dict[str, dict[str, str]] = {
     "pittsburgh": {
         "kero_2": "煤油精炼厂 II", "kero_3": "煤油精炼厂 III", "kero_4": "煤油精炼厂 IV",
         "oil_city": "石油城（皇冠明珠 V）",
-        "coal_1": "煤矿 I", "coal_2": "煤矿 II", "coal_3": "煤矿 III",
+        "coal_1": "煤炭产业 I", "coal_2": "煤炭产业 II", "coal_3": "煤炭产业 III",
         "polyphase": "多相交流发电机（皇冠明珠 IV）",
-        "mfg_1": "制造厂 I", "mfg_2": "制造厂 II", "mfg_3": "制造厂 III（威士忌酒箱）",
-        "mfg_4": "制造厂 IV（自行车）", "mfg_5": "制造厂 V（打字机）",
+        "mfg_1": "制造业 I", "mfg_2": "制造业 II", "mfg_3": "制造业 III（威士忌酒箱）",
+        "mfg_4": "制造业 IV（自行车）", "mfg_5": "制造业 V（打字机）",
         "loco_works": "机车厂（皇冠明珠 VII）",
-        "coke_1": "焦炭厂 I", "coke_2": "焦炭厂 II",
-        "auto_6": "汽车厂 VI",
-        "steel_1": "钢铁厂 I", "steel_2": "钢铁厂 II", "steel_4": "钢铁厂 IV",
-        "sky_20": "摩天大楼 III（$20，钢铁厂 II 的分支）",
-        "sky_40": "摩天大楼 III（$40，钢铁厂 IV 的分支）",
+        "coke_1": "焦炭产业 I", "coke_2": "焦炭产业 II",
+        "auto_6": "汽车制造厂 VI",
+        "steel_1": "钢铁产业 I", "steel_2": "钢铁产业 II", "steel_4": "钢铁产业 IV",
+        "sky_20": "摩天大楼 III（$20，钢铁产业 II 的分支）",
+        "sky_40": "摩天大楼 III（$40，钢铁产业 IV 的分支）",
     },
 }
 
 # Link tiles (board data: link_tiles), in both languages.
 LINK_TILES: dict[str, Pair] = {
-    "light_train": ("Light Train", "轻型火车"),
-    "ht_resource_coke": ("Heavy Train (coke)", "重型火车（焦炭）"),
-    "ht_resource_steel": ("Heavy Train (steel)", "重型火车（钢）"),
-    "ht_resource_oil": ("Heavy Train (oil)", "重型火车（石油）"),
-    "ht_whiskey": ("Heavy Train (whiskey)", "重型火车（威士忌）"),
-    "ht_double_link": ("Heavy Train (double link)", "重型火车（双连接）"),
-    "ht_replacement": ("Heavy Train (replacement)", "重型火车（替换）"),
-    "pipe_vp3": ("Pipeline (3 VP)", "管道（3 分）"),
-    "pipe_vp5": ("Pipeline (5 VP)", "管道（5 分）"),
-    "pipe_money10": ("Pipeline ($10)", "管道（$10）"),
-    "pipe_income2": ("Pipeline (2 income spaces)", "管道（收入 2 格）"),
-    "pipe_reserve": ("Pipeline (reserve)", "管道（储备）"),
+    "light_train": ("Light Train", "轻型列车"),
+    "ht_resource_coke": ("Heavy Train (coke)", "重型列车（资源型：焦炭）"),
+    "ht_resource_steel": ("Heavy Train (steel)", "重型列车（资源型：钢材）"),
+    "ht_resource_oil": ("Heavy Train (oil)", "重型列车（资源型：原油）"),
+    "ht_whiskey": ("Heavy Train (whiskey)", "重型列车（威士忌型）"),
+    "ht_double_link": ("Heavy Train (double link)", "重型列车（双倍连接型）"),
+    "ht_replacement": ("Heavy Train (replacement)", "重型列车（替换型）"),
+    "pipe_vp3": ("Pipeline (3 VP)", "胜利点管线（3 分）"),
+    "pipe_vp5": ("Pipeline (5 VP)", "胜利点管线（5 分）"),
+    "pipe_money10": ("Pipeline ($10)", "金钱管线（$10）"),
+    "pipe_income2": ("Pipeline (2 income spaces)", "收入管线（收入 2 格）"),
+    "pipe_reserve": ("Pipeline (reserve)", "预备管线"),
 }
 
 # Tiles of the data file the board data does not list (Pittsburgh's merchant and oilfield

@@ -61,13 +61,17 @@ def test_labels_cover_every_name_in_both_languages(ruleset: str) -> None:
     for language in LANGUAGES:
         assert not any("_" in words for words in labels[language]["tiles"].values())
     if ruleset == "pittsburgh":
-        assert labels["zh-Hans"]["tiles"]["mfg_3"] == "制造厂 III（威士忌酒箱）"
+        assert labels["zh-Hans"]["tiles"]["mfg_3"] == "制造业 III（威士忌酒箱）"
+        # the Chinese rule text's names (pittsburgh_tutorial_zh.txt, section 十)
+        assert [labels["zh-Hans"]["tiles"][t] for t in ("ht_whiskey", "pipe_reserve",
+                                                          "polyphase", "light_train")] == [
+            "重型列车（威士忌型）", "预备管线", "多相交流发电机（皇冠明珠 IV）", "轻型列车"]
         assert labels["en"]["tiles"]["ht_resource_coke"] == "Heavy Train (coke)"
         # the data file's merchant and oilfield tiles, a placeholder marked as such
         assert labels["en"]["tiles"]["mt_auto_vp8"] == "Merchant tile: Automobile Plant (8 VP)"
         assert labels["zh-Hans"]["tiles"]["of_money8"] == "油田板块：$8，1 桶"
         assert labels["zh-Hans"]["tiles"]["ph_mt_mfg_income3"] == (
-            "商人板块：制造厂（收入 3 格）（占位数据）")
+            "商人板块：制造业（收入 3 格）（占位数据）")
         assert labels["en"]["tiles"]["ph_mt_mfg_income3"].endswith(" (placeholder data)")
     # every game option has a title, and no ruling switch is shown as its bare ruling
     keys = {o["key"] for o in description["options"]}

@@ -132,4 +132,4 @@ def test_get_ruleset_carries_labels_in_both_languages(server: ServerProcess) -> 
         assert pgh.ruleset.labels["zh-Hans"].options["oil_city_card"] == (
             "默认任何允许建造煤油的卡牌都可以建造石油城。（规则裁定 P39）")
         assert pgh.ruleset.labels["zh-Hans"].option_titles["oil_city_card"] == "建造石油城的卡牌"
-        assert pgh.ruleset.labels["zh-Hans"].cards["iron_steel"] == "钢铁厂"
+        assert pgh.ruleset.labels["zh-Hans"].cards["iron_steel"] == "钢铁产业"

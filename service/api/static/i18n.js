@@ -490,7 +490,7 @@ export const CATALOGUE = {
     'event.marketSaleTo': '{who} 把{resource}卖给 {market} 市场，得 £{money}',
     'event.merchantBonus': '{who} 获得 {merchant} 的商人奖励：{bonus}',
     'event.merchantReward': '{who} 获得 {merchant} 的商人奖励',
-    'event.pipeReward': '{who} 的管道 {route} 获得 {bonus}',
+    'event.pipeReward': '{who} 的管线 {route} 获得 {bonus}',
     'event.routeBonus': '{who} 获得 {route} 的奖励：{bonus}',
     'event.quality': '{who} 获得 {n} 星品质奖励（花费威士忌：{whiskey}）',
     'event.reveal': '{who} 揭开油田 {place}：{n} 桶',
