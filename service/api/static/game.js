@@ -260,7 +260,8 @@ export async function gamePage(root, go, gameId, seat) {
       return { options: st.legal.options, unavailable: st.legal.unavailable, prompt: decisionPrompt(st.legal.decision) };
     }
     const { options } = stepsOf(st.legal, st.path);
-    return { options, unavailable: stepUnavailable(), prompt: stepPrompt(st.path, options) };
+    const unavailable = options.length ? stepUnavailable() : [];
+    return { options, unavailable, prompt: stepPrompt(st.path, options) };
   }
 
   // A later step's refused options, each with the engine's reason, as the server's decision
