@@ -133,7 +133,7 @@ enum BrassError {
     BRASS_E_WRONG_RULESET = 9,  /* a snapshot or state of another ruleset than expected */
     BRASS_E_WRONG_EDITION = 10, /* a snapshot or state of a rules edition this core lacks */
     BRASS_E_CANNOT_UNDO = 11,   /* nothing may be undone now (see reason) */
-    BRASS_E_UNSUPPORTED = 12,   /* not in this build or for this ruleset (brass_view_proto) */
+    BRASS_E_UNSUPPORTED = 12,   /* not for this ruleset (brass_view_proto) */
 };
 
 /* Undo within a turn (docs/UNDO.md). Every ruleset's state holds one of these: how many
@@ -280,10 +280,9 @@ int brass_view_json_keys(const BrassGame *g, int seat, int keys, char *out, int 
 /* `seat`'s view (seat -1 = spectator; redacted here) as the ruleset's typed view message of
    brass.v1 in protobuf binary (BirminghamView, PittsburghView), the same view as
    brass_view_json_keys writes. Returns the length, -BRASS_E_BUFFER when `cap` is too small
-   (BRASS_VIEW_PROTO_CAP always suffices: the largest message nanopb's sizes allow),
-   -BRASS_E_BAD_ARGUMENT for a bad seat, -BRASS_E_BAD_POSITION for a state the JSON writer
-   refuses too, or -BRASS_E_UNSUPPORTED for a ruleset without one or a core built without
-   nanopb (core_c/build_ffi.py). */
+   (nothing is written past `cap`; BRASS_VIEW_PROTO_CAP is ten times the largest view the
+   tests see, about 6 KB), -BRASS_E_BAD_ARGUMENT for a bad seat, -BRASS_E_BAD_POSITION for
+   a state the JSON writer refuses too, or -BRASS_E_UNSUPPORTED for a ruleset without one. */
 #define BRASS_VIEW_PROTO_CAP 65536
 int brass_view_proto(const BrassGame *g, int seat, uint8_t *out, int cap);
 /* Seed the random state used for future shuffles (positions built from JSON). */

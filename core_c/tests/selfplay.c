@@ -58,12 +58,17 @@ static void check_state(const BrassGame *g) {
         CHECK(brass_view_json_keys(g, s, BRASS_KEYS_CAMEL, camel, m) == -BRASS_E_BUFFER,
               "camel view json short buffer");
         CHECK(brass_view_json(g, s, json, 100) == -BRASS_E_BUFFER, "view json short buffer");
-        /* the typed view in protobuf binary, where the build has nanopb (make NANOPB=1) */
+        /* the typed view in protobuf binary; a short buffer is refused, and nothing is
+           written past its end (the bytes after it keep their mark) */
         static uint8_t proto[BRASS_VIEW_PROTO_CAP];
         int p = brass_view_proto(g, s, proto, BRASS_VIEW_PROTO_CAP);
-        CHECK(p > 0 || p == -BRASS_E_UNSUPPORTED, "proto view");
-        CHECK(p < 0 || brass_view_proto(g, s, proto, p - 1) == -BRASS_E_BUFFER,
+        CHECK(p > 0 && p <= BRASS_VIEW_PROTO_CAP, "proto view");
+        CHECK(brass_view_proto(g, s, proto, p - 1) == -BRASS_E_BUFFER, "proto view short buffer");
+        int short_cap = 1 + (p / 2 + (s + 1) * 131) % (p - 1); /* (a cap of 0 is a bad argument) */
+        memset(proto, 0xA5, (size_t)p);
+        CHECK(brass_view_proto(g, s, proto, short_cap) == -BRASS_E_BUFFER,
               "proto view short buffer");
+        for (int i = short_cap; i < p; i++) CHECK(proto[i] == 0xA5, "proto view past its cap");
     }
     int n = brass_position_json(g, json, BRASS_JSON_CAP);
     CHECK(n > 0 && json[n] == 0 && strlen(json) == (size_t)n, "position json");

@@ -73,8 +73,6 @@ class StateParts:
         them); the same message as message() (tests/service/test_reply.py)."""
         game = self.live.game
         view = game.view_proto(self.seat)
-        if view is None:
-            return self.message().SerializeToString()
         # the fields in their numbers' order, as the message would be serialized
         head = pb.GameState(summary=game_summary(self.row, self.live))
         if self.seat is not None:

@@ -7,18 +7,17 @@ that message's canonical proto3 JSON (lowerCamelCase field names).
 
 - Views: the core writes the JSON text in either key style (Game.view_json(keys=...)):
   REST sends the lowerCamelCase text as it is. gRPC takes the message's protobuf binary
-  from the core (Game.view_proto: nanopb's generated encoder, 0.04-0.09 ms) where the
-  core has it (a build with nanopb); otherwise it builds the message from the snake_case
-  text without nulls (the message's own field names, keys="proto") with the protobuf
-  runtime's constructor (about 0.3 ms a view; json_format.Parse, pure Python, takes ten
-  times longer).
+  from the core (Game.view_proto: the core's one-pass writer, common/proto_writer.h).
+  A preview's outcome view (a dict of the engine's Python layer) is made into its message
+  by view_from_document; view_arm builds a game's view message from the snake_case text
+  without nulls (keys="proto") with the protobuf runtime's constructor: the reference the
+  core's bytes are tested against.
 - Events, meanings and costs are small dicts made by the engine's Python layer: their
   messages come from the same constructor, their JSON from a key rename (names cached).
 
-Pittsburgh's view is written by its core in snake_case only: without the core's encoder
-its message is built from the dict the same way, and its REST JSON (and that of its events,
-option meanings and preview costs) by document_json, from the dict and the message's
-descriptor.
+Pittsburgh's view is written by its core in snake_case only: its REST JSON (and that of
+its events, option meanings and preview costs) is made by document_json, from the dict and
+the message's descriptor.
 """
 
 from __future__ import annotations
@@ -69,19 +68,16 @@ def _without_nulls(value: Any) -> Any:
 # ------------------------------------------------------------------------------ views
 
 def put_view(state: pb.GameState, game: Any, seat: int | None) -> None:
-    """Sets `state`'s `oneof` view arm to `seat`'s view (None: a spectator's): from the
-    core's protobuf binary where it has one, else from its JSON text."""
-    data = game.view_proto(seat)
-    view = getattr(state, game.ruleset)
-    if data is None:
-        view.MergeFrom(type(view)(**view_arm(game, seat)[game.ruleset]))
-    else:
-        view.MergeFromString(data)
+    """Sets `state`'s `oneof` view arm to `seat`'s view (None: a spectator's), from the
+    core's protobuf binary."""
+    getattr(state, game.ruleset).MergeFromString(game.view_proto(seat))
 
 
 def view_arm(game: Any, seat: int | None) -> dict[str, Any]:
     """`seat`'s view (None: a spectator's) as the keyword argument of its `oneof` arm, for
-    a message constructor (GameState(**view_arm(game, seat))), built from the JSON text."""
+    a message constructor (GameState(**view_arm(game, seat))), built from the JSON text:
+    the reference the core's protobuf view is tested against
+    (tests/service/test_view_proto.py)."""
     return {game.ruleset: MESSAGES[game.ruleset].view_fields(game, seat)}
 
 

@@ -38,19 +38,6 @@ def test_generated_code_is_current(tmp_path: Path) -> None:
         )
 
 
-def test_generated_nanopb_code_is_current(tmp_path: Path) -> None:
-    """The core's view encoder (core_c/nanopb/) is generated from the same .proto files."""
-    for path in gen_proto.generate_nanopb(tmp_path):
-        relative = path.relative_to(tmp_path)
-        committed = gen_proto.NANOPB_DIR / relative
-        assert committed.exists(), (
-            f"{relative} is missing; run python -m brass_service.tools.gen_proto"
-        )
-        assert path.read_bytes() == committed.read_bytes(), (
-            f"core_c/nanopb/{relative} is stale; run python -m brass_service.tools.gen_proto"
-        )
-
-
 def test_every_enum_starts_with_unspecified() -> None:
     for enum in pb.DESCRIPTOR.enum_types_by_name.values():
         assert enum.values[0].number == 0
@@ -96,4 +83,4 @@ def test_gen_proto_says_which_dev_tools_it_needs(
     monkeypatch.setattr(sys, "executable", str(tmp_path / "bin" / "python"))
     assert gen_proto.main() == 2
     err = capsys.readouterr().err
-    assert "grpcio-tools" in err and "nanopb" in err and "pip install -e '.[dev]'" in err
+    assert "grpcio-tools" in err and "pip install -e '.[dev]'" in err

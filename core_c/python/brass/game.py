@@ -420,11 +420,9 @@ class Game:
         (the typed message's field names). Map keys and values are the same."""
         return _view_json(self._g, self._check_seat(seat), keys)
 
-    def view_proto(self, seat: int | None = None) -> bytes | None:
+    def view_proto(self, seat: int | None = None) -> bytes:
         """view() as the serialized typed message of brass.v1 (BirminghamView,
-        PittsburghView), encoded by the core: the service's gRPC form. None where the core
-        has none (a build without nanopb); the service then builds the message from
-        view_json."""
+        PittsburghView), written by the core: the service's gRPC form."""
         return _view_proto(self._g, self._check_seat(seat))
 
     def position(self) -> dict[str, Any]:

@@ -57,16 +57,13 @@ def _view_json(state: Any, seat: int, keys: str = "snake") -> str:
 _proto_buffers = threading.local()
 
 
-def _view_proto(state: Any, seat: int) -> bytes | None:
+def _view_proto(state: Any, seat: int) -> bytes:
     """The core's protobuf binary of what `seat` (-1: a spectator) sees of a state, as the
-    ruleset's brass.v1 view message; None where the core has no encoder for it (a core
-    built without nanopb: core_c/build_ffi.py)."""
+    ruleset's brass.v1 view message (written in one pass by the core: proto_writer.h)."""
     out = getattr(_proto_buffers, "out", None)
     if out is None:
         out = _proto_buffers.out = _new_uncleared("uint8_t[]", lib.BRASS_VIEW_PROTO_CAP)
     n = lib.brass_view_proto(state, seat, out, lib.BRASS_VIEW_PROTO_CAP)
-    if n == -lib.BRASS_E_UNSUPPORTED:
-        return None
     if n < 0:
         _raise(-n, what="seat")
     return ffi.buffer(out, n)[:]

@@ -169,10 +169,9 @@ const char *bham_entry_name(int first, int count, int v);
 #define SPACE_NAME(m) bham_entry_name(A_MERCHANT, BHAM_NUM_MERCHANT_SPACES, (m))
 #define ACTION_TYPE_NAME(t) bham_entry_name(A_ACTION_TYPE, NUM_ACT_TYPES, (t))
 /* The seat view of a redacted state as brass.v1.BirminghamView in protobuf binary
-   (bham_view_proto.c, through nanopb's generated encoder): the same view as
-   bham_position_json writes with hidden = 0, then undo_steps and undo_refused (a reason
-   code, BRASS_R_LEGAL for none). Returns the length, -BRASS_E_BUFFER, or
-   -BRASS_E_UNSUPPORTED in a build without nanopb. */
+   (bham_view_proto.c, common/proto_writer.h): the same view as bham_position_json writes
+   with hidden = 0, then undo_steps and undo_refused (a reason code, BRASS_R_LEGAL for
+   none). Returns the length, or -BRASS_E_BUFFER when it does not fit in `cap`. */
 int bham_view_proto(const BirminghamGame *g, int seat, int undo_steps, int undo_refused,
                     uint8_t *out, int cap);
 int bham_position_json(const BirminghamGame *g, int seat, int hidden, int keys, char *out,

@@ -1,232 +1,198 @@
 /* Pittsburgh's seat view as brass.v1.PittsburghView in protobuf binary, for the gRPC
-   service: the message is filled here and encoded by nanopb's generated encoder
-   (core_c/nanopb/, generated from proto/brass/v1/pittsburgh.proto with the sizes of
-   core_c/nanopb/pittsburgh.options by `python -m brass_service.tools.gen_proto`). Building
-   the message from the JSON text in Python costs the service 0.1-0.25 ms of CPU a view;
-   this, 0.05-0.09 ms (nanopb's encoder is most of it).
+   service: written in one pass by common/proto_writer.h, field numbers from
+   pgh_view_fields.h (generated from proto/brass/v1/pittsburgh.proto by
+   `python -m brass_service.tools.gen_proto`). Building the message from the JSON text in
+   Python costs the service 0.1-0.25 ms of CPU a view.
 
    It writes the same view as pgh_position_json with hidden = 0, field for field (the
    Python suite compares the two over random games: tests/service/test_view_proto.py), so a
-   change to one is a change to both. Built only where nanopb's runtime is installed
-   (BRASS_HAVE_NANOPB, set by core_c/build_ffi.py); elsewhere it answers
-   BRASS_E_UNSUPPORTED and the service builds the message from the JSON text. */
+   change to one is a change to both. */
 #include "pgh_internal.h"
 
-#ifdef BRASS_HAVE_NANOPB
-#include <pb_encode.h>
+#include "common/proto_writer.h"
 
-#include "common/proto_fields.h"
+#include "pgh_view_fields.h"
 
-#include "brass/v1/pittsburgh.pb.h"
+/* the messages' names in pgh_view_fields.h */
+#define VIEW PittsburghView
+#define PLAYER PittsburghPlayerView
+#define SPACE PittsburghSpaceView
+#define LINK PittsburghLinkView
+#define OILFIELD PittsburghOilfieldView
+#define MARKET PittsburghMarketView
+#define MERCHANT PittsburghMerchantView
+#define QUALITY PittsburghQualityView
 
-typedef brass_v1_PittsburghView View;
-typedef brass_v1_PittsburghPlayerView ViewPlayer;
-
-/* nanopb's sizes (core_c/nanopb/pittsburgh.options) hold the largest table set */
-_Static_assert(PROTO_COUNT(((View *)0)->turn_order) >= PGH_MAX_PLAYERS, "turn order");
-_Static_assert(PROTO_COUNT(((View *)0)->options) >= PGH_NUM_ALL_OPTIONS + 1, "options and undo");
-_Static_assert(PROTO_COUNT(((View *)0)->players) >= PGH_MAX_PLAYERS, "players");
-_Static_assert(PROTO_COUNT(((View *)0)->spaces) >= PGH_MAX_SPACES, "spaces");
-_Static_assert(PROTO_COUNT(((View *)0)->links) >= PGH_MAX_RAILS + PGH_MAX_PIPES, "links");
-_Static_assert(PROTO_COUNT(((View *)0)->oilfields) >= PGH_MAX_FIELDS, "oilfields");
-_Static_assert(PROTO_COUNT(((View *)0)->markets) >= PGH_MAX_MARKETS, "markets");
-_Static_assert(PROTO_COUNT(((View *)0)->merchants) >= PGH_MAX_MSPACES, "merchants");
-_Static_assert(PROTO_COUNT(((View *)0)->quality) >= PGH_MAX_QSLOTS, "quality");
-_Static_assert(PROTO_COUNT(((View *)0)->discards) >= PGH_MAX_CARD_TYPES, "discards");
-_Static_assert(PROTO_COUNT(((ViewPlayer *)0)->hand) >= PGH_MAX_CARD_TYPES, "hand");
-_Static_assert(PROTO_COUNT(((ViewPlayer *)0)->mat) >= PGH_MAX_POSITIONS, "mat");
-_Static_assert(PROTO_COUNT(((ViewPlayer *)0)->supply) >= PGH_MAX_LINK_TYPES, "supply");
-_Static_assert(brass_v1_PittsburghView_size <= BRASS_VIEW_PROTO_CAP, "the largest view fits");
-
-/* A map<string, int32> entry appended to `entries` (its count in entries##_count) */
-#define ENTRY(msg, entries, name, v)                                      \
-    do {                                                                  \
-        NAME((msg).entries[(msg).entries##_count].key, (name));           \
-        (msg).entries[(msg).entries##_count++].value = (v);               \
-    } while (0)
-/* An optional name field: set for a value, absent for PGH_NONE. */
-#define OPT_NAME(msg, field, name)                  \
-    do {                                            \
-        const char *name_ = (name);                 \
-        (msg).has_##field = name_ != NULL;          \
-        if (name_) NAME((msg).field, name_);        \
-    } while (0)
-
-/* The optional cube count of a space or market, by the cube the JSON writer names its key
+/* The field of a space's or market's cube count, by the cube the JSON writer names its key
    after (cube_name in pgh_view.c); 0 for a cube the message has no field for. */
-#define CUBE_CASE(msg, cube, field) \
-    case cube: (msg)->has_##field = 1, (msg)->field = count; return 1
-static int put_space_cube(brass_v1_PittsburghSpaceView *out, int cube, int count) {
+static uint32_t space_cube_field(int cube) {
     switch (cube) {
-        CUBE_CASE(out, CUBE_COAL, coal);
-        CUBE_CASE(out, CUBE_IRON, iron);
-        CUBE_CASE(out, CUBE_STEEL, steel);
-        CUBE_CASE(out, CUBE_COKE, coke);
-        CUBE_CASE(out, CUBE_OIL, oil);
+    case CUBE_COAL: return PROTO_TAG(SPACE, coal, PROTO_OPTIONAL_INT32);
+    case CUBE_IRON: return PROTO_TAG(SPACE, iron, PROTO_OPTIONAL_INT32);
+    case CUBE_STEEL: return PROTO_TAG(SPACE, steel, PROTO_OPTIONAL_INT32);
+    case CUBE_COKE: return PROTO_TAG(SPACE, coke, PROTO_OPTIONAL_INT32);
+    case CUBE_OIL: return PROTO_TAG(SPACE, oil, PROTO_OPTIONAL_INT32);
     default: return 0;
     }
 }
-static int put_market_cube(brass_v1_PittsburghMarketView *out, int cube, int count) {
+static uint32_t market_cube_field(int cube) {
     switch (cube) {
-        CUBE_CASE(out, CUBE_COAL, coal);
-        CUBE_CASE(out, CUBE_IRON, iron);
-        CUBE_CASE(out, CUBE_STEEL, steel);
-        CUBE_CASE(out, CUBE_COKE, coke);
+    case CUBE_COAL: return PROTO_TAG(MARKET, coal, PROTO_OPTIONAL_INT32);
+    case CUBE_IRON: return PROTO_TAG(MARKET, iron, PROTO_OPTIONAL_INT32);
+    case CUBE_STEEL: return PROTO_TAG(MARKET, steel, PROTO_OPTIONAL_INT32);
+    case CUBE_COKE: return PROTO_TAG(MARKET, coke, PROTO_OPTIONAL_INT32);
     default: return 0;
     }
 }
 
-static int put_player(ViewPlayer *out, const PittsburghGame *g, int p, int seat) {
+/* The two cube counts of a tile or market column (PGH_NONE: none), in their fields' order;
+   0 when a cube has no field in the message. */
+static int put_cubes(ProtoWriter *w, const uint8_t cube[2], const int count[2],
+                     uint32_t (*field_of)(int)) {
+    uint32_t field[2] = {0, 0};
+    for (int k = 0; k < 2; k++)
+        if (cube[k] != PGH_NONE && !(field[k] = field_of(cube[k]))) return 0;
+    int first = field[1] && field[1] < field[0];
+    for (int i = 0; i < 2; i++) {
+        int k = i ^ first;
+        if (field[k]) proto_optional_int32(w, field[k], count[k]);
+    }
+    return 1;
+}
+
+static void put_player(ProtoWriter *w, const PittsburghGame *g, int p, int seat) {
     const PghTables *T = pgh_T(g);
     const PghPlayer *pl = &g->players[p];
-    int fits = 1;
-    out->money = pl->money;
-    out->vp = pl->vp;
-    out->spent = pl->spent;
-    out->income_space = pl->income_space;
-    out->income_level = pgh_level_of(g, pl->income_space);
-    out->whiskey = pl->whiskey;
-    out->hand_size = pl->hand_size;
-    out->heavy_built = pl->heavy_built;
+    int msg = PW_BEGIN_REPEATED_MESSAGE(w, VIEW, players);
+    PW_INT32(w, PLAYER, money, pl->money);
+    PW_INT32(w, PLAYER, vp, pl->vp);
+    PW_INT32(w, PLAYER, spent, pl->spent);
+    PW_INT32(w, PLAYER, income_space, pl->income_space);
+    PW_INT32(w, PLAYER, income_level, pgh_level_of(g, pl->income_space));
+    PW_INT32(w, PLAYER, whiskey, pl->whiskey);
+    PW_INT32(w, PLAYER, hand_size, pl->hand_size);
+    PW_INT32(w, PLAYER, heavy_built, pl->heavy_built);
     if (p == seat)
         for (int c = 0; c < T->num_card_types; c++)
-            if (pl->hand[c]) ENTRY(*out, hand, pgh_name(T, PN_CARD, c), pl->hand[c]);
+            if (pl->hand[c]) PW_MAP_INT32(w, PLAYER, hand, pgh_name(T, PN_CARD, c), pl->hand[c]);
     for (int pos = 0; pos < T->num_positions; pos++)
-        ENTRY(*out, mat, T->positions[pos].id, pl->mat_left[pos]);
+        PW_MAP_INT32(w, PLAYER, mat, T->positions[pos].id, pl->mat_left[pos]);
     for (int lt = 0; lt < T->num_link_types; lt++)
-        ENTRY(*out, supply, T->link_types[lt].id, pl->supply[lt]);
-    return fits;
+        PW_MAP_INT32(w, PLAYER, supply, T->link_types[lt].id, pl->supply[lt]);
+    proto_end(w, msg);
 }
 
-/* The board: spaces holding a tile, placed links, oilfields, markets, merchant spaces,
-   quality slots and the face-up discards; 0 when a name does not fit (or a table names a
-   cube the message has no field for). */
-static int put_board(View *v, const PittsburghGame *g) {
+/* Spaces holding a tile and placed links; 0 when a tile names a cube the message has no
+   field for. */
+static int put_spaces_and_links(ProtoWriter *w, const PittsburghGame *g) {
     const PghTables *T = pgh_T(g);
-    int fits = 1;
     for (int s = 0; s < T->num_spaces; s++) {
         const PghSpace *sp = &g->spaces[s];
         if (sp->owner < 0) continue;
         const PghTile *t = &T->tiles[sp->tile];
-        brass_v1_PittsburghSpaceView *e = &v->spaces[v->spaces_count++];
-        NAME(e->slot, pgh_name(T, PN_SPACE, s));
-        e->owner = sp->owner;
-        NAME(e->tile, t->id);
-        e->flipped = sp->flipped;
-        for (int k = 0; k < 2; k++)
-            if (t->prod_cube[k] != PGH_NONE) fits &= put_space_cube(e, t->prod_cube[k], sp->cubes[k]);
+        int msg = PW_BEGIN_REPEATED_MESSAGE(w, VIEW, spaces);
+        PW_STRING(w, SPACE, slot, pgh_name(T, PN_SPACE, s));
+        PW_INT32(w, SPACE, owner, sp->owner);
+        PW_STRING(w, SPACE, tile, t->id);
+        PW_BOOL(w, SPACE, flipped, sp->flipped);
+        const int counts[2] = {sp->cubes[0], sp->cubes[1]};
+        if (!put_cubes(w, t->prod_cube, counts, space_cube_field)) return 0;
+        proto_end(w, msg);
     }
     for (int r = 0; r < T->num_rails; r++) {
         if (g->rails[r].owner < 0) continue;
-        brass_v1_PittsburghLinkView *e = &v->links[v->links_count++];
-        NAME(e->route, T->rails[r].id);
-        e->owner = g->rails[r].owner;
-        NAME(e->tile, T->link_types[g->rails[r].link_type].id);
-        e->has_cargo = 1;
-        e->cargo = g->rails[r].cargo;
+        int msg = PW_BEGIN_REPEATED_MESSAGE(w, VIEW, links);
+        PW_STRING(w, LINK, route, T->rails[r].id);
+        PW_INT32(w, LINK, owner, g->rails[r].owner);
+        PW_STRING(w, LINK, tile, T->link_types[g->rails[r].link_type].id);
+        PW_OPTIONAL_INT32(w, LINK, cargo, g->rails[r].cargo);
+        proto_end(w, msg);
     }
     for (int q = 0; q < T->num_pipes; q++) {
         if (g->pipes[q].owner < 0) continue;
-        brass_v1_PittsburghLinkView *e = &v->links[v->links_count++];
-        NAME(e->route, T->pipes[q].id);
-        e->owner = g->pipes[q].owner;
-        NAME(e->tile, T->link_types[g->pipes[q].link_type].id);
+        int msg = PW_BEGIN_REPEATED_MESSAGE(w, VIEW, links);
+        PW_STRING(w, LINK, route, T->pipes[q].id);
+        PW_INT32(w, LINK, owner, g->pipes[q].owner);
+        PW_STRING(w, LINK, tile, T->link_types[g->pipes[q].link_type].id);
+        proto_end(w, msg);
     }
-    v->oilfields_count = (pb_size_t)T->num_fields;
-    for (int f = 0; f < T->num_fields; f++) {
-        const PghField *fd = &g->fields[f];
-        brass_v1_PittsburghOilfieldView *e = &v->oilfields[f];
-        NAME(e->id, T->field_ids[f]);
-        e->barrels = fd->barrels;
-        NAME(e->tile_state, pgh_name(T, PN_FIELD_STATE, fd->tile_state & 3));
-        /* a face-down tile is never shown (the state is redacted, the JSON writer too) */
-        int shown = fd->tile != PGH_NONE && fd->tile_state != FT_FACE_DOWN;
-        OPT_NAME(*e, tile, shown ? T->ftiles[fd->tile].id : NULL);
-        e->pending = fd->pending;
-        e->oil_city_owner = fd->oc_owner;
-        e->oil_city_barrels = fd->oc_barrels;
-        e->oil_city_flipped = fd->oc_flipped;
-    }
-    v->markets_count = (pb_size_t)T->num_markets;
-    for (int m = 0; m < T->num_markets; m++) {
-        brass_v1_PittsburghMarketView *e = &v->markets[m];
-        NAME(e->id, T->markets[m].id);
-        e->price = T->markets[m].price;
-        for (int k = 0; k < 2; k++) fits &= put_market_cube(e, T->markets[m].col_cube[k], g->market_fill[m][k]);
-    }
-    v->merchants_count = (pb_size_t)T->num_mspaces;
-    for (int ms = 0; ms < T->num_mspaces; ms++) {
-        int t = g->mspace_tile[ms];
-        brass_v1_PittsburghMerchantView *e = &v->merchants[ms];
-        NAME(e->location, T->locs[T->mspace_loc[ms]].id);
-        OPT_NAME(*e, tile, t == PGH_NONE ? NULL : T->mtiles[t].id);
-        NAME(e->side, g->mspace_back[ms] ? "back" : "front");
-    }
-    v->quality_count = (pb_size_t)T->num_qslots;
-    for (int q = 0; q < T->num_qslots; q++) {
-        int t = g->qslot_tile[q];
-        brass_v1_PittsburghQualityView *e = &v->quality[q];
-        e->stars = T->qslot_stars[q];
-        OPT_NAME(*e, tile, t == PGH_NONE ? NULL : T->qtiles[t].id);
-        e->available = g->qslot_up[q];
-    }
-    for (int c = 0; c < T->num_card_types; c++)
-        if (g->discards[c]) ENTRY(*v, discards, pgh_name(T, PN_CARD, c), g->discards[c]);
-    return fits;
+    return 1;
 }
 
-/* Fills `v` (zeroed by the caller) from a state pgh_view_writable accepts; 0 when a name
-   does not fit. */
-static int fill_view(View *v, const PittsburghGame *g, int seat, int undo_steps, int undo_refused) {
+/* Oilfields, markets, merchant spaces, quality slots and the face-up discards; 0 when a
+   market lacks a column or names a cube the message has no field for. */
+static int put_board(ProtoWriter *w, const PittsburghGame *g) {
     const PghTables *T = pgh_T(g);
-    int fits = 1;
-    NAME(v->ruleset, "pittsburgh");
-    NAME(v->data, T->name);
-    NAME(v->draft_version, T->draft_version);
-    v->num_players = g->h.num_players;
-    v->era = g->h.era + 1;
-    v->round = g->h.round;
-    NAME(v->phase, pgh_phase_name(g->h.phase));
-    v->current = g->h.current;
-    v->actions_left = g->h.actions_left;
-    v->game_over = g->h.game_over;
-    v->deck_size = g->deck_size;
-    v->turn_order_count = g->h.num_players;
-    for (int i = 0; i < g->h.num_players; i++) v->turn_order[i] = g->turn_order[i];
-    v->options_count = PGH_NUM_ALL_OPTIONS + 1;
-    for (int o = 0; o < PGH_NUM_ALL_OPTIONS; o++) {
-        NAME(v->options[o].key, pgh_option_name(o));
-        NAME(v->options[o].value, pgh_option_value_name(o, g->options[o]));
+    for (int f = 0; f < T->num_fields; f++) {
+        const PghField *fd = &g->fields[f];
+        int msg = PW_BEGIN_REPEATED_MESSAGE(w, VIEW, oilfields);
+        PW_STRING(w, OILFIELD, id, T->field_ids[f]);
+        PW_INT32(w, OILFIELD, barrels, fd->barrels);
+        PW_STRING(w, OILFIELD, tile_state, pgh_name(T, PN_FIELD_STATE, fd->tile_state & 3));
+        /* a face-down tile is never shown (the state is redacted, the JSON writer too) */
+        if (fd->tile != PGH_NONE && fd->tile_state != FT_FACE_DOWN)
+            PW_OPTIONAL_STRING(w, OILFIELD, tile, T->ftiles[fd->tile].id);
+        PW_INT32(w, OILFIELD, pending, fd->pending);
+        PW_INT32(w, OILFIELD, oil_city_owner, fd->oc_owner);
+        PW_INT32(w, OILFIELD, oil_city_barrels, fd->oc_barrels);
+        PW_BOOL(w, OILFIELD, oil_city_flipped, fd->oc_flipped);
+        proto_end(w, msg);
     }
-    /* a string like every other option value: the options map holds strings */
-    NAME(v->options[PGH_NUM_ALL_OPTIONS].key, "undo");
-    NAME(v->options[PGH_NUM_ALL_OPTIONS].value, g->h.undo_off ? "false" : "true");
-    v->players_count = g->h.num_players;
-    for (int p = 0; p < g->h.num_players; p++) fits &= put_player(&v->players[p], g, p, seat);
-    fits &= put_board(v, g);
-    v->undo_steps = undo_steps;
-    v->has_undo_refused = undo_refused != BRASS_R_LEGAL;
-    if (v->has_undo_refused) v->undo_refused = (brass_v1_PittsburghReason_Code)undo_refused;
-    return fits;
+    for (int m = 0; m < T->num_markets; m++) {
+        int msg = PW_BEGIN_REPEATED_MESSAGE(w, VIEW, markets);
+        PW_STRING(w, MARKET, id, T->markets[m].id);
+        PW_INT32(w, MARKET, price, T->markets[m].price);
+        const int counts[2] = {g->market_fill[m][0], g->market_fill[m][1]};
+        /* (a market has two columns: the JSON writer names both) */
+        if (T->markets[m].col_cube[0] == PGH_NONE || T->markets[m].col_cube[1] == PGH_NONE ||
+            !put_cubes(w, T->markets[m].col_cube, counts, market_cube_field)) return 0;
+        proto_end(w, msg);
+    }
+    for (int ms = 0; ms < T->num_mspaces; ms++) {
+        int t = g->mspace_tile[ms];
+        int msg = PW_BEGIN_REPEATED_MESSAGE(w, VIEW, merchants);
+        PW_STRING(w, MERCHANT, location, T->locs[T->mspace_loc[ms]].id);
+        if (t != PGH_NONE) PW_OPTIONAL_STRING(w, MERCHANT, tile, T->mtiles[t].id);
+        PW_STRING(w, MERCHANT, side, g->mspace_back[ms] ? "back" : "front");
+        proto_end(w, msg);
+    }
+    for (int q = 0; q < T->num_qslots; q++) {
+        int t = g->qslot_tile[q];
+        int msg = PW_BEGIN_REPEATED_MESSAGE(w, VIEW, quality);
+        PW_INT32(w, QUALITY, stars, T->qslot_stars[q]);
+        if (t != PGH_NONE) PW_OPTIONAL_STRING(w, QUALITY, tile, T->qtiles[t].id);
+        PW_BOOL(w, QUALITY, available, g->qslot_up[q]);
+        proto_end(w, msg);
+    }
+    for (int c = 0; c < T->num_card_types; c++)
+        if (g->discards[c]) PW_MAP_INT32(w, VIEW, discards, pgh_name(T, PN_CARD, c), g->discards[c]);
+    return 1;
 }
 
 int pgh_view_proto(const PittsburghGame *g, int seat, int undo_steps, int undo_refused,
                    uint8_t *out, int cap) {
     if (!pgh_view_writable(g)) return -BRASS_E_BAD_POSITION;
-    View v;
-    memset(&v, 0, sizeof v);
-    if (!fill_view(&v, g, seat, undo_steps, undo_refused)) return -BRASS_E_BUFFER;
-    pb_ostream_t stream = pb_ostream_from_buffer(out, (size_t)cap);
-    if (!pb_encode(&stream, brass_v1_PittsburghView_fields, &v)) return -BRASS_E_BUFFER;
-    return (int)stream.bytes_written;
+    const PghTables *T = pgh_T(g);
+    ProtoWriter writer = proto_writer(out, cap), *w = &writer;
+    PW_STRING(w, VIEW, ruleset, "pittsburgh");
+    PW_STRING(w, VIEW, data, T->name);
+    PW_STRING(w, VIEW, draft_version, T->draft_version);
+    PW_INT32(w, VIEW, num_players, g->h.num_players);
+    PW_INT32(w, VIEW, era, g->h.era + 1);
+    PW_INT32(w, VIEW, round, g->h.round);
+    PW_STRING(w, VIEW, phase, pgh_phase_name(g->h.phase));
+    PW_INT32(w, VIEW, current, g->h.current);
+    PW_INT32(w, VIEW, actions_left, g->h.actions_left);
+    PW_BOOL(w, VIEW, game_over, g->h.game_over);
+    PW_INT32(w, VIEW, deck_size, g->deck_size);
+    PW_PACKED_INT32(w, VIEW, turn_order, g->turn_order, g->h.num_players);
+    for (int o = 0; o < PGH_NUM_ALL_OPTIONS; o++)
+        PW_MAP_STRING(w, VIEW, options, pgh_option_name(o), pgh_option_value_name(o, g->options[o]));
+    /* a string like every other option value: the options map holds strings */
+    PW_MAP_STRING(w, VIEW, options, "undo", g->h.undo_off ? "false" : "true");
+    for (int p = 0; p < g->h.num_players; p++) put_player(w, g, p, seat);
+    if (!put_spaces_and_links(w, g) || !put_board(w, g)) return -BRASS_E_BUFFER;
+    PW_INT32(w, VIEW, undo_steps, undo_steps);
+    if (undo_refused != BRASS_R_LEGAL) PW_OPTIONAL_ENUM(w, VIEW, undo_refused, undo_refused);
+    return proto_finish(w);
 }
-
-#else /* no nanopb in this build */
-
-int pgh_view_proto(const PittsburghGame *g, int seat, int undo_steps, int undo_refused,
-                   uint8_t *out, int cap) {
-    (void)g, (void)seat, (void)undo_steps, (void)undo_refused, (void)out, (void)cap;
-    return -BRASS_E_UNSUPPORTED;
-}
-
-#endif

@@ -378,7 +378,7 @@ int pgh_position_json(const PittsburghGame *g, int seat, int hidden, char *out, 
 int pgh_view_writable(const PittsburghGame *g);
 /* A redacted state's view (what pgh_position_json writes with hidden = 0) as
    brass.v1.PittsburghView in protobuf binary, with the undo fields given: the length, or
-   -BRASS_E_BUFFER, -BRASS_E_BAD_POSITION, -BRASS_E_UNSUPPORTED without nanopb. */
+   -BRASS_E_BUFFER, -BRASS_E_BAD_POSITION. */
 int pgh_view_proto(const PittsburghGame *g, int seat, int undo_steps, int undo_refused,
                    uint8_t *out, int cap);
 /* The full position's JSON text (hidden = 1 above) back into a state, validated; on error
