@@ -205,6 +205,14 @@ int brass_validate(const BrassGame *g, char *field, size_t field_len);
 int brass_legal(const BrassGame *g, uint16_t *out, int cap);      /* returns count or -error */
 int brass_reason(const BrassGame *g, int action);                  /* reason code for one id */
 int brass_apply(BrassGame *g, int seat, int action, BrassEventLog *log, int *reason);
+/* brass_apply for a binding's loop, what it reads next in the same call: `log` (may be
+   NULL) is emptied first; returns -error (reason as brass_apply's) or, packed in one int, the events
+   recorded (bits 0-8), the undo depth after it (brass_undo_depth, bits 9-16) and the
+   game's players (bits 17-19). One crossing where a binding made five. */
+int brass_step(BrassGame *g, int seat, int action, BrassEventLog *log, int *reason);
+#define BRASS_STEP_EVENTS_MASK 511
+#define BRASS_STEP_DEPTH_SHIFT 9
+#define BRASS_STEP_PLAYERS_SHIFT 17
 /* A whole compound action, atomically: all of it or nothing. *failed_at = index refused. */
 int brass_apply_sequence(BrassGame *g, int seat, const uint16_t *ids, int n,
                          BrassEventLog *log, int *reason, int *failed_at);

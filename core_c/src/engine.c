@@ -265,6 +265,18 @@ int brass_apply(BrassGame *g, int seat, int action, BrassEventLog *log, int *rea
     return BRASS_OK;
 }
 
+int brass_step(BrassGame *g, int seat, int action, BrassEventLog *log, int *reason) {
+    const BrassRuleset *rs = ruleset_of(g);
+    if (!rs) return -BRASS_E_BAD_ARGUMENT;
+    if (log) log->count = log->dropped = 0;
+    int err = engine_check(rs, g, seat, action, reason);
+    if (err) return -err;
+    engine_apply_counted(rs, g, action, log);
+    uint32_t events = !log ? 0 : log->count < BRASS_MAX_EVENTS ? log->count : BRASS_MAX_EVENTS;
+    return (int)(events | (uint32_t)mark_of(rs, g)->depth << BRASS_STEP_DEPTH_SHIFT |
+                 (uint32_t)g->header.num_players << BRASS_STEP_PLAYERS_SHIFT);
+}
+
 /* ---- undo within a turn ---- */
 
 int brass_undo_depth(const BrassGame *g) {

@@ -159,7 +159,17 @@ static void play(int players, uint64_t seed, int policy_mix) {
         static char preview_json[BRASS_JSON_CAP];
         CHECK(brass_view_json(&seen, BH(&g)->current, preview_json, BRASS_JSON_CAP) > 0, "preview json");
         int era = BH(&g)->era;
-        CHECK(brass_apply(&g, BH(&g)->current, pick, NULL, NULL) == BRASS_OK, "apply");
+        /* every other decision through brass_step: the same move, its packed counts */
+        if (decisions & 1) {
+            static BrassEventLog step_log;
+            int step = brass_step(&g, BH(&g)->current, pick, &step_log, NULL);
+            CHECK(step > 0 && (uint32_t)(step & BRASS_STEP_EVENTS_MASK) == step_log.count &&
+                      (step >> BRASS_STEP_DEPTH_SHIFT & 255) == brass_undo_depth(&g) &&
+                      step >> BRASS_STEP_PLAYERS_SHIFT == BH(&g)->num_players,
+                  "step");
+        } else {
+            CHECK(brass_apply(&g, BH(&g)->current, pick, NULL, NULL) == BRASS_OK, "apply");
+        }
         if (!BH(&g)->game_over || BH(&g)->era != era) rounds_seen[era] = BH(&g)->round > rounds_seen[era] ? BH(&g)->round : rounds_seen[era];
         decisions++;
         CHECK(decisions < 20000, "game does not end");

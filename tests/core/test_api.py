@@ -806,3 +806,34 @@ def test_event_documents_are_each_callers_own(ruleset: str) -> None:
     assert any(len(documents) > 0 for documents in again)
     assert any(isinstance(v, list) for documents in again for d in documents for v in d.values()
                ) or ruleset == "pittsburgh"
+
+
+@pytest.mark.parametrize("ruleset", ["birmingham", "pittsburgh"])
+def test_brass_step_packs_what_apply_and_undo_depth_say(ruleset: str) -> None:
+    """brass_step (Game.apply's one crossing) applies exactly as brass_apply does, empties
+    the log first, and packs the events recorded, the undo depth after it and the players;
+    a refused id gives -error with brass_apply's reason and changes nothing."""
+    from brass._core import ffi, lib
+
+    rng = random.Random(3)
+    stepped = brass.Game.new(3, seed=8, ruleset=ruleset)
+    applied = stepped.clone()
+    log, reason = ffi.new("BrassEventLog *"), ffi.new("int *")
+    for _ in range(60):
+        ids = stepped.legal_ids()
+        action = rng.choice(ids)
+        log.count = log.dropped = 5  # left over from an earlier call
+        step = lib.brass_step(stepped._g, -1, action, log, reason)
+        other = ffi.new("BrassEventLog *")
+        assert lib.brass_apply(applied._g, -1, action, other, reason) == 0
+        assert stepped.state_hash() == applied.state_hash()
+        assert step & lib.BRASS_STEP_EVENTS_MASK == other.count == log.count
+        assert ffi.buffer(log.events, 8 * log.count)[:] == ffi.buffer(other.events,
+                                                                      8 * other.count)[:]
+        assert step >> lib.BRASS_STEP_DEPTH_SHIFT & 255 == lib.brass_undo_depth(stepped._g)
+        assert step >> lib.BRASS_STEP_PLAYERS_SHIFT == 3
+    refused_id = next(a for a in range(stepped.num_actions) if stepped.reason(a) is not None)
+    before = stepped.state_hash()
+    assert lib.brass_step(stepped._g, -1, refused_id, log, reason) == -lib.BRASS_E_ILLEGAL
+    assert reason[0] == lib.brass_reason(stepped._g, refused_id) != 0
+    assert stepped.state_hash() == before

@@ -23,27 +23,37 @@ _EVENT = struct.Struct("=Bbhhh")
 # player count): naming is a pure function of those, and an event recurs (a card taken, a
 # beer drunk, a turn's end), so decoding is a lookup and a copy. It was about two thirds of
 # Game.apply's cost in the Python loop (issue 22, item 4). Bounded: past the limit new
-# events are named but not kept.
-_NAMED: dict[tuple[EventNamer, int, int], dict[bytes, tuple[dict[str, Any], bool]]] = {}
+# events are named but not kept. An event's 8 bytes are read as one native uint64 (an int
+# hashes for free; a bytes key was sliced and hashed per event).
+_NAMED: dict[tuple[EventNamer, int, int], dict[int, tuple[dict[str, Any], bool]]] = {}
 _NAMED_LIMIT = 1 << 15
+_RECORD = struct.Struct("=Q")
+
+
+def events_view(log: Any) -> memoryview:
+    """A BrassEventLog's events as native uint64s, one per event (made once per log)."""
+    return memoryview(ffi.buffer(log.events)).cast("B").cast("Q")
 
 
 def decode_events(log: Any, rs: Ruleset, players: int, namer: EventNamer) -> list[dict[str, Any]]:
     """The events of a BrassEventLog, named (each call's documents are its own: a caller may
     change them)."""
-    n = min(log.count, lib.BRASS_MAX_EVENTS)
-    size = _EVENT.size
-    raw = ffi.buffer(log.events, n * size)[:]
+    return decode_records(events_view(log)[:min(log.count, lib.BRASS_MAX_EVENTS)].tolist(),
+                          rs, players, namer)
+
+
+def decode_records(records: list[int], rs: Ruleset, players: int,
+                   namer: EventNamer) -> list[dict[str, Any]]:
+    """Events given as their uint64 records (events_view), named; documents as decode_events'."""
     key = (namer, rs.id, players)
     named = _NAMED.get(key)
     if named is None:
         named = _NAMED[key] = {}
     out = []
-    for at in range(0, n * size, size):
-        record = raw[at:at + size]
+    for record in records:
         known = named.get(record)
         if known is None:
-            known = _name_one(record, rs, players, namer)
+            known = _name_one(_RECORD.pack(record), rs, players, namer)
             if len(named) < _NAMED_LIMIT:
                 named[record] = known
         document, nested = known

@@ -14,7 +14,7 @@ import numpy as np
 from brass._core import ffi, lib
 from brass.args import _INT32_MAX, _integer, _is_integer, _seed
 from brass.errors import EngineError
-from brass.events import decode_events
+from brass.events import decode_events, decode_records, events_view
 from brass.playouts import _policy, batch_playouts
 from brass.preview import Compound, compound_actions_of, compound_ids_of, preview_state
 from brass.registry import hooks_of
@@ -49,15 +49,22 @@ _MAX_ACTIONS = max(rs.num_actions for rs in RULESETS.values())
 _scratch = threading.local()
 
 
-def _buffers() -> tuple[Any, Any, Any]:
+def _buffers() -> tuple[Any, Any, Any, memoryview, memoryview]:
     """This thread's event log, reason and legal-id buffers, reused by every call (the core
-    releases the GIL while it runs, so threads never share them)."""
+    releases the GIL while it runs, so threads never share them), with the ids' and the
+    events' views (read with one tolist(): cheaper than ffi.unpack, no per-call cdata)."""
     try:
         return _scratch.buffers  # type: ignore[no-any-return]
     except AttributeError:
-        _scratch.buffers = (ffi.new("BrassEventLog *"), ffi.new("int *"),
-                            ffi.new("uint16_t[]", _MAX_ACTIONS))
+        log, ids = ffi.new("BrassEventLog *"), ffi.new("uint16_t[]", _MAX_ACTIONS)
+        _scratch.buffers = (log, ffi.new("int *"), ids,
+                            memoryview(ffi.buffer(ids)).cast("B").cast("H"), events_view(log))
         return _scratch.buffers  # type: ignore[no-any-return]
+
+
+_EVENTS_MASK = lib.BRASS_STEP_EVENTS_MASK
+_DEPTH_SHIFT = lib.BRASS_STEP_DEPTH_SHIFT
+_PLAYERS_SHIFT = lib.BRASS_STEP_PLAYERS_SHIFT
 
 
 def _state_bytes(state: Any, rs: Ruleset) -> bytes:
@@ -284,11 +291,14 @@ class Game:
 
     # ---- decisions ----
     def legal_ids(self) -> list[int]:
-        buf = _buffers()[2]
-        n = lib.brass_legal(self._g, buf, _MAX_ACTIONS)
+        try:
+            buffers = _scratch.buffers
+        except AttributeError:
+            buffers = _buffers()
+        n = lib.brass_legal(self._g, buffers[2], _MAX_ACTIONS)
         if n < 0:
             _raise(-n, rs=self._rs)
-        return ffi.unpack(buf, n)  # type: ignore[no-any-return]
+        return buffers[3][:n].tolist()  # type: ignore[no-any-return]
 
     def legal_actions(self) -> list[Option]:
         phase = self.decision
@@ -328,27 +338,35 @@ class Game:
         rs = self._rs
         if type(action) is not int or not 0 <= action < rs.num_actions:
             action = _action_id(action, "action", rs)
-        log, reason, _ = _buffers()
-        log.count = log.dropped = 0
+        try:
+            buffers = _scratch.buffers
+        except AttributeError:
+            buffers = _buffers()
         g = self._g
         turn = self._turn
-        if turn == [] and self._barrier is None:  # at the barrier: keep it first
+        if not turn and turn is not None and self._barrier is None:  # at the barrier: keep it
             self._barrier = len(self._decisions) if self._replays else _state_bytes(g, rs)
-        err = lib.brass_apply(g, s, action, log, reason)
-        if err:
-            _raise(err, reason[0], f"action {action} ({rs.action_names[action]})" if err != 2
-                   else f"seat {seat} tried to act; seat {g.header.current} is to act",
-                   rs=rs)
+        # one crossing: the decision applied, its events counted, the undo depth after it
+        step = lib.brass_step(g, s, action, buffers[0], buffers[1])
+        if step < 0:
+            err = -step
+            _raise(err, buffers[1][0], f"action {action} ({rs.action_names[action]})"
+                   if err != 2 else f"seat {seat} tried to act; seat {g.header.current} is "
+                   "to act", rs=rs)
         self._decisions.append(action)
         # the undo bookkeeping's common cases inline (_note_applied has them all)
-        depth = lib.brass_undo_depth(g)
+        depth = step >> _DEPTH_SHIFT & 255
         if depth == 0:
             self._barrier, self._turn = None, []
         elif turn is not None and depth == len(turn) + 1 and self._barrier is not None:
             turn.append(action)
         else:
             self._note_applied([action])
-        return self._events(log)
+        events = step & _EVENTS_MASK
+        if not events:
+            return []
+        return decode_records(buffers[4][:events].tolist(), rs, step >> _PLAYERS_SHIFT,
+                              hooks_of(rs.name).name_event)
 
     def apply_compound(self, ids: Iterable[int], seat: int | None = None) -> list[dict[str, Any]]:
         """Apply a whole compound action atomically: all of it or nothing."""
@@ -585,7 +603,7 @@ def _apply_ids(game: Game, ids: Iterable[int], seat: int | None, whole: bool
     ids = _id_list(ids, rs)
     s = game._check_seat(seat)
     arr = ffi.new("uint16_t[]", ids)
-    log, reason, _ = _buffers()
+    log, reason = _buffers()[:2]
     log.count = log.dropped = 0
     at = ffi.new("int *")
     game._hold_barrier()
