@@ -250,12 +250,12 @@ def int_param(value: str | None, name: str, bits: int, low: int | None = None) -
 
 
 def int_list_param(value: str | None, name: str) -> list[int]:
-    """A query parameter holding a list of 32-bit integers joined by commas (`12,40`; a
-    comma percent-encoded too); absent: none."""
+    """A query parameter holding a list of non-negative 32-bit integers (option ids) joined
+    by commas (`12,40`; a comma percent-encoded too); absent: none."""
     if value is None:
         return []
     parts = value.replace("%2C", ",").replace("%2c", ",").split(",")
-    return [int_param(part, name, 32) for part in parts]
+    return [int_param(part, name, 32, low=0) for part in parts]
 
 
 def query_either(request: RestRequest, camel: str, snake: str) -> str | None:

@@ -9,8 +9,11 @@ from typing import Any
 
 from ..games.export import DEFAULT_EXPORT_GAMES, MAX_EXPORT_GAMES
 from ..games.settings import ServiceSettings
-from ..requests import MAX_PAGE_TOKEN_CHARS
+from ..requests import MAX_COMPOUND_IDS, MAX_PAGE_TOKEN_CHARS
 from .openapi import Route
+
+# At most MAX_COMPOUND_IDS option ids joined by commas, each fitting 32 bits (9 digits do).
+_OPTION_IDS = f"^[0-9]{{1,9}}(,[0-9]{{1,9}}){{0,{MAX_COMPOUND_IDS - 1}}}$"
 
 _BOOL = {"type": "boolean"}
 _TIME = {"type": "string", "format": "date-time", "maxLength": 64}
@@ -62,7 +65,7 @@ ROUTES: list[Route] = [
           query=(("includeCompoundActions", _BOOL, "Also list complete compound actions."),
                  ("includeUnavailable", _BOOL,
                   "Also list unavailable options with the engine's reason."),
-                 ("afterIds", {"type": "string", "pattern": "^-?[0-9]+(,-?[0-9]+)*$"},
+                 ("afterIds", {"type": "string", "pattern": _OPTION_IDS},
                   "The decision after these first steps of the caller's action in progress, "
                   "ids joined by commas (12,40); nothing is applied."))),
     Route("POST", "/v1/games/{gameId}/actions", "SubmitAction",
