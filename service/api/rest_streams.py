@@ -17,6 +17,7 @@ from aiohttp import web
 from ..errors import ServiceError
 from ..gen import game_service_pb2 as pb
 from ..observability import RequestRecord, new_request_id, observe_request
+from ..views.answers import WatchUpdate
 from ..views.convert import message_to_json_dict
 from .rest import RestGateway
 from .rest_parse import (
@@ -90,7 +91,7 @@ class RestStreams:
                     "X-Accel-Buffering": "no",
                 }
             )
-            queue: asyncio.Queue[pb.WatchGameResponse | BaseException | None] = asyncio.Queue(
+            queue: asyncio.Queue[WatchUpdate | BaseException | None] = asyncio.Queue(
                 maxsize=16
             )
 
@@ -139,7 +140,7 @@ class RestStreams:
                         await response.write(f"event: error\ndata: {data}\n\n".encode())
                         break
                     record.version = sent_version = item.version
-                    data = json.dumps(message_to_json_dict(item), separators=(",", ":"))
+                    data = item.to_json_text()
                     await response.write(
                         f"id: {item.version}\nevent: update\ndata: {data}\n\n".encode()
                     )

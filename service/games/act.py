@@ -41,6 +41,7 @@ from ..views.answers import (
     length_delimited,
 )
 from ..views.reply import Reply
+from ..views.view_cache import ViewCache
 from ..webhooks.events import decision_events
 from .access import Access, Caller
 from .live import LiveGames
@@ -75,7 +76,7 @@ class Play:
 
     def __init__(self, store: Store, settings: ServiceSettings, broker: ChangeBroker,
                  live: LiveGames, access: Access, signals: Signals,
-                 legal: LegalOptions) -> None:
+                 legal: LegalOptions, views: ViewCache) -> None:
         self.store = store
         self.settings = settings
         self.broker = broker
@@ -83,6 +84,7 @@ class Play:
         self.access = access
         self.signals = signals
         self.legal = legal
+        self.views = views
 
     @staticmethod
     def _resolve_action(action: pb.Action, game: Any, seat: int) -> tuple[list[int], bool]:
@@ -357,7 +359,7 @@ class Play:
     ) -> Reply:
         """SubmitAction's answer for the game `after` the caller's action: its bytes (sent
         as they are over gRPC) and the JSON text REST renders from the same parts."""
-        state = StateParts(row, after, seat)
+        state = StateParts(row, after, seat, self.views)
         legal: tuple[pb.ListLegalActionsResponse, bytes, list[str]] | None = None
         game = after.game
         if include_legal_actions and not game.is_over and game.current_seat == seat:

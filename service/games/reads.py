@@ -18,6 +18,7 @@ from ..views import typed
 from ..views.answers import LegalOptions, StateParts, add_compound_actions, length_delimited
 from ..views.reply import Reply
 from ..views.summary import game_summary
+from ..views.view_cache import ViewCache
 from .access import Access, Caller
 from .delay import SpectatorDelay
 from .live import LiveGames
@@ -33,7 +34,7 @@ class Reads:
 
     def __init__(self, store: Store, settings: ServiceSettings, live: LiveGames,
                  access: Access, legal: LegalOptions, replays: Replays,
-                 accounts: Accounts, delay: SpectatorDelay) -> None:
+                 accounts: Accounts, delay: SpectatorDelay, views: ViewCache) -> None:
         self.accounts = accounts
         self.delay = delay
         self.store = store
@@ -41,6 +42,7 @@ class Reads:
         self.live = live
         self.access = access
         self.legal = legal
+        self.views = views
         self.replays = replays
 
     async def get_game(
@@ -63,7 +65,7 @@ class Reads:
         if target != live.version:
             live = await self.replays.game_at_version(row, target)
         record.seat, record.version = seat, live.version
-        parts = StateParts(row, live, seat)
+        parts = StateParts(row, live, seat, self.views)
         return Reply(
             pb.GetGameResponse,
             make_data=lambda: length_delimited(_STATE_FIELD, parts.to_bytes()),

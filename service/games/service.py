@@ -20,6 +20,7 @@ from ..ratings import Ratings
 from ..store import Store
 from ..views.answers import LegalOptions
 from ..views.reply import Reply
+from ..views.view_cache import ViewCache
 from ..webhooks.sender import WebhookSender
 from ..webhooks.targets import TargetPolicy
 from .access import Access, Caller, Quotas
@@ -71,20 +72,22 @@ class GameService:
         self.live = LiveGames(store, settings)
         self.access = Access(settings, self.addresses, self.live)
         self.legal = LegalOptions()
+        self.views = ViewCache()
         self.accounts = Accounts(store, settings)
         self.delay = SpectatorDelay(store)
         self.replays = Replays(store, self.live, self.access, self.quotas, self.delay)
         self.reads = Reads(store, settings, self.live, self.access, self.legal, self.replays,
-                           self.accounts, self.delay)
+                           self.accounts, self.delay, self.views)
         self.play = Play(store, settings, self.broker, self.live, self.access, self.signals,
-                         self.legal)
+                         self.legal, self.views)
         self.creation = Creation(store, settings, self.live, self.access, self.signals,
                                  self.quotas, self.accounts)
         self.lobby = Lobby(store, settings, self.broker, self.live, self.access, self.signals,
                            self.quotas, self.waiting_seats, self.accounts)
         self.rematches = Rematches(self.lobby, self.creation, self.access, self.accounts)
         self.watching = Watching(store, settings, self.broker, self.live, self.access,
-                                 self.watch_limiter, self.delay, self.replays.game_at_version)
+                                 self.watch_limiter, self.delay, self.replays.game_at_version,
+                                 self.views)
         self.server_moves = ServerMoves(store, settings, self.live, self.signals, self.lobby,
                                         self.play, self.bots, bot_workers)
         self.account_streams = AccountStreams(store, settings, self.accounts, self.broker)

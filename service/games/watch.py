@@ -16,7 +16,8 @@ from ..model import LiveGame
 from ..observability import ACTIVE_WATCHERS, RequestRecord
 from ..requests import require
 from ..store import GameRow, Store
-from ..views.answers import game_state, stored_event_messages
+from ..views.answers import StateParts, WatchUpdate, stored_event_messages
+from ..views.view_cache import ViewCache
 from .access import Access, Caller, address_identity, client_identity
 from .delay import SpectatorDelay
 from .live import LiveGames
@@ -29,12 +30,12 @@ class WatchStream:
     when the stream was never iterated."""
 
     def __init__(
-        self, updates: AsyncGenerator[pb.WatchGameResponse, None], release: Callable[[], None]
+        self, updates: AsyncGenerator[WatchUpdate, None], release: Callable[[], None]
     ) -> None:
         self._updates = updates
         self._release = release
 
-    def __aiter__(self) -> AsyncIterator[pb.WatchGameResponse]:
+    def __aiter__(self) -> AsyncIterator[WatchUpdate]:
         return self._updates
 
     async def aclose(self) -> None:
@@ -50,9 +51,11 @@ class Watching:
     def __init__(self, store: Store, settings: ServiceSettings, broker: ChangeBroker,
                  live: LiveGames, access: Access, watch_limiter: WatchLimiter,
                  delay: SpectatorDelay,
-                 past: Callable[[GameRow, int], Awaitable[LiveGame]]) -> None:
+                 past: Callable[[GameRow, int], Awaitable[LiveGame]],
+                 views: ViewCache) -> None:
         self.delay = delay
         self.past = past  # the game at a past version (Replays.game_at_version)
+        self.views = views
         self.store = store
         self.settings = settings
         self.broker = broker
@@ -132,7 +135,7 @@ class Watching:
         record: RequestRecord,
         release: Callable[[], None],
         digest: str | None = None,
-    ) -> AsyncIterator[pb.WatchGameResponse]:
+    ) -> AsyncIterator[WatchUpdate]:
         last = from_version
         sent_any = False
         revision: int | None = None  # the seats revision whose lobby events were sent
@@ -158,18 +161,19 @@ class Watching:
                         game_id, last, up_to=head, limit=self.settings.watch_batch
                     )
                     batch_end = rows[-1].to_version if rows else head
-                    update = pb.WatchGameResponse(version=batch_end)
                     timed: list[tuple[float, pb.GameEvent]] = []
                     for stored in rows:
                         timed.extend((stored.created_at, e)
                                      for e in stored_event_messages(game.ruleset, stored))
+                    state = None
                     if batch_end == head:
                         timed.extend(hosted.lobby_events_after(row, revision))
                         revision = row.seats_revision
-                        game_state(row, await self.past(row, head) if delayed else live, seat,
-                                   into=update.state)
+                        state = StateParts(
+                            row, await self.past(row, head) if delayed else live, seat,
+                            self.views)
                     timed.sort(key=lambda pair: pair[0])  # (stable: a decision's stay in order)
-                    update.events.extend(event for _at, event in timed)
+                    update = WatchUpdate(batch_end, [event for _at, event in timed], state)
                     sent_any = True
                     last = batch_end
                     record.version = last

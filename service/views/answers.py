@@ -19,6 +19,8 @@ from ..store import DecisionRow, GameRow
 from ..views.summary import game_summary, game_summary_json
 from . import typed
 from .convert import message_to_json_dict
+from .reply import Reply
+from .view_cache import ViewCache
 
 
 def game_state(row: GameRow, live: LiveGame, seat: int | None,
@@ -59,10 +61,12 @@ class StateParts:
     which REST sends as it is; gRPC gets the typed message (views/typed.py).
     """
 
-    __slots__ = ("live", "row", "seat")
+    __slots__ = ("live", "row", "seat", "views")
 
-    def __init__(self, row: GameRow, live: LiveGame, seat: int | None) -> None:
+    def __init__(self, row: GameRow, live: LiveGame, seat: int | None,
+                 views: ViewCache | None = None) -> None:
         self.row, self.live, self.seat = row, live, seat
+        self.views = views  # where the view is encoded once per version and seat
 
     def message(self, into: pb.GameState | None = None) -> pb.GameState:
         return game_state(self.row, self.live, self.seat, into)
@@ -72,7 +76,8 @@ class StateParts:
         (parsing them into the message to serialize them again cost more than making
         them); the same message as message() (tests/service/test_reply.py)."""
         game = self.live.game
-        view = game.view_proto(self.seat)
+        view = (game.view_proto(self.seat) if self.views is None else
+                self.views.view_bytes(self.row.game_id, self.live.version, game, self.seat))
         # the fields in their numbers' order, as the message would be serialized
         head = pb.GameState(summary=game_summary(self.row, self.live))
         if self.seat is not None:
@@ -89,6 +94,8 @@ class StateParts:
         """The proto3 JSON text of the GameState, the view's being the core's text."""
         game = self.live.game
         over = game.is_over
+        view = (typed.view_json_text(game, self.seat) if self.views is None else
+                self.views.view_json_text(self.row.game_id, self.live.version, game, self.seat))
         rest = {
             "scores": [int(s) for s in game.scores()] if over else [],
             "winners": [int(w) for w in game.winners()] if over else [],
@@ -97,10 +104,37 @@ class StateParts:
             rest["viewerSeat"] = self.seat
         return (
             '{"summary":' + compact_json(game_summary_json(self.row, self.live))
-            + ',"' + game.ruleset + '":' + typed.view_json_text(game, self.seat)
+            + ',"' + game.ruleset + '":' + view
             + "," + compact_json(rest)[1:]
         )
 
+
+class WatchUpdate(Reply):
+    """A WatchGameResponse made of its parts: its events, and the state (when the update
+    has one) with the view as the process encoded it once for this version and seat."""
+
+    __slots__ = ("version",)
+
+    def __init__(self, version: int, events: list[pb.GameEvent],
+                 state: StateParts | None) -> None:
+        def as_bytes() -> bytes:
+            data = pb.WatchGameResponse(version=version, events=events).SerializeToString()
+            if state is not None:
+                data += length_delimited(_WATCH_STATE_FIELD, state.to_bytes())
+            return data
+
+        def as_json_text() -> str:
+            return (
+                '{"version":"' + str(version) + '","events":['
+                + ",".join(compact_json(message_to_json_dict(e)) for e in events) + "]"
+                + ("" if state is None else ',"state":' + state.to_json_text()) + "}"
+            )
+
+        super().__init__(pb.WatchGameResponse, make_data=as_bytes, json_text=as_json_text)
+        self.version = version
+
+
+_WATCH_STATE_FIELD = pb.WatchGameResponse.DESCRIPTOR.fields_by_name["state"].number
 
 # GameState's `view` arm of each ruleset: its field number.
 _VIEW_FIELDS = {name: pb.GameState.DESCRIPTOR.fields_by_name[name].number

@@ -88,6 +88,6 @@ class Reply:
 
 def serialize(response: Reply | Message) -> bytes:
     """The gRPC response serializer: a Reply's bytes, or a message serialized."""
-    if type(response) is Reply:
+    if isinstance(response, Reply):
         return response.to_bytes()
     return response.SerializeToString()  # type: ignore[union-attr]
