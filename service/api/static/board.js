@@ -274,7 +274,7 @@ function drawLocations(layer, board) {
     // the name on hover too: at a far zoom a crowded label is hidden (declutter.js)
     g.append(svg('title', {}, name));
     if (loc.kind === 'merchant') {
-      g.append(svg('rect', { x: x0, y: y0, width: x1 - x0, height: y1 - y0, rx: 8, class: 'merchant-box' }));
+      g.append(svg('rect', { x: x0, y: y0, width: x1 - x0, height: y1 - y0, rx: 8, class: 'merchant-box', dataset: { location: loc.id } }));
       g.append(svg('text', { x: loc.x, y: y0 - 6, class: 'location-name' }, name));
     } else {
       g.append(svg('rect', { x: x0, y: y0, width: x1 - x0, height: y1 - y0, rx: 10, class: 'town-box' }));
@@ -301,28 +301,47 @@ function marketPlace(loc, w, hgt, taken) {
   return place;
 }
 
+// What a merchant space's tile shows: Pittsburgh's tile side, or the goods' marks.
+function merchantTileText(tile) {
+  if (tile && tile.tile) return tile.side === 'back' ? '◐' : '●';
+  if (tile && tile.goods !== null) return tile.goods.length ? tile.goods.map(goodMark).join('') : '—';
+  return '';
+}
+
 function drawMerchants(layer, board, view, ctx, byId) {
   const tiles = new Map(view ? view.merchants.map((m) => [m.space, m]) : []);
   for (const merchant of board.merchants || []) {
     const loc = byId.get(merchant.location);
     if (!loc) continue;
     const spaces = merchant.spaces || [];
+    const marks = spaces.map((space) => merchantTileText(tiles.get(space.name.replace(/^merchant:/, ''))));
+    // a tile wide enough for its goods' marks (two Chinese characters, three letters), the
+    // tiles side by side and the merchant's box around them all
+    // (a mark's width at the default zoom: ~22 units a Chinese character, ~14 a bold letter)
+    const widths = marks.map((text) => Math.max(32, [...text].length * (/[\u2e80-\u9fff]/.test(text) ? 22 : 14) + 8));
+    const span = widths.reduce((a, b) => a + b, 0) + 6 * (widths.length - 1);
+    const box = span > 80 && layer.parentNode
+      && layer.parentNode.querySelector(`.merchant-box[data-location="${CSS.escape(String(loc.id))}"]`);
+    if (box) {
+      box.setAttribute('x', String(loc.x - span / 2 - 4));
+      box.setAttribute('width', String(span + 8));
+    }
+    let left = loc.x - span / 2;
     spaces.forEach((space, i) => {
-      const x = loc.x - (spaces.length - 1) * 19 + i * 38;
+      const w = widths[i];
+      const x = left + w / 2;
+      left += w + 6;
       const y = loc.y - 4;
       const key = space.name.replace(/^merchant:/, '');
       const tile = tiles.get(key);
       const g = svg('g', { class: ['merchant-space', tile && tile.goods === null && tile.tile === null && 'no-tile'] });
-      g.append(svg('rect', { x: x - 16, y: y - 14, width: 32, height: 28, rx: 4, class: 'merchant-tile' }));
-      let text = '';
+      g.append(svg('rect', { x: x - w / 2, y: y - 14, width: w, height: 28, rx: 4, class: 'merchant-tile' }));
       const merchant = nameText(space.name);
       let label = merchant;
       if (tile && tile.tile) {
         // Pittsburgh: the merchant tile by id, and which side is up
-        text = tile.side === 'back' ? '◐' : '●';
         label = t('board.merchantTile', { merchant, tile: nameLabel('tiles', tile.tile) || tile.tile }) + (tile.side ? t(`board.side.${tile.side}`) : '');
       } else if (tile && tile.goods !== null) {
-        text = tile.goods.length ? tile.goods.map(goodMark).join('') : '—';
         label = tile.goods.length
           ? t('board.merchantBuys', { merchant, goods: tile.goods.map((i) => labelOf('industries', i) || i).join(t('preview.listSep')) })
           : t('board.merchantBlank', { merchant });
@@ -330,8 +349,8 @@ function drawMerchants(layer, board, view, ctx, byId) {
       } else if (tile) {
         label = t('board.merchantNone', { merchant });
       }
-      g.append(svg('text', { x, y: y + 4, class: 'merchant-goods' }, text));
-      if (tile && tile.beer) g.append(svg('circle', { cx: x + 12, cy: y - 10, r: 5, class: 'beer-barrel' }));
+      g.append(svg('text', { x, y: y + 4, class: 'merchant-goods' }, marks[i]));
+      if (tile && tile.beer) g.append(svg('circle', { cx: x + w / 2 - 4, cy: y - 10, r: 5, class: 'beer-barrel' }));
       g.append(svg('title', {}, label));
       pickable(g, space.action_id, ctx, label, space.name);
       layer.append(g);
