@@ -66,6 +66,20 @@ def test_the_page_follows_the_browser_language_and_the_switch(
     goods = page.locator("svg.board text.merchant-goods").all_text_contents()
     marks = set("".join(goods)) - {"—"}
     assert marks and marks <= {"棉", "制", "陶"}, goods
+    # each merchant's tile as wide as its marks (two or three characters at the default zoom)
+    overflowing = page.evaluate("""() => [...document.querySelectorAll('svg.board .merchant-space')]
+        .map((g) => [g.querySelector('text').getBBox().width,
+                     +g.querySelector('rect').getAttribute('width')])
+        .filter(([text, tile]) => text > tile)""")
+    assert not overflowing, overflowing
+    # the whole-action filter's example, typed into it, finds some actions but not all
+    example = page.get_attribute("#compound-filter", "placeholder")
+    page.fill("#compound-filter", example.removeprefix("例如："))
+    page.wait_for_function(
+        "() => /显示 \\d+/.test(document.querySelector('#compound-count')?.textContent)")
+    total, shown_count = map(int, re.findall(r"\d+", page.inner_text("#compound-count"))[:2])
+    assert 0 < shown_count < total, page.inner_text("#compound-count")
+    page.fill("#compound-filter", "")
     # an action step by step to its preview, a sentence in Chinese
     while not take_step(page, page.locator(".decision ul.options button.option").first.click):
         pass
