@@ -22,8 +22,9 @@ random completions of the action.
 With `ms` > 0 every step (the ranking, the iterations, the id-by-id choice) stops once the
 deciding thread has used that much CPU time (`time.thread_time`: the budget means the same
 on a busy machine); otherwise `iterations` bound the search, and `work` bounds the positions
-a decision scores (by the evaluator or the net, its main cost: about 0.1 ms each): an
-iteration whose reply would pass it is not started. Counted, not timed, so a decision is
+a decision scores (by the evaluator or the net, its main cost: 0.05-0.35 ms each; every
+LISTED_PER_POSITION actions listed count as one): an iteration whose reply would pass it is
+not started. Counted, not timed, so a decision is
 the same for a seed on any machine, and its worst time is bounded on Pittsburgh's largest
 turns too.
 """
@@ -41,7 +42,12 @@ import brass
 from brass_clients.bots.base import Bot, number_option, register
 from brass_clients.bots.greedy import SourceGroup, finish_action, plan_of, source_groups
 from brass_clients.bots.heuristic import Evaluator
-from brass_clients.bots.mcts import MAX_ITERATIONS, MctsBot, final_rewards
+from brass_clients.bots.mcts import (
+    MAX_ITERATIONS,
+    ROOT_ACTIONS_LIMIT,
+    MctsBot,
+    final_rewards,
+)
 from brass_clients.bots.value_net import ValueNet, shipped_net
 
 MAX_MS = 3_600_000.0
@@ -53,6 +59,10 @@ MAX_WORK = 1 << 30
 # 0.05 ms each in Birmingham and 0.08-0.13 ms in Pittsburgh (2-4 players), so that a
 # decision's worst stays well under a second of one core.
 WORK_BY_RULESET = {"birmingham": 8000, "pittsburgh": 4000}
+# Listing and grouping whole actions costs about 4 µs an action (Pittsburgh, mid-game)
+# against 0.25-0.35 ms a position scored: the work bound counts this many listed actions
+# as one position (a 50,000-action turn's root listing as 780 positions).
+LISTED_PER_POSITION = 64
 VALUE_CHUNK = 256  # positions valued per net call (and between looks at the clock)
 # The service's bot budget counts a search in playout decisions (service/bots/bot_seats.py).
 # Measured on Birmingham (2 players, mid-game): a reply (listing and scoring the actor's
@@ -76,7 +86,7 @@ class ExpertBot(Bot):
 
     def __init__(self, iterations: int = 32, ms: float = 0.0, candidates: int = 8,
                  depth: int = 1, exploration: float = 0.3, reply_limit: int = 1000,
-                 root_limit: int = 4000, evaluations: int = 256,
+                 root_limit: int = ROOT_ACTIONS_LIMIT, evaluations: int = 256,
                  work: int = -1) -> None:
         name = self.name
         self.iterations = number_option(name, "iterations", iterations, integer=True,
@@ -147,6 +157,7 @@ class ExpertBot(Bot):
         net = shipped_net(game.ruleset)
         world = game.determinize(seat, rng.getrandbits(64))
         listed, truncated = world.compound_ids(limit=self.root_limit)
+        self._scored += len(listed) // LISTED_PER_POSITION
         groups = source_groups(world.ruleset, listed)
         if truncated or not listed or (self._budget is not None
                                        and len(groups) > self._budget // 2):
@@ -275,6 +286,7 @@ class ExpertBot(Bot):
     def _best_reply(self, world: brass.Game, actor: int,
                     net: ValueNet) -> tuple[int, ...] | None:
         listed, _truncated = world.compound_ids(limit=self.reply_limit)
+        self._scored += len(listed) // LISTED_PER_POSITION
         if not listed:
             return None
         groups = source_groups(world.ruleset, listed)

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import brass
-from brass_clients.bots import make_bot
+from brass_clients.bots import expert, make_bot
 from brass_clients.bots.expert import WORK_BY_RULESET, ExpertBot
 from brass_clients.bots.heuristic import evaluator_for
 from brass_clients.bots.mcts import final_rewards
@@ -165,20 +165,40 @@ def test_a_decision_scores_no_more_positions_than_its_work_bound() -> None:
 
 
 def test_the_default_work_bound_holds_on_a_huge_pittsburgh_turn() -> None:
+    # 8,611 whole actions, under the default root_limit: searched whole, within the bound.
     game = brass.Game.new(2, seed=1, ruleset="pittsburgh")
-    bot = ExpertBot(root_limit=20000)
-    bot.choose(game, random.Random(1))
+    bot = ExpertBot()
+    choice = bot.choose(game, random.Random(1))
     assert 0 < bot.last_scored <= WORK_BY_RULESET["pittsburgh"]
-    staged = ExpertBot()  # 8,611 actions, past root_limit: id by id, `evaluations` rows
-    staged.choose(game, random.Random(1))
-    assert 0 < staged.last_scored <= 256 and staged.last_iterations == 0
+    assert bot.last_iterations > 0 and choice in bot.visit_distribution()
+    staged = ExpertBot(root_limit=4000)  # past root_limit: id by id, `evaluations` rows
+    staged.choose(game, random.Random(1))  # (and the listing of the first 4,000)
+    assert 0 < staged.last_scored <= 256 + 4000 // expert.LISTED_PER_POSITION
+    assert staged.last_iterations == 0
+
+
+def test_listed_actions_are_paid_from_the_work_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    game = brass.Game.new(2, seed=1, ruleset="pittsburgh")  # 8,611 whole actions listed
+
+    def scored(iterations: int) -> int:
+        bot = ExpertBot(iterations=iterations, work=0)
+        bot.choose(game, random.Random(1))
+        return bot.last_scored
+
+    charged = {iterations: scored(iterations) for iterations in (0, 2)}
+    root = 8611 // expert.LISTED_PER_POSITION
+    monkeypatch.setattr(expert, "LISTED_PER_POSITION", 10**9)  # listing free
+    free = {iterations: scored(iterations) for iterations in (0, 2)}
+    assert charged[0] - free[0] == root  # the root's listing, no reply searched
+    assert charged[2] - free[2] > root  # and each reply's listing
 
 
 def test_more_groups_than_half_the_work_are_decided_id_by_id() -> None:
     game = brass.Game.new(2, seed=1, ruleset="pittsburgh")
     bot = ExpertBot(root_limit=20000, work=1000, evaluations=64)  # 796 groups > 500
     assert bot.choose(game, random.Random(1)) in game.legal_ids()
-    assert 0 < bot.last_scored <= 64 and bot.visit_distribution() == {}
+    assert 0 < bot.last_scored <= 64 + 8611 // expert.LISTED_PER_POSITION
+    assert bot.visit_distribution() == {}
 
 
 def test_a_time_budget_replaces_the_iteration_budget() -> None:
