@@ -800,7 +800,7 @@ def test_event_documents_are_each_callers_own(ruleset: str) -> None:
                 if isinstance(value, list):
                     value.append(99)
     again = play(brass.Game.new(2, seed=5, ruleset=ruleset), random.Random(5))
-    events_module._NAMED.clear()
+    events_module.forget_named()
     fresh = play(brass.Game.new(2, seed=5, ruleset=ruleset), random.Random(5))
     assert again == fresh
     assert any(len(documents) > 0 for documents in again)

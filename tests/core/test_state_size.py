@@ -19,7 +19,7 @@ def _guarded(game: Game) -> tuple[Game, bytearray, int]:
     """`game` moved into a buffer with guard bytes after its ruleset's state."""
     size = game.ruleset_info.state_size
     buf = bytearray(_state_bytes(game._g, game.ruleset_info)) + bytes([GUARD]) * 4096
-    game._g = ffi.from_buffer("BrassGame *", buf)
+    game._mem, game._g = buf, ffi.from_buffer("BrassGame *", buf)
     return game, buf, size
 
 

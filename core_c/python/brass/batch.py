@@ -52,7 +52,8 @@ class GameBatch:
         fresh = Game.new(self.players, seed, ruleset=self.ruleset.name, **self._options)
         slot = ffi.addressof(self._array, i)
         lib.brass_clone(slot, fresh._g)
-        self.games[i] = Game(slot, fresh.replay_record(), self._array)
+        self.games[i] = Game(_slot_bytes(self._array, i, self.ruleset.state_size),
+                             fresh.replay_record(), slot)
         return self.games[i]
 
     def step(self, actions: np.ndarray, observations: np.ndarray, masks: np.ndarray
@@ -95,6 +96,12 @@ class GameBatch:
         return errors, done
 
 
+def _slot_bytes(array: Any, i: int, size: int) -> memoryview:
+    """Slot i's state bytes (the core's step and playout batches stride by the BrassGame
+    union), as a view that keeps the batch's array alive."""
+    start = i * ffi.sizeof("BrassGame")
+    return memoryview(ffi.buffer(array))[start:start + size]
+
 
 def _unpickle_batch(players: int, ruleset: str, options: dict[str, Any],
                     snapshots: list[bytes], records: list[dict[str, Any]]) -> GameBatch:
@@ -108,6 +115,6 @@ def _unpickle_batch(players: int, ruleset: str, options: dict[str, Any],
         err = lib.brass_restore(slot, data, len(data), batch.ruleset.id)
         if err:
             _raise(err, rs=batch.ruleset)
-        batch.games.append(Game(slot, dict(record, decisions=list(record["decisions"])),
-                                batch._array))
+        batch.games.append(Game(_slot_bytes(batch._array, i, batch.ruleset.state_size),
+                                dict(record, decisions=list(record["decisions"])), slot))
     return batch

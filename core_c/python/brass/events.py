@@ -24,10 +24,17 @@ _EVENT = struct.Struct("=Bbhhh")
 # beer drunk, a turn's end), so decoding is a lookup and a copy. It was about two thirds of
 # Game.apply's cost in the Python loop (issue 22, item 4). Bounded: past the limit new
 # events are named but not kept. An event's 8 bytes are read as one native uint64 (an int
-# hashes for free; a bytes key was sliced and hashed per event).
-_NAMED: dict[tuple[EventNamer, int, int], dict[int, tuple[dict[str, Any], bool]]] = {}
+# hashes for free; a bytes key was sliced and hashed per event). A table holds the flat
+# documents (copied with dict.copy) apart from those holding a list or dict (a turn order:
+# copied deeper), so that the common case is one look-up and a copy per event.
+Documents = dict[int, dict[str, Any]]
+StepTable = tuple[Documents, Documents, Ruleset, int, EventNamer]
+_NAMED: dict[tuple[EventNamer, int, int], StepTable] = {}
 _NAMED_LIMIT = 1 << 15
 _RECORD = struct.Struct("=Q")
+# Game.apply's tables, by ruleset id * 8 + players (an int key, found without the
+# ruleset's hooks): those of the ruleset's own namer, the same tables as _NAMED's.
+STEP_TABLES: dict[int, StepTable] = {}
 
 
 def events_view(log: Any) -> memoryview:
@@ -45,32 +52,70 @@ def decode_events(log: Any, rs: Ruleset, players: int, namer: EventNamer) -> lis
 def decode_records(records: list[int], rs: Ruleset, players: int,
                    namer: EventNamer) -> list[dict[str, Any]]:
     """Events given as their uint64 records (events_view), named; documents as decode_events'."""
+    return decode_step(records, step_table(rs, players, namer))
+
+
+def step_table(rs: Ruleset, players: int, namer: EventNamer, own: bool = False) -> StepTable:
+    """The table of (namer, ruleset, players); `own`: the namer is the ruleset's hooks' (the
+    table is kept in STEP_TABLES too)."""
     key = (namer, rs.id, players)
-    named = _NAMED.get(key)
-    if named is None:
-        named = _NAMED[key] = {}
+    table = _NAMED.get(key)
+    if table is None:
+        table = _NAMED[key] = ({}, {}, rs, players, namer)
+    if own:
+        STEP_TABLES[rs.id << 3 | players] = table
+    return table
+
+
+def forget_named() -> None:
+    """Drops every named document (they are made again as events recur)."""
+    _NAMED.clear()
+    STEP_TABLES.clear()
+
+
+def decode_step(records: list[int], table: StepTable) -> list[dict[str, Any]]:
+    """Events given as their uint64 records, named by the table's namer."""
+    flat = table[0]
     out = []
     for record in records:
-        known = named.get(record)
-        if known is None:
-            known = _name_one(_RECORD.pack(record), rs, players, namer)
-            if len(named) < _NAMED_LIMIT:
-                named[record] = known
-        document, nested = known
-        out.append(_copied(document) if nested else document.copy())
+        document = flat.get(record)
+        out.append(_missed(record, table) if document is None else document.copy())
     return out
 
 
-def _name_one(record: bytes, rs: Ruleset, players: int,
-              namer: EventNamer) -> tuple[dict[str, Any], bool]:
-    """One event's document, and whether it holds a list or dict (copied for each caller)."""
+def _missed(record: int, table: StepTable) -> dict[str, Any]:
+    """A copy of the document of an event not in the table's flat documents: one holding a
+    list or dict, or one not named yet (named, and kept while the table has room)."""
+    flat, nested, rs, players, namer = table
+    document = nested.get(record)
+    if document is not None:
+        return _copied(document)
+    document = _name_one(_RECORD.pack(record), rs, players, namer)
+    held = _holds_collection(document)
+    if len(flat) + len(nested) < _NAMED_LIMIT:
+        (nested if held else flat)[record] = document
+    return _copied(document) if held else document.copy()
+
+
+def _name_one(record: bytes, rs: Ruleset, players: int, namer: EventNamer) -> dict[str, Any]:
+    """One event's document."""
     etype, seat, a, b, c = _EVENT.unpack(record)
     table = rs.event_names
     name, fields = table[etype] if etype < len(table) else ("unknown", ())
     document: dict[str, Any] = {"type": name, "seat": None if seat < 0 else seat}
-    document.update(zip(fields, (a, b, c), strict=False))
+    values = (a, b, c)
+    for k, key in enumerate(fields):  # (zip with strict= costs twice as much)
+        document[key] = values[k]
     namer(document, rs, players)
-    return document, any(isinstance(v, (list, dict)) for v in document.values())
+    return document
+
+
+def _holds_collection(document: dict[str, Any]) -> bool:
+    """Whether a document holds a list or dict (copied for each caller)."""
+    for value in document.values():
+        if isinstance(value, list) or isinstance(value, dict):
+            return True
+    return False
 
 
 def _copied(document: dict[str, Any]) -> dict[str, Any]:

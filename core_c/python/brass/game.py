@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import threading
+from _thread import get_ident
 from collections.abc import Iterable, Sequence
 from copy import deepcopy
 from dataclasses import dataclass, field
@@ -14,7 +15,7 @@ import numpy as np
 from brass._core import ffi, lib
 from brass.args import _INT32_MAX, _integer, _is_integer, _seed
 from brass.errors import EngineError
-from brass.events import decode_events, decode_records, events_view
+from brass.events import STEP_TABLES, decode_events, decode_step, events_view, step_table
 from brass.playouts import _policy, batch_playouts
 from brass.preview import Compound, compound_actions_of, compound_ids_of, preview_state
 from brass.registry import hooks_of
@@ -29,7 +30,7 @@ from brass.rulesets import (
     get_ruleset,
     meaning,
 )
-from brass.states import _snapshot_of, new_state, position_state, snapshot_state
+from brass.states import GAME_PTR, _snapshot_of, new_state, position_state, snapshot_state
 from brass.views import _observation_of, _position_of, _result_of, _view_json, _view_proto
 
 # The entry of a replay record's decision list that stands for an undo (Game.undo).
@@ -47,19 +48,44 @@ class Option:
 # The widest action space of any ruleset: the size of each thread's legal-id buffer.
 _MAX_ACTIONS = max(rs.num_actions for rs in RULESETS.values())
 _scratch = threading.local()
+Buffers = tuple[Any, Any, Any, memoryview, memoryview]
 
 
-def _buffers() -> tuple[Any, Any, Any, memoryview, memoryview]:
-    """This thread's event log, reason and legal-id buffers, reused by every call (the core
-    releases the GIL while it runs, so threads never share them), with the ids' and the
-    events' views (read with one tolist(): cheaper than ffi.unpack, no per-call cdata)."""
+def _new_buffers() -> Buffers:
+    """An event log, reason and legal-id buffers, with the ids' and the events' views (read
+    with one tolist(): cheaper than ffi.unpack, no per-call cdata)."""
+    log, ids = ffi.new("BrassEventLog *"), ffi.new("uint16_t[]", _MAX_ACTIONS)
+    return (log, ffi.new("int *"), ids, memoryview(ffi.buffer(ids)).cast("B").cast("H"),
+            events_view(log))
+
+
+# The core releases the GIL while it runs, so threads never share buffers. The main
+# thread's are a module global found by comparing thread ids (a threading.local's lookup
+# cost about 500 instructions, twice a decision); at most one live thread has that id.
+_MAIN_THREAD = threading.main_thread().ident
+_MAIN_BUFFERS = _new_buffers()
+
+
+def _buffers() -> Buffers:
+    """This thread's buffers, reused by every call."""
+    if get_ident() == _MAIN_THREAD:
+        return _MAIN_BUFFERS
     try:
         return _scratch.buffers  # type: ignore[no-any-return]
     except AttributeError:
-        log, ids = ffi.new("BrassEventLog *"), ffi.new("uint16_t[]", _MAX_ACTIONS)
-        _scratch.buffers = (log, ffi.new("int *"), ids,
-                            memoryview(ffi.buffer(ids)).cast("B").cast("H"), events_view(log))
+        _scratch.buffers = _new_buffers()
         return _scratch.buffers  # type: ignore[no-any-return]
+
+
+# The header's bytes a Game reads from its state's bytes (an index into a bytearray, not
+# a cdata struct made for each read of g.header).
+_PLAYERS = ffi.offsetof("BrassHeader", "num_players")
+_CURRENT = ffi.offsetof("BrassHeader", "current")
+_GAME_OVER = ffi.offsetof("BrassHeader", "game_over")
+_from_buffer = ffi.from_buffer
+_new_object = object.__new__
+# The loop's two calls, bound once (lib's attribute look-up is not free).
+_legal, _step = lib.brass_legal, lib.brass_step
 
 
 _EVENTS_MASK = lib.BRASS_STEP_EVENTS_MASK
@@ -94,19 +120,21 @@ def _barrier_within(barrier: bytes, path: list[int], depth: int, rs: Ruleset
 class Game:
     """One game of Brass in the C core. Methods never leave the state half-changed."""
 
-    __slots__ = ("_barrier", "_decisions", "_g", "_origin", "_owner", "_replays", "_rs",
+    __slots__ = ("_barrier", "_decisions", "_g", "_mem", "_origin", "_replays", "_rs",
                  "_turn")
 
-    def __init__(self, _state: Any, _record: dict[str, Any], _owner: Any = None) -> None:
-        self._g = _state
+    def __init__(self, _mem: bytearray | memoryview, _record: dict[str, Any],
+                 _slot: Any = None) -> None:
+        # The state's bytes (header fields are read there): the game's own bytearray, the
+        # handle _g over it; or a view of a GameBatch's slot, which keeps the batch's array
+        # alive (its handle _slot does not; from_buffer over a view crashes in a collected cycle)
+        self._mem = _mem
+        self._g = _state = _from_buffer(GAME_PTR, _mem) if _slot is None else _slot
         # The replay record: where the game starts (ruleset, seed or position, options;
         # never changed once made, so clones share it) and its own decisions since.
         self._origin = {k: v for k, v in _record.items() if k != "decisions"}
         self._decisions: list[int | str] = list(_record.get("decisions", ()))
         self._rs = _ruleset_of(_state)
-        # A game viewing a GameBatch slot keeps the batch's C array alive (a pointer into
-        # it does not).
-        self._owner = _owner
         # Undo (docs/UNDO.md): the core counts the decisions since its undo barrier; the
         # game keeps the state at the barrier (its ruleset's bytes, immutable, so clones
         # share it) and those decisions, to replay all but the undone ones. At the barrier
@@ -120,7 +148,7 @@ class Game:
         # state's size held by every game in mid-turn and copied at every turn's start.
         self._barrier: bytes | int | None = None
         self._turn: list[int] | None = None
-        self._replays = _owner is None and "restored" not in _record
+        self._replays = type(_mem) is bytearray and "restored" not in _record
         if lib.brass_undo_depth(_state) == 0:
             self._at_barrier()
 
@@ -178,18 +206,18 @@ class Game:
 
     def clone(self) -> Game:
         """An independent copy (its own C state and replay record)."""
-        rs = self._rs
-        copy = Game.__new__(Game)
-        copy._g = _state_of(bytearray(ffi.buffer(self._g, rs.state_size)))
+        copy = _new_object(Game)
+        mem = self._mem
+        copy._mem = data = mem.copy() if type(mem) is bytearray else bytearray(mem)
+        copy._g = _from_buffer(GAME_PTR, data)
         copy._origin = self._origin  # immutable: shared
-        copy._decisions = list(self._decisions)
-        copy._rs = rs
-        copy._owner = None
+        copy._decisions = self._decisions.copy()
+        copy._rs = self._rs
         copy._replays = self._replays
         # the barrier's bytes are immutable (or where it is in the record): the copy shares them
         copy._barrier = self._barrier
         turn = self._turn
-        copy._turn = None if turn is None else list(turn)
+        copy._turn = None if turn is None else turn.copy()
         return copy
 
     # copy.copy and copy.deepcopy give independent games (a shallow copy sharing the C
@@ -235,15 +263,16 @@ class Game:
 
     @property
     def num_players(self) -> int:
-        return self._g.header.num_players
+        return self._mem[_PLAYERS]
 
     @property
     def is_over(self) -> bool:
-        return bool(self._g.header.game_over)
+        return self._mem[_GAME_OVER] != 0
 
     @property
     def current_seat(self) -> int | None:
-        return None if self._g.header.game_over else self._g.header.current
+        mem = self._mem
+        return None if mem[_GAME_OVER] else mem[_CURRENT]
 
     @property
     def decision(self) -> str:
@@ -291,11 +320,8 @@ class Game:
 
     # ---- decisions ----
     def legal_ids(self) -> list[int]:
-        try:
-            buffers = _scratch.buffers
-        except AttributeError:
-            buffers = _buffers()
-        n = lib.brass_legal(self._g, buffers[2], _MAX_ACTIONS)
+        buffers = _MAIN_BUFFERS if get_ident() == _MAIN_THREAD else _buffers()
+        n = _legal(self._g, buffers[2], _MAX_ACTIONS)
         if n < 0:
             _raise(-n, rs=self._rs)
         return buffers[3][:n].tolist()  # type: ignore[no-any-return]
@@ -338,16 +364,13 @@ class Game:
         rs = self._rs
         if type(action) is not int or not 0 <= action < rs.num_actions:
             action = _action_id(action, "action", rs)
-        try:
-            buffers = _scratch.buffers
-        except AttributeError:
-            buffers = _buffers()
+        buffers = _MAIN_BUFFERS if get_ident() == _MAIN_THREAD else _buffers()
         g = self._g
         turn = self._turn
         if not turn and turn is not None and self._barrier is None:  # at the barrier: keep it
             self._barrier = len(self._decisions) if self._replays else _state_bytes(g, rs)
         # one crossing: the decision applied, its events counted, the undo depth after it
-        step = lib.brass_step(g, s, action, buffers[0], buffers[1])
+        step = _step(g, s, action, buffers[0], buffers[1])
         if step < 0:
             err = -step
             _raise(err, buffers[1][0], f"action {action} ({rs.action_names[action]})"
@@ -365,8 +388,10 @@ class Game:
         events = step & _EVENTS_MASK
         if not events:
             return []
-        return decode_records(buffers[4][:events].tolist(), rs, step >> _PLAYERS_SHIFT,
-                              hooks_of(rs.name).name_event)
+        table = STEP_TABLES.get(rs.id << 3 | step >> _PLAYERS_SHIFT)
+        if table is None:
+            table = step_table(rs, step >> _PLAYERS_SHIFT, hooks_of(rs.name).name_event, True)
+        return decode_step(buffers[4][:events].tolist(), table)
 
     def apply_compound(self, ids: Iterable[int], seat: int | None = None) -> list[dict[str, Any]]:
         """Apply a whole compound action atomically: all of it or nothing."""

@@ -14,8 +14,11 @@ from brass.registry import position_reader
 from brass.rulesets import _BY_ID, DEFAULT_RULESET, Ruleset, _raise, _ruleset_of, get_ruleset
 from brass.views import _position_of
 
-# A state and the replay record it starts with (Game's two halves).
-Start = tuple[Any, dict[str, Any]]
+# A state's bytes (its ruleset's size, in a bytearray: 8-byte aligned for its fields) and
+# the replay record it starts with (Game's two halves).
+Start = tuple[bytearray, dict[str, Any]]
+# The handle type every state is read through (looked up once: from_buffer takes it as is).
+GAME_PTR = ffi.typeof("BrassGame *")
 
 
 def new_state(players: int, seed: int = 0, ruleset: str = DEFAULT_RULESET,
@@ -31,13 +34,13 @@ def new_state(players: int, seed: int = 0, ruleset: str = DEFAULT_RULESET,
         merged[key] = value
     opt, used = _c_options(rs, players, merged)
     seed = _deal_seed(seed)
-    g = ffi.from_buffer("BrassGame *", bytearray(rs.state_size))  # the ruleset's bytes only
-    err = lib.brass_new(g, opt, seed)
+    data = bytearray(rs.state_size)  # the ruleset's bytes only
+    err = lib.brass_new(ffi.from_buffer(GAME_PTR, data), opt, seed)
     if err:
         _raise(err, what="options", rs=rs)
     record = {"rules_edition": rs.rules_edition, "ruleset": rs.name, "players": players,
               "seed": seed, "options": used, "decisions": []}
-    return g, record
+    return data, record
 
 
 def position_state(position: dict[str, Any] | str | bytes) -> Start:
@@ -57,12 +60,12 @@ def position_state(position: dict[str, Any] | str | bytes) -> Start:
     ruleset = position.get("ruleset") if isinstance(position, dict) else None
     g = position_reader(ruleset)(position, text)
     rs = _ruleset_of(g)
-    g = own_bytes(g, rs)
+    data = own_bytes(g, rs)
     # the record keeps the engine's own rewrite of the position, never the caller's object
     record = {"rules_edition": g.header.rules_edition, "ruleset": rs.name,
               "players": g.header.num_players, "position": _position_of(g),
               "decisions": []}
-    return g, record
+    return data, record
 
 
 def snapshot_state(data: bytes, ruleset: str | None = None) -> Start:
@@ -89,15 +92,14 @@ def snapshot_state(data: bytes, ruleset: str | None = None) -> Start:
     if err:
         _raise(err)
     rs = _ruleset_of(g)
-    g = own_bytes(g, rs)
-    return g, {"rules_edition": g.header.rules_edition, "ruleset": rs.name,
+    return own_bytes(g, rs), {"rules_edition": g.header.rules_edition, "ruleset": rs.name,
                "players": g.header.num_players, "restored": True, "decisions": []}
 
 
-def own_bytes(state: Any, rs: Ruleset) -> Any:
-    """A copy of `state` holding its ruleset's bytes only (brass_state_size, not the 2,048 of
-    the BrassGame union; the core touches no more), in a bytearray (8-byte aligned)."""
-    return ffi.from_buffer("BrassGame *", bytearray(ffi.buffer(state, rs.state_size)))
+def own_bytes(state: Any, rs: Ruleset) -> bytearray:
+    """A copy of `state`'s ruleset's bytes only (brass_state_size, not the 2,048 of the
+    BrassGame union; the core touches no more), in a bytearray (8-byte aligned)."""
+    return bytearray(ffi.buffer(state, rs.state_size))
 
 
 def _snapshot_of(state: Any, rs: Ruleset) -> bytes:
