@@ -277,7 +277,8 @@ class Play:
             seat=seat,
             action=action,
             idempotency_key=key,
-            fingerprint=fingerprint,
+            # read only for a retry with the same key: a decision without one keeps none
+            fingerprint=fingerprint if key is not None else "",
             events=events,
             response=b"",  # rebuilt from the log for a retry (see _replayed)
             created_at=now,

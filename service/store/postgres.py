@@ -67,6 +67,7 @@ from .rows import (
     list_conditions,
     list_page,
     optional_dumps,
+    snapshot_column,
     snapshot_from_columns,
     version_from_column,
 )
@@ -323,7 +324,7 @@ class PostgresStore:
                 )
                 await conn.execute(
                     "INSERT INTO snapshots (game_id, version, data) VALUES (%s, %s, %s)",
-                    (game.game_id, snapshot.version, snapshot.data),
+                    (game.game_id, snapshot.version, snapshot_column(snapshot)),
                 )
                 await _apply_steps(conn, outbox_steps(hooks))
 
@@ -406,7 +407,7 @@ class PostgresStore:
                 "SELECT game_id, %s, %s FROM moved "
                 "ON CONFLICT (game_id, version) DO UPDATE SET data = EXCLUDED.data)"
             )
-            params += [snapshot.version, snapshot.data]
+            params += [snapshot.version, snapshot_column(snapshot)]
         # the webhooks' events of the decision: inserts of the same statement, made only
         # if the decision was added (store/webhooks.py)
         hooks_part = ""

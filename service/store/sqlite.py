@@ -56,6 +56,7 @@ from .rows import (
     list_conditions,
     list_page,
     optional_dumps,
+    snapshot_column,
     snapshot_from_columns,
     version_from_column,
 )
@@ -236,7 +237,7 @@ class SqliteStore:
             )
             conn.execute(
                 "INSERT INTO snapshots (game_id, version, data) VALUES (?, ?, ?)",
-                (game.game_id, snapshot.version, snapshot.data),
+                (game.game_id, snapshot.version, snapshot_column(snapshot)),
             )
             queue_hooks(conn, hooks)
 
@@ -365,7 +366,7 @@ class SqliteStore:
             if snapshot is not None:
                 conn.execute(
                     "INSERT OR REPLACE INTO snapshots (game_id, version, data) VALUES (?, ?, ?)",
-                    (row.game_id, snapshot.version, snapshot.data),
+                    (row.game_id, snapshot.version, snapshot_column(snapshot)),
                 )
             # the webhooks' events of the decision, in its transaction (store/webhooks.py)
             queue_hooks(conn, hooks)
