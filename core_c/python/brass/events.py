@@ -5,7 +5,7 @@ the action names."""
 from __future__ import annotations
 
 import struct
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from copy import deepcopy
 from typing import Any
 
@@ -73,17 +73,18 @@ def forget_named() -> None:
     STEP_TABLES.clear()
 
 
-def decode_step(records: list[int], table: StepTable) -> list[dict[str, Any]]:
-    """Events given as their uint64 records, named by the table's namer."""
+def decode_step(records: Iterable[int], table: StepTable) -> list[dict[str, Any]]:
+    """Events given as their uint64 records (a list, or a view of them), named by the
+    table's namer."""
     flat = table[0]
     out = []
     for record in records:
         document = flat.get(record)
-        out.append(_missed(record, table) if document is None else document.copy())
+        out.append(missed_event(record, table) if document is None else document.copy())
     return out
 
 
-def _missed(record: int, table: StepTable) -> dict[str, Any]:
+def missed_event(record: int, table: StepTable) -> dict[str, Any]:
     """A copy of the document of an event not in the table's flat documents: one holding a
     list or dict, or one not named yet (named, and kept while the table has room)."""
     flat, nested, rs, players, namer = table

@@ -48,15 +48,17 @@ class Option:
 # The widest action space of any ruleset: the size of each thread's legal-id buffer.
 _MAX_ACTIONS = max(rs.num_actions for rs in RULESETS.values())
 _scratch = threading.local()
-Buffers = tuple[Any, Any, Any, memoryview, memoryview]
+Buffers = tuple[Any, Any, Any, memoryview, memoryview, list[Any], list[Any]]
 
 
 def _new_buffers() -> Buffers:
     """An event log, reason and legal-id buffers, with the ids' and the events' views (read
-    with one tolist(): cheaper than ffi.unpack, no per-call cdata)."""
+    with one tolist(): cheaper than ffi.unpack, no per-call cdata) and their first n items'
+    views by n, made as they are met (slicing a view at each call cost about 400
+    instructions)."""
     log, ids = ffi.new("BrassEventLog *"), ffi.new("uint16_t[]", _MAX_ACTIONS)
     return (log, ffi.new("int *"), ids, memoryview(ffi.buffer(ids)).cast("B").cast("H"),
-            events_view(log))
+            events_view(log), [None] * (_MAX_ACTIONS + 1), [None] * (lib.BRASS_MAX_EVENTS + 1))
 
 
 # The core releases the GIL while it runs, so threads never share buffers. The main
@@ -324,7 +326,10 @@ class Game:
         n = _legal(self._g, buffers[2], _MAX_ACTIONS)
         if n < 0:
             _raise(-n, rs=self._rs)
-        return buffers[3][:n].tolist()  # type: ignore[no-any-return]
+        ids = buffers[5][n]
+        if ids is None:
+            ids = buffers[5][n] = buffers[3][:n]
+        return ids.tolist()  # type: ignore[no-any-return]
 
     def legal_actions(self) -> list[Option]:
         phase = self.decision
@@ -386,12 +391,7 @@ class Game:
         else:
             self._note_applied([action])
         events = step & _EVENTS_MASK
-        if not events:
-            return []
-        table = STEP_TABLES.get(rs.id << 3 | step >> _PLAYERS_SHIFT)
-        if table is None:
-            table = step_table(rs, step >> _PLAYERS_SHIFT, hooks_of(rs.name).name_event, True)
-        return decode_step(buffers[4][:events].tolist(), table)
+        return _step_events(step, events, rs, buffers) if events else []
 
     def apply_compound(self, ids: Iterable[int], seat: int | None = None) -> list[dict[str, Any]]:
         """Apply a whole compound action atomically: all of it or nothing."""
@@ -516,6 +516,18 @@ class Game:
     def __repr__(self) -> str:
         return (f"<brass.Game ruleset={self.ruleset} players={self.num_players} "
                 f"decision={self.decision} seat={self.current_seat}>")
+
+def _step_events(step: int, events: int, rs: Ruleset, buffers: Buffers
+                 ) -> list[dict[str, Any]]:
+    """The `events` events of a brass_step (`step`, its packed result), named."""
+    table = STEP_TABLES.get(rs.id << 3 | step >> _PLAYERS_SHIFT)
+    if table is None:
+        table = step_table(rs, step >> _PLAYERS_SHIFT, hooks_of(rs.name).name_event, True)
+    records = buffers[6][events]
+    if records is None:
+        records = buffers[6][events] = buffers[4][:events]
+    return decode_step(records, table)
+
 
 def _replayed(cls: type[Game], record: dict[str, Any]) -> Game:
     """Game.replay: the game its record starts from (a deal or a position), with the

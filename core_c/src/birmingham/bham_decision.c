@@ -287,9 +287,11 @@ int bham_forced_step_public(const BirminghamGame *g) {
 }
 
 void auto_resolve(Ctx *cx) {
-    uint16_t opts[BHAM_NUM_ACTIONS];
+    /* room for two options: listing stops at a third (-BRASS_E_BUFFER), as Pittsburgh's
+       legal_upto: only "exactly one" matters here */
+    uint16_t opts[2];
     while (!cx->g->game_over && bham_forced_step_public(cx->g)) {
-        int n = legal_into(cx->g, opts, BHAM_NUM_ACTIONS);
+        int n = legal_into(cx->g, opts, 2);
         if (n != 1) break;
         apply_unchecked(cx, opts[0]);
     }
