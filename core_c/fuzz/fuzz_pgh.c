@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "common/json_writer.h"
 #include "pittsburgh/pgh_internal.h"
 
 #define REQUIRE(cond, what)                                          \
@@ -50,12 +51,27 @@ static void check_view_proto(const PittsburghGame *g, int seat, int json_written
             "proto view");
 }
 
+/* The view's text in the service's key styles (json_rekey, in place): no longer than the
+   snake_case text, NUL-terminated, no null member left; the proto style's keys unchanged. */
+static void check_rekey(const char *json, int n) {
+    static char text[32768];
+    for (int keys = BRASS_KEYS_CAMEL; keys <= BRASS_KEYS_PROTO; keys++) {
+        memcpy(text, json, (size_t)n + 1);
+        int m = json_rekey(text, n, keys, PGH_VIEW_MAPS);
+        REQUIRE(m > 0 && m <= n && text[m] == 0 && strlen(text) == (size_t)m, "rekeyed length");
+        REQUIRE(!strstr(text, ":null"), "a null member left");
+        REQUIRE(keys == BRASS_KEYS_CAMEL || strstr(text, "\"income_space\""), "proto keys");
+    }
+}
+
 static void check_views(const PittsburghGame *g) {
     static float obs[PGH_OBS_SIZE];
     static char json[32768];
     int seat = g->h.current;
     REQUIRE(pgh_observation(g, seat, obs, PGH_OBS_SIZE) > 0, "observation");
-    REQUIRE(pgh_position_json(g, seat, 0, json, sizeof json) > 0, "json");
+    int n = pgh_position_json(g, seat, 0, json, sizeof json);
+    REQUIRE(n > 0, "json");
+    check_rekey(json, n);
     check_view_proto(g, seat, 1);
     PittsburghGame d = *g;
     REQUIRE(pgh_determinize(&d, seat, 77) == BRASS_OK, "determinize");

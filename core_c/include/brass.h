@@ -282,8 +282,7 @@ int brass_position_read(BrassGame *g, int ruleset, const char *json, int len, ch
    members left out, as a protobuf runtime's message constructor takes them. Map keys
    (slot, link, card names) are the same in all. */
 enum { BRASS_KEYS_SNAKE = 0, BRASS_KEYS_CAMEL = 1, BRASS_KEYS_PROTO = 2 };
-/* brass_view_json in a key style (brass_view_json is BRASS_KEYS_SNAKE); a Pittsburgh view
-   is snake_case in both for now. */
+/* brass_view_json in a key style (brass_view_json is BRASS_KEYS_SNAKE). */
 int brass_view_json_keys(const BrassGame *g, int seat, int keys, char *out, int cap);
 /* `seat`'s view (seat -1 = spectator; redacted here) as the ruleset's typed view message of
    brass.v1 in protobuf binary (BirminghamView, PittsburghView), the same view as

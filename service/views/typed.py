@@ -15,9 +15,10 @@ that message's canonical proto3 JSON (lowerCamelCase field names).
 - Events, meanings and costs are small dicts made by the engine's Python layer: their
   messages come from the same constructor, their JSON from a key rename (names cached).
 
-Pittsburgh's view is written by its core in snake_case only: its REST JSON (and that of
-its events, option meanings and preview costs) is made by document_json, from the dict and
-the message's descriptor.
+Pittsburgh's core writes its view in snake_case and re-keys that text in C for the other
+key styles (common/json_writer.h json_rekey); the JSON of a preview's outcome view, of its
+events, option meanings and preview costs (dicts of the Python layer) is made by
+document_json, from the dict and the message's descriptor.
 """
 
 from __future__ import annotations
@@ -86,22 +87,12 @@ def view_json_text(game: Any, seat: int | None) -> str:
     return MESSAGES[game.ruleset].view_json_text(game, seat)
 
 
-def _bham_view_fields(game: Any, seat: int | None) -> dict[str, Any]:
+def _core_view_fields(game: Any, seat: int | None) -> dict[str, Any]:
     return orjson.loads(game.view_json(seat, keys="proto"))
 
 
-def _pgh_view_fields(game: Any, seat: int | None) -> dict[str, Any]:
-    return _without_nulls(orjson.loads(game.view_json(seat)))
-
-
-def _bham_view_json_text(game: Any, seat: int | None) -> str:
+def _core_view_json_text(game: Any, seat: int | None) -> str:
     return str(game.view_json(seat, keys="camel"))
-
-
-def _pgh_view_json_text(game: Any, seat: int | None) -> str:
-    return orjson.dumps(
-        document_json(pgh_pb.PittsburghView.DESCRIPTOR, orjson.loads(game.view_json(seat)))
-    ).decode()
 
 
 # ------------------------------------------------------- engine documents as proto3 JSON
@@ -318,11 +309,11 @@ class RulesetMessages:
 # keeps the engine's hooks: no function here tests a ruleset's name.
 MESSAGES: dict[str, RulesetMessages] = {
     BIRMINGHAM: RulesetMessages(
-        bham_pb.BirminghamView, _bham_view_fields, _bham_view_json_text, _view_camel,
+        bham_pb.BirminghamView, _core_view_fields, _core_view_json_text, _view_camel,
         _bham_event_fields, _bham_event_json, _bham_meaning, _bham_cost,
         "birmingham_cost", "birmingham_reason"),
     PITTSBURGH: RulesetMessages(
-        pgh_pb.PittsburghView, _pgh_view_fields, _pgh_view_json_text, _pgh_view_json,
+        pgh_pb.PittsburghView, _core_view_fields, _core_view_json_text, _pgh_view_json,
         _pgh_event_fields, _pgh_event_json, _pgh_meaning, _pgh_cost,
         "pittsburgh_cost", "pittsburgh_reason"),
 }

@@ -2,8 +2,9 @@
 
 The OpenAPI document's response schemas require every field without presence (service/api/
 openapi.py: "the server writes them all, defaults too"), so a view must carry empty lists
-and maps and zeros as well: Birmingham's view text comes from the core's camel-case writer
-(the throughput path), Pittsburgh's from json_format; both are compared exactly, not up to
+and maps and zeros as well: both rulesets' view text comes from the core (Birmingham's
+camel-case writer, Pittsburgh's snake_case text re-keyed in C: the throughput path), and is
+compared exactly, not up to
 defaults, with json_format's rendering of the same message (always printing every field
 without presence), for every seat and the spectator, along random games of every player
 count (two players leave merchant spaces without a tile: their goods list is empty).

@@ -256,3 +256,26 @@ def test_pittsburgh_rest_json_is_json_format_of_the_message(players: int) -> Non
                                                             event).pittsburgh)
             checked["event"] += 1
     assert min(checked.values()) > 0, checked
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_pittsburgh_view_text_rekeyed_by_the_core(players: int) -> None:
+    """Pittsburgh's core writes snake_case keys and nulls, and re-keys that text in C
+    (json_rekey): with keys="proto" it is the same document without its null members, with
+    keys="camel" the message's canonical proto3 JSON as document_json writes it from the
+    snake_case document (map keys, such as option names with underscores, unchanged)."""
+    rng = random.Random(40 + players)
+    game = brass.Game.new(players=players, seed=rng.getrandbits(32), ruleset="pittsburgh")
+    checked = 0
+    for _ in range(200):
+        if game.is_over:
+            break
+        for seat in [None, *range(players)]:
+            snake = orjson.loads(game.view_json(seat))
+            assert orjson.loads(game.view_json(seat, keys="proto")) == typed._without_nulls(snake)
+            camel = orjson.loads(game.view_json(seat, keys="camel"))
+            assert camel == typed.document_json(pgh_pb.PittsburghView.DESCRIPTOR, snake)
+            assert "mfg_v_vp" in camel["options"] and "undoSteps" in camel
+            checked += 1
+        game.apply(rng.choice(game.legal_ids()))
+    assert checked > 100

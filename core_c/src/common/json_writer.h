@@ -133,4 +133,84 @@ static inline int json_finish(JsonWriter *j) {
     return j->len;
 }
 
+/* Text written with snake_case keys and nulls (BRASS_KEYS_SNAKE) in another key style, in
+   place (the result is never longer): field names camelCased for BRASS_KEYS_CAMEL, members
+   whose value is null left out for CAMEL and PROTO, exactly as json_field and json_null
+   would have written them. For a writer that builds its text without a JsonWriter
+   (Pittsburgh's). `maps` (NULL-terminated) names the fields whose value is a map: their
+   keys are data (names), kept as they are. The text is the writers' own (compact, no
+   escapes in strings); returns its new length. */
+typedef struct {
+    char *s;
+    int r, w, keys;
+    const char *const *maps;
+} JsonRekey;
+
+static inline int json_rekey_is_map(const JsonRekey *k, const char *key, int n) {
+    for (const char *const *m = k->maps; *m; m++)
+        if ((int)strlen(*m) == n && !memcmp(*m, key, (size_t)n)) return 1;
+    return 0;
+}
+
+static inline void json_rekey_value(JsonRekey *k, int is_map);
+
+static inline void json_rekey_object(JsonRekey *k, int is_map) {
+    char *s = k->s;
+    s[k->w++] = s[k->r++]; /* '{' */
+    int written = 0;
+    while (s[k->r] != '}') {
+        if (s[k->r] == ',') k->r++;
+        int key = k->r + 1, end = key;
+        while (s[end] != '"') end++;
+        int value = end + 2; /* past '":' */
+        if (!is_map && s[value] == 'n') { /* null: the only value starting so */
+            k->r = value + 4; /* the member is left out, its comma too */
+            continue;
+        }
+        int child_map = !is_map && json_rekey_is_map(k, s + key, end - key);
+        if (written++) s[k->w++] = ',';
+        s[k->w++] = '"';
+        for (int i = key; i < end; i++) {
+            char c = s[i];
+            if (!is_map && k->keys == BRASS_KEYS_CAMEL && c == '_' && i + 1 < end) {
+                c = s[++i];
+                if (c >= 'a' && c <= 'z') c = (char)(c - 'a' + 'A');
+            }
+            s[k->w++] = c;
+        }
+        s[k->w++] = '"';
+        s[k->w++] = ':';
+        k->r = value;
+        json_rekey_value(k, child_map);
+    }
+    s[k->w++] = s[k->r++]; /* '}' */
+}
+
+static inline void json_rekey_value(JsonRekey *k, int is_map) {
+    char *s = k->s;
+    if (s[k->r] == '{') {
+        json_rekey_object(k, is_map);
+    } else if (s[k->r] == '[') {
+        s[k->w++] = s[k->r++];
+        while (s[k->r] != ']') {
+            if (s[k->r] == ',') s[k->w++] = s[k->r++];
+            json_rekey_value(k, 0);
+        }
+        s[k->w++] = s[k->r++];
+    } else if (s[k->r] == '"') {
+        do s[k->w++] = s[k->r++]; while (s[k->r] != '"');
+        s[k->w++] = s[k->r++];
+    } else {
+        while (s[k->r] != ',' && s[k->r] != '}' && s[k->r] != ']') s[k->w++] = s[k->r++];
+    }
+}
+
+static inline int json_rekey(char *text, int len, int keys, const char *const *maps) {
+    if (keys == BRASS_KEYS_SNAKE || len <= 0) return len;
+    JsonRekey k = {text, 0, 0, keys, maps};
+    json_rekey_value(&k, 0);
+    text[k.w] = 0;
+    return k.w;
+}
+
 #endif

@@ -3,6 +3,7 @@
    the casts from the opaque BrassGame handle to PittsburghGame (header first). */
 #include "pgh_internal.h"
 #include "ruleset.h"
+#include "common/json_writer.h"
 #include "pgh_tables_pittsburgh.h"
 
 
@@ -57,12 +58,12 @@ static void redact_preview(const BrassGame *before, const BrassGame *after, int 
 static int observation(const BrassGame *g, int seat, float *out, int cap) {
     return pgh_observation(CPG(g), seat, out, cap);
 }
-/* (keys: Pittsburgh's writer has snake_case keys only for now; the service turns them into
-   proto3 JSON, service/views/typed.py) */
+/* Pittsburgh's writer writes snake_case keys and nulls; other key styles are that text
+   re-keyed (common/json_writer.h). */
 static int position_json(const BrassGame *g, int seat, int hidden, int keys, char *out,
                          int cap) {
-    (void)keys;
-    return pgh_position_json(CPG(g), seat, hidden, out, cap);
+    int n = pgh_position_json(CPG(g), seat, hidden, out, cap);
+    return n < 0 || hidden ? n : json_rekey(out, n, keys, PGH_VIEW_MAPS);
 }
 static int view_proto(const BrassGame *g, int seat, int undo_steps, int undo_refused,
                       uint8_t *out, int cap) {
@@ -135,7 +136,6 @@ const BrassRuleset BRASS_PITTSBURGH = {
     .determinize = determinize,
     .observation = observation,
     .position_json = position_json,
-    .snake_keys_only = 1,
     .view_proto = view_proto,
     .position_read = position_read,
     .result = result,

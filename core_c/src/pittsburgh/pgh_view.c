@@ -300,6 +300,8 @@ static void put_hidden_state(Buf *b, const PittsburghGame *g) {
         (unsigned long long)g->rng_state, (unsigned long)g->decisions);
 }
 
+const char *const PGH_VIEW_MAPS[] = {"options", "hand", "mat", "supply", "discards", NULL};
+
 /* The whole position (hidden = 1) or what `seat` sees (hidden = 0; seat -1 spectator). */
 int pgh_position_json(const PittsburghGame *g0, int seat, int hidden, char *out, int cap) {
     /* a full position names everything (deck, action in progress): only valid states */

@@ -373,6 +373,8 @@ int pgh_observation(const PittsburghGame *g, int seat, float *out, int cap);
 int pgh_score_order(const PittsburghGame *g, uint8_t *ranking);
 int pgh_sane_options(const PittsburghGame *g, const uint16_t *opts, int n, uint16_t *keep);
 int pgh_position_json(const PittsburghGame *g, int seat, int hidden, char *out, int cap);
+/* the view's fields whose values are maps (their keys are names): for json_rekey */
+extern const char *const PGH_VIEW_MAPS[];
 /* Whether the view writers can name every index of a state (a redacted one included):
    both views refuse the others (BRASS_E_BAD_POSITION) rather than read out of bounds. */
 int pgh_view_writable(const PittsburghGame *g);
