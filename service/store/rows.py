@@ -12,6 +12,8 @@ from typing import Any
 import orjson
 import structlog
 
+from brass._core import lib
+
 from .base import CorruptRecord
 from .options import options_of_row
 
@@ -329,7 +331,7 @@ FROM_SPANNING_SQL = (
 # game's rows in SQLite's page cache are most of what it costs the server's memory (issue
 # 22). Rows written before hold the raw bytes, which begin with the engine's magic: both
 # are read. (A server of an earlier version cannot read the deflated ones.)
-_RAW_SNAPSHOT = b"RASS"
+_RAW_SNAPSHOT = lib.BRASS_MAGIC.to_bytes(4, "little")  # a snapshot's first field (snapshot.c)
 _MAX_SNAPSHOT = 1 << 16  # far above any ruleset's snapshot: a corrupt row inflates no further
 
 
