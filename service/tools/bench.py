@@ -65,7 +65,8 @@ class Figure:
 class Session(Protocol):
     """One game's connection to the service."""
 
-    async def create(self, players: int, seed: int) -> tuple[str, list[str], int]: ...
+    async def create(self, players: int, seed: int, ruleset: str
+                     ) -> tuple[str, list[str], int]: ...
     async def legal(self, game_id: str, token: str) -> Options: ...
     async def submit(self, game_id: str, token: str, option: int, version: int,
                      next_actions: bool) -> Outcome: ...
@@ -122,8 +123,12 @@ class RestSession:
             raise RuntimeError(f"{method} {path}: {document}")
         return document
 
-    async def create(self, players: int, seed: int) -> tuple[str, list[str], int]:
-        created = await self._call("POST", "/v1/games", {"players": players, "seed": str(seed)})
+    async def create(self, players: int, seed: int, ruleset: str
+                     ) -> tuple[str, list[str], int]:
+        body: dict[str, object] = {"players": players, "seed": str(seed)}
+        if ruleset != "birmingham":  # builds from before Pittsburgh know no such field
+            body["ruleset"] = f"RULESET_{ruleset.upper()}"
+        created = await self._call("POST", "/v1/games", body)
         summary = created["state"]["summary"]
         return created["gameId"], [s["token"] for s in created["seats"]], summary["currentSeat"]
 
@@ -159,8 +164,10 @@ class GrpcSession:
 
         self.client = AsyncGameClient(target)
 
-    async def create(self, players: int, seed: int) -> tuple[str, list[str], int]:
-        created = await self.client.create_game(players=players, seed=seed)
+    async def create(self, players: int, seed: int, ruleset: str
+                     ) -> tuple[str, list[str], int]:
+        options = {"ruleset": ruleset} if ruleset != "birmingham" else {}
+        created = await self.client.create_game(players=players, seed=seed, **options)
         return (created.game_id, [s.token for s in created.seats],
                 created.state.summary.current_seat)
 
@@ -186,7 +193,8 @@ class GrpcSession:
 
 
 async def _play_games(transport: str, address: str, seconds: float, seed: int,
-                      concurrency: int, next_actions: bool) -> tuple[int, list[float], list[float]]:
+                      concurrency: int, next_actions: bool, ruleset: str
+                      ) -> tuple[int, list[float], list[float]]:
     deadline = time.monotonic() + seconds
     submit_latencies: list[float] = []
     all_latencies: list[float] = []
@@ -198,7 +206,7 @@ async def _play_games(transport: str, address: str, seconds: float, seed: int,
         try:
             while time.monotonic() < deadline:
                 game_id, tokens, seat = await session.create(rng.choice((2, 3, 4)),
-                                                             rng.getrandbits(32))
+                                                             rng.getrandbits(32), ruleset)
                 options: Options | None = None
                 going_on = True
                 while going_on and time.monotonic() < deadline:
@@ -223,10 +231,10 @@ async def _play_games(transport: str, address: str, seconds: float, seed: int,
 
 
 def _worker(transport: str, address: str, seconds: float, seed: int, concurrency: int,
-            next_actions: bool) -> tuple[int, list[float], list[float], float]:
+            next_actions: bool, ruleset: str) -> tuple[int, list[float], list[float], float]:
     """(decisions, SubmitAction latencies, every request's latencies, this process's CPU
     seconds while playing)."""
-    games = _play_games(transport, address, seconds, seed, concurrency, next_actions)
+    games = _play_games(transport, address, seconds, seed, concurrency, next_actions, ruleset)
     started = time.process_time()
     try:  # uvloop takes about a fifth off the clients' own CPU time
         import uvloop
@@ -238,14 +246,15 @@ def _worker(transport: str, address: str, seconds: float, seed: int, concurrency
 
 
 def measure(transport: str, address: str, seconds: float, clients: int,
-            concurrency: int = 1, next_actions: bool = True) -> Figure:
+            concurrency: int = 1, next_actions: bool = True,
+            ruleset: str = "birmingham") -> Figure:
     """Runs `clients` processes (not threads: the GIL would make the client the bottleneck),
     each with `concurrency` games in flight."""
     context = multiprocessing.get_context("spawn")
     with context.Pool(clients) as pool:
         results = pool.starmap(
             _worker,
-            [(transport, address, seconds, 1000 + i, concurrency, next_actions)
+            [(transport, address, seconds, 1000 + i, concurrency, next_actions, ruleset)
              for i in range(clients)],
         )
     return Figure(transport, sum(r[0] for r in results), seconds,

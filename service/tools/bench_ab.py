@@ -49,16 +49,17 @@ class Run:
     per_second: float
     p99_ms: float
     server_cpu_ms: float  # server CPU per accepted decision
+    server_system_ms: float  # the kernel's part of it (system time)
 
 
 def _clock_ticks() -> int:
     return os.sysconf("SC_CLK_TCK")
 
 
-def group_cpu_seconds(group: int) -> float:
-    """The CPU time (user + system) of the live processes of process group `group` (the
-    server and its workers), from /proc."""
-    ticks = 0
+def group_cpu_seconds(group: int) -> tuple[float, float]:
+    """The CPU time (user + system, and system alone) of the live processes of process group
+    `group` (the server and its workers), from /proc."""
+    ticks = system = 0
     for entry in os.scandir("/proc"):
         if not entry.name.isdigit():
             continue
@@ -71,7 +72,8 @@ def group_cpu_seconds(group: int) -> float:
         # after the command: state, ppid, pgrp, ..., utime (the 12th), stime (the 13th)
         if int(fields[2]) == group:
             ticks += int(fields[11]) + int(fields[12])
-    return ticks / _clock_ticks()
+            system += int(fields[12])
+    return ticks / _clock_ticks(), system / _clock_ticks()
 
 
 def _free_port() -> int:
@@ -145,12 +147,14 @@ def summary(runs: list[Run], names: list[str]) -> list[str]:
         own = [r for r in runs if r.server == name]
         rates, p99s = [r.per_second for r in own], [r.p99_ms for r in own]
         cpus = [r.server_cpu_ms for r in own]
+        systems = [r.server_system_ms for r in own]
         lines.append(
             f"{name}: {len(own)} runs, {min(rates):.0f}-{max(rates):.0f}/s, median "
             f"{statistics.median(rates):.0f}/s; p99 {min(p99s):.1f}-{max(p99s):.1f} ms, "
             f"median {statistics.median(p99s):.1f} ms; server CPU "
             f"{min(cpus):.3f}-{max(cpus):.3f} ms/decision, median "
-            f"{statistics.median(cpus):.3f}")
+            f"{statistics.median(cpus):.3f} (of it system, median "
+            f"{statistics.median(systems):.3f})")
     first = names[0]
     for name in names[1:]:
         ratios, cpu_ratios = [], []
@@ -187,6 +191,8 @@ def main(argv: list[str] | None = None) -> list[Run]:
     parser.add_argument("--server", type=_server_spec, action="append", required=True,
                         metavar="NAME=PYTHON", help="a build to measure (give two or more)")
     parser.add_argument("--transport", choices=("rest", "grpc"), default="rest")
+    parser.add_argument("--ruleset", choices=("birmingham", "pittsburgh"), default="birmingham",
+                        help="the games played (Pittsburgh needs builds that have it)")
     parser.add_argument("--rounds", type=int, default=6)
     parser.add_argument("--seconds", type=float, default=15.0, help="seconds a run")
     parser.add_argument("--workers", type=int, default=2, help="server processes")
@@ -206,17 +212,21 @@ def main(argv: list[str] | None = None) -> list[Run]:
             with tempfile.TemporaryDirectory(prefix="brass-bench-ab-") as workdir, \
                     running_server(servers[name], Path(workdir), args.workers) as (g, h, group):
                 time.sleep(args.settle)
-                cpu_before = group_cpu_seconds(group)
+                cpu_before, system_before = group_cpu_seconds(group)
                 figure = measure(args.transport, h if args.transport == "rest" else g,
-                                 args.seconds, args.clients, args.concurrency)
-                server_cpu = group_cpu_seconds(group) - cpu_before
+                                 args.seconds, args.clients, args.concurrency,
+                                 ruleset=args.ruleset)
+                cpu_after, system_after = group_cpu_seconds(group)
+            decisions = max(1, figure.decisions)
             run = Run(number, name, figure.per_second,
                       Figure.percentile(figure.all_latencies, 0.99),
-                      1000 * server_cpu / max(1, figure.decisions))
+                      1000 * (cpu_after - cpu_before) / decisions,
+                      1000 * (system_after - system_before) / decisions)
             runs.append(run)
             print(f"round {number} {name} {args.transport}: {figure.decisions} decisions, "
                   f"{run.per_second:.0f}/s, p99 {run.p99_ms:.1f} ms, server CPU "
-                  f"{run.server_cpu_ms:.3f} ms/decision", flush=True)
+                  f"{run.server_cpu_ms:.3f} ms/decision (system {run.server_system_ms:.3f})",
+                  flush=True)
     for line in summary(runs, names):
         print(line)
     return runs
