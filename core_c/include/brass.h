@@ -323,16 +323,19 @@ typedef struct {
 /* Random full games of `opt`'s ruleset and options (seeds seed, seed+1, ...). */
 int brass_bench(const BrassOptions *opt, int games, uint64_t seed, int policy,
                 BrassBenchResult *out);
-/* Vectorised stepping: one decision in each of n games of one ruleset (actions[i] < 0 skips
-   game i), then for each game its observation for the seat to act (row of obs_stride floats;
+/* Batches: n games of one ruleset laid out `stride` bytes apart (a multiple of 8, at least
+   brass_state_size: a batch of Birmingham games need not take BRASS_MAX_STATE_SIZE a game).
+   Vectorised stepping: one decision in each game (actions[i] < 0 skips game i), then for each game its observation for the seat to act (row of obs_stride floats;
    zeros when over), its legal mask (row of mask_stride bytes) and its done flag. The strides
    must be at least the ruleset's observation size and action count. errors[i] gets the
    brass_apply result. Returns the number of refused actions, or -BRASS_E_BAD_ARGUMENT
    (games of several rulesets, short strides) before touching any game. */
-int brass_step_batch(BrassGame *games, int n, const int32_t *actions, int32_t *errors,
-                     float *obs, int obs_stride, uint8_t *masks, int mask_stride,
-                     uint8_t *done);
-/* Batched playouts: games[i] played to the end in place. */
-int brass_playout_batch(BrassGame *games, int n, int policy, uint64_t seed, int max_decisions);
+int brass_step_batch(void *games, size_t stride, int n, const int32_t *actions,
+                     int32_t *errors, float *obs, int obs_stride, uint8_t *masks,
+                     int mask_stride, uint8_t *done);
+/* Batched playouts: every game played to the end in place (-BRASS_E_BAD_ARGUMENT, before
+   any is played, for a bad stride or games of several rulesets). */
+int brass_playout_batch(void *games, size_t stride, int n, int policy, uint64_t seed,
+                        int max_decisions);
 
 #endif

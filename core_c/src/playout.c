@@ -40,31 +40,48 @@ int brass_playout(BrassGame *g, int policy, uint64_t seed, int max_decisions) {
     return made;
 }
 
-int brass_playout_batch(BrassGame *games, int n, int policy, uint64_t seed, int max_decisions) {
+/* Slot i of a batch laid out `stride` bytes apart. */
+static BrassGame *batch_slot(void *games, size_t stride, int i) {
+    return (BrassGame *)(void *)((uint8_t *)games + (size_t)i * stride);
+}
+
+/* The ruleset of a batch's games, when every slot holds a game of one ruleset whose state
+   fits the stride (8-byte aligned, as every handle must be); NULL otherwise. */
+static const BrassRuleset *batch_ruleset(void *games, size_t stride, int n) {
+    if (stride < sizeof(BrassHeader) || stride % 8 != 0) return NULL;
+    const BrassRuleset *rs = ruleset_of(batch_slot(games, stride, 0));
+    if (!rs || stride < rs->state_size) return NULL;
+    for (int i = 1; i < n; i++)
+        if (ruleset_of(batch_slot(games, stride, i)) != rs) return NULL; /* one ruleset a batch */
+    return rs;
+}
+
+int brass_playout_batch(void *games, size_t stride, int n, int policy, uint64_t seed,
+                        int max_decisions) {
     if (!games || n < 0) return -BRASS_E_BAD_ARGUMENT;
+    if (n && !batch_ruleset(games, stride, n)) return -BRASS_E_BAD_ARGUMENT;
     int total = 0;
     for (int i = 0; i < n; i++) {
-        int r = brass_playout(&games[i], policy, seed + (uint64_t)i * 0x9e3779b97f4a7c15ull, max_decisions);
+        int r = brass_playout(batch_slot(games, stride, i), policy,
+                              seed + (uint64_t)i * 0x9e3779b97f4a7c15ull, max_decisions);
         if (r < 0) return r;
         total += r;
     }
     return total;
 }
 
-int brass_step_batch(BrassGame *games, int n, const int32_t *actions, int32_t *errors,
-                     float *obs, int obs_stride, uint8_t *masks, int mask_stride,
-                     uint8_t *done) {
+int brass_step_batch(void *games, size_t stride, int n, const int32_t *actions,
+                     int32_t *errors, float *obs, int obs_stride, uint8_t *masks,
+                     int mask_stride, uint8_t *done) {
     if (!games || n < 0 || !actions || !errors || !obs || !masks || !done) return -BRASS_E_BAD_ARGUMENT;
-    const BrassRuleset *rs = n ? ruleset_of(&games[0]) : NULL;
+    const BrassRuleset *rs = n ? batch_ruleset(games, stride, n) : NULL;
     if (n && !rs) return -BRASS_E_BAD_ARGUMENT;
-    for (int i = 1; i < n; i++)
-        if (ruleset_of(&games[i]) != rs) return -BRASS_E_BAD_ARGUMENT; /* one ruleset a batch */
     if (rs && (obs_stride < rs->observation_size || mask_stride < rs->num_actions))
         return -BRASS_E_BAD_ARGUMENT;
     int refused = 0;
     uint16_t opts[BRASS_MAX_ACTIONS];
     for (int i = 0; i < n; i++) {
-        BrassGame *g = &games[i];
+        BrassGame *g = batch_slot(games, stride, i);
         float *row = obs + (size_t)i * (size_t)obs_stride;
         uint8_t *mask = masks + (size_t)i * (size_t)mask_stride;
         errors[i] = actions[i] < 0 ? BRASS_OK : brass_apply(g, -1, actions[i], NULL, NULL);

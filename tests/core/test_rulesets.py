@@ -12,6 +12,7 @@ import pytest
 import brass
 from brass import EngineError
 from brass._core import ffi, lib
+from brass.states import StateArray
 
 STORED = json.loads((Path(__file__).parent / "data" / "stored_birmingham_games.json").read_text())
 
@@ -143,6 +144,7 @@ def test_names_come_from_the_ruleset() -> None:
 # ---- Brass: Pittsburgh through the neutral API ----
 
 PITTSBURGH = brass.get_ruleset("pittsburgh")
+BIRMINGHAM = brass.get_ruleset("birmingham")
 
 
 def test_pittsburgh_is_described_by_the_core() -> None:
@@ -221,10 +223,46 @@ def test_a_batch_holds_one_ruleset() -> None:
     lib.brass_clone(ffi.addressof(games, 1), brass.Game.new(2, seed=1, ruleset="pittsburgh")._g)
     acts, errs, done = ffi.new("int32_t[2]", [-1, -1]), ffi.new("int32_t[2]"), ffi.new("uint8_t[2]")
     obs, masks = ffi.new("float[]", 2 * 2048), ffi.new("uint8_t[]", 2 * 512)
-    assert lib.brass_step_batch(games, 2, acts, errs, obs, 2048, masks, 512, done) == (
+    stride = ffi.sizeof("BrassGame")
+    assert lib.brass_step_batch(games, stride, 2, acts, errs, obs, 2048, masks, 512, done) == (
         -lib.BRASS_E_BAD_ARGUMENT)
+    assert lib.brass_playout_batch(games, stride, 2, lib.POLICY_RANDOM, 1, 100) == (
+        -lib.BRASS_E_BAD_ARGUMENT)
+    assert not done[0] and not lib.brass_decisions_applied(ffi.addressof(games, 0))
     batch = brass.GameBatch(2, 2, [1, 2], ruleset="pittsburgh")
     o = np.zeros((2, PITTSBURGH.observation_size), np.float32)
     m = np.zeros((2, PITTSBURGH.num_actions), bool)
     errors, dones = batch.step(np.array([-1, -1]), o, m)
     assert not errors.any() and not dones.any() and m.any(axis=1).all()
+
+
+def test_a_batch_strides_by_its_rulesets_own_state_size() -> None:
+    """Issue 22: a batch's slots are each ruleset's state size (8-byte aligned), not the
+    BrassGame union's 2,048 bytes; the core refuses a stride that is short or unaligned."""
+    for ruleset in ("birmingham", "pittsburgh"):
+        size = int(lib.brass_state_size(brass.get_ruleset(ruleset).id))
+        batch = brass.GameBatch(3, 2, [1, 2, 3], ruleset=ruleset)
+        assert batch._states.stride == -(-size // 8) * 8
+        assert batch._states.nbytes == 3 * batch._states.stride < 3 * ffi.sizeof("BrassGame")
+    assert BIRMINGHAM.state_size == 648 and brass.GameBatch(1, 2, [1])._states.nbytes == 648
+    states = StateArray(2, BIRMINGHAM.state_size)
+    for i in range(2):
+        lib.brass_clone(states.slot(i), brass.Game.new(2, seed=1)._g)
+    acts, errs, done = ffi.new("int32_t[2]", [-1, -1]), ffi.new("int32_t[2]"), ffi.new("uint8_t[2]")
+    obs = ffi.new("float[]", 2 * BIRMINGHAM.observation_size)
+    masks = ffi.new("uint8_t[]", 2 * BIRMINGHAM.num_actions)
+    for stride in (states.stride - 8, states.stride + 4, 0):
+        assert lib.brass_step_batch(states.games, stride, 2, acts, errs, obs,
+                                    BIRMINGHAM.observation_size, masks, BIRMINGHAM.num_actions,
+                                    done) == -lib.BRASS_E_BAD_ARGUMENT
+        assert lib.brass_playout_batch(states.games, stride, 2, lib.POLICY_RANDOM, 1,
+                                       100) == -lib.BRASS_E_BAD_ARGUMENT
+    assert lib.brass_step_batch(states.games, states.stride, 2, acts, errs, obs,
+                                BIRMINGHAM.observation_size, masks, BIRMINGHAM.num_actions,
+                                done) == 0
+    rows = ffi.buffer(masks)
+    width = BIRMINGHAM.num_actions
+    assert all(rows[i * width:(i + 1) * width] != bytes(width) for i in range(2))
+    assert lib.brass_playout_batch(states.games, states.stride, 2, lib.POLICY_RANDOM, 1,
+                                   1 << 20) > 0
+    assert all(states.slot(i).header.game_over for i in range(2))

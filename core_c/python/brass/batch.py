@@ -12,6 +12,7 @@ from brass.args import _INT32_MAX, MAX_BATCH, _integer
 from brass.errors import EngineError
 from brass.game import Game
 from brass.rulesets import DEFAULT_RULESET, _raise, get_ruleset
+from brass.states import StateArray
 
 
 class GameBatch:
@@ -27,7 +28,7 @@ class GameBatch:
         self.players = players
         self.ruleset = get_ruleset(ruleset)
         self._options = options
-        self._array = ffi.new("BrassGame[]", n)
+        self._states = StateArray(n, self.ruleset.state_size)
         self.games: list[Game] = [None] * n  # type: ignore[list-item]
         for i, seed in enumerate(seeds):
             self.reset_game(i, seed)
@@ -50,9 +51,9 @@ class GameBatch:
         """Deal a new game into slot i (0 <= i < n; checked before anything is written)."""
         i = _integer(i, "i", 0, self.n - 1)
         fresh = Game.new(self.players, seed, ruleset=self.ruleset.name, **self._options)
-        slot = ffi.addressof(self._array, i)
+        slot = self._states.slot(i)
         lib.brass_clone(slot, fresh._g)
-        self.games[i] = Game(_slot_bytes(self._array, i, self.ruleset.state_size),
+        self.games[i] = Game(self._states.slot_bytes(i, self.ruleset.state_size),
                              fresh.replay_record(), slot)
         return self.games[i]
 
@@ -82,7 +83,9 @@ class GameBatch:
         done = np.zeros(self.n, dtype=np.bool_)
         for game in self.games:
             game._hold_barrier()
-        refused = lib.brass_step_batch(self._array, self.n, ffi.from_buffer("int32_t[]", acts),
+        states = self._states
+        refused = lib.brass_step_batch(states.games, states.stride, self.n,
+                                       ffi.from_buffer("int32_t[]", acts),
                                        ffi.from_buffer("int32_t[]", errors),
                                        ffi.from_buffer("float[]", observations), obs_size,
                                        ffi.from_buffer("uint8_t[]", masks), num_actions,
@@ -96,25 +99,18 @@ class GameBatch:
         return errors, done
 
 
-def _slot_bytes(array: Any, i: int, size: int) -> memoryview:
-    """Slot i's state bytes (the core's step and playout batches stride by the BrassGame
-    union), as a view that keeps the batch's array alive."""
-    start = i * ffi.sizeof("BrassGame")
-    return memoryview(ffi.buffer(array))[start:start + size]
-
-
 def _unpickle_batch(players: int, ruleset: str, options: dict[str, Any],
                     snapshots: list[bytes], records: list[dict[str, Any]]) -> GameBatch:
     batch = GameBatch.__new__(GameBatch)
     batch.n, batch.players, batch._options = len(snapshots), players, options
     batch.ruleset = get_ruleset(ruleset)
-    batch._array = ffi.new("BrassGame[]", batch.n)
+    batch._states = states = StateArray(batch.n, batch.ruleset.state_size)
     batch.games = []
     for i, (data, record) in enumerate(zip(snapshots, records, strict=True)):
-        slot = ffi.addressof(batch._array, i)
+        slot = states.slot(i)
         err = lib.brass_restore(slot, data, len(data), batch.ruleset.id)
         if err:
             _raise(err, rs=batch.ruleset)
-        batch.games.append(Game(_slot_bytes(batch._array, i, batch.ruleset.state_size),
+        batch.games.append(Game(states.slot_bytes(i, batch.ruleset.state_size),
                                 dict(record, decisions=list(record["decisions"])), slot))
     return batch

@@ -11,6 +11,7 @@ from brass._core import ffi, lib
 from brass.args import _INT32_MAX, MAX_BATCH, _c_options, _integer, _seed
 from brass.errors import EngineError
 from brass.rulesets import DEFAULT_RULESET, Ruleset, _raise, get_ruleset
+from brass.states import StateArray
 
 # The playout policies of the core, by name (Game.playout, batch_playouts, random_playouts).
 PLAYOUT_POLICIES = ("random", "sane")
@@ -62,15 +63,15 @@ def batch_playouts(state: Any, rs: Ruleset, players: int, n: int, seed: int,
     n x players int array. `state` is not changed."""
     n = _integer(n, "n", 1, MAX_BATCH)
     seed = _seed(seed)
-    games = ffi.new("BrassGame[]", n)
+    games = StateArray(n, rs.state_size)
     for i in range(n):
-        lib.brass_clone(ffi.addressof(games, i), state)
-    err = lib.brass_playout_batch(games, n, _policy(policy), seed, 1 << 20)
+        lib.brass_clone(games.slot(i), state)
+    err = lib.brass_playout_batch(games.games, games.stride, n, _policy(policy), seed, 1 << 20)
     if err < 0:
         _raise(-err, rs=rs)
     out = np.zeros((n, players), dtype=np.int32)
     res = ffi.new("BrassResult *")
     for i in range(n):
-        lib.brass_result(ffi.addressof(games, i), res)
+        lib.brass_result(games.slot(i), res)
         out[i] = ffi.unpack(res.vp, players)  # int16_t[]: numpy takes no cdata slice
     return out

@@ -109,3 +109,35 @@ def _snapshot_of(state: Any, rs: Ruleset) -> bytes:
     if err:
         _raise(err, rs=rs)
     return bytes(ffi.buffer(buf, n))
+
+
+class StateArray:
+    """n game states of one ruleset side by side, each its own size (rounded up to the 8
+    bytes a handle's alignment needs), not the BrassGame union's: a Birmingham slot takes
+    648 bytes, not 2,048. The layout the core's batch calls stride over."""
+
+    __slots__ = ("n", "stride", "_array", "_base")
+
+    def __init__(self, n: int, state_size: int) -> None:
+        self.n = n
+        self.stride = -(-state_size // 8) * 8
+        self._array = ffi.new("uint64_t[]", n * self.stride // 8)  # zeroed, 8-byte aligned
+        self._base = ffi.cast("uint8_t *", self._array)
+
+    @property
+    def games(self) -> Any:
+        """The array, as the core's batch calls take it (with `stride`)."""
+        return self._array
+
+    @property
+    def nbytes(self) -> int:
+        return int(ffi.sizeof(self._array))
+
+    def slot(self, i: int) -> Any:
+        """Slot i's handle (a BrassGame * into the array)."""
+        return ffi.cast("BrassGame *", self._base + i * self.stride)
+
+    def slot_bytes(self, i: int, size: int) -> memoryview:
+        """Slot i's first `size` bytes, as a view that keeps the array alive."""
+        start = i * self.stride
+        return memoryview(ffi.buffer(self._array))[start:start + size]
