@@ -206,10 +206,38 @@ int brass_validate(const BrassGame *g, char *field, size_t field_len) {
 
 /* ---- decisions ---- */
 
+/* The ids of the last legal list made on this thread, with the state it was made from.
+   Legality is a function of the state's bytes alone, so applying one of those ids to a
+   state with the same bytes needs no second check: the common loop (list, pick, apply)
+   then skips the reason check's board analysis, about 2,400 instructions of a Birmingham
+   decision, for a copy and a compare of the state (about 200). Any other apply is checked
+   in full. Per thread: a caller's threads each keep their own. */
+static _Thread_local struct {
+    size_t size; /* bytes of `state` that hold a state; 0: nothing remembered */
+    uint8_t state[BRASS_MAX_STATE_SIZE];
+    uint64_t ids[BRASS_MAX_ACTIONS / 64]; /* bit a: action a was listed */
+} legal_memo;
+
+static void remember_legal(const BrassRuleset *rs, const BrassGame *g, const uint16_t *ids,
+                           int n) {
+    legal_memo.size = rs->state_size;
+    memcpy(legal_memo.state, g->bytes, rs->state_size);
+    memset(legal_memo.ids, 0, sizeof legal_memo.ids);
+    for (int i = 0; i < n; i++) legal_memo.ids[ids[i] >> 6] |= 1ull << (ids[i] & 63);
+}
+
+static int listed_legal(const BrassRuleset *rs, const BrassGame *g, int action) {
+    return legal_memo.size == rs->state_size &&
+           (legal_memo.ids[action >> 6] >> (action & 63) & 1u) &&
+           memcmp(legal_memo.state, g->bytes, rs->state_size) == 0;
+}
+
 int brass_legal(const BrassGame *g, uint16_t *out, int cap) {
     const BrassRuleset *rs = ruleset_of(g);
     if (!rs || !out || cap < 0) return -BRASS_E_BAD_ARGUMENT;
-    return rs->legal(g, out, cap);
+    int n = rs->legal(g, out, cap);
+    if (n >= 0) remember_legal(rs, g, out, n < cap ? n : cap);
+    return n;
 }
 
 /* 0 = legal; otherwise a shared or the ruleset's reason code. */
@@ -226,6 +254,7 @@ int engine_check(const BrassRuleset *rs, const BrassGame *g, int seat, int actio
     if (action < 0 || action >= rs->num_actions) return BRASS_E_UNKNOWN_ACTION;
     if (seat < -1 || seat >= g->header.num_players) return BRASS_E_BAD_ARGUMENT;
     if (seat >= 0 && seat != g->header.current) return BRASS_E_NOT_YOUR_TURN;
+    if (listed_legal(rs, g, action)) return BRASS_OK;
     int r = rs->reason(g, action);
     if (r) {
         if (reason) *reason = r;

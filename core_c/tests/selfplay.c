@@ -100,6 +100,10 @@ static void play(int players, uint64_t seed, int policy_mix) {
             int err = brass_apply(&c, BH(&g)->current, a, NULL, &reason);
             if (legal[a]) {
                 CHECK(err == BRASS_OK, "legal id %d refused (%d/%d)", a, err, reason);
+                /* brass_apply takes a listed id on the list's word (the engine's legal memo):
+                   the reason check must agree with the list on its own */
+                CHECK(brass_reason(&g, a) == BRASS_R_LEGAL, "reason of legal id %d is %d", a,
+                      brass_reason(&g, a));
             } else {
                 CHECK(err == BRASS_E_ILLEGAL && reason != 0, "illegal id %d accepted", a);
                 CHECK(memcmp(&c, &g, STATE_SIZE) == 0, "refused id %d changed state", a);
