@@ -173,18 +173,9 @@ class Play:
         seat = self.access.require_seat(row, caller, "UndoAction" if undo else "SubmitAction")
         record.seat = seat
         # What makes a retry the same request: the seat, the action (or the undo) and the
-        # expected version.
-        what = (request.action.SerializeToString(deterministic=True).hex().encode()
-                if isinstance(request, pb.SubmitActionRequest) else b"undo")
-        fingerprint = hashlib.sha256(
-            b"%d|%s|%s"
-            % (
-                seat,
-                what,
-                str(request.expected_version if request.HasField("expected_version") else "")
-                .encode(),
-            )
-        ).hexdigest()
+        # expected version. Only a request with an idempotency key can be retried as the same
+        # one (the fingerprint is stored and compared only then): none is made without.
+        fingerprint = "" if key is None else request_fingerprint(request, seat)
         try:
             return await self.apply_and_store(request, record, key, row, live, seat, fingerprint,
                                                undo=undo)
@@ -450,3 +441,12 @@ class Play:
             **{cost_arm: cost,
                game.ruleset: typed.view_from_document(game.ruleset, preview.get("view") or {})},
         )
+
+
+def request_fingerprint(request: _ActRequest, seat: int) -> str:
+    """What makes a retry with an idempotency key the same request: the seat, the action
+    (or the undo) and the expected version."""
+    what = (request.action.SerializeToString(deterministic=True).hex().encode()
+            if isinstance(request, pb.SubmitActionRequest) else b"undo")
+    expected = str(request.expected_version if request.HasField("expected_version") else "")
+    return hashlib.sha256(b"%d|%s|%s" % (seat, what, expected.encode())).hexdigest()

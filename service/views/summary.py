@@ -4,6 +4,7 @@ object), and those that change with the game (version, status, clock, how it end
 
 from __future__ import annotations
 
+import functools
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -23,11 +24,18 @@ def timestamp_message(seconds: float) -> timestamp_pb2.Timestamp:
     return stamp
 
 
+@functools.lru_cache(maxsize=64)
+def _second_text(whole: int) -> str:
+    """A whole second's RFC 3339 text: most stamps of a moment share their second, and
+    strftime(gmtime()) costs more than the rest of the text."""
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(whole))
+
+
 def timestamp_json(seconds: float) -> str:
     """timestamp_message(seconds).ToJsonString(), made directly (the same RFC 3339 text: 0, 3, 6
     or 9 fractional digits, as few as the nanoseconds need)."""
     whole, nanos = divmod(int(seconds * 1e9), 1_000_000_000)
-    text = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(whole))
+    text = _second_text(whole)
     if nanos == 0:
         return text + "Z"
     if nanos % 1_000_000 == 0:
