@@ -64,7 +64,7 @@ from ._support import (
 
 BIRMINGHAM = brass.get_ruleset("birmingham")
 
-GAMES = int(os.environ.get("BRASS_PROP_GAMES", "300"))  # per player count (CI; slow: 5,000)
+GAMES = int(os.environ.get("BRASS_PROP_GAMES", "200"))  # per player count (CI; slow: 5,000)
 SLOW_GAMES = 5000
 FULL_GAMES = 4
 SAMPLE_EVERY = 50

@@ -1,7 +1,7 @@
 """The C core under AddressSanitizer + UndefinedBehaviorSanitizer, its warning-free build,
 and the generated tables being current.
 
-The sanitizer self-play (core_c/tests/selfplay.c) plays 80 random games per player count
+The sanitizer self-play (core_c/tests/selfplay.c) plays 50 random games per player count
 here (`make -C core_c sanitize`, the longer run, plays 300) and, inside C, checks every id
 of the action space on every decision (legal ones apply, others are refused and leave the
 state unchanged), snapshots, views, determinization and compound actions.
@@ -33,7 +33,7 @@ def _make(*args: str, build: Path, timeout: int) -> subprocess.CompletedProcess[
 
 
 # per player count: about a third of CI's time went to 300 (the make target's longer run)
-SELFPLAY_GAMES = 80
+SELFPLAY_GAMES = 50
 
 
 def test_sanitizer_selfplay(tmp_path_factory: pytest.TempPathFactory) -> None:
