@@ -88,6 +88,10 @@ static int apply_checked(BrassGame *g, int seat, int action, const uint8_t *lega
     if (err == BRASS_OK) {
         FUZZ_CHECK(listed, "id %d accepted but not listed (phase %d)", action, BH(&before)->phase);
         FUZZ_CHECK(reason == 0, "accepted with reason %d", reason);
+        /* a listed id is applied on the list's word (the engine's legal memo): the reason
+           check must agree on its own */
+        FUZZ_CHECK(brass_reason(&before, action) == BRASS_R_LEGAL, "accepted id %d has reason %d",
+                   action, brass_reason(&before, action));
         FUZZ_CHECK(log.count <= BRASS_MAX_EVENTS, "event log overflow %u", log.count);
         FUZZ_CHECK(BH(g)->decisions != BH(&before)->decisions, "decision counter did not move");
         check_valid(g, "an accepted decision");
