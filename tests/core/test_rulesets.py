@@ -266,3 +266,23 @@ def test_a_batch_strides_by_its_rulesets_own_state_size() -> None:
     assert lib.brass_playout_batch(states.games, states.stride, 2, lib.POLICY_RANDOM, 1,
                                    1 << 20) > 0
     assert all(states.slot(i).header.game_over for i in range(2))
+
+
+@pytest.mark.parametrize("ruleset", ["birmingham", "pittsburgh"])
+def test_the_legal_memo_never_vouches_for_another_state(ruleset: str) -> None:
+    """The core remembers the last legal list with the state's bytes (engine.c): an id
+    listed for one state, applied after other bytes were written over the same handle, is
+    checked in full and refused where it is illegal, leaving the state as it was."""
+    game = brass.Game.new(2, seed=7, ruleset=ruleset)
+    listed = game.legal_ids()
+    moved = game.clone()
+    moved.apply(listed[0])
+    stale = [a for a in listed if moved.reason(a) is not None]
+    assert stale, "the first decision leaves every id of the list legal"
+    game._mem[:] = moved._mem  # the same handle (and address), the other state's bytes
+    before = bytes(game._mem)
+    with pytest.raises(EngineError) as refused:
+        game.apply(stale[0])
+    assert refused.value.code == "ILLEGAL_ACTION"
+    assert bytes(game._mem) == before
+    game.apply(moved.legal_ids()[0])  # and the new state's own list still applies
