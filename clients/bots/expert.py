@@ -26,7 +26,9 @@ a decision scores (by the evaluator or the net, its main cost: 0.05-0.35 ms each
 LISTED_PER_POSITION actions listed count as one): an iteration whose reply would pass it is
 not started. Counted, not timed, so a decision is
 the same for a seed on any machine, and its worst time is bounded on Pittsburgh's largest
-turns too.
+turns too. `max_ms` > 0 is a hard cap on top (CPU time, looked at inside the search: every
+CHECK_EVERY positions scored); a cut search plays its best candidate so far.
+The evaluator reads positions from the core's summary (`Game.summary`), not the view's JSON.
 """
 
 from __future__ import annotations
@@ -64,6 +66,7 @@ WORK_BY_RULESET = {"birmingham": 8000, "pittsburgh": 4000}
 # as one position (a 50,000-action turn's root listing as 780 positions).
 LISTED_PER_POSITION = 64
 VALUE_CHUNK = 256  # positions valued per net call (and between looks at the clock)
+CHECK_EVERY = 16  # positions scored by the evaluator between looks at the clock
 # The service's bot budget counts a search in playout decisions (service/bots/bot_seats.py).
 # Measured on Birmingham (2 players, mid-game): a reply (listing and scoring the actor's
 # actions) costs 4.7 ms, a leaf's valuing 0.1 ms, and mcts plays 4.6 µs per rollout
@@ -87,7 +90,7 @@ class ExpertBot(Bot):
     def __init__(self, iterations: int = 32, ms: float = 0.0, candidates: int = 8,
                  depth: int = 1, exploration: float = 0.3, reply_limit: int = 1000,
                  root_limit: int = ROOT_ACTIONS_LIMIT, evaluations: int = 256,
-                 work: int = -1) -> None:
+                 work: int = -1, max_ms: float = 0.0) -> None:
         name = self.name
         self.iterations = number_option(name, "iterations", iterations, integer=True,
                                         minimum=0, maximum=MAX_ITERATIONS)
@@ -106,6 +109,10 @@ class ExpertBot(Bot):
                                          minimum=1, maximum=MAX_LIMIT)
         self.work = number_option(name, "work", work, integer=True, minimum=-1,
                                   maximum=MAX_WORK)
+        # A hard cap on a decision's CPU time (0: none), on top of `iterations` and `work`
+        # or `ms`: looked at inside the search too (every few positions scored), and the
+        # decision plays the best found so far. Not reproducible when it cuts a search.
+        self.max_ms = number_option(name, "max_ms", max_ms, minimum=0, maximum=MAX_MS)
         self._plan: dict[int, int] = {}  # state hash -> next id of a chosen whole action
         self._deadline: float | None = None
         self._budget: int | None = None  # positions this decision may score (None: any)
@@ -143,7 +150,9 @@ class ExpertBot(Bot):
         assert seat is not None, "the game is over"
         if len(legal) == 1:
             return legal[0]
-        self._deadline = time.thread_time() + self.ms / 1000 if self.ms > 0 else None
+        started = time.thread_time()
+        limits = [ms for ms in (self.ms, self.max_ms) if ms > 0]
+        self._deadline = started + min(limits) / 1000 if limits else None
         work = WORK_BY_RULESET.get(game.ruleset, 0) if self.work < 0 else self.work
         self._budget = work if self.ms == 0 and work > 0 else None
         self._scored = 0
@@ -187,16 +196,19 @@ class ExpertBot(Bot):
         firsts = [next(iter(variants.values()))[0] for variants in groups]
         values = self._heuristic_after(world, firsts, seat, evaluator)
         order = sorted(range(len(values)), key=lambda k: -values[k])[: self.candidates]
-        ranked = []
+        ranked: list[tuple[float, tuple[int, ...]]] = []
         for k in order:
+            late = self._out_of_time()
+            if ranked and late:
+                break  # the deadline: the groups valued so far
             sources = list(groups[k].values())
-            room = max(0, int(min(self._room(), len(sources))) - 1)
+            # past the deadline the first group is kept as its first variant only
+            room = 0 if late else max(0, int(min(self._room(), len(sources))) - 1)
             source_values = [values[k]] + self._heuristic_after(
                 world, [same_board[0] for same_board in sources[1:1 + room]], seat, evaluator)
             cards = sources[int(np.argmax(source_values))]
-            scores = self._values_after(world, cards[: max(1, int(min(self._room(),
-                                                                      len(cards))))],
-                                        seat, net)
+            variants = 1 if late else max(1, int(min(self._room(), len(cards))))
+            scores = self._values_after(world, cards[:variants], seat, net)
             best = int(np.argmax(scores))
             ranked.append((scores[best], cards[best]))
         ranked.sort(key=lambda entry: -entry[0])
@@ -208,10 +220,10 @@ class ExpertBot(Bot):
         the time ran out; at least one)."""
         values: list[float] = []
         for k, ids in enumerate(actions):
-            if k % 64 == 63 and self._out_of_time():
+            if k % CHECK_EVERY == CHECK_EVERY - 1 and self._out_of_time():
                 break
             trial = world.clone()
-            trial.apply_compound(ids)
+            trial.apply_compound(ids, events=False)
             values.append(evaluator.value(trial, seat))
         self._scored += len(values)
         return values
@@ -225,7 +237,7 @@ class ExpertBot(Bot):
             rows = []
             for ids in actions[start:start + VALUE_CHUNK]:
                 trial = world.clone()
-                trial.apply_compound(ids)
+                trial.apply_compound(ids, events=False)
                 rows.append(net.features(trial, seat))
             values.extend(float(v) for v in net.predict(np.stack(rows)))
             self._scored += len(rows)
@@ -238,16 +250,18 @@ class ExpertBot(Bot):
         totals = [value for value, _ids in ranked]
         done = 0
         while len(ranked) > 1:
-            if self._deadline is None and done >= self.iterations:
+            if self.ms == 0 and done >= self.iterations:
                 break
-            if (self._deadline is not None and done > 0) or self.stop is not None:
+            # `ms` runs one iteration at least; a `max_ms` cap (or a stop) none
+            if ((self._deadline is not None and (done > 0 or self.max_ms > 0))
+                    or self.stop is not None):
                 if self._out_of_time():
                     break
             log_total = math.log(sum(visits))
             pick = max(range(len(ranked)), key=lambda k: totals[k] / visits[k]
                        + self.exploration * math.sqrt(log_total / visits[k]))
             world = game.determinize(seat, rng.getrandbits(64))
-            world.apply_compound(ranked[pick][1])
+            world.apply_compound(ranked[pick][1], events=False)
             try:
                 totals[pick] += self._leaf_value(world, seat, net, rng)
             except _WorkSpent:
@@ -275,7 +289,7 @@ class ExpertBot(Bot):
                 if world.decision == "action" and not world.is_over:
                     continue
                 break
-            world.apply_compound(reply)
+            world.apply_compound(reply, events=False)
         if world.is_over:
             return final_rewards(world)[seat]
         if self._room() < 1:
@@ -294,6 +308,8 @@ class ExpertBot(Bot):
             raise _WorkSpent
         actions = [next(iter(variants.values()))[0] for variants in groups]
         values = self._heuristic_after(world, actions, actor, net.evaluator)
+        if len(values) < len(actions):  # the deadline came: this iteration is not counted
+            raise _WorkSpent
         return actions[int(np.argmax(values))]
 
     def _staged(self, world: brass.Game, legal: list[int], seat: int, net: ValueNet,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from functools import lru_cache
+from itertools import compress
 
 import brass
 from brass_clients.bots.base import Bot, number_option, register
@@ -77,14 +78,23 @@ def source_groups(ruleset: str, actions: Sequence[tuple[int, ...]]) -> list[Sour
     come from (their ids without cards and market/Vanderbilt sources), in listing order;
     each group maps its source variants (ids without cards, `_board_key`) to their card
     variants."""
-    cards = card_ids(ruleset)
-    off_board = off_board_source_ids(ruleset)
+    not_card, on_board = _id_filters(ruleset)
     groups: dict[tuple[int, ...], SourceGroup] = {}
     for ids in actions:
-        by_cards = _board_key(ids, cards)
-        coarse = tuple(i for i in by_cards if i not in off_board)
+        by_cards = tuple(compress(ids, map(not_card.__getitem__, ids)))  # _board_key
+        coarse = tuple(compress(by_cards, map(on_board.__getitem__, by_cards)))
         groups.setdefault(coarse, {}).setdefault(by_cards, []).append(ids)
     return list(groups.values())
+
+
+@lru_cache(maxsize=8)
+def _id_filters(ruleset: str) -> tuple[bytes, bytes]:
+    """By id: 1 unless it discards a card (`card_ids`); 1 unless it takes a cube from off
+    the board (`off_board_source_ids`)."""
+    cards, off_board = card_ids(ruleset), off_board_source_ids(ruleset)
+    n = brass.get_ruleset(ruleset).num_actions
+    return (bytes(i not in cards for i in range(n)),
+            bytes(i not in off_board for i in range(n)))
 
 
 def ranked_actions(game: brass.Game, seat: int, evaluator: Evaluator, top: int,
@@ -252,7 +262,7 @@ class GreedyBot(Bot):
     @staticmethod
     def _score(game: brass.Game, ids: tuple[int, ...], seat: int, evaluator: Evaluator) -> float:
         trial = game.clone()
-        trial.apply_compound(ids)
+        trial.apply_compound(ids, events=False)
         return evaluator.value(trial, seat)
 
     def _best_single(self, game: brass.Game, legal: list[int], seat: int,

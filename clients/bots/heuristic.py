@@ -121,13 +121,28 @@ class WorthEvaluator:
         return self.values(game)[seat]
 
     def values(self, game: brass.Game) -> list[float]:
-        """`value` for every seat at once (one view of the game)."""
-        worth = self.seat_worths(game.view(None))
+        """`value` for every seat at once, from the core's summary of the game
+        (`Game.summary`: the spectator view's numbers without its JSON, which took most of
+        a position's valuation); `values_of_view` is the same from the view's JSON."""
+        worth = self.summary_worths(game.summary())
+        if worth is None:
+            worth = self.seat_worths(game.view(None))
+        return self._relative(worth)
+
+    def values_of_view(self, view: dict[str, Any]) -> list[float]:
+        """`values` from a spectator view (`game.view(None)`): the same numbers."""
+        return self._relative(self.seat_worths(view))
+
+    def _relative(self, worth: list[float]) -> list[float]:
         total, n = sum(worth), len(worth)
         return [w - self.weights.opponent_weight * (total - w) / (n - 1) for w in worth]
 
     def seat_worths(self, view: dict[str, Any]) -> list[float]:
         raise NotImplementedError
+
+    def summary_worths(self, summary: list[int]) -> list[float] | None:
+        """`seat_worths` from the game's summary (None: read the view instead)."""
+        return None
 
 
 class PositionEvaluator(WorthEvaluator):
@@ -136,6 +151,7 @@ class PositionEvaluator(WorthEvaluator):
     def __init__(self, weights: HeuristicWeights | None = None) -> None:
         super().__init__(weights)
         self.facts = board_facts()
+        self._tables: SummaryTables | None = None
 
     def seat_worths(self, view: dict[str, Any]) -> list[float]:
         w = self.weights
@@ -182,6 +198,90 @@ class PositionEvaluator(WorthEvaluator):
                     link_vp += icons_at.get(location, 0.0)
             worth[owner] += link_vp
         return worth
+
+
+    def summary_worths(self, summary: list[int]) -> list[float] | None:
+        """seat_worths from `Game.summary()` (docs/ENGINE_API.md, "The summary"): the same
+        numbers in the same order of operations, so the same floats."""
+        w = self.weights
+        players, game_over, era, _round, deck_size, beginner, n_slots, n_links = summary[:8]
+        # per player: money, vp, income_space, income_level, hand_size
+        states = [summary[8 + 5 * p: 13 + 5 * p] for p in range(players)]
+        if game_over:
+            return [vp + 0.01 * level + 0.001 * money for money, vp, _, level, _ in states]
+        era_turns = turns_per_era(players)
+        cards_left = deck_size + sum(p[4] for p in states)
+        turns_left_era = cards_left / (2 * players)
+        more_eras = era == 0 and not beginner
+        turns_left = turns_left_era + (era_turns if more_eras else 0.0)
+        era_left_share = min(1.0, turns_left_era / era_turns)
+        time_to_spend = min(1.0, turns_left / 4.0)
+        money_vp = w.money_vp * time_to_spend
+        liquidity_vp = w.liquidity_vp * time_to_spend
+        income_vp = money_vp * w.income_discount * max(0.0, turns_left - 1.0)
+
+        worth = [vp + money_vp * money + income_vp * level
+                 + liquidity_vp * min(money, w.liquidity_money)
+                 - w.negative_income_vp * time_to_spend * max(0, -level)
+                 for money, vp, _, level, _ in states]
+
+        tables = self.tables
+        icons_at: dict[str, float] = {}
+        at = 8 + 5 * BRASS_MAX_PLAYERS
+        for k in range(at, at + 5 * n_slots, 5):
+            slot, owner, industry, level, flipped = summary[k:k + 5]
+            location = tables.slot_location[slot]
+            t = self.facts.tile(tables.industry_names[industry], level)
+            if flipped:
+                worth[owner] += t.vp
+                icons_at[location] = icons_at.get(location, 0.0) + t.link_icons
+            else:
+                base = w.unflipped_goods if industry in tables.goods else w.unflipped_resources
+                share = base * (0.35 + 0.65 * era_left_share)
+                income_gain = w.levels_per_space * t.income_spaces
+                worth[owner] += share * (t.vp + income_vp * income_gain)
+                icons_at[location] = icons_at.get(location, 0.0) + share * t.link_icons
+        at += 5 * n_slots
+        for k in range(at, at + 2 * n_links, 2):
+            link, owner = summary[k], summary[k + 1]
+            link_vp = 0.0
+            for location in tables.link_ends[link]:
+                if location in self.facts.merchant_locations:
+                    link_vp += w.merchant_link_icons
+                else:
+                    link_vp += icons_at.get(location, 0.0)
+            worth[owner] += link_vp
+        return worth
+
+    @property
+    def tables(self) -> SummaryTables:
+        if self._tables is None:
+            self._tables = summary_tables(self.facts)
+        return self._tables
+
+
+BRASS_MAX_PLAYERS = 4  # brass.h: every summary holds four players' rows
+
+
+@dataclass(frozen=True)
+class SummaryTables:
+    """Birmingham's summary indexes as the view's names: slot -> location, industry -> name
+    (and which are goods), link -> the locations it joins (board_facts)."""
+
+    slot_location: tuple[str, ...]
+    industry_names: tuple[str, ...]
+    goods: frozenset[int]
+    link_ends: tuple[tuple[str, ...], ...]
+
+
+def summary_tables(facts: BoardFacts) -> SummaryTables:
+    rs = brass.get_ruleset("birmingham")
+    industries = rs.names_with("industry")
+    return SummaryTables(
+        slot_location=tuple(name.split(".")[0] for name in rs.names_with("slot")),
+        industry_names=industries,
+        goods=frozenset(k for k, name in enumerate(industries) if name in GOODS),
+        link_ends=tuple(facts.link_locations.get(name, ()) for name in rs.names_with("link")))
 
 
 class Evaluator(Protocol):

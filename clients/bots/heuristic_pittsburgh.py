@@ -85,6 +85,56 @@ def board_facts(data: str) -> PghBoardFacts:
         oil_city=by_id.get("oil_city"))
 
 
+# The table sets by their index in the core's summary (pittsburgh.h PghTableSet).
+TABLE_SETS = ("pittsburgh", "tiny")
+SUMMARY_HEAD = 10
+SUMMARY_PLAYER = 8  # money, vp, income_space, income_level, whiskey, hand_size,
+#                     heavy_built, empty mat positions
+MAX_PLAYERS = 4
+
+
+@dataclass(frozen=True)
+class PghSummaryTables:
+    """The summary's indexes as the view's names (the default table set's, the ruleset's
+    action names): space -> location, tile kind -> its facts, rail -> its ends, link type ->
+    (a pipeline?, a light train?, scoring multiplier)."""
+
+    space_location: tuple[str, ...]
+    tile_of_kind: tuple[PghTileFacts | None, ...]
+    rail_ends: tuple[tuple[str, ...], ...]
+    link_type: tuple[tuple[bool, bool, int], ...]
+
+
+@lru_cache(maxsize=1)
+def summary_tables() -> PghSummaryTables:
+    facts = board_facts("pittsburgh")
+    path = _data_file("pittsburgh")
+    assert path is not None  # board_facts found it
+    kinds = [t["id"] for t in json.loads(path.read_text())["industries"]["tiles"]]
+    rs = brass.get_ruleset("pittsburgh")
+    return PghSummaryTables(
+        space_location=tuple(name.split(".")[0] for name in rs.names_with("slot")),
+        tile_of_kind=tuple(facts.tiles.get(kind) for kind in kinds),
+        rail_ends=tuple(facts.rail_endpoints.get(route, ()) for route in rs.names_with("link")),
+        link_type=tuple((tile.startswith("pipe_"), tile == "light_train",
+                         facts.train_multiplier.get(tile, 1))
+                        for tile in rs.names_with("link_tile")))
+
+
+def _tile_vp_of(t: PghTileFacts, income_level: int, heavy_built: int, empty: int) -> float:
+    """_tile_vp from the owner's numbers in the summary."""
+    if not isinstance(t.vp, dict):
+        return float(t.vp)
+    rule, per = t.vp.get("rule"), float(t.vp.get("per", 1))
+    if rule == "owner_income_level":
+        return max(float(t.vp.get("min", 0)), float(income_level))
+    if rule == "per_heavy_train_built":
+        return per * heavy_built
+    if rule == "per_empty_mat_industry_position":
+        return per * empty
+    return 0.0
+
+
 def _tile_vp(t: PghTileFacts, player: dict[str, Any]) -> float:
     """A tile's VP at an era end: its number, or an estimate of its variable rule from the
     owner's state now (the engine computes the exact value when it scores)."""
@@ -179,4 +229,88 @@ class PittsburghEvaluator(WorthEvaluator):
             # light trains leave at every era end, heavy trains only after era 2 (P61)
             times = 1 if tile == "light_train" else scorings_left
             worth[link["owner"]] += icons * facts.train_multiplier.get(tile, 1) * times
+        return worth
+
+    def summary_worths(self, summary: list[int]) -> list[float] | None:
+        """seat_worths from `Game.summary()` (docs/ENGINE_API.md, "The summary"): the same
+        numbers in the same order of operations, so the same floats. None for a table set
+        other than the default one (its names are not the ruleset's action names)."""
+        n, game_over, era, round_, deck_size, table_set = summary[:6]
+        n_spaces, n_rails, n_pipes, n_fields = summary[6:10]
+        if TABLE_SETS[table_set] != "pittsburgh":
+            return None
+        w = self.weights
+        # money, vp, income_space, income_level, whiskey, hand_size, heavy_built, empty
+        players = [summary[at: at + SUMMARY_PLAYER]
+                   for at in range(SUMMARY_HEAD, SUMMARY_HEAD + SUMMARY_PLAYER * n, SUMMARY_PLAYER)]
+        if game_over:  # P65: VP, then the income space, then money
+            return [p[1] + 0.01 * p[2] + 0.001 * p[0] for p in players]
+        facts = board_facts("pittsburgh")
+        tables = summary_tables()
+        cards_left = deck_size + sum(p[5] for p in players)
+        turns_left_era = cards_left / (2 * n)       # each action discards one card (P10)
+        era_turns = ROUNDS_PER_ERA - 0.5            # era 1 round 1 is one action
+        turns_left = turns_left_era + (ERAS - era) * ROUNDS_PER_ERA
+        era_left_share = min(1.0, turns_left_era / era_turns)
+        incomes_left = max(0, ROUNDS_PER_ERA - round_ + (ERAS - era) * ROUNDS_PER_ERA)
+        scorings_left = ERAS - era + 1              # era ends still to come (P59)
+        time_to_spend = min(1.0, turns_left / 4.0)
+        money_vp = w.money_vp * time_to_spend
+        liquidity_vp = w.liquidity_vp * time_to_spend
+        income_vp = w.money_vp * w.income_discount * incomes_left
+
+        worth = [vp + money_vp * money + income_vp * level
+                 + liquidity_vp * min(money, w.liquidity_money)
+                 - w.negative_income_vp * time_to_spend * max(0, -level)
+                 + w.whiskey_vp * time_to_spend * whiskey
+                 for money, vp, _, level, whiskey, _, _, _ in players]
+
+        def scorings(level: int) -> int:
+            return 1 if level <= 1 else scorings_left
+
+        icons_at: dict[str, float] = dict(facts.location_icons)
+        at = SUMMARY_HEAD + SUMMARY_PLAYER * MAX_PLAYERS
+        for k in range(at, at + 4 * n_spaces, 4):
+            space, owner, kind, flipped = summary[k:k + 4]
+            t = tables.tile_of_kind[kind]
+            if t is None:
+                continue
+            location = tables.space_location[space]
+            p = players[owner]
+            vp = _tile_vp_of(t, p[3], p[6], p[7])
+            if flipped:
+                worth[owner] += vp * scorings(t.level)
+                icons_at[location] = icons_at.get(location, 0.0) + t.link_icons
+            else:
+                base = w.unflipped_goods if t.industry in SELLABLE else w.unflipped_resources
+                share = base * (0.35 + 0.65 * era_left_share)
+                reward = (income_vp * w.levels_per_space * t.income_spaces
+                          + money_vp * t.money)
+                worth[owner] += share * (vp * scorings(t.level) + reward)
+                icons_at[location] = icons_at.get(location, 0.0) + share * t.link_icons
+        at += 4 * n_spaces
+        links = [summary[k:k + 3] for k in range(at, at + 3 * (n_rails + n_pipes), 3)]
+        at += 3 * (n_rails + n_pipes)
+        if facts.oil_city is not None:
+            oil = facts.oil_city
+            for k in range(at, at + 3 * n_fields, 3):
+                owner, flipped = summary[k], summary[k + 1]
+                if owner < 0:
+                    continue
+                p = players[owner]
+                if flipped:
+                    worth[owner] += _tile_vp_of(oil, p[3], p[6], p[7]) * scorings_left
+                else:
+                    share = w.unflipped_resources * (0.35 + 0.65 * era_left_share)
+                    worth[owner] += share * (_tile_vp_of(oil, p[3], p[6], p[7]) * scorings_left
+                                             + money_vp * oil.money)
+        for route, owner, link_type in links[:n_rails]:  # pipelines never score (P60)
+            is_pipe, light, multiplier = tables.link_type[link_type]
+            if is_pipe:
+                continue
+            icons = 0  # as sum(): from int 0, so the same floats
+            for location in tables.rail_ends[route]:
+                icons += icons_at.get(location, 0.0)
+            times = 1 if light else scorings_left
+            worth[owner] += icons * multiplier * times
         return worth

@@ -311,6 +311,13 @@ int brass_snapshot_ruleset(const uint8_t *buf, size_t len, int *rules_edition);
 
 /* ---- AI surface ---- */
 int brass_observation(const BrassGame *g, int seat, float *out, int cap);
+/* The public numbers a static evaluator reads of a state (all a spectator sees of them), as
+   int32 in the ruleset's layout (docs/ENGINE_API.md, "The summary"): the same facts as the
+   spectator view's JSON, without writing and parsing text. Returns the count written,
+   -BRASS_E_BUFFER when `cap` is too small (BRASS_SUMMARY_CAP always fits), or
+   -BRASS_E_BAD_POSITION for a state the view writer refuses too. */
+#define BRASS_SUMMARY_CAP 512
+int brass_summary(const BrassGame *g, int32_t *out, int cap);
 enum { POLICY_RANDOM = 0, POLICY_SANE = 1 };
 /* Play to the end with a random policy; returns decisions made or -error. */
 int brass_playout(BrassGame *g, int policy, uint64_t seed, int max_decisions);

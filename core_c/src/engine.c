@@ -455,6 +455,12 @@ int brass_observation(const BrassGame *g, int seat, float *out, int cap) {
     return rs->observation(g, seat, out, cap);
 }
 
+int brass_summary(const BrassGame *g, int32_t *out, int cap) {
+    const BrassRuleset *rs = ruleset_of(g);
+    if (!rs || !out || cap < 0) return -BRASS_E_BAD_ARGUMENT;
+    return rs->summary(g, out, cap);
+}
+
 int brass_result(const BrassGame *g, BrassResult *out) {
     const BrassRuleset *rs = ruleset_of(g);
     if (!rs || !out) return -BRASS_E_BAD_ARGUMENT;

@@ -35,6 +35,8 @@ typedef struct BrassRuleset {
     void (*redact)(const BrassGame *g, int seat, BrassGame *out); /* seat -1 = spectator */
     int (*determinize)(BrassGame *g, int seat, uint64_t seed);
     int (*observation)(const BrassGame *g, int seat, float *out, int cap);
+    /* brass_summary's numbers (a spectator's), at most BRASS_SUMMARY_CAP of them */
+    int (*summary)(const BrassGame *g, int32_t *out, int cap);
     /* the position format as JSON text: a redacted state seen by `seat` (hidden = 0), or
        everything (hidden = 1); returns the length, or -BRASS_E_BUFFER */
     /* keys: BRASS_KEYS_* (common/json_writer.h applies it); the text ends with '}' */

@@ -36,9 +36,9 @@ from ..requests import request_options, ruleset_name
 log = structlog.get_logger("brass_service.batches")
 
 MAX_SPEC_CHARS = 200
-# Bot options that budget by wall-clock time: refused (results would not be reproducible
-# and the cost would not be bounded by the request).
-_TIME_BUDGET_OPTIONS = ("seconds", "ms")
+# Bot options that budget by time (wall clock or CPU, expert's `max_ms` cap too): refused
+# (results would not be reproducible and the cost would not be bounded by the request).
+_TIME_BUDGET_OPTIONS = ("seconds", "ms", "max_ms")
 
 
 @dataclass(frozen=True)

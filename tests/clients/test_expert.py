@@ -208,6 +208,42 @@ def test_a_time_budget_replaces_the_iteration_budget() -> None:
     assert bot.last_iterations > 1
 
 
+def test_a_hard_deadline_cuts_the_search_and_still_plays_a_legal_action() -> None:
+    # Pittsburgh's opening (8,611 whole actions): a 1 ms cap stops the ranking and the
+    # search inside them (no iteration finishes), and the rest of the chosen action is
+    # played from memory, legal id by legal id.
+    game = brass.Game.new(2, seed=1, ruleset="pittsburgh")
+    full = ExpertBot()
+    full.choose(game, random.Random(1))
+    capped = ExpertBot(max_ms=1.0)
+    rng = random.Random(1)
+    choice = capped.choose(game, rng)
+    assert choice in game.legal_ids()
+    assert capped.last_iterations == 0 and 0 < capped.last_scored < full.last_scored
+    seat = game.current_seat
+    game.apply(choice)
+    while game.current_seat == seat and game.decision != "action":
+        follow = capped.choose(game, rng)
+        assert follow in game.legal_ids()
+        game.apply(follow)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_deadline_that_does_not_come_changes_no_decision(ruleset: str) -> None:
+    game = advance_randomly(brass.Game.new(2, seed=3, ruleset=ruleset), 30, seed=2)
+    plain, capped = ExpertBot(iterations=6), ExpertBot(iterations=6, max_ms=3_600_000)
+    assert plain.choose(game, random.Random(4)) == capped.choose(game, random.Random(4))
+    assert (plain.last_scored, plain.last_iterations, plain.last_visits) == \
+        (capped.last_scored, capped.last_iterations, capped.last_visits)
+
+
+def test_a_hard_deadline_also_bounds_a_time_budget() -> None:
+    game = brass.Game.new(2, seed=1, ruleset="pittsburgh")
+    bot = ExpertBot(ms=3_600_000, max_ms=1.0)  # the hour is never reached: the cap is
+    assert bot.choose(game, random.Random(1)) in game.legal_ids()
+    assert bot.last_iterations <= 1
+
+
 @pytest.mark.parametrize("spec,message", [
     ("expert:iterations=2.5", "iterations must be an integer"),
     ("expert:ms=-1", "ms must be from 0"),
@@ -216,6 +252,7 @@ def test_a_time_budget_replaces_the_iteration_budget() -> None:
     ("expert:depth=99", "depth must be from 0 to 16"),
     ("expert:root_limit=0", "root_limit must be from 1"),
     ("expert:work=-2", "work must be from -1"),
+    ("expert:max_ms=-1", "max_ms must be from 0"),
     ("expert:speed=3", "unexpected keyword"),
 ])
 def test_bad_expert_options_are_refused(spec: str, message: str) -> None:

@@ -220,6 +220,23 @@ def test_compound_with_illegal_last_id_is_atomic() -> None:
     assert events
 
 
+def test_compound_without_events_makes_the_same_state() -> None:
+    g = game_at("action")
+    ids = complete_compound(g, 3)
+    with_events, without = g.clone(), g.clone()
+    assert with_events.apply_compound(list(ids))
+    assert without.apply_compound(ids, events=False) == []
+    assert without.snapshot() == with_events.snapshot()
+    assert without.replay_record() == with_events.replay_record()
+
+
+@pytest.mark.parametrize("bad", [True, 1.0, "1"])
+def test_compound_ids_that_are_not_plain_ints_are_named(mid_game: brass.Game, bad: Any) -> None:
+    err = refused(mid_game, "INVALID_ARGUMENT", mid_game.apply_compound,
+                  [mid_game.legal_ids()[0], bad])
+    assert err.field == "ids[1]"
+
+
 def legal_after(g: brass.Game, prefix: tuple[int, ...]) -> list[int]:
     c = g.clone()
     for a in prefix:

@@ -20,6 +20,8 @@ def test_batches_take_expert_by_name_but_not_its_time_budget() -> None:
         check_bot_spec("expert:ms=200", BatchLimits())
     assert refused.value.metadata["field"] == "bots"
     assert "time budgets (ms=)" in refused.value.message
+    with pytest.raises(ServiceError, match=r"time budgets \(max_ms=\)"):
+        check_bot_spec("expert:max_ms=900", BatchLimits())
     with pytest.raises(ServiceError, match="iterations must be 1 to 2000"):
         check_bot_spec("expert:iterations=5000", BatchLimits())
 

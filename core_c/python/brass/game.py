@@ -31,7 +31,14 @@ from brass.rulesets import (
     meaning,
 )
 from brass.states import GAME_PTR, _snapshot_of, new_state, position_state, snapshot_state
-from brass.views import _observation_of, _position_of, _result_of, _view_json, _view_proto
+from brass.views import (
+    _observation_of,
+    _position_of,
+    _result_of,
+    _summary_of,
+    _view_json,
+    _view_proto,
+)
 
 # The entry of a replay record's decision list that stands for an undo (Game.undo).
 UNDO = "undo"
@@ -393,9 +400,12 @@ class Game:
         events = step & _EVENTS_MASK
         return _step_events(step, events, rs, buffers) if events else []
 
-    def apply_compound(self, ids: Iterable[int], seat: int | None = None) -> list[dict[str, Any]]:
-        """Apply a whole compound action atomically: all of it or nothing."""
-        return _apply_ids(self, ids, seat, whole=True)
+    def apply_compound(self, ids: Iterable[int], seat: int | None = None, *,
+                       events: bool = True) -> list[dict[str, Any]]:
+        """Apply a whole compound action atomically: all of it or nothing. With
+        ``events=False`` the events are not decoded and [] is returned (a search's trial
+        moves, which read the state, not the events)."""
+        return _apply_ids(self, ids, seat, whole=True, events=events)
 
     def apply_partial(self, ids: Iterable[int], seat: int | None = None) -> None:
         """Apply the first decisions of one compound action atomically (none may end the
@@ -477,6 +487,13 @@ class Game:
             raise EngineError("INVALID_ARGUMENT", "an observation is a seat's: seat is needed",
                               None, "seat")
         return _observation_of(self._g, self._rs, self._check_seat(seat))
+
+    def summary(self) -> list[int]:
+        """The public numbers a static evaluator reads (what a spectator sees: money, VP,
+        income, hand sizes, the tiles and links on the board...), as ints in the ruleset's
+        layout (docs/ENGINE_API.md, "The summary"), written by the core: the same facts as
+        ``view(None)`` without writing and parsing its JSON."""
+        return _summary_of(self._g, self._rs)
 
     def determinize(self, seat: int, seed: int) -> Game:
         """A copy with what `seat` cannot see re-dealt at random (for information-set search)."""
@@ -633,8 +650,8 @@ def _unpickle_game(snapshot: bytes, record: dict[str, Any],
     return game
 
 
-def _apply_ids(game: Game, ids: Iterable[int], seat: int | None, whole: bool
-               ) -> list[dict[str, Any]]:
+def _apply_ids(game: Game, ids: Iterable[int], seat: int | None, whole: bool,
+               events: bool = True) -> list[dict[str, Any]]:
     """apply_compound (`whole`) and apply_partial: the ids atomically, or nothing."""
     rs = game._rs
     ids = _id_list(ids, rs)
@@ -651,4 +668,4 @@ def _apply_ids(game: Game, ids: Iterable[int], seat: int | None, whole: bool
         _raise(err, reason[0], f"ids[{k}]={ids[k]} ({rs.action_names[ids[k]]})", rs=rs)
     game._decisions.extend(ids)
     game._note_applied(ids)
-    return game._events(log)
+    return game._events(log) if events else []

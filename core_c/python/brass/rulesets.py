@@ -236,7 +236,12 @@ def _id_list(ids: Iterable[int], rs: Ruleset) -> list[int]:
     if isinstance(ids, str | bytes) or not isinstance(ids, Iterable):
         raise EngineError("INVALID_ARGUMENT", "ids must be a sequence of action ids", None,
                           "ids")
-    out = [_action_id(i, f"ids[{k}]", rs) for k, i in enumerate(ids)]
+    out = list(ids)
+    n = rs.num_actions
+    # plain ints in range (a listed action's ids): no per-id call; else each is checked
+    # and the first bad one named
+    if not all(type(i) is int and 0 <= i < n for i in out):
+        out = [_action_id(i, f"ids[{k}]", rs) for k, i in enumerate(out)]
     if not out:
         raise EngineError("INVALID_ARGUMENT", "a compound action needs at least one id",
                           None, "ids")

@@ -1,6 +1,6 @@
 """The core's documents of a state as text and buffers: a seat's view (JSON in three key
 styles, protobuf), the full position (JSON), the result (money, VP, ranking), a seat's
-observation vector."""
+observation vector, the summary (brass_summary)."""
 
 from __future__ import annotations
 
@@ -75,6 +75,22 @@ def _result_of(state: Any, rs: Ruleset) -> Any:
     if n < 0:
         _raise(-n, rs=rs)
     return res
+
+
+# Each thread's buffer for brass_summary.
+_summary_buffers = threading.local()
+
+
+def _summary_of(state: Any, rs: Ruleset) -> list[int]:
+    """The core's summary of a state (brass_summary: a spectator's numbers in the ruleset's
+    layout, docs/ENGINE_API.md) as a list of ints."""
+    out = getattr(_summary_buffers, "out", None)
+    if out is None:
+        out = _summary_buffers.out = _new_uncleared("int32_t[]", lib.BRASS_SUMMARY_CAP)
+    n = lib.brass_summary(state, out, lib.BRASS_SUMMARY_CAP)
+    if n < 0:
+        _raise(-n, rs=rs)
+    return ffi.unpack(out, n)
 
 
 def _observation_of(state: Any, rs: Ruleset, s: int) -> np.ndarray:

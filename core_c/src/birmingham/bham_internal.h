@@ -158,6 +158,13 @@ void bham_conceal(BirminghamGame *g, int seat);
 void bham_redact_preview(const BirminghamGame *before, const BirminghamGame *after, int viewer,
                          BirminghamGame *out);
 int bham_observation(const BirminghamGame *g, int seat, float *out, int cap);
+/* brass_summary: a head of 8, 5 per player (4 players), then 5 per tile on the board and 2
+   per link (docs/ENGINE_API.md) */
+#define BHAM_SUMMARY_HEAD 8
+#define BHAM_SUMMARY_PLAYER 5
+#define BHAM_SUMMARY_SIZE (BHAM_SUMMARY_HEAD + BHAM_SUMMARY_PLAYER * BRASS_MAX_PLAYERS + \
+                           5 * BHAM_NUM_SLOTS + 2 * BHAM_NUM_LINKS)
+int bham_summary(const BirminghamGame *g, int32_t *out, int cap);
 /* The name of entry `v` of an action-space range without its prefix ("card:leek" ->
    "leek"); "unknown" for a value outside the range, so that even a state that was never
    validated is written without reading past a table (bham_view.c). */

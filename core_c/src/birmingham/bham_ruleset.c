@@ -42,6 +42,8 @@ static void redact_preview(const BrassGame *before, const BrassGame *after, int 
 static int observation(const BrassGame *g, int seat, float *out, int cap) {
     return bham_observation(CBG(g), seat, out, cap);
 }
+_Static_assert(BHAM_SUMMARY_SIZE <= BRASS_SUMMARY_CAP, "the summary fits");
+static int summary(const BrassGame *g, int32_t *out, int cap) { return bham_summary(CBG(g), out, cap); }
 static int position_json(const BrassGame *g, int seat, int hidden, int keys, char *out,
                          int cap) {
     return bham_position_json(CBG(g), seat, hidden, keys, out, cap);
@@ -97,6 +99,7 @@ const BrassRuleset BRASS_BIRMINGHAM = {
     .redact = redact,
     .determinize = determinize,
     .observation = observation,
+    .summary = summary,
     .position_json = position_json,
     .view_proto = view_proto,
     .result = result,

@@ -228,6 +228,44 @@ static float scaled(int value, float scale) {
     return x > 1.0f ? 1.0f : (x < -1.0f ? -1.0f : x);
 }
 
+/* brass_summary (docs/ENGINE_API.md, "The summary"): a header, every player's numbers,
+   then the tiles and links on the board as records, by slot and link index. */
+int bham_summary(const BirminghamGame *g, int32_t *out, int cap) {
+    if (cap < BHAM_SUMMARY_SIZE) return -BRASS_E_BUFFER;
+    /* (bounded by the arrays, as the view writer is) */
+    int n = g->num_players < BRASS_MAX_PLAYERS ? g->num_players : BRASS_MAX_PLAYERS;
+    int32_t *o = out + BHAM_SUMMARY_HEAD;
+    memset(out, 0, sizeof(int32_t) * BHAM_SUMMARY_HEAD);
+    out[0] = n;
+    out[1] = g->game_over;
+    out[2] = g->era & 1; /* 0 canal, 1 rail */
+    out[3] = g->round;
+    out[4] = g->deck_size;
+    out[5] = g->beginner;
+    for (int p = 0; p < BRASS_MAX_PLAYERS; p++, o += BHAM_SUMMARY_PLAYER) {
+        memset(o, 0, sizeof(int32_t) * BHAM_SUMMARY_PLAYER);
+        if (p >= n) continue;
+        const BirminghamPlayer *pl = &g->players[p];
+        o[0] = pl->money;
+        o[1] = pl->vp;
+        o[2] = pl->income_space;
+        o[3] = bham_income_level(pl->income_space);
+        o[4] = pl->hand_size;
+    }
+    for (int s = 0; s < BHAM_NUM_SLOTS; s++) {
+        const BirminghamSlot *t = &g->slots[s];
+        if (t->owner < 0) continue;
+        *o++ = s, *o++ = t->owner, *o++ = t->industry, *o++ = t->level, *o++ = t->flipped;
+        out[6]++;
+    }
+    for (int k = 0; k < BHAM_NUM_LINKS; k++) {
+        if (g->link_owner[k] < 0) continue;
+        *o++ = k, *o++ = g->link_owner[k];
+        out[7]++;
+    }
+    return (int)(o - out);
+}
+
 int bham_observation(const BirminghamGame *g, int seat, float *out, int cap) {
     if (cap < BHAM_OBS_SIZE) return -BRASS_E_BUFFER;
     memset(out, 0, sizeof(float) * BHAM_OBS_SIZE);

@@ -58,6 +58,7 @@ static void redact_preview(const BrassGame *before, const BrassGame *after, int 
 static int observation(const BrassGame *g, int seat, float *out, int cap) {
     return pgh_observation(CPG(g), seat, out, cap);
 }
+static int summary(const BrassGame *g, int32_t *out, int cap) { return pgh_summary(CPG(g), out, cap); }
 /* Pittsburgh's writer writes snake_case keys and nulls; other key styles are that text
    re-keyed (common/json_writer.h). */
 static int position_json(const BrassGame *g, int seat, int hidden, int keys, char *out,
@@ -106,6 +107,7 @@ _Static_assert(sizeof(PittsburghGame) <= BRASS_MAX_STATE_SIZE, "state fits the h
 _Static_assert(PGH_NUM_ALL_OPTIONS + 1 <= BRASS_MAX_OPTIONS, "options fit BrassOptions");
 _Static_assert(PGH_RULESET_ID == BRASS_RULESET_PITTSBURGH, "ruleset id");
 _Static_assert(PGH_NUM_ACTIONS <= BRASS_MAX_ACTIONS && PGH_OBS_SIZE <= BRASS_MAX_OBS_SIZE, "sizes");
+_Static_assert(PGH_SUMMARY_SIZE <= BRASS_SUMMARY_CAP, "the summary fits");
 _Static_assert(sizeof(PghHeader) == sizeof(BrassHeader) && offsetof(PghHeader, current) == offsetof(BrassHeader, current) &&
                    offsetof(PghHeader, game_over) == offsetof(BrassHeader, game_over),
                "the common header");
@@ -135,6 +137,7 @@ const BrassRuleset BRASS_PITTSBURGH = {
     .redact = redact,
     .determinize = determinize,
     .observation = observation,
+    .summary = summary,
     .position_json = position_json,
     .view_proto = view_proto,
     .position_read = position_read,

@@ -122,6 +122,58 @@ int pgh_observation(const PittsburghGame *g0, int seat, float *out, int cap) {
     return (int)(o - out);
 }
 
+/* brass_summary (docs/ENGINE_API.md, "The summary"): a header, every player's numbers, then
+   the pieces on the board as records, in the view's order (spaces, rails, pipelines by
+   index; every oilfield). */
+int pgh_summary(const PittsburghGame *g, int32_t *out, int cap) {
+    if (cap < PGH_SUMMARY_SIZE) return -BRASS_E_BUFFER;
+    if (!pgh_view_writable(g)) return -BRASS_E_BAD_POSITION;
+    const PghTables *T = pgh_T(g);
+    int32_t *o = out + PGH_SUMMARY_HEAD;
+    memset(out, 0, sizeof(int32_t) * PGH_SUMMARY_HEAD);
+    out[0] = g->h.num_players;
+    out[1] = g->h.game_over;
+    out[2] = g->h.era + 1; /* as the view counts eras */
+    out[3] = g->h.round;
+    out[4] = g->deck_size;
+    out[5] = g->h.table_set & 1;
+    for (int p = 0; p < PGH_MAX_PLAYERS; p++, o += PGH_SUMMARY_PLAYER) {
+        memset(o, 0, sizeof(int32_t) * PGH_SUMMARY_PLAYER);
+        if (p >= g->h.num_players) continue;
+        const PghPlayer *pl = &g->players[p];
+        o[0] = pl->money;
+        o[1] = pl->vp;
+        o[2] = pl->income_space;
+        o[3] = pgh_level_of(g, pl->income_space);
+        o[4] = pl->whiskey;
+        o[5] = pl->hand_size;
+        o[6] = pl->heavy_built;
+        o[7] = pgh_empty_positions(g, p);
+    }
+    for (int s = 0; s < T->num_spaces; s++) {
+        const PghSpace *sp = &g->spaces[s];
+        if (sp->owner < 0) continue;
+        *o++ = s, *o++ = sp->owner, *o++ = sp->tile, *o++ = sp->flipped;
+        out[6]++;
+    }
+    for (int r = 0; r < T->num_rails; r++) {
+        if (g->rails[r].owner < 0) continue;
+        *o++ = r, *o++ = g->rails[r].owner, *o++ = g->rails[r].link_type;
+        out[7]++;
+    }
+    for (int q = 0; q < T->num_pipes; q++) {
+        if (g->pipes[q].owner < 0) continue;
+        *o++ = q, *o++ = g->pipes[q].owner, *o++ = g->pipes[q].link_type;
+        out[8]++;
+    }
+    for (int f = 0; f < T->num_fields; f++) {
+        const PghField *fd = &g->fields[f];
+        *o++ = fd->oc_owner, *o++ = fd->oc_flipped, *o++ = fd->oc_barrels;
+        out[9]++;
+    }
+    return (int)(o - out);
+}
+
 /* ---- JSON ---- */
 typedef struct {
     char *out;

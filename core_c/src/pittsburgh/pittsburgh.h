@@ -370,6 +370,13 @@ void pgh_redact(const PittsburghGame *g, int seat, PittsburghGame *out);
 int pgh_determinize(PittsburghGame *g, int seat, uint64_t seed);
 #define PGH_OBS_SIZE 2048
 int pgh_observation(const PittsburghGame *g, int seat, float *out, int cap);
+/* brass_summary: a head of 10, 8 per player (4 players), then 4 per occupied space, 3 per
+   rail and pipeline placed, 3 per oilfield (docs/ENGINE_API.md) */
+#define PGH_SUMMARY_HEAD 10
+#define PGH_SUMMARY_PLAYER 8
+#define PGH_SUMMARY_SIZE (PGH_SUMMARY_HEAD + PGH_SUMMARY_PLAYER * PGH_MAX_PLAYERS + 4 * PGH_MAX_SPACES + \
+                          3 * PGH_MAX_RAILS + 3 * PGH_MAX_PIPES + 3 * PGH_MAX_FIELDS)
+int pgh_summary(const PittsburghGame *g, int32_t *out, int cap);
 int pgh_score_order(const PittsburghGame *g, uint8_t *ranking);
 int pgh_sane_options(const PittsburghGame *g, const uint16_t *opts, int n, uint16_t *keep);
 int pgh_position_json(const PittsburghGame *g, int seat, int hidden, char *out, int cap);
