@@ -226,31 +226,33 @@ class PositionEvaluator(WorthEvaluator):
                  for money, vp, _, level, _ in states]
 
         tables = self.tables
-        icons_at: dict[str, float] = {}
+        # link icons by location index (as the view's icons_at by name: the same sums)
+        icons = [0.0] * tables.locations
+        share_goods = w.unflipped_goods * (0.35 + 0.65 * era_left_share)
+        share_resources = w.unflipped_resources * (0.35 + 0.65 * era_left_share)
+        slot_location, tile_of, goods = tables.slot_location, tables.tile_of, tables.goods
         at = 8 + 5 * BRASS_MAX_PLAYERS
         for k in range(at, at + 5 * n_slots, 5):
             slot, owner, industry, level, flipped = summary[k:k + 5]
-            location = tables.slot_location[slot]
-            t = self.facts.tile(tables.industry_names[industry], level)
+            location = slot_location[slot]
+            t = (tile_of[industry][level] if 0 <= level < len(tile_of[industry])
+                 else self.facts.tile(tables.industry_names[industry], level))
             if flipped:
                 worth[owner] += t.vp
-                icons_at[location] = icons_at.get(location, 0.0) + t.link_icons
+                icons[location] += t.link_icons
             else:
-                base = w.unflipped_goods if industry in tables.goods else w.unflipped_resources
-                share = base * (0.35 + 0.65 * era_left_share)
+                share = share_goods if goods[industry] else share_resources
                 income_gain = w.levels_per_space * t.income_spaces
                 worth[owner] += share * (t.vp + income_vp * income_gain)
-                icons_at[location] = icons_at.get(location, 0.0) + share * t.link_icons
+                icons[location] += share * t.link_icons
         at += 5 * n_slots
+        merchant_icons = w.merchant_link_icons
+        link_ends = tables.link_ends
         for k in range(at, at + 2 * n_links, 2):
-            link, owner = summary[k], summary[k + 1]
             link_vp = 0.0
-            for location in tables.link_ends[link]:
-                if location in self.facts.merchant_locations:
-                    link_vp += w.merchant_link_icons
-                else:
-                    link_vp += icons_at.get(location, 0.0)
-            worth[owner] += link_vp
+            for location in link_ends[summary[k]]:  # -1: a merchant location
+                link_vp += merchant_icons if location < 0 else icons[location]
+            worth[summary[k + 1]] += link_vp
         return worth
 
     @property
@@ -265,23 +267,37 @@ BRASS_MAX_PLAYERS = 4  # brass.h: every summary holds four players' rows
 
 @dataclass(frozen=True)
 class SummaryTables:
-    """Birmingham's summary indexes as the view's names: slot -> location, industry -> name
-    (and which are goods), link -> the locations it joins (board_facts)."""
+    """Birmingham's summary indexes as the evaluator uses them (board_facts): slot ->
+    location index, industry -> its tiles' facts by level and whether it is goods, link ->
+    the indexes of the locations it joins (-1 for a merchant location)."""
 
-    slot_location: tuple[str, ...]
+    locations: int
+    slot_location: tuple[int, ...]
     industry_names: tuple[str, ...]
-    goods: frozenset[int]
-    link_ends: tuple[tuple[str, ...], ...]
+    tile_of: tuple[tuple[TileFacts, ...], ...]
+    goods: tuple[bool, ...]
+    link_ends: tuple[tuple[int, ...], ...]
+
+
+MAX_TILE_LEVEL = 8
 
 
 def summary_tables(facts: BoardFacts) -> SummaryTables:
     rs = brass.get_ruleset("birmingham")
     industries = rs.names_with("industry")
+    slot_names = [name.split(".")[0] for name in rs.names_with("slot")]
+    link_names = [facts.link_locations.get(name, ()) for name in rs.names_with("link")]
+    names = sorted(set(slot_names) | {loc for ends in link_names for loc in ends})
+    index = {name: k for k, name in enumerate(names)}
     return SummaryTables(
-        slot_location=tuple(name.split(".")[0] for name in rs.names_with("slot")),
+        locations=len(names),
+        slot_location=tuple(index[name] for name in slot_names),
         industry_names=industries,
-        goods=frozenset(k for k, name in enumerate(industries) if name in GOODS),
-        link_ends=tuple(facts.link_locations.get(name, ()) for name in rs.names_with("link")))
+        tile_of=tuple(tuple(facts.tile(industry, level) for level in range(MAX_TILE_LEVEL + 1))
+                      for industry in industries),
+        goods=tuple(name in GOODS for name in industries),
+        link_ends=tuple(tuple(-1 if loc in facts.merchant_locations else index[loc]
+                              for loc in ends) for ends in link_names))
 
 
 class Evaluator(Protocol):

@@ -99,9 +99,10 @@ class PghSummaryTables:
     action names): space -> location, tile kind -> its facts, rail -> its ends, link type ->
     (a pipeline?, a light train?, scoring multiplier)."""
 
-    space_location: tuple[str, ...]
+    printed_icons: tuple[int | float, ...]  # by location index (0.0: none printed)
+    space_location: tuple[int, ...]
     tile_of_kind: tuple[PghTileFacts | None, ...]
-    rail_ends: tuple[tuple[str, ...], ...]
+    rail_ends: tuple[tuple[int, ...], ...]
     link_type: tuple[tuple[bool, bool, int], ...]
 
 
@@ -112,10 +113,16 @@ def summary_tables() -> PghSummaryTables:
     assert path is not None  # board_facts found it
     kinds = [t["id"] for t in json.loads(path.read_text())["industries"]["tiles"]]
     rs = brass.get_ruleset("pittsburgh")
+    spaces = [name.split(".")[0] for name in rs.names_with("slot")]
+    rails = [facts.rail_endpoints.get(route, ()) for route in rs.names_with("link")]
+    names = sorted(set(facts.location_icons) | set(spaces)
+                   | {end for ends in rails for end in ends})
+    index = {name: k for k, name in enumerate(names)}
     return PghSummaryTables(
-        space_location=tuple(name.split(".")[0] for name in rs.names_with("slot")),
+        printed_icons=tuple(facts.location_icons.get(name, 0.0) for name in names),
+        space_location=tuple(index[name] for name in spaces),
         tile_of_kind=tuple(facts.tiles.get(kind) for kind in kinds),
-        rail_ends=tuple(facts.rail_endpoints.get(route, ()) for route in rs.names_with("link")),
+        rail_ends=tuple(tuple(index[end] for end in ends) for ends in rails),
         link_type=tuple((tile.startswith("pipe_"), tile == "light_train",
                          facts.train_multiplier.get(tile, 1))
                         for tile in rs.names_with("link_tile")))
@@ -268,26 +275,29 @@ class PittsburghEvaluator(WorthEvaluator):
         def scorings(level: int) -> int:
             return 1 if level <= 1 else scorings_left
 
-        icons_at: dict[str, float] = dict(facts.location_icons)
+        # icons by location index, from the printed ones (P60): the view's icons_at by name
+        icons = list(tables.printed_icons)
+        share_sellable = w.unflipped_goods * (0.35 + 0.65 * era_left_share)
+        share_resources = w.unflipped_resources * (0.35 + 0.65 * era_left_share)
+        tile_of_kind, space_location = tables.tile_of_kind, tables.space_location
         at = SUMMARY_HEAD + SUMMARY_PLAYER * MAX_PLAYERS
         for k in range(at, at + 4 * n_spaces, 4):
             space, owner, kind, flipped = summary[k:k + 4]
-            t = tables.tile_of_kind[kind]
+            t = tile_of_kind[kind]
             if t is None:
                 continue
-            location = tables.space_location[space]
+            location = space_location[space]
             p = players[owner]
             vp = _tile_vp_of(t, p[3], p[6], p[7])
             if flipped:
                 worth[owner] += vp * scorings(t.level)
-                icons_at[location] = icons_at.get(location, 0.0) + t.link_icons
+                icons[location] += t.link_icons
             else:
-                base = w.unflipped_goods if t.industry in SELLABLE else w.unflipped_resources
-                share = base * (0.35 + 0.65 * era_left_share)
+                share = share_sellable if t.industry in SELLABLE else share_resources
                 reward = (income_vp * w.levels_per_space * t.income_spaces
                           + money_vp * t.money)
                 worth[owner] += share * (vp * scorings(t.level) + reward)
-                icons_at[location] = icons_at.get(location, 0.0) + share * t.link_icons
+                icons[location] += share * t.link_icons
         at += 4 * n_spaces
         links = [summary[k:k + 3] for k in range(at, at + 3 * (n_rails + n_pipes), 3)]
         at += 3 * (n_rails + n_pipes)
@@ -301,16 +311,16 @@ class PittsburghEvaluator(WorthEvaluator):
                 if flipped:
                     worth[owner] += _tile_vp_of(oil, p[3], p[6], p[7]) * scorings_left
                 else:
-                    share = w.unflipped_resources * (0.35 + 0.65 * era_left_share)
-                    worth[owner] += share * (_tile_vp_of(oil, p[3], p[6], p[7]) * scorings_left
-                                             + money_vp * oil.money)
+                    worth[owner] += share_resources * (
+                        _tile_vp_of(oil, p[3], p[6], p[7]) * scorings_left
+                        + money_vp * oil.money)
         for route, owner, link_type in links[:n_rails]:  # pipelines never score (P60)
             is_pipe, light, multiplier = tables.link_type[link_type]
             if is_pipe:
                 continue
-            icons = 0  # as sum(): from int 0, so the same floats
+            at_ends = 0  # as sum(): from int 0, so the same floats
             for location in tables.rail_ends[route]:
-                icons += icons_at.get(location, 0.0)
+                at_ends += icons[location]
             times = 1 if light else scorings_left
-            worth[owner] += icons * multiplier * times
+            worth[owner] += at_ends * multiplier * times
         return worth
