@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -128,6 +129,21 @@ class WorthEvaluator:
         if worth is None:
             worth = self.seat_worths(game.view(None))
         return self._relative(worth)
+
+    def values_after(self, game: brass.Game, actions: Sequence[Sequence[int]]
+                     ) -> list[list[float]]:
+        """`values` of the position after each whole action of `actions` by the seat to act
+        (`game` unchanged), from the summaries the core writes for all of them in one call
+        (`Game.summaries_after`): the same as a clone, `apply_compound` and `values` each."""
+        out = []
+        for ids, summary in zip(actions, game.summaries_after(actions), strict=True):
+            worth = self.summary_worths(summary)
+            if worth is None:
+                trial = game.clone()
+                trial.apply_compound(ids, events=False)
+                worth = self.seat_worths(trial.view(None))
+            out.append(self._relative(worth))
+        return out
 
     def values_of_view(self, view: dict[str, Any]) -> list[float]:
         """`values` from a spectator view (`game.view(None)`): the same numbers."""
@@ -304,6 +320,9 @@ class Evaluator(Protocol):
     def value(self, game: brass.Game, seat: int) -> float: ...
 
     def values(self, game: brass.Game) -> list[float]: ...
+
+    def values_after(self, game: brass.Game, actions: Sequence[Sequence[int]]
+                     ) -> list[list[float]]: ...
 
 
 def evaluator_for(ruleset: str, weights: HeuristicWeights | None = None) -> Evaluator:

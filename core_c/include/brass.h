@@ -318,6 +318,15 @@ int brass_observation(const BrassGame *g, int seat, float *out, int cap);
    -BRASS_E_BAD_POSITION for a state the view writer refuses too. */
 #define BRASS_SUMMARY_CAP 512
 int brass_summary(const BrassGame *g, int32_t *out, int cap);
+/* brass_summary after each of n whole actions (action k: ids[offsets[k]..offsets[k+1])),
+   each applied by `seat` to its own copy of g as brass_apply_sequence does (g unchanged):
+   summary k at out + k * stride, its length in lengths[k]. Returns BRASS_OK, or the first
+   refusal's error (brass_apply_sequence's, with *reason and *failed_at; *failed_action = k),
+   BRASS_E_BUFFER for a stride the summary does not fit, BRASS_E_BAD_ARGUMENT for an empty
+   action or a bad pointer. A search's trial moves, valued without a Python call each. */
+int brass_summaries_after(const BrassGame *g, int seat, const uint16_t *ids,
+                          const uint32_t *offsets, int n, int32_t *out, int stride,
+                          int32_t *lengths, int *reason, int *failed_action, int *failed_at);
 enum { POLICY_RANDOM = 0, POLICY_SANE = 1 };
 /* Play to the end with a random policy; returns decisions made or -error. */
 int brass_playout(BrassGame *g, int policy, uint64_t seed, int max_decisions);

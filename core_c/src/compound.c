@@ -63,6 +63,28 @@ int brass_apply_partial(BrassGame *g, int seat, const uint16_t *ids, int n, int 
     return apply_steps(g, seat, ids, n, NULL, reason, failed_at, 0);
 }
 
+int brass_summaries_after(const BrassGame *g, int seat, const uint16_t *ids,
+                          const uint32_t *offsets, int n, int32_t *out, int stride,
+                          int32_t *lengths, int *reason, int *failed_action, int *failed_at) {
+    const BrassRuleset *rs = ruleset_of(g);
+    if (!rs || !ids || !offsets || !out || !lengths || n < 0 || stride <= 0)
+        return BRASS_E_BAD_ARGUMENT;
+    if (failed_action) *failed_action = 0;
+    BrassGame work;
+    for (int k = 0; k < n; k++) {
+        if (failed_action) *failed_action = k;
+        if (offsets[k + 1] <= offsets[k]) return BRASS_E_BAD_ARGUMENT;
+        memcpy(&work, g, rs->state_size);
+        int err = brass_apply_sequence(&work, seat, ids + offsets[k], (int)(offsets[k + 1] - offsets[k]),
+                                       NULL, reason, failed_at);
+        if (err) return err;
+        int len = rs->summary(&work, out + (size_t)k * (size_t)stride, stride);
+        if (len < 0) return -len;
+        lengths[k] = len;
+    }
+    return BRASS_OK;
+}
+
 /* A preview is worked out on a copy concealed for the seat to act (what it cannot see dealt
    canonically), so it depends on what that seat knows only; its outcome is then redacted
    for the viewer, the cards drawn from the face-down deck left out. */

@@ -84,3 +84,28 @@ def test_a_pittsburgh_game_on_other_data_is_valued_from_its_view() -> None:
     evaluator = evaluator_for("pittsburgh")
     assert evaluator.summary_worths(positions[-1].summary()) is None
     _assert_same_values("pittsburgh", positions)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_values_after_actions_are_the_values_of_the_actions_applied(ruleset: str) -> None:
+    evaluator = evaluator_for(ruleset)
+    for game in _greedy_positions(ruleset, 2, seed=7, decisions=80, every=20)[:-1]:
+        listed, _ = game.compound_ids(limit=200)
+        expected = []
+        for ids in listed:
+            trial = game.clone()
+            trial.apply_compound(ids)
+            expected.append(evaluator.values_of_view(trial.view(None)))
+        assert evaluator.values_after(game, listed) == expected
+
+
+def test_values_after_actions_on_other_pittsburgh_data_come_from_the_view() -> None:
+    game = brass.Game.new(2, seed=2, ruleset="pittsburgh", options={"data": "tiny"})
+    listed, _ = game.compound_ids(limit=50)
+    evaluator = evaluator_for("pittsburgh")
+    expected = []
+    for ids in listed:
+        trial = game.clone()
+        trial.apply_compound(ids)
+        expected.append(evaluator.values(trial))
+    assert evaluator.values_after(game, listed) == expected

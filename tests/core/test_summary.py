@@ -127,3 +127,29 @@ def test_the_summary_refuses_a_short_buffer_and_fits_its_cap(ruleset: str) -> No
     out = ffi.new("int32_t[]", lib.BRASS_SUMMARY_CAP)
     assert lib.brass_summary(game._g, out, 8) == -lib.BRASS_E_BUFFER
     assert lib.brass_summary(game._g, ffi.NULL, lib.BRASS_SUMMARY_CAP) == -lib.BRASS_E_BAD_ARGUMENT
+
+
+@pytest.mark.parametrize("ruleset", ["birmingham", "pittsburgh"])
+def test_summaries_after_actions_are_those_of_the_actions_applied(ruleset: str) -> None:
+    for game in _positions(ruleset, 3, seed=11, every=40)[:-1]:
+        listed, _ = game.compound_ids(limit=300)
+        before = game.snapshot()
+        summaries = game.summaries_after(listed)
+        assert game.snapshot() == before  # the game is unchanged
+        assert len(summaries) == len(listed)
+        for ids, summary in zip(listed, summaries, strict=True):
+            trial = game.clone()
+            trial.apply_compound(ids)
+            assert summary == trial.summary()
+    assert game.summaries_after([]) == []
+
+
+def test_a_refused_action_among_summaries_is_named_by_its_index() -> None:
+    game = brass.Game.new(2, seed=3)
+    listed, _ = game.compound_ids(limit=10)
+    with pytest.raises(brass.EngineError) as refused:
+        game.summaries_after([listed[0], listed[1][:1]])  # an action's first id only
+    assert refused.value.code == "ILLEGAL_ACTION" and "actions[1]" in refused.value.message
+    with pytest.raises(brass.EngineError) as empty:
+        game.summaries_after([listed[0], []])
+    assert empty.value.code == "INVALID_ARGUMENT"

@@ -17,7 +17,13 @@ from brass.args import _INT32_MAX, _integer, _is_integer, _seed
 from brass.errors import EngineError
 from brass.events import STEP_TABLES, decode_events, decode_step, events_view, step_table
 from brass.playouts import _policy, batch_playouts
-from brass.preview import Compound, compound_actions_of, compound_ids_of, preview_state
+from brass.preview import (
+    Compound,
+    compound_actions_of,
+    compound_ids_of,
+    preview_state,
+    summaries_after_of,
+)
 from brass.registry import hooks_of
 from brass.rulesets import (
     DEFAULT_RULESET,
@@ -494,6 +500,15 @@ class Game:
         layout (docs/ENGINE_API.md, "The summary"), written by the core: the same facts as
         ``view(None)`` without writing and parsing its JSON."""
         return _summary_of(self._g, self._rs)
+
+    def summaries_after(self, actions: Sequence[Sequence[int]], seat: int | None = None
+                        ) -> list[list[int]]:
+        """``summary()`` after each whole action of `actions` (id sequences, as
+        `apply_compound` takes), each applied to its own copy in one core call
+        (brass_summaries_after): this game is unchanged. The same as a clone,
+        ``apply_compound(ids)`` and ``summary()`` per action, for a search's trial moves.
+        EngineError as apply_compound's for the first action refused (named by its index)."""
+        return summaries_after_of(self._g, self._rs, self._check_seat(seat), actions)
 
     def determinize(self, seat: int, seed: int) -> Game:
         """A copy with what `seat` cannot see re-dealt at random (for information-set search)."""

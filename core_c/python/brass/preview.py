@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import json
 from array import array
+from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import accumulate, chain
 from typing import Any
 
 from brass._core import ffi, lib
@@ -15,8 +17,8 @@ from brass.args import MAX_COMPOUND_LIMIT, _integer
 from brass.errors import EngineError
 from brass.events import decode_events
 from brass.registry import hooks_of
-from brass.rulesets import Ruleset, _raise
-from brass.views import _result_of, _view_json
+from brass.rulesets import Ruleset, _id_list, _raise
+from brass.views import _new_uncleared, _result_of, _view_json
 
 
 @dataclass(frozen=True)
@@ -41,6 +43,33 @@ def compound_ids_of(state: Any, rs: Ruleset, limit: int) -> tuple[list[tuple[int
     flat.frombytes(ffi.buffer(ids, offs[n] * 2))
     ends = ffi.unpack(offs, n + 1)
     return [tuple(flat[ends[k]:ends[k + 1]]) for k in range(n)], bool(trunc[0])
+
+
+def summaries_after_of(state: Any, rs: Ruleset, s: int, actions: Sequence[Sequence[int]]
+                       ) -> list[list[int]]:
+    """brass_summaries_after: the summary after each whole action in `actions`, applied by
+    seat index `s` (-1: the seat to act) to its own copy of `state`; EngineError (as
+    apply_compound's, naming the action) for the first one refused."""
+    lists = [_id_list(ids, rs) for ids in actions]
+    n = len(lists)
+    if not n:
+        return []
+    flat = list(chain.from_iterable(lists))
+    offsets = [0, *accumulate(len(ids) for ids in lists)]
+    stride = lib.BRASS_SUMMARY_CAP
+    out = _new_uncleared("int32_t[]", n * stride)
+    lengths = ffi.new("int32_t[]", n)
+    reason, action_at, at = ffi.new("int *"), ffi.new("int *"), ffi.new("int *")
+    err = lib.brass_summaries_after(state, s, ffi.new("uint16_t[]", flat),
+                                    ffi.new("uint32_t[]", offsets), n, out, stride, lengths,
+                                    reason, action_at, at)
+    if err:
+        k, i = action_at[0], at[0]
+        ids = lists[k] if k < n else []
+        where = (f"actions[{k}]: ids[{i}]={ids[i]} ({rs.action_names[ids[i]]})"
+                 if i < len(ids) else f"actions[{k}]")
+        _raise(err, reason[0], where, rs=rs)
+    return [ffi.unpack(out + k * stride, lengths[k]) for k in range(n)]
 
 
 def compound_actions_of(state: Any, rs: Ruleset, limit: int) -> tuple[list[Compound], bool]:
