@@ -1,5 +1,6 @@
 """`python -m brass.bench_loop` runs and prints each figure for each ruleset (issue 22)."""
 
+import importlib.util
 import re
 
 import pytest
@@ -15,5 +16,8 @@ def test_bench_loop_prints_every_figure_per_ruleset(capsys: pytest.CaptureFixtur
     for ruleset in ("birmingham", "pittsburgh"):
         for figure in ("loop_us_per_decision", "clone_us", "game_bytes"):
             assert (ruleset, figure) in figures
+    if importlib.util.find_spec("pyspiel") is not None:  # the rl extra: chess in the same run
+        assert ("openspiel_chess", "loop_us_per_decision") in figures
+        assert {("birmingham", "loop_to_chess"), ("pittsburgh", "loop_to_chess")} <= figures
     for line in lines:
         assert re.fullmatch(r"\w+ \w+ -?\d+(\.\d+)?( \(range [\d.]+-[\d.]+\))?", line), line

@@ -1,6 +1,11 @@
 """The Python loop's cost (issue 22): µs per decision of ``legal_ids()`` + ``apply()`` over
 random full games, µs per ``clone()`` and heap bytes per ``Game`` object (slope), per
-ruleset. ``python -m brass.bench_loop [--games N] [--rounds R]``; prints one line a figure."""
+ruleset. ``python -m brass.bench_loop [--games N] [--rounds R]``; prints one line a figure.
+
+Where OpenSpiel is installed (the ``rl`` extra), the same loop over its chess is measured in
+the same run, rounds alternating with ours, and each ruleset's loop is also printed as a
+ratio to it: issue 22's goals were set against chess on one machine (5.05 µs there), and
+the ratio carries them to a machine of another speed."""
 
 from __future__ import annotations
 
@@ -30,6 +35,28 @@ def loop_us(ruleset: str, games: int, seed: int = 1) -> float:
         t0 = time.process_time()
         while not g.is_over:
             g.apply(choice(g.legal_ids()))
+            decisions += 1
+        elapsed += time.process_time() - t0
+    return elapsed / max(decisions, 1) * 1e6
+
+
+def chess_loop_us(games: int, seed: int = 1) -> float | None:
+    """µs per decision of OpenSpiel chess's legal_actions() + apply_action() over `games`
+    random games, timed as loop_us; None without OpenSpiel."""
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    chess = pyspiel.load_game("chess")
+    rng = random.Random(seed)
+    decisions = 0
+    elapsed = 0.0
+    for _ in range(games):
+        state = chess.new_initial_state()
+        choice = rng.choice
+        t0 = time.process_time()
+        while not state.is_terminal():
+            state.apply_action(choice(state.legal_actions()))
             decisions += 1
         elapsed += time.process_time() - t0
     return elapsed / max(decisions, 1) * 1e6
@@ -108,12 +135,28 @@ def main(argv: list[str] | None = None) -> None:
                         help="live games for the memory slope (from a sixth of them)")
     parser.add_argument("--ruleset", action="append", choices=sorted(RULESETS))
     args = parser.parse_args(argv)
-    for name in args.ruleset or sorted(RULESETS):
-        loops = [loop_us(name, args.games, seed=1 + r * args.games) for r in range(args.rounds)]
+    names = args.ruleset or sorted(RULESETS)
+    loops: dict[str, list[float]] = {name: [] for name in names}
+    chess: list[float] = []
+    for r in range(args.rounds):  # the loops alternate round by round, chess among them
+        for name in names:
+            loops[name].append(loop_us(name, args.games, seed=1 + r * args.games))
+        anchor = chess_loop_us(max(1, args.games // 4), seed=1 + r)
+        if anchor is not None:
+            chess.append(anchor)
+    if chess:
+        print(f"openspiel_chess loop_us_per_decision {statistics.median(chess):.2f} "
+              f"(range {min(chess):.2f}-{max(chess):.2f})")
+    for name in names:
         clones = [clone_us(name, args.copies) for _ in range(args.rounds)]
         size = game_bytes(name, args.memory_games // 6, args.memory_games)
-        print(f"{name} loop_us_per_decision {statistics.median(loops):.2f} "
-              f"(range {min(loops):.2f}-{max(loops):.2f})")
+        ours = loops[name]
+        print(f"{name} loop_us_per_decision {statistics.median(ours):.2f} "
+              f"(range {min(ours):.2f}-{max(ours):.2f})")
+        if chess:
+            ratios = [mine / theirs for mine, theirs in zip(ours, chess, strict=True)]
+            print(f"{name} loop_to_chess {statistics.median(ratios):.3f} "
+                  f"(range {min(ratios):.3f}-{max(ratios):.3f})")
         print(f"{name} clone_us {statistics.median(clones):.2f} "
               f"(range {min(clones):.2f}-{max(clones):.2f})")
         if size is not None:
