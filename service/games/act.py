@@ -172,9 +172,8 @@ class Play:
         row, live = await self.live.get(request.game_id, verify=verify)
         seat = self.access.require_seat(row, caller, "UndoAction" if undo else "SubmitAction")
         record.seat = seat
-        # What makes a retry the same request: the seat, the action (or the undo) and the
-        # expected version. Only a request with an idempotency key can be retried as the same
-        # one (the fingerprint is stored and compared only then): none is made without.
+        # Only a request with an idempotency key can be retried as the same one (its
+        # fingerprint is stored and compared only then): none is made without a key.
         fingerprint = "" if key is None else request_fingerprint(request, seat)
         try:
             return await self.apply_and_store(request, record, key, row, live, seat, fingerprint,
