@@ -175,21 +175,11 @@ class PositionEvaluator(WorthEvaluator):
         states = view["player_state"]
         if view["game_over"]:
             return [p["vp"] + 0.01 * p["income_level"] + 0.001 * p["money"] for p in states]
-        era_turns = turns_per_era(players)
         cards_left = view["deck_size"] + sum(p["hand_size"] for p in states)
-        turns_left_era = cards_left / (2 * players)
         more_eras = view["era"] == "canal" and not view["options"]["beginner"]
-        turns_left = turns_left_era + (era_turns if more_eras else 0.0)
-        era_left_share = min(1.0, turns_left_era / era_turns)
-        time_to_spend = min(1.0, turns_left / 4.0)
-        money_vp = w.money_vp * time_to_spend
-        liquidity_vp = w.liquidity_vp * time_to_spend
-        income_vp = money_vp * w.income_discount * max(0.0, turns_left - 1.0)
-
-        worth = [p["vp"] + money_vp * p["money"] + income_vp * p["income_level"]
-                 + liquidity_vp * min(p["money"], w.liquidity_money)
-                 - w.negative_income_vp * time_to_spend * max(0, -p["income_level"])
-                 for p in states]
+        era_left_share, income_vp, worth = _clock_and_worths(
+            w, players, more_eras, cards_left,
+            [(p["money"], p["vp"], p["income_level"]) for p in states])
 
         icons_at: dict[str, float] = {}
         for slot_name, tile in view["slots"].items():
@@ -225,21 +215,10 @@ class PositionEvaluator(WorthEvaluator):
         states = [summary[8 + 5 * p: 13 + 5 * p] for p in range(players)]
         if game_over:
             return [vp + 0.01 * level + 0.001 * money for money, vp, _, level, _ in states]
-        era_turns = turns_per_era(players)
         cards_left = deck_size + sum(p[4] for p in states)
-        turns_left_era = cards_left / (2 * players)
         more_eras = era == 0 and not beginner
-        turns_left = turns_left_era + (era_turns if more_eras else 0.0)
-        era_left_share = min(1.0, turns_left_era / era_turns)
-        time_to_spend = min(1.0, turns_left / 4.0)
-        money_vp = w.money_vp * time_to_spend
-        liquidity_vp = w.liquidity_vp * time_to_spend
-        income_vp = money_vp * w.income_discount * max(0.0, turns_left - 1.0)
-
-        worth = [vp + money_vp * money + income_vp * level
-                 + liquidity_vp * min(money, w.liquidity_money)
-                 - w.negative_income_vp * time_to_spend * max(0, -level)
-                 for money, vp, _, level, _ in states]
+        era_left_share, income_vp, worth = _clock_and_worths(
+            w, players, more_eras, cards_left, [(p[0], p[1], p[3]) for p in states])
 
         tables = self.tables
         # link icons by location index (as the view's icons_at by name: the same sums)
@@ -334,3 +313,24 @@ def evaluator_for(ruleset: str, weights: HeuristicWeights | None = None) -> Eval
     if ruleset == "birmingham":
         return PositionEvaluator(weights)
     raise ValueError(f"no static evaluator for ruleset {ruleset!r}")
+
+
+def _clock_and_worths(w: Any, players: int, more_eras: bool, cards_left: int,
+                      seats: list[tuple[int, int, int]]) -> tuple[float, float, list[float]]:
+    """What the game's clock makes of money and income, and each seat's worth before its
+    tiles, from (money, vp, income level) a seat: (the share of the era left, VP a level of
+    income, the worths). One place for both evaluator paths (the view's and the summary's),
+    so they give the same floats."""
+    era_turns = turns_per_era(players)
+    turns_left_era = cards_left / (2 * players)
+    turns_left = turns_left_era + (era_turns if more_eras else 0.0)
+    era_left_share = min(1.0, turns_left_era / era_turns)
+    time_to_spend = min(1.0, turns_left / 4.0)
+    money_vp = w.money_vp * time_to_spend
+    liquidity_vp = w.liquidity_vp * time_to_spend
+    income_vp = money_vp * w.income_discount * max(0.0, turns_left - 1.0)
+    worth = [vp + money_vp * money + income_vp * level
+             + liquidity_vp * min(money, w.liquidity_money)
+             - w.negative_income_vp * time_to_spend * max(0, -level)
+             for money, vp, level in seats]
+    return era_left_share, income_vp, worth

@@ -174,23 +174,9 @@ class PittsburghEvaluator(WorthEvaluator):
         facts = board_facts(view["data"])
         era, round_ = view["era"], view["round"]
         cards_left = view["deck_size"] + sum(p["hand_size"] for p in players)
-        turns_left_era = cards_left / (2 * n)       # each action discards one card (P10)
-        era_turns = ROUNDS_PER_ERA - 0.5            # era 1 round 1 is one action
-        turns_left = turns_left_era + (ERAS - era) * ROUNDS_PER_ERA
-        era_left_share = min(1.0, turns_left_era / era_turns)
-        # Income is paid at every round end but the game's last (P13).
-        incomes_left = max(0, ROUNDS_PER_ERA - round_ + (ERAS - era) * ROUNDS_PER_ERA)
-        scorings_left = ERAS - era + 1              # era ends still to come (P59)
-        time_to_spend = min(1.0, turns_left / 4.0)
-        money_vp = w.money_vp * time_to_spend
-        liquidity_vp = w.liquidity_vp * time_to_spend
-        income_vp = w.money_vp * w.income_discount * incomes_left
-
-        worth = [p["vp"] + money_vp * p["money"] + income_vp * p["income_level"]
-                 + liquidity_vp * min(p["money"], w.liquidity_money)
-                 - w.negative_income_vp * time_to_spend * max(0, -p["income_level"])
-                 + w.whiskey_vp * time_to_spend * p["whiskey"]
-                 for p in players]
+        era_left_share, scorings_left, money_vp, income_vp, worth = _clock_and_worths(
+            w, n, era, round_, cards_left,
+            [(p["money"], p["vp"], p["income_level"], p["whiskey"]) for p in players])
 
         def scorings(level: int) -> int:
             # P62/P63: level-I tiles leave after era 1; the others score at every era end
@@ -255,22 +241,8 @@ class PittsburghEvaluator(WorthEvaluator):
         facts = board_facts("pittsburgh")
         tables = summary_tables()
         cards_left = deck_size + sum(p[5] for p in players)
-        turns_left_era = cards_left / (2 * n)       # each action discards one card (P10)
-        era_turns = ROUNDS_PER_ERA - 0.5            # era 1 round 1 is one action
-        turns_left = turns_left_era + (ERAS - era) * ROUNDS_PER_ERA
-        era_left_share = min(1.0, turns_left_era / era_turns)
-        incomes_left = max(0, ROUNDS_PER_ERA - round_ + (ERAS - era) * ROUNDS_PER_ERA)
-        scorings_left = ERAS - era + 1              # era ends still to come (P59)
-        time_to_spend = min(1.0, turns_left / 4.0)
-        money_vp = w.money_vp * time_to_spend
-        liquidity_vp = w.liquidity_vp * time_to_spend
-        income_vp = w.money_vp * w.income_discount * incomes_left
-
-        worth = [vp + money_vp * money + income_vp * level
-                 + liquidity_vp * min(money, w.liquidity_money)
-                 - w.negative_income_vp * time_to_spend * max(0, -level)
-                 + w.whiskey_vp * time_to_spend * whiskey
-                 for money, vp, _, level, whiskey, _, _, _ in players]
+        era_left_share, scorings_left, money_vp, income_vp, worth = _clock_and_worths(
+            w, n, era, round_, cards_left, [(p[0], p[1], p[3], p[4]) for p in players])
 
         def scorings(level: int) -> int:
             return 1 if level <= 1 else scorings_left
@@ -324,3 +296,29 @@ class PittsburghEvaluator(WorthEvaluator):
             times = 1 if light else scorings_left
             worth[owner] += at_ends * multiplier * times
         return worth
+
+
+def _clock_and_worths(w: Any, n: int, era: int, round_: int, cards_left: int,
+                      seats: list[tuple[int, int, int, int]]
+                      ) -> tuple[float, int, float, float, list[float]]:
+    """What the game's clock makes of money and income, and each seat's worth before its
+    tiles, from (money, vp, income level, whiskey) a seat: (the share of the era left, era
+    ends still to score, VP a pound, VP a level of income, the worths). One place for both
+    evaluator paths (the view's and the summary's), so they give the same floats."""
+    turns_left_era = cards_left / (2 * n)       # each action discards one card (P10)
+    era_turns = ROUNDS_PER_ERA - 0.5            # era 1 round 1 is one action
+    turns_left = turns_left_era + (ERAS - era) * ROUNDS_PER_ERA
+    era_left_share = min(1.0, turns_left_era / era_turns)
+    # Income is paid at every round end but the game's last (P13).
+    incomes_left = max(0, ROUNDS_PER_ERA - round_ + (ERAS - era) * ROUNDS_PER_ERA)
+    scorings_left = ERAS - era + 1              # era ends still to come (P59)
+    time_to_spend = min(1.0, turns_left / 4.0)
+    money_vp = w.money_vp * time_to_spend
+    liquidity_vp = w.liquidity_vp * time_to_spend
+    income_vp = w.money_vp * w.income_discount * incomes_left
+    worth = [vp + money_vp * money + income_vp * level
+             + liquidity_vp * min(money, w.liquidity_money)
+             - w.negative_income_vp * time_to_spend * max(0, -level)
+             + w.whiskey_vp * time_to_spend * whiskey
+             for money, vp, level, whiskey in seats]
+    return era_left_share, scorings_left, money_vp, income_vp, worth

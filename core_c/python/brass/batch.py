@@ -10,7 +10,7 @@ import numpy as np
 from brass._core import ffi, lib
 from brass.args import _INT32_MAX, MAX_BATCH, _integer
 from brass.errors import EngineError
-from brass.game import Game
+from brass.game import Game, _note_applied
 from brass.rulesets import DEFAULT_RULESET, _raise, get_ruleset
 from brass.states import StateArray
 
@@ -95,7 +95,7 @@ class GameBatch:
         for i in np.flatnonzero((errors == 0) & (acts >= 0)):
             game, action = self.games[i], int(acts[i])
             game._decisions.append(action)
-            game._note_applied([action])
+            _note_applied(game, [action])
         return errors, done
 
 

@@ -177,25 +177,6 @@ class Game:
             self._barrier = (len(self._decisions) if self._replays
                              else _state_bytes(self._g, self._rs))
 
-    def _note_applied(self, ids: list[int]) -> None:
-        """Keeps the barrier and the decisions since it after `ids` were applied (the
-        barrier's bytes held before: _hold_barrier)."""
-        depth = lib.brass_undo_depth(self._g)
-        turn = self._turn
-        if depth == 0:
-            self._at_barrier()
-        elif turn is None or self._barrier is None:
-            self._barrier = self._turn = None
-        elif depth == len(turn) + len(ids):
-            turn.extend(ids)
-        elif depth < len(ids):
-            # the barrier moved inside a compound action (a reveal): find its state
-            assert self._barrier is not None
-            self._barrier, self._turn = _barrier_within(_turn_start_bytes(self), turn + ids,
-                                                        depth, self._rs)
-        else:
-            self._barrier = self._turn = None
-
     # ---- creation ----
     @classmethod
     def new(cls, players: int, seed: int = 0, *, ruleset: str = DEFAULT_RULESET,
@@ -402,7 +383,7 @@ class Game:
         elif turn is not None and depth == len(turn) + 1 and self._barrier is not None:
             turn.append(action)
         else:
-            self._note_applied([action])
+            _note_applied(self, [action])
         events = step & _EVENTS_MASK
         return _step_events(step, events, rs, buffers) if events else []
 
@@ -549,6 +530,26 @@ class Game:
         return (f"<brass.Game ruleset={self.ruleset} players={self.num_players} "
                 f"decision={self.decision} seat={self.current_seat}>")
 
+def _note_applied(game: Game, ids: list[int]) -> None:
+    """Keeps the barrier and the decisions since it after `ids` were applied (the
+    barrier's bytes held before: _hold_barrier)."""
+    depth = lib.brass_undo_depth(game._g)
+    turn = game._turn
+    if depth == 0:
+        game._at_barrier()
+    elif turn is None or game._barrier is None:
+        game._barrier = game._turn = None
+    elif depth == len(turn) + len(ids):
+        turn.extend(ids)
+    elif depth < len(ids):
+        # the barrier moved inside a compound action (a reveal): find its state
+        assert game._barrier is not None
+        game._barrier, game._turn = _barrier_within(_turn_start_bytes(game), turn + ids,
+                                                    depth, game._rs)
+    else:
+        game._barrier = game._turn = None
+
+
 def _step_events(step: int, events: int, rs: Ruleset, buffers: Buffers
                  ) -> list[dict[str, Any]]:
     """The `events` events of a brass_step (`step`, its packed result), named."""
@@ -682,5 +683,5 @@ def _apply_ids(game: Game, ids: Iterable[int], seat: int | None, whole: bool,
         k = at[0]
         _raise(err, reason[0], f"ids[{k}]={ids[k]} ({rs.action_names[ids[k]]})", rs=rs)
     game._decisions.extend(ids)
-    game._note_applied(ids)
+    _note_applied(game, ids)
     return game._events(log) if events else []
