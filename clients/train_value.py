@@ -20,6 +20,8 @@ positions, the losses and the CPU time.
 from __future__ import annotations
 
 import argparse
+import hashlib
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -58,9 +60,14 @@ def target_rewards(outcome: np.ndarray, scores: np.ndarray) -> np.ndarray:
 
 
 def selfplay_data(folder: Path, ruleset: str, bot: str, players: int, games: int,
-                  seed: int) -> Path:
-    """The dataset folder of these games, written unless already there."""
-    name = f"{ruleset}-{players}p-{bot.replace(':', '_')}-s{seed}-n{games}"
+                  seed: int, *, tag: str = "", workers: int = 1) -> Path:
+    """The dataset folder of these games, written unless already there. `tag` tells apart
+    datasets of one spec whose bot differs (expert iteration: the generating network's
+    digest)."""
+    slug = re.sub(r"[^\w=.-]+", "_", bot)
+    if len(slug) > 60:  # a long spec: its start, and a digest to tell specs apart
+        slug = f"{slug[:40]}-{hashlib.sha256(bot.encode()).hexdigest()[:8]}"
+    name = f"{ruleset}-{players}p-{slug}{'-' + tag if tag else ''}-s{seed}-n{games}"
     path = folder / name
     try:
         manifest = read_manifest(path)
@@ -70,7 +77,7 @@ def selfplay_data(folder: Path, ruleset: str, bot: str, players: int, games: int
     except (OSError, ValueError, KeyError):
         pass
     write_dataset(path, bot=bot, games=games, players=players, seed=seed, shard_games=50,
-                  ruleset=ruleset)
+                  ruleset=ruleset, workers=workers)
     return path
 
 
@@ -190,18 +197,14 @@ def parse_games(text: str) -> list[tuple[int, int]]:
     return pairs
 
 
-def run(ruleset: str, seed: int, games: list[tuple[int, int]], out: Path, data: Path,
-        bot: str = "greedy", stride: int = 3, hidden: tuple[int, int] = (64, 32),
-        epochs: int = 2, batch: int = 256, lr: float = 1e-3, weight_decay: float = 3.0,
-        valid_share: float = 0.1, log: Any = print) -> ValueNet:
-    started = time.process_time()
-    rng = np.random.default_rng(seed)
-    parts = []
-    for players, count in games:
-        path = selfplay_data(data, ruleset, bot, players, count, seed)
-        parts.append(positions(path, stride, rng))
-        log(f"{players} players: {count} games of {bot}, {len(parts[-1][1])} positions "
-            f"(CPU so far {time.process_time() - started:.0f} s)")
+Positions = tuple[np.ndarray, np.ndarray, np.ndarray]
+
+
+def fit(parts: list[Positions], *, seed: int, rng: np.random.Generator,
+        hidden: tuple[int, int], epochs: int, batch: int, lr: float, weight_decay: float,
+        valid_share: float, log: Any = print) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    """Train on the positions of `parts`, `valid_share` of the games held out; the layers
+    and the facts of the run (for the weights' `meta`)."""
     x = np.concatenate([part[0] for part in parts])
     y = np.concatenate([part[1] for part in parts])
     game_ids = np.concatenate([part[2] for part in parts])
@@ -220,28 +223,44 @@ def run(ruleset: str, seed: int, games: list[tuple[int, int]], out: Path, data: 
             f"{heuristic:.4f}")
     layers, losses = train(x, y, valid, hidden=hidden, epochs=epochs, batch=batch, lr=lr,
                            weight_decay=weight_decay, rng=rng, log=log)
+    facts = {"seed": seed, "positions": int(len(y)), "hidden": list(hidden),
+             "epochs": epochs, "batch": batch, "lr": lr, "weight_decay": weight_decay,
+             "target": "mcts.final_rewards",
+             **{key: round(value, 5) for key, value in losses.items()}}
+    return layers, facts
+
+
+def run(ruleset: str, seed: int, games: list[tuple[int, int]], out: Path, data: Path,
+        bot: str = "greedy", stride: int = 3, hidden: tuple[int, int] = (64, 32),
+        epochs: int = 2, batch: int = 256, lr: float = 1e-3, weight_decay: float = 3.0,
+        valid_share: float = 0.1, workers: int = 1, log: Any = print) -> ValueNet:
+    started = time.process_time()
+    rng = np.random.default_rng(seed)
+    parts = []
+    for players, count in games:
+        path = selfplay_data(data, ruleset, bot, players, count, seed, workers=workers)
+        parts.append(positions(path, stride, rng))
+        log(f"{players} players: {count} games of {bot}, {len(parts[-1][1])} positions "
+            f"(CPU so far {time.process_time() - started:.0f} s)")
+    layers, facts = fit(parts, seed=seed, rng=rng, hidden=hidden, epochs=epochs,
+                        batch=batch, lr=lr, weight_decay=weight_decay,
+                        valid_share=valid_share, log=log)
     cpu = time.process_time() - started
-    meta = {"ruleset": ruleset, "seed": seed, "bot": bot,
+    meta = {"ruleset": ruleset, "bot": bot, "stride": stride,
             "games": {str(players): count for players, count in games},
-            "positions": int(len(y)), "stride": stride, "hidden": list(hidden),
-            "epochs": epochs, "batch": batch, "lr": lr, "weight_decay": weight_decay,
-            "target": "mcts.final_rewards", "cpu_seconds": round(cpu, 1),
-            **{key: round(value, 5) for key, value in losses.items()}}
+            "cpu_seconds": round(cpu, 1), **facts}
     net = ValueNet(layers, meta)
     out.parent.mkdir(parents=True, exist_ok=True)
     net.save(out)
-    log(f"wrote {out}: {len(y)} positions, CPU {cpu:.0f} s (self-play data made now "
-        f"included), validation loss {losses['valid_loss']:.4f}")
+    log(f"wrote {out}: {facts['positions']} positions, CPU {cpu:.0f} s (self-play data "
+        f"made now included, in this process), validation loss {facts['valid_loss']:.4f}")
     return net
 
 
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def add_training_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options this command shares with `brass_clients.expert_iteration`."""
     parser.add_argument("--ruleset", choices=sorted(USED_ENTRIES), default="birmingham")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--games", type=parse_games, default=parse_games("2:300,3:150,4:150"),
-                        help="players:games pairs of self-play (default 2:300,3:150,4:150)")
-    parser.add_argument("--bot", default="greedy", help="the self-play bot's spec")
     parser.add_argument("--data", type=Path, default=Path("selfplay-data"),
                         help="folder of the self-play datasets (kept and reused)")
     parser.add_argument("--out", type=Path, required=True, help="the weights file (.npz)")
@@ -250,10 +269,20 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--hidden", type=int, nargs=2, default=(64, 32))
     parser.add_argument("--weight-decay", type=float, default=3.0,
                         help="decoupled weight decay (AdamW's), times the learning rate")
+    parser.add_argument("--workers", type=int, default=1,
+                        help="processes playing the self-play games (the same games)")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    add_training_arguments(parser)
+    parser.add_argument("--games", type=parse_games, default=parse_games("2:300,3:150,4:150"),
+                        help="players:games pairs of self-play (default 2:300,3:150,4:150)")
+    parser.add_argument("--bot", default="greedy", help="the self-play bot's spec")
     args = parser.parse_args(argv)
     run(args.ruleset, args.seed, args.games, args.out, args.data, bot=args.bot,
         stride=args.stride, hidden=tuple(args.hidden), epochs=args.epochs,
-        weight_decay=args.weight_decay)
+        weight_decay=args.weight_decay, workers=args.workers)
 
 
 if __name__ == "__main__":

@@ -131,6 +131,11 @@ class ExpertBot(Bot):
     def reset(self) -> None:
         self._plan.clear()
 
+    def value_net(self, ruleset: str) -> ValueNet:
+        """The network that values this bot's leaves: the one shipped for the ruleset
+        (`brass_clients.expert_iteration.ExpertWithWeights` reads another from a file)."""
+        return shipped_net(ruleset)
+
     # The last search's root visits as shares summing to 1, by id (empty when the last
     # decision was not searched): mcts's reading of `last_visits`.
     visit_distribution = MctsBot.visit_distribution
@@ -163,7 +168,7 @@ class ExpertBot(Bot):
 
     def _decide(self, game: brass.Game, legal: list[int], seat: int,
                 rng: random.Random) -> int:
-        net = shipped_net(game.ruleset)
+        net = self.value_net(game.ruleset)
         world = game.determinize(seat, rng.getrandbits(64))
         listed, truncated = world.compound_ids(limit=self.root_limit)
         self._scored += len(listed) // LISTED_PER_POSITION

@@ -1,0 +1,92 @@
+"""Expert iteration (`brass_clients.expert_iteration`): the self-play expert that values with
+a network from a file, and a tiny run of the loop (CI trains nothing heavy)."""
+
+from __future__ import annotations
+
+import random
+import shutil
+
+import numpy as np
+import pytest
+
+import brass
+from brass_clients.bots import make_bot
+from brass_clients.bots.value_net import LAYER_KEYS, ValueNet, weights_path
+from brass_clients.expert_iteration import ExpertWithWeights, file_digest, iterate
+from brass_clients.train_value import run
+
+FAST_OPTIONS = "iterations=2:candidates=2"
+
+
+def _play(bots: list, players: int, seed: int, ruleset: str = "birmingham",
+          decisions: int = 40) -> list[int]:
+    game = brass.Game.new(players, seed=seed, ruleset=ruleset)
+    rngs = [random.Random(seed * 10 + seat) for seat in range(players)]
+    chosen = []
+    while not game.is_over and len(chosen) < decisions:
+        seat = game.current_seat
+        chosen.append(bots[seat].choose(game, rngs[seat]))
+        game.apply(chosen[-1], seat)
+    return chosen
+
+
+@pytest.mark.parametrize("ruleset", ["birmingham", "pittsburgh"])
+def test_given_the_shipped_weights_it_plays_exactly_as_expert(ruleset: str, tmp_path) -> None:  # noqa: ANN001
+    copy = tmp_path / "copy.npz"
+    shutil.copy(weights_path(ruleset), copy)
+    spec = f"brass_clients.expert_iteration:ExpertWithWeights:weights={copy}:{FAST_OPTIONS}"
+    weighted = [make_bot(spec, allow_import=True) for _ in range(2)]
+    shipped = [make_bot(f"expert:{FAST_OPTIONS}") for _ in range(2)]
+    assert _play(weighted, 2, 3, ruleset) == _play(shipped, 2, 3, ruleset)
+
+
+def test_another_network_changes_the_values_it_searches_with(tmp_path) -> None:  # noqa: ANN001
+    net = ValueNet.load(weights_path("birmingham"))
+    flipped = ValueNet({**net.layers, "w0": -net.layers["w0"]}, net.meta)
+    flipped.save(tmp_path / "flipped.npz")
+    bot = ExpertWithWeights(weights=str(tmp_path / "flipped.npz"))
+    game = brass.Game.new(2, seed=1)
+    assert bot.value_net("birmingham").values(game) == flipped.values(game)
+    assert bot.value_net("birmingham").values(game) != net.values(game)
+
+
+def test_bad_weights_are_refused_up_front_and_never_by_the_services_specs(tmp_path) -> None:  # noqa: ANN001
+    with pytest.raises(ValueError, match="cannot read"):
+        ExpertWithWeights(weights=str(tmp_path / "missing.npz"))
+    (tmp_path / "junk.npz").write_bytes(b"not an archive")
+    with pytest.raises(ValueError, match="cannot read"):
+        ExpertWithWeights(weights=str(tmp_path / "junk.npz"))
+    with pytest.raises(ValueError, match="weights must name"):
+        ExpertWithWeights()
+    bot = ExpertWithWeights(weights=str(weights_path("birmingham")))
+    with pytest.raises(ValueError, match="birmingham's, the game is pittsburgh"):
+        bot.value_net("pittsburgh")
+    # The service makes bots without import paths: a client cannot name a file to read.
+    with pytest.raises(ValueError, match="unknown bot"):
+        make_bot(f"brass_clients.expert_iteration:ExpertWithWeights:weights="
+                 f"{weights_path('birmingham')}")
+
+
+def test_a_tiny_expert_iteration_is_reproducible_and_records_its_rounds(tmp_path) -> None:  # noqa: ANN001
+    def iteration(name: str) -> ValueNet:
+        return iterate("birmingham", 5, [(2, 2)], [(2, 1)], 2, tmp_path / f"{name}.npz",
+                       tmp_path / f"data-{name}", bot_options=FAST_OPTIONS, hidden=(4, 2),
+                       epochs=1, log=lambda _line: None)
+
+    first, second = iteration("a"), iteration("b")
+    for key in LAYER_KEYS:
+        assert np.array_equal(first.layers[key], second.layers[key])
+    rounds = first.meta["rounds"]
+    assert [entry["round"] for entry in rounds] == [0, 1, 2]
+    assert rounds[0]["bot"] == "greedy" and rounds[1]["bot"] == f"expert:{FAST_OPTIONS}"
+    # Round r's games were played by round r - 1's network, named by its digest.
+    data = tmp_path / "data-a"
+    assert rounds[1]["network_sha256"] == file_digest(data / "birmingham-round-0.npz")
+    assert rounds[2]["network_sha256"] == file_digest(data / "birmingham-round-1.npz")
+    assert rounds[1]["positions"] < rounds[2]["positions"] == first.meta["positions"]
+    # Round 0 is train_value's network from greedy's games, the same arguments.
+    alone = run("birmingham", 5, [(2, 2)], tmp_path / "alone.npz", tmp_path / "data-a",
+                hidden=(4, 2), epochs=1, log=lambda _line: None)
+    round0 = ValueNet.load(data / "birmingham-round-0.npz")
+    for key in LAYER_KEYS:
+        assert np.array_equal(alone.layers[key], round0.layers[key])
