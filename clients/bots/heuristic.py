@@ -18,6 +18,7 @@ from typing import Any, Protocol
 
 import brass
 from brass.engine import LINK_NAMES
+from brass.worths import WORTH_LEVELS, WorthParams, WorthTile, summary_worths, worths_after
 from brass_clients.bots.base import number_option
 
 GOODS = ("cotton", "manufacturer", "pottery")
@@ -113,36 +114,37 @@ def turns_per_era(players: int) -> float:
 
 class WorthEvaluator:
     """`value(game, seat)`: the seat's estimated worth minus its opponents' (VP units); a
-    ruleset's evaluator gives `seat_worths` of the spectator view."""
+    ruleset's evaluator gives `seat_worths` of the spectator view, the readable form of its
+    formula, and the same formula's facts for the core (`worth_params`), which values the
+    summary (brass_summary_worths: the same doubles, a search's inner loop in C)."""
 
     def __init__(self, weights: HeuristicWeights | None = None) -> None:
         self.weights = weights or HeuristicWeights()
+        self._worth_params: WorthParams | None = None
 
     def value(self, game: brass.Game, seat: int) -> float:
         return self.values(game)[seat]
 
     def values(self, game: brass.Game) -> list[float]:
         """`value` for every seat at once, from the core's summary of the game
-        (`Game.summary`: the spectator view's numbers without its JSON, which took most of
-        a position's valuation); `values_of_view` is the same from the view's JSON."""
-        worth = self.summary_worths(game.summary())
-        if worth is None:
-            worth = self.seat_worths(game.view(None))
-        return self._relative(worth)
+        (`Game.summary`, valued by the core: the spectator view's numbers without its
+        JSON); `values_of_view` is the same from the view's JSON."""
+        values = summary_worths(game.summary(), self.worth_params)
+        return values if values is not None else self.values_of_view(game.view(None))
 
     def values_after(self, game: brass.Game, actions: Sequence[Sequence[int]]
                      ) -> list[list[float]]:
         """`values` of the position after each whole action of `actions` by the seat to act
-        (`game` unchanged), from the summaries the core writes for all of them in one call
-        (`Game.summaries_after`): the same as a clone, `apply_compound` and `values` each."""
+        (`game` unchanged), all worked out in one core call (`brass.worths.worths_after`):
+        the same as a clone, `apply_compound` and `values` each."""
+        values = worths_after(game, actions, self.worth_params)
+        if values is not None:
+            return values
         out = []
-        for ids, summary in zip(actions, game.summaries_after(actions), strict=True):
-            worth = self.summary_worths(summary)
-            if worth is None:
-                trial = game.clone()
-                trial.apply_compound(ids, events=False)
-                worth = self.seat_worths(trial.view(None))
-            out.append(self._relative(worth))
+        for ids in actions:
+            trial = game.clone()
+            trial.apply_compound(ids, events=False)
+            out.append(self.values_of_view(trial.view(None)))
         return out
 
     def values_of_view(self, view: dict[str, Any]) -> list[float]:
@@ -156,9 +158,18 @@ class WorthEvaluator:
     def seat_worths(self, view: dict[str, Any]) -> list[float]:
         raise NotImplementedError
 
-    def summary_worths(self, summary: list[int]) -> list[float] | None:
-        """`seat_worths` from the game's summary (None: read the view instead)."""
-        return None
+    @property
+    def worth_params(self) -> WorthParams:
+        """The weights and board facts the core values summaries with (made once)."""
+        if self._worth_params is None:
+            self._worth_params = self.make_worth_params()
+        return self._worth_params
+
+    def make_worth_params(self) -> WorthParams:
+        raise NotImplementedError
+
+    def weight_values(self) -> dict[str, float]:
+        return dataclasses.asdict(self.weights)
 
 
 class PositionEvaluator(WorthEvaluator):
@@ -206,58 +217,23 @@ class PositionEvaluator(WorthEvaluator):
         return worth
 
 
-    def summary_worths(self, summary: list[int]) -> list[float] | None:
-        """seat_worths from `Game.summary()` (docs/ENGINE_API.md, "The summary"): the same
-        numbers in the same order of operations, so the same floats."""
-        w = self.weights
-        players, game_over, era, _round, deck_size, beginner, n_slots, n_links = summary[:8]
-        # per player: money, vp, income_space, income_level, hand_size
-        states = [summary[8 + 5 * p: 13 + 5 * p] for p in range(players)]
-        if game_over:
-            return [vp + 0.01 * level + 0.001 * money for money, vp, _, level, _ in states]
-        cards_left = deck_size + sum(p[4] for p in states)
-        more_eras = era == 0 and not beginner
-        era_left_share, income_vp, worth = _clock_and_worths(
-            w, players, more_eras, cards_left, [(p[0], p[1], p[3]) for p in states])
-
+    def make_worth_params(self) -> WorthParams:
+        """The facts of seat_worths by the summary's indexes (`summary_tables`)."""
         tables = self.tables
-        # link icons by location index (as the view's icons_at by name: the same sums)
-        icons = [0.0] * tables.locations
-        share_goods = w.unflipped_goods * (0.35 + 0.65 * era_left_share)
-        share_resources = w.unflipped_resources * (0.35 + 0.65 * era_left_share)
-        slot_location, tile_of, goods = tables.slot_location, tables.tile_of, tables.goods
-        at = 8 + 5 * BRASS_MAX_PLAYERS
-        for k in range(at, at + 5 * n_slots, 5):
-            slot, owner, industry, level, flipped = summary[k:k + 5]
-            location = slot_location[slot]
-            t = (tile_of[industry][level] if 0 <= level < len(tile_of[industry])
-                 else self.facts.tile(tables.industry_names[industry], level))
-            if flipped:
-                worth[owner] += t.vp
-                icons[location] += t.link_icons
-            else:
-                share = share_goods if goods[industry] else share_resources
-                income_gain = w.levels_per_space * t.income_spaces
-                worth[owner] += share * (t.vp + income_vp * income_gain)
-                icons[location] += share * t.link_icons
-        at += 5 * n_slots
-        merchant_icons = w.merchant_link_icons
-        link_ends = tables.link_ends
-        for k in range(at, at + 2 * n_links, 2):
-            link_vp = 0.0
-            for location in link_ends[summary[k]]:  # -1: a merchant location
-                link_vp += merchant_icons if location < 0 else icons[location]
-            worth[summary[k + 1]] += link_vp
-        return worth
+        tiles = [WorthTile(vp=t.vp, level=level, link_icons=t.link_icons,
+                           income_spaces=t.income_spaces, goods=goods)
+                 for levels, goods in zip(tables.tile_of, tables.goods, strict=True)
+                 for level, t in enumerate(levels)]
+        return WorthParams(
+            "birmingham", weights=self.weight_values(), slot_location=tables.slot_location,
+            tiles=tiles, link_ends=tables.link_ends, num_locations=tables.locations,
+            era_turns=[0.0, 0.0, *(turns_per_era(players) for players in (2, 3, 4))])
 
     @property
     def tables(self) -> SummaryTables:
         if self._tables is None:
             self._tables = summary_tables(self.facts)
         return self._tables
-
-
-BRASS_MAX_PLAYERS = 4  # brass.h: every summary holds four players' rows
 
 
 @dataclass(frozen=True)
@@ -268,13 +244,9 @@ class SummaryTables:
 
     locations: int
     slot_location: tuple[int, ...]
-    industry_names: tuple[str, ...]
     tile_of: tuple[tuple[TileFacts, ...], ...]
     goods: tuple[bool, ...]
     link_ends: tuple[tuple[int, ...], ...]
-
-
-MAX_TILE_LEVEL = 8
 
 
 def summary_tables(facts: BoardFacts) -> SummaryTables:
@@ -287,8 +259,7 @@ def summary_tables(facts: BoardFacts) -> SummaryTables:
     return SummaryTables(
         locations=len(names),
         slot_location=tuple(index[name] for name in slot_names),
-        industry_names=industries,
-        tile_of=tuple(tuple(facts.tile(industry, level) for level in range(MAX_TILE_LEVEL + 1))
+        tile_of=tuple(tuple(facts.tile(industry, level) for level in range(WORTH_LEVELS))
                       for industry in industries),
         goods=tuple(name in GOODS for name in industries),
         link_ends=tuple(tuple(-1 if loc in facts.merchant_locations else index[loc]
@@ -319,8 +290,8 @@ def _clock_and_worths(w: Any, players: int, more_eras: bool, cards_left: int,
                       seats: list[tuple[int, int, int]]) -> tuple[float, float, list[float]]:
     """What the game's clock makes of money and income, and each seat's worth before its
     tiles, from (money, vp, income level) a seat: (the share of the era left, VP a level of
-    income, the worths). One place for both evaluator paths (the view's and the summary's),
-    so they give the same floats."""
+    income, the worths). The core's brass_summary_worths (core_c/src/evaluator/) follows it
+    line for line, so both give the same floats."""
     era_turns = turns_per_era(players)
     turns_left_era = cards_left / (2 * players)
     turns_left = turns_left_era + (era_turns if more_eras else 0.0)

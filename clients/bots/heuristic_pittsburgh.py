@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import brass
+from brass.worths import WorthParams, WorthTile
 from brass_clients.bots.heuristic import WorthEvaluator
 
 ROUNDS_PER_ERA = 8
@@ -87,10 +88,6 @@ def board_facts(data: str) -> PghBoardFacts:
 
 # The table sets by their index in the core's summary (pittsburgh.h PghTableSet).
 TABLE_SETS = ("pittsburgh", "tiny")
-SUMMARY_HEAD = 10
-SUMMARY_PLAYER = 8  # money, vp, income_space, income_level, whiskey, hand_size,
-#                     heavy_built, empty mat positions
-MAX_PLAYERS = 4
 
 
 @dataclass(frozen=True)
@@ -126,20 +123,6 @@ def summary_tables() -> PghSummaryTables:
         link_type=tuple((tile.startswith("pipe_"), tile == "light_train",
                          facts.train_multiplier.get(tile, 1))
                         for tile in rs.names_with("link_tile")))
-
-
-def _tile_vp_of(t: PghTileFacts, income_level: int, heavy_built: int, empty: int) -> float:
-    """_tile_vp from the owner's numbers in the summary."""
-    if not isinstance(t.vp, dict):
-        return float(t.vp)
-    rule, per = t.vp.get("rule"), float(t.vp.get("per", 1))
-    if rule == "owner_income_level":
-        return max(float(t.vp.get("min", 0)), float(income_level))
-    if rule == "per_heavy_train_built":
-        return per * heavy_built
-    if rule == "per_empty_mat_industry_position":
-        return per * empty
-    return 0.0
 
 
 def _tile_vp(t: PghTileFacts, player: dict[str, Any]) -> float:
@@ -224,78 +207,34 @@ class PittsburghEvaluator(WorthEvaluator):
             worth[link["owner"]] += icons * facts.train_multiplier.get(tile, 1) * times
         return worth
 
-    def summary_worths(self, summary: list[int]) -> list[float] | None:
-        """seat_worths from `Game.summary()` (docs/ENGINE_API.md, "The summary"): the same
-        numbers in the same order of operations, so the same floats. None for a table set
-        other than the default one (its names are not the ruleset's action names)."""
-        n, game_over, era, round_, deck_size, table_set = summary[:6]
-        n_spaces, n_rails, n_pipes, n_fields = summary[6:10]
-        if TABLE_SETS[table_set] != "pittsburgh":
-            return None
-        w = self.weights
-        # money, vp, income_space, income_level, whiskey, hand_size, heavy_built, empty
-        players = [summary[at: at + SUMMARY_PLAYER]
-                   for at in range(SUMMARY_HEAD, SUMMARY_HEAD + SUMMARY_PLAYER * n, SUMMARY_PLAYER)]
-        if game_over:  # P65: VP, then the income space, then money
-            return [p[1] + 0.01 * p[2] + 0.001 * p[0] for p in players]
-        facts = board_facts("pittsburgh")
+    def make_worth_params(self) -> WorthParams:
+        """The facts of seat_worths by the summary's indexes (`summary_tables`: the default
+        table set's; the core answers "not these facts" for another, valued from its view)."""
         tables = summary_tables()
-        cards_left = deck_size + sum(p[5] for p in players)
-        era_left_share, scorings_left, money_vp, income_vp, worth = _clock_and_worths(
-            w, n, era, round_, cards_left, [(p[0], p[1], p[3], p[4]) for p in players])
+        oil = board_facts("pittsburgh").oil_city
+        return WorthParams(
+            "pittsburgh", weights=self.weight_values(), table_set=TABLE_SETS.index("pittsburgh"),
+            rounds_per_era=ROUNDS_PER_ERA, eras=ERAS, location_icons=tables.printed_icons,
+            num_locations=len(tables.printed_icons), slot_location=tables.space_location,
+            tiles=[_worth_tile(t) for t in tables.tile_of_kind], link_ends=tables.rail_ends,
+            link_types=tables.link_type, oil=None if oil is None else _worth_tile(oil))
 
-        def scorings(level: int) -> int:
-            return 1 if level <= 1 else scorings_left
 
-        # icons by location index, from the printed ones (P60): the view's icons_at by name
-        icons = list(tables.printed_icons)
-        share_sellable = w.unflipped_goods * (0.35 + 0.65 * era_left_share)
-        share_resources = w.unflipped_resources * (0.35 + 0.65 * era_left_share)
-        tile_of_kind, space_location = tables.tile_of_kind, tables.space_location
-        at = SUMMARY_HEAD + SUMMARY_PLAYER * MAX_PLAYERS
-        for k in range(at, at + 4 * n_spaces, 4):
-            space, owner, kind, flipped = summary[k:k + 4]
-            t = tile_of_kind[kind]
-            if t is None:
-                continue
-            location = space_location[space]
-            p = players[owner]
-            vp = _tile_vp_of(t, p[3], p[6], p[7])
-            if flipped:
-                worth[owner] += vp * scorings(t.level)
-                icons[location] += t.link_icons
-            else:
-                share = share_sellable if t.industry in SELLABLE else share_resources
-                reward = (income_vp * w.levels_per_space * t.income_spaces
-                          + money_vp * t.money)
-                worth[owner] += share * (vp * scorings(t.level) + reward)
-                icons[location] += share * t.link_icons
-        at += 4 * n_spaces
-        links = [summary[k:k + 3] for k in range(at, at + 3 * (n_rails + n_pipes), 3)]
-        at += 3 * (n_rails + n_pipes)
-        if facts.oil_city is not None:
-            oil = facts.oil_city
-            for k in range(at, at + 3 * n_fields, 3):
-                owner, flipped = summary[k], summary[k + 1]
-                if owner < 0:
-                    continue
-                p = players[owner]
-                if flipped:
-                    worth[owner] += _tile_vp_of(oil, p[3], p[6], p[7]) * scorings_left
-                else:
-                    worth[owner] += share_resources * (
-                        _tile_vp_of(oil, p[3], p[6], p[7]) * scorings_left
-                        + money_vp * oil.money)
-        for route, owner, link_type in links[:n_rails]:  # pipelines never score (P60)
-            is_pipe, light, multiplier = tables.link_type[link_type]
-            if is_pipe:
-                continue
-            at_ends = 0  # as sum(): from int 0, so the same floats
-            for location in tables.rail_ends[route]:
-                at_ends += icons[location]
-            times = 1 if light else scorings_left
-            worth[owner] += at_ends * multiplier * times
-        return worth
+def _worth_tile(t: PghTileFacts | None) -> WorthTile | None:
+    """A tile's facts for the core: its VP a number or its variable rule (`_tile_vp`)."""
+    if t is None:
+        return None
+    if not isinstance(t.vp, dict):
+        rule, vp = "fixed", float(t.vp)
+    elif t.vp.get("rule") == "owner_income_level":
+        rule, vp = "owner_income_level", float(t.vp.get("min", 0))
+    elif t.vp.get("rule") in ("per_heavy_train_built", "per_empty_mat_industry_position"):
+        rule, vp = str(t.vp["rule"]), float(t.vp.get("per", 1))
+    else:
+        rule, vp = "zero", 0.0
+    return WorthTile(vp_rule=rule, vp=vp, level=t.level, link_icons=t.link_icons,
+                     income_spaces=t.income_spaces, money=t.money,
+                     goods=t.industry in SELLABLE)
 
 
 def _clock_and_worths(w: Any, n: int, era: int, round_: int, cards_left: int,

@@ -6,7 +6,10 @@ fuzz_restore:   snapshots of seeded random games at varied decisions and eras;
 fuzz_state:     the same states as raw BirminghamGame bytes, then decision bytes;
 fuzz_decisions: seed (8 bytes), options, prefix length, salt, then decision bytes;
 fuzz_pgh_json:  Pittsburgh positions as JSON text (both table sets, every player count, mid
-                action and finished), and game parameters whose position is mutated.
+                action and finished), and game parameters whose position is mutated;
+fuzz_worths:    the bots' evaluator params (BrassWorthParams' bytes, as brass_clients' static
+                evaluators fill them) and a summary of a random game, both rulesets, 2-4
+                players, from the start to the end.
 Deterministic: the same engine writes the same files.
 """
 
@@ -74,8 +77,31 @@ def write_pgh_json_corpus() -> None:
         (out / f"mutated{k}").write_bytes(params + rng.randbytes(24))
 
 
+def write_worths_corpus() -> None:
+    from brass._core import ffi
+    from brass_clients.bots.heuristic import evaluator_for
+
+    out = CORPUS / "fuzz_worths"
+    shutil.rmtree(out, ignore_errors=True)
+    out.mkdir(parents=True)
+    rng = random.Random(5)
+    for ruleset in ("birmingham", "pittsburgh"):
+        params = bytes(ffi.buffer(evaluator_for(ruleset).worth_params._params))
+        for players in (2, 3, 4):
+            g = brass.Game.new(players, players, ruleset=ruleset)
+            for step in range(3000):
+                if step in (0, 150) or g.is_over:
+                    summary = g.summary()
+                    (out / f"{ruleset}-p{players}-{step}").write_bytes(
+                        params + struct.pack(f"<{len(summary)}i", *summary))
+                if g.is_over:
+                    break
+                g.apply(rng.choice(g.legal_ids()))
+
+
 def main() -> None:
     write_pgh_json_corpus()
+    write_worths_corpus()
     for sub in ("fuzz_restore", "fuzz_state", "fuzz_decisions"):
         shutil.rmtree(CORPUS / sub, ignore_errors=True)
         (CORPUS / sub).mkdir(parents=True)

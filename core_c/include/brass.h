@@ -327,6 +327,58 @@ int brass_summary(const BrassGame *g, int32_t *out, int cap);
 int brass_summaries_after(const BrassGame *g, int seat, const uint16_t *ids,
                           const uint32_t *offsets, int n, int32_t *out, int stride,
                           int32_t *lengths, int *reason, int *failed_action, int *failed_at);
+/* ---- a bot's static evaluator in C (brass_clients.bots.heuristic: the search's inner loop) ----
+   The worth of every seat of a summary, relative to the others, as the Python evaluators'
+   `values` compute it from the same summary, in the same order of operations (the same
+   doubles). The evaluator's weights and board facts come from Python in BrassWorthParams,
+   so no board data is kept twice; which formula applies is the params' ruleset. */
+#define BRASS_WORTH_MAX_LOCATIONS 64
+#define BRASS_WORTH_MAX_SLOTS 64
+#define BRASS_WORTH_MAX_TILES 80 /* Birmingham: industry * BRASS_WORTH_LEVELS + level; Pittsburgh: kind */
+#define BRASS_WORTH_LEVELS 9
+#define BRASS_WORTH_MAX_LINKS 64
+#define BRASS_WORTH_MAX_ENDS 4
+#define BRASS_WORTH_MAX_LINK_TYPES 16
+/* A tile's VP: none (the tile is not valued), a number, or one of Pittsburgh's variable rules */
+enum { BRASS_TILE_VP_NONE = 0, BRASS_TILE_VP_FIXED = 1, BRASS_TILE_VP_INCOME_LEVEL = 2,
+       BRASS_TILE_VP_PER_HEAVY_TRAIN = 3, BRASS_TILE_VP_PER_EMPTY_POSITION = 4,
+       BRASS_TILE_VP_ZERO = 5 };
+typedef struct {
+    int32_t vp_rule; /* BRASS_TILE_VP_* */
+    double vp;       /* FIXED: the VP; INCOME_LEVEL: its minimum; PER_*: VP per count */
+    int32_t level, link_icons, income_spaces, money;
+    int32_t goods;   /* weighted as goods when unflipped (else as a resource) */
+} BrassWorthTile;
+typedef struct {
+    int32_t ruleset;   /* BRASS_RULESET_*: which evaluator */
+    int32_t table_set; /* Pittsburgh: the summary's table set these facts are of */
+    /* HeuristicWeights */
+    double money_vp, liquidity_vp, liquidity_money, income_discount, negative_income_vp,
+        levels_per_space, unflipped_goods, unflipped_resources, merchant_link_icons,
+        opponent_weight, whiskey_vp;
+    double era_turns[BRASS_MAX_PLAYERS + 1]; /* Birmingham: a seat's turns in an era, by players */
+    int32_t rounds_per_era, eras;            /* Pittsburgh */
+    int32_t num_locations, num_slots, num_tiles, num_links, num_link_types;
+    double location_icons[BRASS_WORTH_MAX_LOCATIONS]; /* icons before any tile (printed ones) */
+    int32_t slot_location[BRASS_WORTH_MAX_SLOTS];
+    BrassWorthTile tiles[BRASS_WORTH_MAX_TILES];
+    int32_t link_ends[BRASS_WORTH_MAX_LINKS][BRASS_WORTH_MAX_ENDS]; /* -1: a merchant (Birmingham) */
+    int32_t link_end_count[BRASS_WORTH_MAX_LINKS];
+    int32_t link_type_pipe[BRASS_WORTH_MAX_LINK_TYPES], link_type_light[BRASS_WORTH_MAX_LINK_TYPES],
+        link_type_multiplier[BRASS_WORTH_MAX_LINK_TYPES];
+    int32_t has_oil;
+    BrassWorthTile oil;
+} BrassWorthParams;
+/* Each seat's value of one summary (brass_summary's) into out[0..players): BRASS_OK,
+   BRASS_E_UNSUPPORTED for a Pittsburgh table set the params are not of (the Python
+   evaluator reads the view then), BRASS_E_BAD_ARGUMENT for params or a summary that do
+   not fit each other (an index outside a table). */
+int brass_summary_worths(const int32_t *summary, int len, const BrassWorthParams *p, double *out);
+/* brass_summaries_after, then brass_summary_worths of each: action k's values at
+   out + k * BRASS_MAX_PLAYERS. Errors as those two (*failed_action: the action). */
+int brass_worths_after(const BrassGame *g, int seat, const uint16_t *ids, const uint32_t *offsets,
+                       int n, const BrassWorthParams *p, double *out, int *reason,
+                       int *failed_action, int *failed_at);
 enum { POLICY_RANDOM = 0, POLICY_SANE = 1 };
 /* Play to the end with a random policy; returns decisions made or -error. */
 int brass_playout(BrassGame *g, int policy, uint64_t seed, int max_decisions);

@@ -63,12 +63,11 @@ int brass_apply_partial(BrassGame *g, int seat, const uint16_t *ids, int n, int 
     return apply_steps(g, seat, ids, n, NULL, reason, failed_at, 0);
 }
 
-int brass_summaries_after(const BrassGame *g, int seat, const uint16_t *ids,
-                          const uint32_t *offsets, int n, int32_t *out, int stride,
-                          int32_t *lengths, int *reason, int *failed_action, int *failed_at) {
+int each_state_after(const BrassGame *g, int seat, const uint16_t *ids, const uint32_t *offsets,
+                     int n, AfterVisitor visit, void *ctx, int *reason, int *failed_action,
+                     int *failed_at) {
     const BrassRuleset *rs = ruleset_of(g);
-    if (!rs || !ids || !offsets || !out || !lengths || n < 0 || stride <= 0)
-        return BRASS_E_BAD_ARGUMENT;
+    if (!rs || !ids || !offsets || n < 0) return BRASS_E_BAD_ARGUMENT;
     if (failed_action) *failed_action = 0;
     BrassGame work;
     for (int k = 0; k < n; k++) {
@@ -77,12 +76,32 @@ int brass_summaries_after(const BrassGame *g, int seat, const uint16_t *ids,
         memcpy(&work, g, rs->state_size);
         int err = brass_apply_sequence(&work, seat, ids + offsets[k], (int)(offsets[k + 1] - offsets[k]),
                                        NULL, reason, failed_at);
+        if (!err) err = visit(ctx, k, &work);
         if (err) return err;
-        int len = rs->summary(&work, out + (size_t)k * (size_t)stride, stride);
-        if (len < 0) return -len;
-        lengths[k] = len;
     }
     return BRASS_OK;
+}
+
+typedef struct {
+    int32_t *out, *lengths;
+    int stride;
+} SummaryOut;
+
+static int write_summary(void *ctx, int k, const BrassGame *after) {
+    SummaryOut *o = ctx;
+    int len = ruleset_of(after)->summary(after, o->out + (size_t)k * (size_t)o->stride, o->stride);
+    if (len < 0) return -len;
+    o->lengths[k] = len;
+    return BRASS_OK;
+}
+
+int brass_summaries_after(const BrassGame *g, int seat, const uint16_t *ids,
+                          const uint32_t *offsets, int n, int32_t *out, int stride,
+                          int32_t *lengths, int *reason, int *failed_action, int *failed_at) {
+    if (!out || !lengths || stride <= 0) return BRASS_E_BAD_ARGUMENT;
+    SummaryOut o = {out, lengths, stride};
+    return each_state_after(g, seat, ids, offsets, n, write_summary, &o, reason, failed_action,
+                            failed_at);
 }
 
 /* A preview is worked out on a copy concealed for the seat to act (what it cannot see dealt

@@ -26,4 +26,13 @@ int engine_check(const BrassRuleset *rs, const BrassGame *g, int seat, int actio
 /* a legal decision, applied with its undo bookkeeping */
 void engine_apply_counted(const BrassRuleset *rs, BrassGame *g, int action, BrassEventLog *log);
 
+/* Each of n whole actions (action k: ids[offsets[k]..offsets[k+1])) applied by `seat` to its
+   own copy of g, as brass_apply_sequence does, and the copy handed to visit(ctx, k, copy):
+   brass_summaries_after's and brass_worths_after's loop. Returns BRASS_OK, the first
+   refusal's error (*failed_action = k), or the first error visit returns. */
+typedef int (*AfterVisitor)(void *ctx, int k, const BrassGame *after);
+int each_state_after(const BrassGame *g, int seat, const uint16_t *ids, const uint32_t *offsets,
+                     int n, AfterVisitor visit, void *ctx, int *reason, int *failed_action,
+                     int *failed_at);
+
 #endif

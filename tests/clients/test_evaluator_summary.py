@@ -1,6 +1,7 @@
-"""The static evaluators read the core's summary (`Game.summary`), not the view's JSON: the
-same values, float for float, as from the spectator view (`values_of_view`), on positions
-of random and of greedy play (tiles flipped, links built, money spent), 2-4 players, and
+"""The static evaluators value the core's summary (`Game.summary`) in the core
+(`brass.worths`: the C evaluators of core_c/src/evaluator/), not the view's JSON: the same
+values, float for float, as the Python formula on the spectator view (`values_of_view`), on
+positions of random and of greedy play (tiles flipped, links built, money spent), 2-4 players, and
 at the end of a game."""
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import random
 import pytest
 
 import brass
+from brass.worths import summary_worths
 from brass_clients.bots import make_bot
 from brass_clients.bots.heuristic import HeuristicWeights, evaluator_for
 
@@ -82,7 +84,7 @@ def test_a_pittsburgh_game_on_other_data_is_valued_from_its_view() -> None:
     positions = _greedy_positions("pittsburgh", 2, seed=1, decisions=60, every=6,
                                   options={"data": "tiny"})
     evaluator = evaluator_for("pittsburgh")
-    assert evaluator.summary_worths(positions[-1].summary()) is None
+    assert summary_worths(positions[-1].summary(), evaluator.worth_params) is None
     _assert_same_values("pittsburgh", positions)
 
 

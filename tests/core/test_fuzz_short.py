@@ -1,9 +1,10 @@
 """Short libFuzzer runs of the C core's fuzz harnesses (core_c/fuzz/, docs/FUZZING.md).
 
 `make -C core_c fuzz-short` builds fuzz_restore, fuzz_state, fuzz_decisions,
-fuzz_pgh_json (Pittsburgh's position reader) and fuzz_pgh (Pittsburgh's decisions and
-mutated positions) with clang -fsanitize=fuzzer,address,undefined (the core compiled once,
-in the run's shared build directory: tests/core/_build.py) and runs each for FUZZ_SECONDS
+fuzz_pgh_json (Pittsburgh's position reader), fuzz_pgh (Pittsburgh's decisions and
+mutated positions) and fuzz_worths (the bots' evaluator in C on any params and summary)
+with clang -fsanitize=fuzzer,address,undefined (the core compiled once, in the run's
+shared build directory: tests/core/_build.py) and runs each for FUZZ_SECONDS
 (20 s by default; BRASS_FUZZ_SECONDS overrides) from the seed corpus in
 core_c/fuzz/corpus/. Any failed engine promise, sanitizer report or crash fails the test.
 Needs clang with its libFuzzer runtime (Debian: apt-get install -y clang libclang-rt-14-dev);
@@ -26,7 +27,8 @@ import brass
 from ._build import core_make
 from ._support import CORE, SNAPSHOT_HEADER
 
-HARNESSES = ("fuzz_restore", "fuzz_state", "fuzz_decisions", "fuzz_pgh_json", "fuzz_pgh")
+HARNESSES = ("fuzz_restore", "fuzz_state", "fuzz_decisions", "fuzz_pgh_json", "fuzz_pgh",
+             "fuzz_worths")
 CORPUS = CORE / "fuzz" / "corpus"
 SECONDS = int(os.environ.get("BRASS_FUZZ_SECONDS", "20"))
 # CI sets BRASS_FUZZ_RUNS: a fixed seed and number of runs make the session the same on every

@@ -64,12 +64,17 @@ def summaries_after_of(state: Any, rs: Ruleset, s: int, actions: Sequence[Sequen
                                     ffi.new("uint32_t[]", offsets), n, out, stride, lengths,
                                     reason, action_at, at)
     if err:
-        k, i = action_at[0], at[0]
-        ids = lists[k] if k < n else []
-        where = (f"actions[{k}]: ids[{i}]={ids[i]} ({rs.action_names[ids[i]]})"
-                 if i < len(ids) else f"actions[{k}]")
-        _raise(err, reason[0], where, rs=rs)
+        raise_for_action(err, reason[0], action_at[0], at[0], lists, rs)
     return [ffi.unpack(out + k * stride, lengths[k]) for k in range(n)]
+
+
+def raise_for_action(err: int, reason: int, k: int, i: int, lists: Sequence[Sequence[int]],
+                     rs: Ruleset) -> None:
+    """EngineError for a core call over many whole actions that refused action k at id i."""
+    ids = lists[k] if k < len(lists) else []
+    where = (f"actions[{k}]: ids[{i}]={ids[i]} ({rs.action_names[ids[i]]})"
+             if i < len(ids) else f"actions[{k}]")
+    _raise(err, reason, where, rs=rs)
 
 
 def compound_actions_of(state: Any, rs: Ruleset, limit: int) -> tuple[list[Compound], bool]:
