@@ -93,3 +93,16 @@ def test_null_pointers_are_bad_arguments() -> None:
     assert lib.brass_summary_worths(summary, 0, params, out) == lib.BRASS_E_BAD_ARGUMENT
     assert lib.brass_worths_after(ffi.NULL, -1, ffi.NULL, ffi.NULL, 0, params, out, ffi.NULL,
                                   ffi.NULL, ffi.NULL) == lib.BRASS_E_BAD_ARGUMENT
+
+
+@pytest.mark.parametrize("bad,code", [([-1], "UNKNOWN_ACTION"), ([10**6], "UNKNOWN_ACTION"),
+                                      ("ab", "INVALID_ARGUMENT"), ([], "INVALID_ARGUMENT"),
+                                      ([1.5], "INVALID_ARGUMENT")])
+def test_ids_checked_in_bulk_still_name_the_bad_one(bad: object, code: str) -> None:
+    game = brass.Game.new(2, seed=3)
+    listed, _ = game.compound_ids(limit=3)
+    params = evaluator_for("birmingham").worth_params
+    for call in (lambda actions: worths_after(game, actions, params), game.summaries_after):
+        with pytest.raises(brass.EngineError) as refused:
+            call([listed[0], bad])
+        assert refused.value.code == code

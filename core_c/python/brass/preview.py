@@ -9,7 +9,6 @@ import json
 from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import accumulate, chain
 from typing import Any
 
 from brass._core import ffi, lib
@@ -17,7 +16,7 @@ from brass.args import MAX_COMPOUND_LIMIT, _integer
 from brass.errors import EngineError
 from brass.events import decode_events
 from brass.registry import hooks_of
-from brass.rulesets import Ruleset, _id_list, _raise
+from brass.rulesets import Ruleset, _raise, id_lists
 from brass.views import _new_uncleared, _result_of, _view_json
 
 
@@ -50,12 +49,10 @@ def summaries_after_of(state: Any, rs: Ruleset, s: int, actions: Sequence[Sequen
     """brass_summaries_after: the summary after each whole action in `actions`, applied by
     seat index `s` (-1: the seat to act) to its own copy of `state`; EngineError (as
     apply_compound's, naming the action) for the first one refused."""
-    lists = [_id_list(ids, rs) for ids in actions]
-    n = len(lists)
+    flat, offsets = id_lists(actions, rs)
+    n = len(offsets) - 1
     if not n:
         return []
-    flat = list(chain.from_iterable(lists))
-    offsets = [0, *accumulate(len(ids) for ids in lists)]
     stride = lib.BRASS_SUMMARY_CAP
     out = _new_uncleared("int32_t[]", n * stride)
     lengths = ffi.new("int32_t[]", n)
@@ -64,7 +61,7 @@ def summaries_after_of(state: Any, rs: Ruleset, s: int, actions: Sequence[Sequen
                                     ffi.new("uint32_t[]", offsets), n, out, stride, lengths,
                                     reason, action_at, at)
     if err:
-        raise_for_action(err, reason[0], action_at[0], at[0], lists, rs)
+        raise_for_action(err, reason[0], action_at[0], at[0], actions, rs)
     return [ffi.unpack(out + k * stride, lengths[k]) for k in range(n)]
 
 

@@ -3,8 +3,9 @@ of actions, decisions and events; the registry by name; action ids, names and me
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from itertools import accumulate, chain
 from typing import Any
 
 from brass._core import ffi, lib
@@ -229,6 +230,23 @@ def _action_id(value: Any, what: str, rs: Ruleset = RULESETS[DEFAULT_RULESET]) -
         _raise(lib.BRASS_E_UNKNOWN_ACTION, what=f"{what}={action}" if "[" in what
                else f"action {action}", rs=rs)
     return action
+
+
+def id_lists(actions: Sequence[Sequence[int]], rs: Ruleset) -> tuple[list[int], list[int]]:
+    """Many compound actions' ids, flat, and where each starts (offsets, one more than the
+    actions). Tuples or lists of plain ints in range (listed actions, a search's thousands)
+    are checked in bulk; anything else action by action, as _id_list, the first bad one
+    named."""
+    if not isinstance(actions, Sequence):
+        actions = list(actions)
+    if set(map(type, actions)) <= {tuple, list}:
+        lengths = list(map(len, actions))
+        flat = list(chain.from_iterable(actions))
+        if 0 not in lengths and (not flat or (set(map(type, flat)) == {int} and min(flat) >= 0
+                                              and max(flat) < rs.num_actions)):
+            return flat, [0, *accumulate(lengths)]
+    lists = [_id_list(ids, rs) for ids in actions]
+    return list(chain.from_iterable(lists)), [0, *accumulate(map(len, lists))]
 
 
 def _id_list(ids: Iterable[int], rs: Ruleset) -> list[int]:

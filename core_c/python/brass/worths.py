@@ -12,12 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from itertools import accumulate, chain
 from typing import Any
 
 from brass._core import ffi, lib
 from brass.preview import raise_for_action
-from brass.rulesets import _id_list, get_ruleset
+from brass.rulesets import get_ruleset, id_lists
 
 # Levels of a Birmingham industry's tiles in the params (entry industry * WORTH_LEVELS + level).
 WORTH_LEVELS = lib.BRASS_WORTH_LEVELS
@@ -132,20 +131,19 @@ def worths_after(game: Any, actions: Sequence[Sequence[int]], params: WorthParam
     rs = game._rs
     if params.ruleset != rs.name:
         raise ValueError(f"the evaluator's facts are {params.ruleset}'s, the game is {rs.name}")
-    lists = [_id_list(ids, rs) for ids in actions]
-    n = len(lists)
+    flat, offsets = id_lists(actions, rs)
+    n = len(offsets) - 1
     if not n:
         return []
-    offsets = [0, *accumulate(len(ids) for ids in lists)]
     out = ffi.new("double[]", n * lib.BRASS_MAX_PLAYERS)
     reason, action_at, at = ffi.new("int *"), ffi.new("int *"), ffi.new("int *")
-    err = lib.brass_worths_after(game._g, -1, ffi.new("uint16_t[]", list(chain(*lists))),
+    err = lib.brass_worths_after(game._g, -1, ffi.new("uint16_t[]", flat),
                                  ffi.new("uint32_t[]", offsets), n, params._params, out,
                                  reason, action_at, at)
     if err == lib.BRASS_E_UNSUPPORTED:
         return None
     if err:
-        raise_for_action(err, reason[0], action_at[0], at[0], lists, rs)
+        raise_for_action(err, reason[0], action_at[0], at[0], actions, rs)
     players = game.num_players
     flat = ffi.unpack(out, n * lib.BRASS_MAX_PLAYERS)
     return [flat[k * lib.BRASS_MAX_PLAYERS: k * lib.BRASS_MAX_PLAYERS + players]
