@@ -42,7 +42,13 @@ import numpy as np
 
 import brass
 from brass_clients.bots.base import Bot, number_option, register
-from brass_clients.bots.greedy import SourceGroup, finish_action, plan_of, source_groups
+from brass_clients.bots.greedy import (
+    SourceGroup,
+    finish_action,
+    group_firsts,
+    listed_source_groups,
+    plan_of,
+)
 from brass_clients.bots.heuristic import Evaluator
 from brass_clients.bots.mcts import (
     MAX_ITERATIONS,
@@ -170,9 +176,8 @@ class ExpertBot(Bot):
                 rng: random.Random) -> int:
         net = self.value_net(game.ruleset)
         world = game.determinize(seat, rng.getrandbits(64))
-        listed, truncated = world.compound_ids(limit=self.root_limit)
+        listed, truncated, groups = listed_source_groups(world, self.root_limit)
         self._scored += len(listed) // LISTED_PER_POSITION
-        groups = source_groups(world.ruleset, listed)
         if truncated or not listed or (self._budget is not None
                                        and len(groups) > self._budget // 2):
             return self._staged(world, legal, seat, net, rng)
@@ -303,14 +308,12 @@ class ExpertBot(Bot):
 
     def _best_reply(self, world: brass.Game, actor: int,
                     net: ValueNet) -> tuple[int, ...] | None:
-        listed, _truncated = world.compound_ids(limit=self.reply_limit)
-        self._scored += len(listed) // LISTED_PER_POSITION
+        actions, listed = group_firsts(world, self.reply_limit)
+        self._scored += listed // LISTED_PER_POSITION
         if not listed:
             return None
-        groups = source_groups(world.ruleset, listed)
-        if self._room() < len(groups) + 1:  # its evaluations and the leaf's
+        if self._room() < len(actions) + 1:  # its evaluations and the leaf's
             raise _WorkSpent
-        actions = [next(iter(variants.values()))[0] for variants in groups]
         values = self._heuristic_after(world, actions, actor, net.evaluator)
         if len(values) < len(actions):  # the deadline came: this iteration is not counted
             raise _WorkSpent

@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from functools import lru_cache
-from itertools import compress
 
 import brass
+from brass.grouping import Grouping, group_actions, listed_groups
 from brass_clients.bots.base import Bot, number_option, register
 from brass_clients.bots.heuristic import Evaluator, checked_weights, evaluator_for
 
@@ -70,31 +70,54 @@ def off_board_source_ids(ruleset: str) -> frozenset[int]:
                      if name in ("market", "vanderbilt") or name.startswith("market:"))
 
 
-SourceGroup = dict[tuple[int, ...], list[tuple[int, ...]]]
+# A group's source variants (numbered by first appearance) -> each one's card variants.
+SourceGroup = dict[int, list[tuple[int, ...]]]
 
 
 def source_groups(ruleset: str, actions: Sequence[tuple[int, ...]]) -> list[SourceGroup]:
     """The actions grouped by what they do on the board apart from where off-board cubes
     come from (their ids without cards and market/Vanderbilt sources), in listing order;
-    each group maps its source variants (ids without cards, `_board_key`) to their card
-    variants."""
-    not_card, on_board = _id_filters(ruleset)
-    groups: dict[tuple[int, ...], SourceGroup] = {}
-    for ids in actions:
-        by_cards = tuple(compress(ids, map(not_card.__getitem__, ids)))  # _board_key
-        coarse = tuple(compress(by_cards, map(on_board.__getitem__, by_cards)))
-        groups.setdefault(coarse, {}).setdefault(by_cards, []).append(ids)
-    return list(groups.values())
+    each group maps its source variants (the ids without cards, `_board_key`) to their card
+    variants. The core groups them (`brass.grouping`)."""
+    board_drop, card_drop = _id_drops(ruleset)
+    rs = brass.get_ruleset(ruleset)
+    return _assembled(actions, group_actions(actions, board_drop, rs),
+                      group_actions(actions, card_drop, rs))
+
+
+def listed_source_groups(game: brass.Game, limit: int
+                         ) -> tuple[list[tuple[int, ...]], bool, list[SourceGroup]]:
+    """`game.compound_ids(limit)` and `source_groups` of its actions, in one listing."""
+    listed, truncated, (by_board, by_cards) = listed_groups(game, limit,
+                                                            _id_drops(game.ruleset))
+    return listed, truncated, _assembled(listed, by_board, by_cards)
+
+
+def group_firsts(game: brass.Game, limit: int) -> tuple[list[tuple[int, ...]], int]:
+    """The first action of each of `source_groups` (what a greedy actor scores) of the
+    first `limit` actions listed, and how many were listed."""
+    listed, _truncated, [(_group, first)] = listed_groups(game, limit,
+                                                          _id_drops(game.ruleset)[:1])
+    return [listed[k] for k in first], len(listed)
+
+
+def _assembled(actions: Sequence[tuple[int, ...]], by_board: Grouping,
+               by_cards: Grouping) -> list[SourceGroup]:
+    group, first = by_board
+    groups: list[SourceGroup] = [{} for _ in first]
+    for ids, board, variant in zip(actions, group, by_cards[0], strict=True):
+        groups[board].setdefault(variant, []).append(ids)
+    return groups
 
 
 @lru_cache(maxsize=8)
-def _id_filters(ruleset: str) -> tuple[bytes, bytes]:
-    """By id: 1 unless it discards a card (`card_ids`); 1 unless it takes a cube from off
-    the board (`off_board_source_ids`)."""
+def _id_drops(ruleset: str) -> tuple[bytes, bytes]:
+    """By id, what a group leaves out: 1 for a card (`card_ids`) or an off-board source
+    (`off_board_source_ids`); 1 for a card only (the source variants)."""
     cards, off_board = card_ids(ruleset), off_board_source_ids(ruleset)
     n = brass.get_ruleset(ruleset).num_actions
-    return (bytes(i not in cards for i in range(n)),
-            bytes(i not in off_board for i in range(n)))
+    return (bytes(i in cards or i in off_board for i in range(n)),
+            bytes(i in cards for i in range(n)))
 
 
 def ranked_actions(game: brass.Game, seat: int, evaluator: Evaluator, top: int,
@@ -113,9 +136,11 @@ def ranked_actions(game: brass.Game, seat: int, evaluator: Evaluator, top: int,
     variants scored, then the card variants of the best one (a card can cost something: a
     Pittsburgh whiskey)."""
     if candidates is None:
-        candidates, _truncated = game.compound_ids(limit=max_candidates)
+        _listed, _truncated, groups = listed_source_groups(game, max_candidates)
+    else:
+        groups = source_groups(game.ruleset, candidates)
     scored: list[tuple[float, int, SourceGroup]] = []
-    for checked, variants in enumerate(source_groups(game.ruleset, candidates)):
+    for checked, variants in enumerate(groups):
         if checked % 64 == 63 and stop is not None and stop():
             break
         first = next(iter(variants.values()))[0]

@@ -290,7 +290,7 @@ def _clock_and_worths(w: Any, players: int, more_eras: bool, cards_left: int,
                       seats: list[tuple[int, int, int]]) -> tuple[float, float, list[float]]:
     """What the game's clock makes of money and income, and each seat's worth before its
     tiles, from (money, vp, income level) a seat: (the share of the era left, VP a level of
-    income, the worths). The core's brass_summary_worths (core_c/src/evaluator/) follows it
+    income, the worths). The core's brass_summary_worths (core_c/src/bots/) follows it
     line for line, so both give the same floats."""
     era_turns = turns_per_era(players)
     turns_left_era = cards_left / (2 * players)

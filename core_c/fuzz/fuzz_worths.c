@@ -1,7 +1,10 @@
-/* libFuzzer harness for the bots' evaluator in C (brass_summary_worths): arbitrary params and
-   an arbitrary summary, then a real game's summary (a playout of a few decisions) valued
-   with the same params. Whatever the bytes, it answers BRASS_OK, BRASS_E_BAD_ARGUMENT or
-   BRASS_E_UNSUPPORTED, and reads nothing outside the params and the summary (ASan, UBSan). */
+/* libFuzzer harness for the bots' code in C (core_c/src/bots/). The evaluator
+   (brass_summary_worths): arbitrary params and an arbitrary summary, then a real game's
+   summary (a playout of a few decisions) valued with the same params; whatever the bytes, it
+   answers BRASS_OK, BRASS_E_BAD_ARGUMENT or BRASS_E_UNSUPPORTED. The grouping
+   (brass_group_actions): the summary's bytes as ids and action lengths, grouped by the
+   params' bytes as the drop table; every group number in range, the first of each group
+   its own. Neither reads outside its input (ASan, UBSan). */
 #include <stdint.h>
 #include <string.h>
 
@@ -24,6 +27,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     memcpy(summary, data, (size_t)len * sizeof(int32_t));
     double out[BRASS_MAX_PLAYERS];
     if (len > 0) check_answer(brass_summary_worths(summary, len, &p, out));
+
+    /* the grouping: up to 64 actions of 1-8 ids below 64 */
+    {
+        uint16_t ids[512];
+        uint32_t offsets[65];
+        int32_t group[64], first[64], table[128];
+        int actions = len > 64 ? 64 : len, at = 0;
+        offsets[0] = 0;
+        for (int k = 0; k < actions; k++) {
+            int length = 1 + (int)((uint32_t)summary[k] % 8);
+            for (int i = 0; i < length; i++, at++) ids[at] = (uint16_t)((summary[k] >> (3 + i)) & 63);
+            offsets[k + 1] = (uint32_t)at;
+        }
+        const uint8_t *drop = (const uint8_t *)&p;
+        int groups = brass_group_actions(ids, offsets, actions, drop, 64, group, first, table, 128);
+        FUZZ_CHECK(groups >= 0 || actions == 0, "grouping answered %d", groups);
+        for (int k = 0; k < actions; k++) {
+            FUZZ_CHECK(group[k] >= 0 && group[k] < groups, "group %d of %d", group[k], groups);
+            FUZZ_CHECK(first[group[k]] <= k && group[first[group[k]]] == group[k], "first");
+        }
+    }
 
     /* a real position of the params' ruleset */
     int ruleset = (int)((unsigned)p.ruleset % BRASS_NUM_RULESETS);

@@ -379,6 +379,15 @@ int brass_summary_worths(const int32_t *summary, int len, const BrassWorthParams
 int brass_worths_after(const BrassGame *g, int seat, const uint16_t *ids, const uint32_t *offsets,
                        int n, const BrassWorthParams *p, double *out, int *reason,
                        int *failed_action, int *failed_at);
+/* Whole actions (action k: ids[offsets[k]..offsets[k+1])) grouped by their ids less those
+   `drop` marks (drop[id] != 0 for id < num_ids; e.g. a bot's card ids): group[k] is action
+   k's group, the groups numbered by first appearance, first[g] the first action of group g.
+   `table` is the caller's scratch of table_size int32, a power of two at least 2n. Returns
+   the number of groups, or -BRASS_E_BAD_ARGUMENT (an id of num_ids or more, offsets going
+   back, a bad size or pointer). A search's grouping of the actions it lists. */
+int brass_group_actions(const uint16_t *ids, const uint32_t *offsets, int n, const uint8_t *drop,
+                        int num_ids, int32_t *group, int32_t *first, int32_t *table,
+                        int table_size);
 enum { POLICY_RANDOM = 0, POLICY_SANE = 1 };
 /* Play to the end with a random policy; returns decisions made or -error. */
 int brass_playout(BrassGame *g, int policy, uint64_t seed, int max_decisions);

@@ -1,5 +1,5 @@
 """The static evaluators value the core's summary (`Game.summary`) in the core
-(`brass.worths`: the C evaluators of core_c/src/evaluator/), not the view's JSON: the same
+(`brass.worths`: the C evaluators of core_c/src/bots/), not the view's JSON: the same
 values, float for float, as the Python formula on the spectator view (`values_of_view`), on
 positions of random and of greedy play (tiles flipped, links built, money spent), 2-4 players, and
 at the end of a game."""

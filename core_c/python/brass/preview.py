@@ -29,19 +29,30 @@ class Compound:
 def compound_ids_of(state: Any, rs: Ruleset, limit: int) -> tuple[list[tuple[int, ...]], bool]:
     """The ids of every complete compound action from `state` (canonical order), and
     whether the list was cut (at `limit` actions, at most MAX_COMPOUND_LIMIT)."""
+    ids, offsets, n, truncated = listed_compounds(state, rs, limit)
+    return id_tuples(ids, offsets, n), truncated
+
+
+def listed_compounds(state: Any, rs: Ruleset, limit: int) -> tuple[Any, Any, int, bool]:
+    """brass_compound_actions into new buffers: (ids, offsets, count, truncated)."""
     limit = _integer(limit, "limit", 0, MAX_COMPOUND_LIMIT)
-    ids = ffi.new("uint16_t[]", limit * 16)
+    ids = _new_uncleared("uint16_t[]", max(1, limit * 16))
     offs = ffi.new("uint32_t[]", limit + 1)
     trunc = ffi.new("int *")
     n = lib.brass_compound_actions(state, ids, limit * 16, offs, limit, trunc)
     if n < 0:
         _raise(-n, rs=rs)
+    return ids, offs, n, bool(trunc[0])
+
+
+def id_tuples(ids: Any, offsets: Any, n: int) -> list[tuple[int, ...]]:
+    """The n actions of a listing's buffers as id tuples."""
     # One copy of the core's buffer, then slices: indexing the cffi array id by id cost
     # ten times the core's own listing on a 45,000-action Pittsburgh turn.
     flat = array("H")
-    flat.frombytes(ffi.buffer(ids, offs[n] * 2))
-    ends = ffi.unpack(offs, n + 1)
-    return [tuple(flat[ends[k]:ends[k + 1]]) for k in range(n)], bool(trunc[0])
+    flat.frombytes(ffi.buffer(ids, offsets[n] * 2))
+    ends = ffi.unpack(offsets, n + 1)
+    return [tuple(flat[ends[k]:ends[k + 1]]) for k in range(n)]
 
 
 def summaries_after_of(state: Any, rs: Ruleset, s: int, actions: Sequence[Sequence[int]]

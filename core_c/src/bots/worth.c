@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "engine.h"
-#include "evaluator/worth.h"
+#include "bots/worth.h"
 
 /* The Python evaluators' _relative: a seat's worth less opponent_weight times the others'
    mean. */

@@ -2,7 +2,7 @@
    worth is its VP, its money and income while there is time to use them, its tiles (an
    unflipped one in part) and its links by the icons at their ends. docs/BOTS.md has the
    formula; each line below is one of PositionEvaluator.summary_worths's. */
-#include "evaluator/worth.h"
+#include "bots/worth.h"
 
 /* the summary's layout (bham_internal.h, docs/ENGINE_API.md) */
 #define HEAD 8

@@ -2,7 +2,7 @@
    the VP held, every VP the seat's board still scores at the era ends left (P59-P62), money,
    income and whiskey while there is time to use them. docs/PITTSBURGH.md ("Bots") says why;
    each line below is one of PittsburghEvaluator.summary_worths's. */
-#include "evaluator/worth.h"
+#include "bots/worth.h"
 
 /* the summary's layout (pittsburgh.h, docs/ENGINE_API.md) */
 #define HEAD 10
