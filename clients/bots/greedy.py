@@ -18,6 +18,8 @@ MAX_CANDIDATES = (1 << 31) - 1
 # id by id (docs/BOTS.md). Birmingham's lists are scored whole, as before.
 EVALUATIONS_BY_RULESET = {"pittsburgh": 200}
 MAX_EVALUATIONS = 1 << 20
+# Groups valued in one core call (`values_after`), and between looks at the clock.
+SCORED_TOGETHER = 64
 
 
 def finish_action(world: brass.Game, rng: random.Random) -> None:
@@ -140,11 +142,14 @@ def ranked_actions(game: brass.Game, seat: int, evaluator: Evaluator, top: int,
     else:
         groups = source_groups(game.ruleset, candidates)
     scored: list[tuple[float, int, SourceGroup]] = []
-    for checked, variants in enumerate(groups):
-        if checked % 64 == 63 and stop is not None and stop():
+    for start in range(0, len(groups), SCORED_TOGETHER):
+        if start > 0 and stop is not None and stop():
             break
-        first = next(iter(variants.values()))[0]
-        scored.append((GreedyBot._score(game, first, seat, evaluator), checked, variants))
+        chunk = groups[start:start + SCORED_TOGETHER]
+        values = evaluator.values_after(
+            game, [next(iter(variants.values()))[0] for variants in chunk])
+        scored.extend((row[seat], start + k, variants)
+                      for k, (row, variants) in enumerate(zip(values, chunk, strict=True)))
     scored.sort(key=lambda entry: -entry[0])
     ranked = [_best_variant(game, seat, evaluator, value, variants)
               for value, _, variants in scored[:top]]
@@ -159,13 +164,14 @@ def _best_variant(game: brass.Game, seat: int, evaluator: Evaluator, first_value
     card (`first_value` is the score of the group's first action)."""
     lists = list(variants.values())
     best_value, best = first_value, lists[0]
-    for same_board in lists[1:]:
-        value = GreedyBot._score(game, same_board[0], seat, evaluator)
-        if value > best_value:
-            best_value, best = value, same_board
+    others = evaluator.values_after(game, [same_board[0] for same_board in lists[1:]])
+    for row, same_board in zip(others, lists[1:], strict=True):
+        if row[seat] > best_value:
+            best_value, best = row[seat], same_board
     if len(best) == 1:
         return best_value, best[0]
-    return max(((GreedyBot._score(game, ids, seat, evaluator), ids) for ids in best),
+    cards = evaluator.values_after(game, best)
+    return max(((row[seat], ids) for row, ids in zip(cards, best, strict=True)),
                key=lambda entry: entry[0])
 
 
