@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from brass_clients.bots.expert import ExpertBot
-from brass_clients.bots.value_net import ValueNet, one_blas_thread
+from brass_clients.bots.value_net import LAYER_KEYS, ValueNet, one_blas_thread
 from brass_clients.train_value import (
     add_training_arguments,
     fit,
@@ -40,6 +40,17 @@ from brass_clients.train_value import (
 
 def file_digest(path: str | Path) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def network_digest(net: ValueNet) -> str:
+    """SHA-256 of a network's layers (not of its file: the file's `meta` holds CPU times, so
+    the same network trained again is another file): what names the games it played."""
+    digest = hashlib.sha256()
+    for key in LAYER_KEYS:
+        layer = np.ascontiguousarray(net.layers[key])
+        digest.update(f"{key}{layer.shape}".encode())
+        digest.update(layer.tobytes())
+    return digest.hexdigest()
 
 
 @lru_cache(maxsize=8)
@@ -100,7 +111,7 @@ def iterate(ruleset: str, seed: int, start_games: list[tuple[int, int]],
                                       "games": dict(_games_meta(start_games)),
                                       "valid_loss": net.meta["valid_loss"]}]
     for round_ in range(1, rounds + 1):
-        digest = file_digest(previous)
+        digest = network_digest(net)
         spec = generator_spec(previous, bot_options)
         data_seed = seed + round_
         for players, count in games:

@@ -4,7 +4,9 @@ a network from a file, and a tiny run of the loop (CI trains nothing heavy)."""
 from __future__ import annotations
 
 import random
+import re
 import shutil
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -12,7 +14,11 @@ import pytest
 import brass
 from brass_clients.bots import make_bot
 from brass_clients.bots.value_net import LAYER_KEYS, ValueNet, weights_path
-from brass_clients.expert_iteration import ExpertWithWeights, file_digest, iterate
+from brass_clients.expert_iteration import (
+    ExpertWithWeights,
+    iterate,
+    network_digest,
+)
 from brass_clients.train_value import run
 
 FAST_OPTIONS = "iterations=2:candidates=2"
@@ -79,14 +85,26 @@ def test_a_tiny_expert_iteration_is_reproducible_and_records_its_rounds(tmp_path
     rounds = first.meta["rounds"]
     assert [entry["round"] for entry in rounds] == [0, 1, 2]
     assert rounds[0]["bot"] == "greedy" and rounds[1]["bot"] == f"expert:{FAST_OPTIONS}"
-    # Round r's games were played by round r - 1's network, named by its digest.
+    # Round r's games were played by round r - 1's network, named by its layers' digest
+    # (round 0's file holds its CPU time: the same network in another file)
     data = tmp_path / "data-a"
-    assert rounds[1]["network_sha256"] == file_digest(data / "birmingham-round-0.npz")
-    assert rounds[2]["network_sha256"] == file_digest(data / "birmingham-round-1.npz")
+    round0 = ValueNet.load(data / "birmingham-round-0.npz")
+    assert rounds[1]["network_sha256"] == network_digest(round0)
+    assert rounds[2]["network_sha256"] == network_digest(
+        ValueNet.load(data / "birmingham-round-1.npz"))
+    # so a second run tags its datasets as the first did (and would find them)
+    assert network_digest(ValueNet.load(tmp_path / "data-b" / "birmingham-round-0.npz")) \
+        == rounds[1]["network_sha256"]
+
+    def tags(folder: Path) -> list[str]:
+        return sorted(re.findall(r"-([0-9a-f]{12})-s\d+-n\d+$", p.name)[0]
+                      for p in folder.iterdir() if "Expert" in p.name)
+
+    assert tags(data) == tags(tmp_path / "data-b") == sorted(
+        entry["network_sha256"][:12] for entry in rounds[1:])
     assert rounds[1]["positions"] < rounds[2]["positions"] == first.meta["positions"]
     # Round 0 is train_value's network from greedy's games, the same arguments.
     alone = run("birmingham", 5, [(2, 2)], tmp_path / "alone.npz", tmp_path / "data-a",
                 hidden=(4, 2), epochs=1, log=lambda _line: None)
-    round0 = ValueNet.load(data / "birmingham-round-0.npz")
     for key in LAYER_KEYS:
         assert np.array_equal(alone.layers[key], round0.layers[key])
