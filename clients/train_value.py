@@ -13,8 +13,8 @@
 3. An MLP (`value_net.forward_logits`) fitted with Adam on binary cross-entropy (soft
    targets), games split into training and validation sets, all drawn from `--seed`.
 
-The same arguments give the same weights (on the same numpy build). It prints the
-positions, the losses and the CPU time.
+The same arguments give the same weights (on the same numpy build and CPU kind: BLAS runs
+on TRAINING_BLAS_THREADS threads). It prints the positions, the losses and the CPU time.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 import brass
 from brass_clients.bots.heuristic import evaluator_for
@@ -43,6 +44,9 @@ from brass_clients.dataset import load, read_manifest, write_dataset
 # The evaluator's value / HEURISTIC_SCALE (20 VP) times 2: a logistic of value / 10 VP, the
 # scale that predicts greedy games' outcomes best (validation loss 0.570 on Birmingham).
 INITIAL_HEURISTIC_SLOPE = 2.0
+# BLAS threads of the training (the same weights on any machine of the same numpy build and
+# CPU kind with at least this many cores; the shipped weights were trained so).
+TRAINING_BLAS_THREADS = 2
 # Weight decay shrinks the MLP's correction and the observation's linear weights, not the
 # evaluator's slope.
 DECAYED = ("w1", "w2", "w3")
@@ -221,8 +225,13 @@ def fit(parts: list[Positions], *, seed: int, rng: np.random.Generator,
         log(f"{len(y)} positions ({int(valid.sum())} for validation); validation loss of "
             f"the constant {constant:.3f}: {base:.4f}, of the evaluator's logistic: "
             f"{heuristic:.4f}")
-    layers, losses = train(x, y, valid, hidden=hidden, epochs=epochs, batch=batch, lr=lr,
-                           weight_decay=weight_decay, rng=rng, log=log)
+    # BLAS's thread count changes the sums' order, so the weights: training always runs on
+    # TRAINING_BLAS_THREADS threads, whatever else the process limited them to (the
+    # expert's network sets one thread in a process that made an expert, as self-play
+    # does before its games; its round's network then came out otherwise).
+    with threadpool_limits(limits=TRAINING_BLAS_THREADS, user_api="blas"):
+        layers, losses = train(x, y, valid, hidden=hidden, epochs=epochs, batch=batch, lr=lr,
+                               weight_decay=weight_decay, rng=rng, log=log)
     facts = {"seed": seed, "positions": int(len(y)), "hidden": list(hidden),
              "epochs": epochs, "batch": batch, "lr": lr, "weight_decay": weight_decay,
              "target": "mcts.final_rewards",

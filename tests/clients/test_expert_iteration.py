@@ -108,3 +108,28 @@ def test_a_tiny_expert_iteration_is_reproducible_and_records_its_rounds(tmp_path
                 hidden=(4, 2), epochs=1, log=lambda _line: None)
     for key in LAYER_KEYS:
         assert np.array_equal(alone.layers[key], round0.layers[key])
+
+
+def test_training_gives_the_same_weights_whatever_blas_threads_the_process_has() -> None:
+    # A process that made an expert has BLAS on one thread (value_net.one_blas_thread):
+    # training there gave other weights than in a fresh process before training pinned
+    # its own thread count (train_value.TRAINING_BLAS_THREADS).
+    from threadpoolctl import threadpool_limits
+
+    from brass_clients.train_value import fit
+
+    data = np.random.default_rng(3)
+    x = data.standard_normal((20000, 978)).astype(np.float32)
+    y = (x[:, :5].sum(axis=1) > 0).astype(np.float32)
+    parts = [(x, y, np.arange(len(y)) // 50)]
+
+    def trained(threads: int) -> dict:
+        with threadpool_limits(limits=threads, user_api="blas"):
+            layers, _facts = fit(parts, seed=1, rng=np.random.default_rng(1), hidden=(64, 32),
+                                 epochs=1, batch=256, lr=1e-3, weight_decay=3.0,
+                                 valid_share=0.1, log=lambda _line: None)
+        return layers
+
+    one, two = trained(1), trained(2)
+    for key in LAYER_KEYS:
+        assert np.array_equal(one[key], two[key]), key
