@@ -11,9 +11,9 @@ At each decision that starts a choice (not the rest of an action it already chos
    value as one visit;
 2. runs iterations: a candidate picked by UCB1, a fresh re-deal, the candidate applied, then
    `depth` more whole actions, each its actor's best by the static evaluator (among the
-   first `reply_limit` listed: the opponents are modelled as greedy, the play the net was
-   trained on), and the position valued by the net for the seat (a finished game by
-   `mcts.final_rewards`);
+   first `reply_limit` listed: the opponents are modelled as greedy), and the position
+   valued by the net (trained by expert iteration on the expert's own games) for the seat
+   (a finished game by `mcts.final_rewards`);
 3. plays the most visited candidate (ties: the higher mean), its later decisions from memory.
 
 A decision with more whole actions than `root_limit` (or more groups than half of `work`)
