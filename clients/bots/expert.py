@@ -22,7 +22,8 @@ random completions of the action.
 With `ms` > 0 every step (the ranking, the iterations, the id-by-id choice) stops once the
 deciding thread has used that much CPU time (`time.thread_time`: the budget means the same
 on a busy machine); otherwise `iterations` bound the search, and `work` bounds the positions
-a decision scores (by the evaluator or the net, its main cost: 0.05-0.35 ms each; every
+a decision scores (by the evaluator or the net: 0.05-0.35 ms each when the bound was set,
+2-8 µs for the evaluator since it runs in the core, about 50 µs for the net; every
 LISTED_PER_POSITION actions listed count as one): an iteration whose reply would pass it is
 not started. Counted, not timed, so a decision is
 the same for a seed on any machine, and its worst time is bounded on Pittsburgh's largest
@@ -63,9 +64,11 @@ MAX_CANDIDATES = 1000
 MAX_DEPTH = 16
 MAX_LIMIT = 200_000  # brass.args.MAX_COMPOUND_LIMIT
 MAX_WORK = 1 << 30
-# Positions scored per decision by default (`work` -1), by ruleset: measured at about
-# 0.05 ms each in Birmingham and 0.08-0.13 ms in Pittsburgh (2-4 players), so that a
-# decision's worst stays well under a second of one core.
+# Positions scored per decision by default (`work` -1), by ruleset: set when a valuation
+# cost about 0.05 ms in Birmingham and 0.08-0.13 ms in Pittsburgh (2-4 players), so that a
+# decision's worst stayed well under a second of one core. The evaluator now runs in the
+# core (2-8 µs a position), and the worst decisions are 0.1-0.2 s; the bound is kept, as
+# the shipped networks and the strength runs were made with it.
 WORK_BY_RULESET = {"birmingham": 8000, "pittsburgh": 4000}
 # Listing and grouping whole actions costs about 4 µs an action (Pittsburgh, mid-game)
 # against 0.25-0.35 ms a position scored: the work bound counts this many listed actions
@@ -74,10 +77,11 @@ LISTED_PER_POSITION = 64
 VALUE_CHUNK = 256  # positions valued per net call (and between looks at the clock)
 CHECK_EVERY = 16  # positions scored by the evaluator between looks at the clock
 # The service's bot budget counts a search in playout decisions (service/bots/bot_seats.py).
-# Measured on Birmingham (2 players, mid-game): a reply (listing and scoring the actor's
-# actions) costs 4.7 ms, a leaf's valuing 0.1 ms, and mcts plays 4.6 µs per rollout
-# decision; the root's ranking, a greedy bot's whole decision, is not counted (greedy's is
-# not either).
+# Measured on Birmingham (2 players, mid-game) before the evaluator and the grouping moved
+# into the core: a reply (listing and scoring the actor's actions) cost 4.7 ms, a leaf's
+# valuing 0.1 ms, and mcts plays 4.6 µs per rollout decision; the root's ranking, a greedy
+# bot's whole decision, is not counted (greedy's is not either). A reply now costs about
+# 0.4 ms: the budget overcharges the expert (the safe side) until it is measured again.
 DECISIONS_PER_REPLY = 1000
 DECISIONS_PER_LEAF = 25
 
