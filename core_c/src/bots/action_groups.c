@@ -30,7 +30,7 @@ int brass_group_actions(const uint16_t *ids, const uint32_t *offsets, int n, con
                         int num_ids, int32_t *group, int32_t *first, int32_t *table,
                         int table_size) {
     if (!ids || !offsets || !drop || !group || !first || !table || n < 0 || num_ids <= 0 ||
-        table_size < 2 * n || table_size <= 0 || (table_size & (table_size - 1)))
+        table_size <= 0 || (int64_t)table_size < 2 * (int64_t)n || (table_size & (table_size - 1)))
         return -BRASS_E_BAD_ARGUMENT;
     for (int k = 0; k < n; k++) {
         if (offsets[k + 1] < offsets[k]) return -BRASS_E_BAD_ARGUMENT;
