@@ -108,7 +108,7 @@ def iterate(ruleset: str, seed: int, start_games: list[tuple[int, int]],
     parts = [positions(selfplay_data(data, ruleset, "greedy", players, count, seed),
                        stride, rng) for players, count in start_games]
     history: list[dict[str, Any]] = [{"round": 0, "bot": "greedy", "seed": seed,
-                                      "games": dict(_games_meta(start_games)),
+                                      "games": _games_meta(start_games),
                                       "valid_loss": net.meta["valid_loss"]}]
     for round_ in range(1, rounds + 1):
         digest = network_digest(net)
@@ -124,7 +124,7 @@ def iterate(ruleset: str, seed: int, start_games: list[tuple[int, int]],
         layers, facts = fit(parts, seed=seed, rng=rng, valid_share=0.1, batch=256,
                             lr=1e-3, log=log, **train_args)
         history.append({"round": round_, "bot": f"expert{':' + bot_options if bot_options else ''}",
-                        "seed": data_seed, "games": dict(_games_meta(games)),
+                        "seed": data_seed, "games": _games_meta(games),
                         "network_sha256": digest, "positions": facts["positions"],
                         "valid_loss": facts["valid_loss"]})
         meta = {"ruleset": ruleset, "stride": stride, "method": "expert iteration",
@@ -141,8 +141,8 @@ def iterate(ruleset: str, seed: int, start_games: list[tuple[int, int]],
     return net
 
 
-def _games_meta(games: list[tuple[int, int]]) -> list[tuple[str, int]]:
-    return [(str(players), count) for players, count in games]
+def _games_meta(games: list[tuple[int, int]]) -> dict[str, int]:
+    return {str(players): count for players, count in games}
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -36,23 +36,18 @@ def card_ids(ruleset: str) -> frozenset[int]:
                      if name.startswith("card:"))
 
 
-def _board_key(ids: tuple[int, ...], cards: frozenset[int]) -> tuple[int, ...]:
-    """The ids without the cards discarded: the evaluator does not look at hands, so
-    actions that differ only in their cards mostly score alike and are evaluated once per
-    group (then every variant of the best groups, as a card can cost something: whiskey
-    in a Pittsburgh build its card does not allow)."""
-    return tuple(i for i in ids if i not in cards)
-
-
 def board_groups(ruleset: str, actions: Sequence[tuple[int, ...]],
                  ) -> list[list[tuple[int, ...]]]:
     """The actions grouped by what they do on the board (their ids without the cards
-    discarded, `_board_key`), in listing order."""
-    cards = card_ids(ruleset)
-    groups: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
-    for ids in actions:
-        groups.setdefault(_board_key(ids, cards), []).append(ids)
-    return list(groups.values())
+    discarded), in listing order, grouped by the core (`brass.grouping`): the evaluator
+    does not look at hands, so actions that differ only in their cards mostly score alike
+    and are evaluated once per group (then every variant of the best groups, as a card can
+    cost something: whiskey in a Pittsburgh build its card does not allow)."""
+    group, first = group_actions(actions, _id_drops(ruleset)[1], brass.get_ruleset(ruleset))
+    groups: list[list[tuple[int, ...]]] = [[] for _ in first]
+    for ids, board in zip(actions, group, strict=True):
+        groups[board].append(ids)
+    return groups
 
 
 def plan_of(game: brass.Game, ids: tuple[int, ...]) -> dict[int, int]:
@@ -79,7 +74,7 @@ SourceGroup = dict[int, list[tuple[int, ...]]]
 def source_groups(ruleset: str, actions: Sequence[tuple[int, ...]]) -> list[SourceGroup]:
     """The actions grouped by what they do on the board apart from where off-board cubes
     come from (their ids without cards and market/Vanderbilt sources), in listing order;
-    each group maps its source variants (the ids without cards, `_board_key`) to their card
+    each group maps its source variants (the ids without cards, as `board_groups`) to their card
     variants. The core groups them (`brass.grouping`)."""
     board_drop, card_drop = _id_drops(ruleset)
     rs = brass.get_ruleset(ruleset)

@@ -9,6 +9,7 @@ import pytest
 
 import brass
 from brass._core import ffi, lib
+from brass.rulesets import id_lists
 from brass.worths import WorthParams, WorthTile, summary_worths, worths_after
 from brass_clients.bots.heuristic import evaluator_for
 
@@ -59,10 +60,7 @@ def test_the_params_must_be_the_games_ruleset() -> None:
     with pytest.raises(ValueError, match="birmingham's, the game is pittsburgh"):
         worths_after(game, listed, evaluator_for("birmingham").worth_params)
     out = ffi.new("double[]", 4 * len(listed))
-    ids = [i for action in listed for i in action]
-    offsets = [0]
-    for action in listed:
-        offsets.append(offsets[-1] + len(action))
+    ids, offsets = id_lists(listed, game.ruleset_info)
     err = lib.brass_worths_after(game._g, -1, ffi.new("uint16_t[]", ids),
                                  ffi.new("uint32_t[]", offsets), len(listed),
                                  evaluator_for("birmingham").worth_params._params, out,
