@@ -10,6 +10,9 @@ SHA-256) and `shard-00000.npz`, … (docs/DATASET.md lists the arrays). Game `i`
 `brass_clients.eval.game_seed(seed, i)` and every seat's bot draws from
 `bot_rng(seed, i, seat)`, as in `brass eval`: the same arguments write byte-identical shards
 (for bots whose budget is iterations, not seconds), with any number of workers.
+`bot="greedy_playout"` (options: greedy's and `epsilon`) plays greedy's games inside the
+core's batched playouts (`brass_greedy_playout_batch`), its random draws seeded from
+`bot_rng(seed, i, 0)`, and replays them here for the rows.
 """
 
 from __future__ import annotations
@@ -28,6 +31,8 @@ import numpy as np
 
 import brass
 from brass_clients.bots import make_bot
+from brass_clients.bots.base import parse_bot_spec
+from brass_clients.bots.greedy import GreedyPlayout
 from brass_clients.eval import bot_rng, game_seed
 from brass_clients.vector import outcome_rewards
 
@@ -51,25 +56,45 @@ def _visits(bot: Any, num_actions: int) -> np.ndarray | None:
     return row
 
 
+def playout_policy(spec: str) -> GreedyPlayout | None:
+    """The policy a spec names when it is played inside the core (`greedy_playout`, with
+    greedy's options and `epsilon`), else None (a bot, stepped from Python)."""
+    name, params = parse_bot_spec(spec)
+    if name != GreedyPlayout.name:
+        return None
+    try:
+        return GreedyPlayout(**params)
+    except TypeError as exc:
+        raise ValueError(f"bad options for {name!r}: {exc}") from None
+
+
 def play_shard(bot: str, players: int, seed: int, indices: Sequence[int],
                ruleset: str = brass.DEFAULT_RULESET,
                options: dict[str, Any] | None = None) -> dict[str, np.ndarray]:
-    """The arrays of one shard: games `indices` of the dataset, every seat played by `bot`."""
+    """The arrays of one shard: games `indices` of the dataset, every seat played by `bot`
+    (a policy played inside the core, `playout_policy`, is replayed here for the rows)."""
     rules = brass.get_ruleset(ruleset)
     rows: dict[str, list[Any]] = {field: [] for field in ROW_FIELDS}
     seeds, scores, rewards, offsets = [], [], [], [0]
+    in_core = playout_policy(bot)
     for index in indices:
-        bots = [make_bot(bot, allow_import=True) for _ in range(players)]
-        rngs = [bot_rng(seed, index, seat) for seat in range(players)]
         deal = game_seed(seed, index)
         game = brass.Game.new(players, seed=deal, ruleset=ruleset, options=options)
+        if in_core is not None:
+            played = iter(in_core.play(game, bot_rng(seed, index, 0).getrandbits(64)))
+        else:
+            bots = [make_bot(bot, allow_import=True) for _ in range(players)]
+            rngs = [bot_rng(seed, index, seat) for seat in range(players)]
         while not game.is_over:
             seat = game.current_seat
             assert seat is not None
             rows["observations"].append(game.observation(seat))
             rows["masks"].append(game.legal_mask())
-            option = bots[seat].choose(game, rngs[seat])
-            visits = _visits(bots[seat], rules.num_actions)
+            if in_core is not None:
+                option, visits = next(played), None
+            else:
+                option = bots[seat].choose(game, rngs[seat])
+                visits = _visits(bots[seat], rules.num_actions)
             rows["visits"].append(visits if visits is not None
                                   else np.zeros(rules.num_actions, dtype=np.float32))
             rows["has_visits"].append(visits is not None)
@@ -122,7 +147,8 @@ def write_dataset(out: str | Path, bot: str, games: int, players: int = 2, seed:
     shards and manifest are replaced) and return the manifest."""
     if games < 1 or shard_games < 1:
         raise ValueError("games and shard_games must be at least 1")
-    make_bot(bot, allow_import=True)  # a bad spec fails before any game
+    if playout_policy(bot) is None:  # a bad spec fails before any game
+        make_bot(bot, allow_import=True)
     used = brass.Game.new(players, seed=0, ruleset=ruleset,
                           options=options).replay_record()["options"]
     folder = Path(out)

@@ -5,7 +5,10 @@
         --out clients/bots/weights/value_birmingham.npz
 
 Round 0 trains a network on `greedy`'s self-play (`train_value.run`, the same arguments as
-that command's). Round r then lets `expert`, valuing its leaves with round r − 1's network,
+that command's): `--start-bot greedy` steps the bot from Python (the shipped weights' round
+0), `--start-bot greedy_playout` plays the same policy in the core's batched playouts
+(`brass_greedy_playout_batch`, docs/DATASET.md), several times as fast.
+Round r then lets `expert`, valuing its leaves with round r − 1's network,
 play `--games` against itself (`ExpertWithWeights`, dataset seed `seed + r`), and trains a
 fresh network on every round's positions so far (greedy's included): the network learns
 the outcomes of the stronger play it is meant to judge, and the next round's expert plays
@@ -93,7 +96,8 @@ def generator_spec(weights: Path, options: str) -> str:
 
 def iterate(ruleset: str, seed: int, start_games: list[tuple[int, int]],
             games: list[tuple[int, int]], rounds: int, out: Path, data: Path, *,
-            bot_options: str = "", stride: int = 3, hidden: tuple[int, int] = (64, 32),
+            bot_options: str = "", start_bot: str = "greedy", stride: int = 3,
+            hidden: tuple[int, int] = (64, 32),
             epochs: int = 2, weight_decay: float = 3.0, workers: int = 1,
             log: Any = print) -> ValueNet:
     started = time.process_time()
@@ -101,13 +105,13 @@ def iterate(ruleset: str, seed: int, start_games: list[tuple[int, int]],
     train_args: dict[str, Any] = {"hidden": hidden, "epochs": epochs,
                                   "weight_decay": weight_decay}
     previous = data / f"{ruleset}-round-0.npz"
-    net = run(ruleset, seed, start_games, previous, data, stride=stride, workers=workers,
-              log=log, **train_args)
+    net = run(ruleset, seed, start_games, previous, data, bot=start_bot, stride=stride,
+              workers=workers, log=log, **train_args)
     # Round 0's positions, drawn again as `run` drew them (its rng, from the seed).
     rng = np.random.default_rng(seed)
-    parts = [positions(selfplay_data(data, ruleset, "greedy", players, count, seed),
+    parts = [positions(selfplay_data(data, ruleset, start_bot, players, count, seed),
                        stride, rng) for players, count in start_games]
-    history: list[dict[str, Any]] = [{"round": 0, "bot": "greedy", "seed": seed,
+    history: list[dict[str, Any]] = [{"round": 0, "bot": start_bot, "seed": seed,
                                       "games": _games_meta(start_games),
                                       "valid_loss": net.meta["valid_loss"]}]
     for round_ in range(1, rounds + 1):
@@ -151,6 +155,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--start-games", type=parse_games,
                         default=parse_games("2:300,3:150,4:150"),
                         help="players:games of greedy self-play for round 0")
+    parser.add_argument("--start-bot", default="greedy", choices=("greedy", "greedy_playout"),
+                        help="round 0's self-play: greedy stepped from Python (the shipped "
+                             "weights'), or its policy in the core's batched playouts")
     parser.add_argument("--games", type=parse_games, default=parse_games("2:300,3:100,4:100"),
                         help="players:games of expert self-play per round")
     parser.add_argument("--rounds", type=int, default=1)
@@ -160,7 +167,8 @@ def main(argv: list[str] | None = None) -> None:
     if args.rounds < 1:
         parser.error("--rounds must be at least 1")
     iterate(args.ruleset, args.seed, args.start_games, args.games, args.rounds, args.out,
-            args.data, bot_options=args.bot_options, stride=args.stride,
+            args.data, bot_options=args.bot_options, start_bot=args.start_bot,
+            stride=args.stride,
             hidden=tuple(args.hidden), epochs=args.epochs, weight_decay=args.weight_decay,
             workers=args.workers)
 

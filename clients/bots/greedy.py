@@ -8,6 +8,7 @@ from functools import lru_cache
 
 import brass
 from brass.grouping import Grouping, group_actions, listed_groups
+from brass.playouts import greedy_playouts
 from brass_clients.bots.base import Bot, number_option, register
 from brass_clients.bots.heuristic import Evaluator, checked_weights, evaluator_for
 
@@ -299,3 +300,29 @@ class GreedyBot(Bot):
             trial.apply(option)
             scored.append((evaluator.value(trial, seat), rng.random(), option))
         return max(scored)[2]
+
+
+class GreedyPlayout:
+    """greedy's choice made inside C for whole games at a time (`brass.playouts.
+    greedy_playouts`: the same groups, staging and evaluator, ties drawn by the core's own
+    random numbers), with a chance `epsilon` of a random listed action instead: the
+    `greedy_playout` data source of `brass selfplay` (training data about ten times as fast
+    as stepping `GreedyBot` from Python). Not a Bot: it plays games, not one decision."""
+
+    name = "greedy_playout"
+
+    def __init__(self, epsilon: float = 0.0, max_candidates: int = 20000,
+                 evaluations: int = -1, **weights: float) -> None:
+        self.epsilon = number_option(self.name, "epsilon", epsilon, minimum=0.0, maximum=1.0)
+        self._greedy = GreedyBot(max_candidates, evaluations, **weights)
+
+    def play(self, game: brass.Game, seed: int) -> list[int]:
+        """The ids greedy plays from `game` to the end (`game` unchanged), drawn from `seed`."""
+        greedy = self._greedy
+        budget = greedy.budget(game.ruleset)
+        [ids] = greedy_playouts(
+            [game], greedy.evaluator_of(game.ruleset).worth_params,
+            drop=_id_drops(game.ruleset)[0],
+            max_actions=min(greedy.max_candidates, budget) if budget else greedy.max_candidates,
+            staged_evaluations=budget, epsilon=self.epsilon, seed=seed)
+        return ids

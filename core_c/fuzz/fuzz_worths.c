@@ -4,7 +4,9 @@
    answers BRASS_OK, BRASS_E_BAD_ARGUMENT or BRASS_E_UNSUPPORTED. The grouping
    (brass_group_actions): the summary's bytes as ids and action lengths, grouped by the
    params' bytes as the drop table; every group number in range, the first of each group
-   its own. Neither reads outside its input (ASan, UBSan). */
+   its own. The greedy playout (brass_greedy_playout_batch): a few decisions of that game
+   played with the params and the bytes as the drop table; BRASS_OK or an error code, every
+   recorded id legal when replayed. None reads outside its input (ASan, UBSan). */
 #include <stdint.h>
 #include <string.h>
 
@@ -62,5 +64,32 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     len = brass_summary(&g, summary, BRASS_SUMMARY_CAP);
     FUZZ_CHECK(len > 0, "brass_summary answered %d", len);
     check_answer(brass_summary_worths(summary, len, &p, out));
+
+    /* the greedy playout from there: a few decisions with these params */
+    {
+        enum { MAX_LISTED = 64, MAX_PLAYED = 12 };
+        static uint64_t scratch[1 << 13]; /* brass_greedy_scratch_size(64), 8-byte aligned */
+        static uint8_t drop[1 << 12];
+        static BrassGame copy, replay;
+        int num_ids = brass_num_actions(ruleset);
+        FUZZ_CHECK(num_ids > 0 && num_ids <= (int)sizeof drop, "%d ids", num_ids);
+        for (int i = 0; i < num_ids; i++) drop[i] = (uint8_t)(((const uint8_t *)&p)[i % sizeof p] & 1);
+        BrassGreedyPolicy policy = {&p, (size & 1) ? drop : NULL, num_ids, 1 + (int)(size % MAX_LISTED),
+                                    (int)(size % 50), (double)(size % 3) / 4.0, scratch,
+                                    sizeof scratch};
+        FUZZ_CHECK(brass_greedy_scratch_size(MAX_LISTED) <= sizeof scratch, "scratch too small");
+        uint16_t record[MAX_PLAYED];
+        int32_t played = 0;
+        memcpy(&copy, &g, sizeof g);
+        memcpy(&replay, &g, sizeof g);
+        int err = brass_greedy_playout_batch(&copy, sizeof copy, 1, &policy, seed, MAX_PLAYED,
+                                             record, MAX_PLAYED, &played);
+        FUZZ_CHECK(err == BRASS_OK || err == BRASS_E_BAD_ARGUMENT || err == BRASS_E_UNSUPPORTED,
+                   "brass_greedy_playout_batch answered %d", err);
+        FUZZ_CHECK(played >= 0 && played <= MAX_PLAYED, "%d played", played);
+        for (int i = 0; err == BRASS_OK && i < played; i++)
+            FUZZ_CHECK(brass_apply(&replay, -1, record[i], NULL, NULL) == BRASS_OK,
+                       "recorded id %d refused", record[i]);
+    }
     return 0;
 }

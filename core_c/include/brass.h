@@ -388,6 +388,35 @@ int brass_worths_after(const BrassGame *g, int seat, const uint16_t *ids, const 
 int brass_group_actions(const uint16_t *ids, const uint32_t *offsets, int n, const uint8_t *drop,
                         int num_ids, int32_t *group, int32_t *first, int32_t *table,
                         int table_size);
+/* The greedy playout policy (brass_greedy_playout_batch): brass_clients.bots.greedy's
+   choice made in C. `scratch`: brass_greedy_scratch_size(max_actions) bytes of the caller's,
+   8-byte aligned (the core allocates nothing). */
+#define BRASS_GREEDY_MAX_ACTIONS 100000
+typedef struct {
+    const BrassWorthParams *params; /* the evaluator valuing each whole action */
+    const uint8_t *drop; /* by id: 1 for the ids a group leaves out (brass_group_actions'); NULL:
+                            every listed action valued */
+    int num_ids;         /* drop's length: the ruleset's action count */
+    int max_actions;     /* whole actions listed a decision, 1..BRASS_GREEDY_MAX_ACTIONS */
+    int staged_evaluations; /* a listing past max_actions: the decision is made id by id, each
+                               id worth the best of random completions of its action, this many
+                               in all (0: the listed actions are valued) */
+    double epsilon;      /* chance of a uniformly random listed action instead of the best */
+    void *scratch;
+    size_t scratch_size;
+} BrassGreedyPolicy;
+/* Bytes of scratch for max_actions (0 when out of range). */
+size_t brass_greedy_scratch_size(int max_actions);
+/* n games (a batch, as brass_playout_batch's) played on by the greedy policy for the seat to
+   act until over or max_decisions decisions; game i's random draws from seed + i * a constant.
+   Game i's ids go to record + i * record_stride (NULL: not kept; record_stride at least
+   max_decisions) and their count to lengths[i], so that Python can replay the games.
+   BRASS_OK; BRASS_E_BAD_ARGUMENT (a bad batch, policy, scratch or params of another ruleset)
+   before any game is played; BRASS_E_UNSUPPORTED where the params do not value these games
+   (brass_summary_worths'), the games before it played. */
+int brass_greedy_playout_batch(void *games, size_t stride, int n, const BrassGreedyPolicy *policy,
+                               uint64_t seed, int max_decisions, uint16_t *record,
+                               int record_stride, int32_t *lengths);
 enum { POLICY_RANDOM = 0, POLICY_SANE = 1 };
 /* Play to the end with a random policy; returns decisions made or -error. */
 int brass_playout(BrassGame *g, int policy, uint64_t seed, int max_decisions);

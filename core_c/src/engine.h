@@ -35,4 +35,9 @@ int each_state_after(const BrassGame *g, int seat, const uint16_t *ids, const ui
                      int n, AfterVisitor visit, void *ctx, int *reason, int *failed_action,
                      int *failed_at);
 
+/* Batches (playout.c): slot i of games laid out `stride` bytes apart, and the ruleset of a
+   batch whose n slots all hold games of one ruleset fitting the stride (NULL otherwise) */
+BrassGame *batch_slot(void *games, size_t stride, int i);
+const BrassRuleset *batch_ruleset(void *games, size_t stride, int n);
+
 #endif

@@ -41,13 +41,13 @@ int brass_playout(BrassGame *g, int policy, uint64_t seed, int max_decisions) {
 }
 
 /* Slot i of a batch laid out `stride` bytes apart. */
-static BrassGame *batch_slot(void *games, size_t stride, int i) {
+BrassGame *batch_slot(void *games, size_t stride, int i) {
     return (BrassGame *)(void *)((uint8_t *)games + (size_t)i * stride);
 }
 
 /* The ruleset of a batch's games, when every slot holds a game of one ruleset whose state
    fits the stride (8-byte aligned, as every handle must be); NULL otherwise. */
-static const BrassRuleset *batch_ruleset(void *games, size_t stride, int n) {
+const BrassRuleset *batch_ruleset(void *games, size_t stride, int n) {
     if (stride < sizeof(BrassHeader) || stride % 8 != 0) return NULL;
     const BrassRuleset *rs = ruleset_of(batch_slot(games, stride, 0));
     if (!rs || stride < rs->state_size) return NULL;

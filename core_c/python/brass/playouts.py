@@ -1,8 +1,10 @@
-"""Games played to the end inside C by a playout policy: benchmarks (random_playouts) and
-many copies of one game (batch_playouts, behind Game.batch_playouts)."""
+"""Games played to the end inside C by a playout policy: benchmarks (random_playouts), many
+copies of one game (batch_playouts, behind Game.batch_playouts) and games of the bots'
+greedy policy with their decisions (greedy_playouts: training data at C speed)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -12,6 +14,7 @@ from brass.args import _INT32_MAX, MAX_BATCH, _c_options, _integer, _seed
 from brass.errors import EngineError
 from brass.rulesets import DEFAULT_RULESET, Ruleset, _raise, get_ruleset
 from brass.states import StateArray
+from brass.worths import WorthParams
 
 # The playout policies of the core, by name (Game.playout, batch_playouts, random_playouts).
 PLAYOUT_POLICIES = ("random", "sane")
@@ -75,3 +78,58 @@ def batch_playouts(state: Any, rs: Ruleset, players: int, n: int, seed: int,
         lib.brass_result(games.slot(i), res)
         out[i] = ffi.unpack(res.vp, players)  # int16_t[]: numpy takes no cdata slice
     return out
+
+
+# Decisions a greedy playout records a game at most (a Pittsburgh game takes under 1,000).
+MAX_GREEDY_DECISIONS = 1 << 14
+
+
+def greedy_playouts(games: Sequence[Any], params: WorthParams, *, drop: bytes | None = None,
+                    max_actions: int = 20000, staged_evaluations: int = 0,
+                    epsilon: float = 0.0, seed: int = 1,
+                    max_decisions: int = MAX_GREEDY_DECISIONS) -> list[list[int]]:
+    """Copies of `games` (Game objects of one ruleset, unchanged) played on inside C by the
+    greedy policy (brass_greedy_playout_batch: each whole action the best by the evaluator of
+    `params` for the seat to act, groups by `drop` as `brass.grouping`'s, a listing past
+    `max_actions` decided id by id with `staged_evaluations` evaluations, a random listed
+    action with probability `epsilon`), until over or `max_decisions` decisions; each copy's
+    ids in order, to replay with `Game.apply`."""
+    n = _integer(len(games), "games", 0, MAX_BATCH)
+    if not n:
+        return []
+    rs = games[0]._rs
+    if any(game._rs is not rs for game in games):
+        raise EngineError("INVALID_ARGUMENT", "the games are of several rulesets", None,
+                          "games")
+    if params.ruleset != rs.name:
+        raise ValueError(f"the evaluator's facts are {params.ruleset}'s, the games are "
+                         f"{rs.name}'s")
+    max_actions = _integer(max_actions, "max_actions", 1, lib.BRASS_GREEDY_MAX_ACTIONS)
+    max_decisions = _integer(max_decisions, "max_decisions", 0, MAX_GREEDY_DECISIONS)
+    if not 0.0 <= epsilon <= 1.0:
+        raise EngineError("INVALID_ARGUMENT", "epsilon must be in [0, 1]", None, "epsilon")
+    if drop is not None and len(drop) != rs.num_actions:
+        raise ValueError(f"drop has {len(drop)} entries, the ruleset {rs.num_actions} ids")
+    policy = ffi.new("BrassGreedyPolicy *")
+    policy.params = params._params
+    drop_buffer = ffi.new("uint8_t[]", drop) if drop is not None else ffi.NULL
+    policy.drop, policy.num_ids = drop_buffer, rs.num_actions
+    policy.max_actions = max_actions
+    policy.staged_evaluations = _integer(staged_evaluations, "staged_evaluations", 0, _INT32_MAX)
+    policy.epsilon = float(epsilon)
+    size = lib.brass_greedy_scratch_size(max_actions)
+    scratch = ffi.new("uint64_t[]", (size + 7) // 8)  # 8-byte aligned
+    policy.scratch, policy.scratch_size = scratch, size
+    states = StateArray(n, rs.state_size)
+    for i, game in enumerate(games):
+        lib.brass_clone(states.slot(i), game._g)
+    stride = max(max_decisions, 1)
+    record = ffi.new("uint16_t[]", n * stride)
+    lengths = ffi.new("int32_t[]", n)
+    err = lib.brass_greedy_playout_batch(states.games, states.stride, n, policy, _seed(seed),
+                                         max_decisions, record, stride, lengths)
+    if err == lib.BRASS_E_UNSUPPORTED:
+        raise ValueError("the evaluator's facts do not value these games (another table set)")
+    if err:
+        _raise(err, rs=rs)
+    return [ffi.unpack(record + i * stride, lengths[i]) for i in range(n)]
