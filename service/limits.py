@@ -368,6 +368,7 @@ class WatchLimiter:
 BOT_SEAT_MAX_MCTS_ITERATIONS = 1000
 # A server bot's whole search, in decisions played out a turn (iterations x rollout length,
 # bot_seats.search_cost): mcts:iterations=1000 (rollouts of 30), 50 rollouts to the end, or
-# `expert` at its default (32 x 1,025: about the CPU of mcts's 1000 iterations).
+# `expert` at its default (32 x 290: 9,280) or with up to 113 iterations (as measured by
+# brass_clients.bench_search_cost, about the CPU of mcts's 1000 iterations).
 BOT_SEAT_MAX_SEARCH_COST = 33_000
 BOT_MOVE_TIMEOUT_SECONDS = 30.0

@@ -77,13 +77,12 @@ LISTED_PER_POSITION = 64
 VALUE_CHUNK = 256  # positions valued per net call (and between looks at the clock)
 CHECK_EVERY = 16  # positions scored by the evaluator between looks at the clock
 # The service's bot budget counts a search in playout decisions (service/bots/bot_seats.py).
-# Measured on Birmingham (2 players, mid-game) before the evaluator and the grouping moved
-# into the core: a reply (listing and scoring the actor's actions) cost 4.7 ms, a leaf's
-# valuing 0.1 ms, and mcts plays 4.6 µs per rollout decision; the root's ranking, a greedy
-# bot's whole decision, is not counted (greedy's is not either). A reply now costs about
-# 0.4 ms: the budget overcharges the expert (the safe side) until it is measured again.
-DECISIONS_PER_REPLY = 1000
-DECISIONS_PER_LEAF = 25
+# Measured by `python -m brass_clients.bench_search_cost` (both rulesets, 2 and 4 players,
+# in the unit of each ruleset's own mcts rollout decision): a reply costs 115-200 rollout
+# decisions and a leaf 5-31; these are the largest with a quarter more. The root's ranking,
+# a greedy bot's whole decision, is not counted (greedy's is not either).
+DECISIONS_PER_REPLY = 250
+DECISIONS_PER_LEAF = 40
 
 
 class _WorkSpent(Exception):

@@ -28,13 +28,16 @@ def test_batches_take_expert_by_name_but_not_its_time_budget() -> None:
 
 def test_a_seat_counts_the_expert_search_in_its_budget() -> None:
     default = make_bot("expert")
-    assert search_cost(default) == 32 * (1000 + 25)  # iterations x (reply + leaf)
-    assert search_cost(make_bot("expert:depth=4")) == 32 * (4 * 1000 + 25)
-    assert search_cost(make_bot("expert:depth=0:iterations=10")) == 10 * 25
-    for fits in ("expert", "expert:iterations=24"):  # the default fits a server seat
+    assert search_cost(default) == 32 * (250 + 40)  # iterations x (reply + leaf)
+    assert search_cost(make_bot("expert:depth=4")) == 32 * (4 * 250 + 40)
+    assert search_cost(make_bot("expert:depth=0:iterations=10")) == 10 * 40
+    for fits in ("expert", "expert:iterations=113"):  # the default fits a server seat
         assert search_cost(make_bot(fits)) <= BOT_SEAT_MAX_SEARCH_COST
         assert check_seat_bot(fits, BOT_SEAT_MAX_MCTS_ITERATIONS, "bot",
                               BOT_SEAT_MAX_SEARCH_COST) == fits
+    with pytest.raises(ServiceError):  # one iteration more than fits
+        check_seat_bot("expert:iterations=114", BOT_SEAT_MAX_MCTS_ITERATIONS, "bot",
+                       BOT_SEAT_MAX_SEARCH_COST)
     with pytest.raises(ServiceError) as refused:
         check_seat_bot("expert:iterations=500", BOT_SEAT_MAX_MCTS_ITERATIONS,
                        "bot_seats[1].bot", BOT_SEAT_MAX_SEARCH_COST)
