@@ -392,6 +392,7 @@ int brass_group_actions(const uint16_t *ids, const uint32_t *offsets, int n, con
    choice made in C. `scratch`: brass_greedy_scratch_size(max_actions) bytes of the caller's,
    8-byte aligned (the core allocates nothing). */
 #define BRASS_GREEDY_MAX_ACTIONS 100000
+#define BRASS_GREEDY_MAX_STAGED 1048576
 typedef struct {
     const BrassWorthParams *params; /* the evaluator valuing each whole action */
     const uint8_t *drop; /* by id: 1 for the ids a group leaves out (brass_group_actions'); NULL:
@@ -400,7 +401,8 @@ typedef struct {
     int max_actions;     /* whole actions listed a decision, 1..BRASS_GREEDY_MAX_ACTIONS */
     int staged_evaluations; /* a listing past max_actions: the decision is made id by id, each
                                id worth the best of random completions of its action, this many
-                               in all (0: the listed actions are valued) */
+                               in all, at most BRASS_GREEDY_MAX_STAGED (0: the listed actions
+                               are valued) */
     double epsilon;      /* chance of a uniformly random listed action instead of the best */
     void *scratch;
     size_t scratch_size;

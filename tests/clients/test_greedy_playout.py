@@ -123,6 +123,8 @@ def test_what_does_not_fit_is_refused() -> None:
         greedy_playouts([game], birmingham, epsilon=1.5)
     with pytest.raises(EngineError, match="max_actions"):
         greedy_playouts([game], birmingham, max_actions=0)
+    with pytest.raises(EngineError, match="staged_evaluations"):
+        greedy_playouts([game], birmingham, staged_evaluations=(1 << 20) + 1)
     with pytest.raises(ValueError, match="drop has 3 entries"):
         greedy_playouts([game], birmingham, drop=b"\0\0\0")
     assert greedy_playouts([], birmingham) == []

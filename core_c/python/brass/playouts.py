@@ -115,7 +115,8 @@ def greedy_playouts(games: Sequence[Any], params: WorthParams, *, drop: bytes | 
     drop_buffer = ffi.new("uint8_t[]", drop) if drop is not None else ffi.NULL
     policy.drop, policy.num_ids = drop_buffer, rs.num_actions
     policy.max_actions = max_actions
-    policy.staged_evaluations = _integer(staged_evaluations, "staged_evaluations", 0, _INT32_MAX)
+    policy.staged_evaluations = _integer(staged_evaluations, "staged_evaluations", 0,
+                                         lib.BRASS_GREEDY_MAX_STAGED)
     policy.epsilon = float(epsilon)
     size = lib.brass_greedy_scratch_size(max_actions)
     scratch = ffi.new("uint64_t[]", (size + 7) // 8)  # 8-byte aligned

@@ -15,6 +15,8 @@
 
 #define IDS_PER_ACTION 16 /* as brass.preview lists: ids of the buffer a listed action */
 #define TIE 1e-9          /* values this close are equal (greedy.py's tolerance) */
+#define COMPLETION_CAP 64 /* decisions a random completion plays at most (an action takes
+                             far fewer; the cap bounds the loop whatever the state) */
 
 /* The scratch's arrays, carved from the caller's bytes (8-byte aligned pieces). */
 typedef struct {
@@ -168,7 +170,8 @@ static int best_staged_id(const BrassGame *g, int seat, const uint16_t *opts, in
             memcpy(&trial, g, rs->state_size);
             int err = brass_apply(&trial, -1, opts[i], NULL, NULL);
             uint16_t more[BRASS_MAX_ACTIONS];
-            while (!err && !trial.header.game_over && !rs->at_action_start(&trial)) {
+            for (int d = 0; !err && d < COMPLETION_CAP && !trial.header.game_over &&
+                            !rs->at_action_start(&trial); d++) {
                 int m = rs->legal(&trial, more, BRASS_MAX_ACTIONS);
                 if (m <= 0) return BRASS_E_ILLEGAL; /* cannot happen in a valid state */
                 err = brass_apply(&trial, -1, more[rng_below(rng, (uint32_t)m)], NULL, NULL);
@@ -257,6 +260,7 @@ static int policy_ok(const BrassGreedyPolicy *p, const BrassRuleset *rs, int rul
            p->max_actions <= BRASS_GREEDY_MAX_ACTIONS &&
            p->scratch_size >= brass_greedy_scratch_size(p->max_actions) &&
            ((uintptr_t)p->scratch & 7) == 0 && p->staged_evaluations >= 0 &&
+           p->staged_evaluations <= BRASS_GREEDY_MAX_STAGED &&
            p->epsilon >= 0.0 && p->epsilon <= 1.0 &&
            (!p->drop || p->num_ids == rs->num_actions) && p->params->ruleset == ruleset;
 }
