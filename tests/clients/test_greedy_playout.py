@@ -141,7 +141,8 @@ def test_the_core_refuses_a_short_scratch_and_a_short_record() -> None:
     states = StateArray(1, rs.state_size)
     lib.brass_clone(states.slot(0), game._g)
     policy = ffi.new("BrassGreedyPolicy *")
-    policy.params = evaluator_for("birmingham").worth_params._params
+    params = evaluator_for("birmingham").worth_params  # kept: the policy points into it
+    policy.params = params._params
     policy.num_ids, policy.max_actions = rs.num_actions, 100
     size = lib.brass_greedy_scratch_size(100)
     assert size > 0 and lib.brass_greedy_scratch_size(0) == 0
@@ -182,3 +183,12 @@ def test_a_greedy_playout_dataset_replays_and_is_reproducible(tmp_path: Any) -> 
         assert game.is_over and game.scores() == data.scores[k].tolist()
     assert not data.has_visits.any()
     assert np.all(data.scores.sum(axis=1) > 150)  # greedy's games, not random ones
+
+
+def test_the_benchmark_prints_a_row_a_ruleset(capsys: pytest.CaptureFixture[str]) -> None:
+    from brass_clients.bench_greedy_playout import main
+
+    main(["--games", "1", "--rounds", "1", "--players", "2"])
+    rows = [line.split(" | ") for line in capsys.readouterr().out.splitlines()[1:]]
+    assert [row[:2] for row in rows] == [["birmingham", "2"], ["pittsburgh", "2"]]
+    assert all(row[4].endswith("x") and float(row[4][:-1]) > 0 for row in rows)
