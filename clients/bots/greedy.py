@@ -306,8 +306,9 @@ class GreedyPlayout:
     """greedy's choice made inside C for whole games at a time (`brass.playouts.
     greedy_playouts`: the same groups, staging and evaluator, ties drawn by the core's own
     random numbers), with a chance `epsilon` of a random listed action instead: the
-    `greedy_playout` data source of `brass selfplay` (training data about ten times as fast
-    as stepping `GreedyBot` from Python). Not a Bot: it plays games, not one decision."""
+    `greedy_playout` data source of `brass selfplay` (its games about seven times as fast as
+    stepping `GreedyBot` from Python: `brass_clients.bench_greedy_playout`). Not a Bot: it
+    plays games, not one decision."""
 
     name = "greedy_playout"
 
