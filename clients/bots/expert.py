@@ -78,9 +78,9 @@ VALUE_CHUNK = 256  # positions valued per net call (and between looks at the clo
 CHECK_EVERY = 16  # positions scored by the evaluator between looks at the clock
 # The service's bot budget counts a search in playout decisions (service/bots/bot_seats.py).
 # Measured by `python -m brass_clients.bench_search_cost` (both rulesets, 2 and 4 players,
-# in the unit of each ruleset's own mcts rollout decision): a reply costs 115-200 rollout
-# decisions and a leaf 5-31; these are the largest with a quarter more. The root's ranking,
-# a greedy bot's whole decision, is not counted (greedy's is not either).
+# in the unit of each ruleset's own mcts rollout decision): a reply costs 98-200 rollout
+# decisions and a leaf 2-31 (two runs); these are the largest with a quarter more. The
+# root's ranking, a greedy bot's whole decision, is not counted (greedy's is not either).
 DECISIONS_PER_REPLY = 250
 DECISIONS_PER_LEAF = 40
 
