@@ -8,6 +8,7 @@
    played with the params and the bytes as the drop table; BRASS_OK or an error code, every
    recorded id legal when replayed. None reads outside its input (ASan, UBSan). */
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "brass.h"
@@ -65,19 +66,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     FUZZ_CHECK(len > 0, "brass_summary answered %d", len);
     check_answer(brass_summary_worths(summary, len, &p, out));
 
-    /* the greedy playout from there: a few decisions with these params */
-    {
+    /* the greedy playout from there: a few decisions with these params, listing as many
+       actions as the input's size says, then listing one only and staging the rest */
+    for (int config = 0; config < 2; config++) {
         enum { MAX_LISTED = 64, MAX_PLAYED = 12 };
-        static uint64_t scratch[1 << 13]; /* brass_greedy_scratch_size(64), 8-byte aligned */
         static uint8_t drop[1 << 12];
         static BrassGame copy, replay;
         int num_ids = brass_num_actions(ruleset);
         FUZZ_CHECK(num_ids > 0 && num_ids <= (int)sizeof drop, "%d ids", num_ids);
         for (int i = 0; i < num_ids; i++) drop[i] = (uint8_t)(((const uint8_t *)&p)[i % sizeof p] & 1);
-        BrassGreedyPolicy policy = {&p, (size & 1) ? drop : NULL, num_ids, 1 + (int)(size % MAX_LISTED),
-                                    (int)(size % 50), (double)(size % 3) / 4.0, scratch,
-                                    sizeof scratch};
-        FUZZ_CHECK(brass_greedy_scratch_size(MAX_LISTED) <= sizeof scratch, "scratch too small");
+        int listed = config ? 1 : 1 + (int)(size % MAX_LISTED);
+        int staged = config ? 8 : (int)(size % 50);
+        /* exactly the size asked for, so that ASan sees a write past it */
+        size_t scratch_size = brass_greedy_scratch_size(listed);
+        void *scratch = malloc(scratch_size);
+        FUZZ_CHECK(scratch != NULL, "no memory");
+        BrassGreedyPolicy policy = {&p, (size & 1) ? drop : NULL, num_ids, listed, staged,
+                                    (double)(size % 3) / 4.0, scratch, scratch_size};
         uint16_t record[MAX_PLAYED];
         int32_t played = 0;
         memcpy(&copy, &g, sizeof g);
@@ -90,6 +95,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         for (int i = 0; err == BRASS_OK && i < played; i++)
             FUZZ_CHECK(brass_apply(&replay, -1, record[i], NULL, NULL) == BRASS_OK,
                        "recorded id %d refused", record[i]);
+        free(scratch);
     }
     return 0;
 }

@@ -95,6 +95,21 @@ def test_the_same_seed_plays_the_same_game_and_the_game_is_unchanged() -> None:
                            max_decisions=7)[0] == first[0][:7]
 
 
+@pytest.mark.parametrize("ruleset", ["birmingham", "pittsburgh"])
+def test_a_listing_of_one_stages_the_decisions_to_a_legal_end(ruleset: str) -> None:
+    """max_actions 1: every decision of more than one whole action is made id by id (the
+    staged path, its ties pooled in scratch sized for every legal id), or by single ids."""
+    evaluator = evaluator_for(ruleset)
+    game = brass.Game.new(3, seed=6, ruleset=ruleset)
+    for staged in (0, 6):
+        [ids] = greedy_playouts([game], evaluator.worth_params, drop=_id_drops(ruleset)[0],
+                                max_actions=1, staged_evaluations=staged, seed=1)
+        replay = brass.Game.new(3, seed=6, ruleset=ruleset)
+        for option in ids:
+            replay.apply(option)
+        assert replay.is_over
+
+
 def test_epsilon_one_plays_random_listed_actions_to_a_legal_end() -> None:
     evaluator = evaluator_for("birmingham")
     game = brass.Game.new(2, seed=4)

@@ -35,11 +35,17 @@ static int table_size_for(int max_actions) {
 
 static size_t round8(size_t n) { return (n + 7) & ~(size_t)7; }
 
+/* The pool of tied choices holds listed actions or legal ids (a staged or single-id
+   decision), whichever can be more. */
+static size_t pool_size(int max_actions) {
+    return (size_t)(max_actions > BRASS_MAX_ACTIONS ? max_actions : BRASS_MAX_ACTIONS);
+}
+
 size_t brass_greedy_scratch_size(int max_actions) {
     if (max_actions < 1 || max_actions > BRASS_GREEDY_MAX_ACTIONS) return 0;
     size_t m = (size_t)max_actions;
     return round8(m * sizeof(double)) + round8((m + 1) * sizeof(uint32_t)) +
-           4 * round8(m * sizeof(int32_t)) +
+           2 * round8(m * sizeof(int32_t)) + round8(pool_size(max_actions) * sizeof(int32_t)) +
            round8((size_t)table_size_for(max_actions) * sizeof(int32_t)) +
            round8(m * IDS_PER_ACTION * sizeof(uint16_t));
 }
@@ -58,7 +64,7 @@ static Scratch scratch_of(const BrassGreedyPolicy *p) {
     s.offsets = carve(&at, (m + 1) * sizeof(uint32_t));
     s.group = carve(&at, m * sizeof(int32_t));
     s.first = carve(&at, m * sizeof(int32_t));
-    s.chosen = carve(&at, m * sizeof(int32_t));
+    s.chosen = carve(&at, pool_size(p->max_actions) * sizeof(int32_t));
     s.table_size = table_size_for(p->max_actions);
     s.table = carve(&at, (size_t)s.table_size * sizeof(int32_t));
     s.ids_cap = (int)(m * IDS_PER_ACTION);
