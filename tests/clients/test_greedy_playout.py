@@ -13,7 +13,7 @@ import pytest
 
 import brass
 from brass.errors import EngineError
-from brass.playouts import greedy_playouts
+from brass.playouts import MAX_GREEDY_BATCH, greedy_playouts
 from brass_clients.bots.greedy import GreedyBot, GreedyPlayout, _id_drops
 from brass_clients.bots.heuristic import evaluator_for
 from brass_clients.dataset import load, playout_policy, write_dataset
@@ -143,6 +143,8 @@ def test_what_does_not_fit_is_refused() -> None:
     with pytest.raises(ValueError, match="drop has 3 entries"):
         greedy_playouts([game], birmingham, drop=b"\0\0\0")
     assert greedy_playouts([], birmingham) == []
+    with pytest.raises(EngineError, match="games"):  # a call's record stays bounded
+        greedy_playouts([game] * (MAX_GREEDY_BATCH + 1), birmingham)
     with pytest.raises(ValueError, match="epsilon"):
         GreedyPlayout(epsilon=-0.1)
 

@@ -80,8 +80,10 @@ def batch_playouts(state: Any, rs: Ruleset, players: int, n: int, seed: int,
     return out
 
 
-# Decisions a greedy playout records a game at most (a Pittsburgh game takes under 1,000).
+# Decisions a greedy playout records a game at most (a Pittsburgh game takes under 1,000),
+# and games a call plays: its record is at most 128 MiB.
 MAX_GREEDY_DECISIONS = 1 << 14
+MAX_GREEDY_BATCH = 1 << 12
 
 
 def greedy_playouts(games: Sequence[Any], params: WorthParams, *, drop: bytes | None = None,
@@ -94,7 +96,7 @@ def greedy_playouts(games: Sequence[Any], params: WorthParams, *, drop: bytes | 
     `max_actions` decided id by id with `staged_evaluations` evaluations, a random listed
     action with probability `epsilon`), until over or `max_decisions` decisions; each copy's
     ids in order, to replay with `Game.apply`."""
-    n = _integer(len(games), "games", 0, MAX_BATCH)
+    n = _integer(len(games), "games", 0, MAX_GREEDY_BATCH)
     if not n:
         return []
     rs = games[0]._rs
