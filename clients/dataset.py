@@ -81,7 +81,7 @@ def play_shard(bot: str, players: int, seed: int, indices: Sequence[int],
         deal = game_seed(seed, index)
         game = brass.Game.new(players, seed=deal, ruleset=ruleset, options=options)
         if in_core is not None:
-            played = in_core.play(game, bot_rng(seed, index, 0).getrandbits(64))
+            played = iter(in_core.play(game, bot_rng(seed, index, 0).getrandbits(64)))
         else:
             bots = [make_bot(bot, allow_import=True) for _ in range(players)]
             rngs = [bot_rng(seed, index, seat) for seat in range(players)]
@@ -91,10 +91,9 @@ def play_shard(bot: str, players: int, seed: int, indices: Sequence[int],
             rows["observations"].append(game.observation(seat))
             rows["masks"].append(game.legal_mask())
             if in_core is not None:
-                step = len(rows["actions"]) - offsets[-1]
-                if step >= len(played):  # the core stops a game at MAX_GREEDY_DECISIONS
+                option, visits = next(played, None), None
+                if option is None:  # the core stops a game at MAX_GREEDY_DECISIONS
                     raise RuntimeError(f"game {index}: the playout ended before the game")
-                option, visits = played[step], None
             else:
                 option = bots[seat].choose(game, rngs[seat])
                 visits = _visits(bots[seat], rules.num_actions)

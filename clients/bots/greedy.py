@@ -246,7 +246,7 @@ class GreedyBot(Bot):
             return legal[0]
         evaluator = self.evaluator_of(game.ruleset)
         budget = self.budget(game.ruleset)
-        limit = min(self.max_candidates, budget) if budget else self.max_candidates
+        limit = self.listing_limit(game.ruleset)
         candidates, truncated = game.compound_actions(limit=limit)
         if budget and truncated:  # too many whole actions to score: this id first
             return self._staged(game, legal, seat, rng, evaluator, budget)
@@ -269,6 +269,11 @@ class GreedyBot(Bot):
         ids = rng.choice(best)
         self._remember(game, ids)
         return ids[0]
+
+    def listing_limit(self, ruleset: str) -> int:
+        """Whole actions listed a decision: past the budget's evaluations it is staged."""
+        budget = self.budget(ruleset)
+        return min(self.max_candidates, budget) if budget else self.max_candidates
 
     def budget(self, ruleset: str) -> int:
         """Evaluations past which a decision is staged (0: never)."""
@@ -320,10 +325,8 @@ class GreedyPlayout:
     def play(self, game: brass.Game, seed: int) -> list[int]:
         """The ids greedy plays from `game` to the end (`game` unchanged), drawn from `seed`."""
         greedy = self._greedy
-        budget = greedy.budget(game.ruleset)
         [ids] = greedy_playouts(
             [game], greedy.evaluator_of(game.ruleset).worth_params,
-            drop=_id_drops(game.ruleset)[0],
-            max_actions=min(greedy.max_candidates, budget) if budget else greedy.max_candidates,
-            staged_evaluations=budget, epsilon=self.epsilon, seed=seed)
+            drop=_id_drops(game.ruleset)[0], max_actions=greedy.listing_limit(game.ruleset),
+            staged_evaluations=greedy.budget(game.ruleset), epsilon=self.epsilon, seed=seed)
         return ids

@@ -68,13 +68,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 
     /* the greedy playout from there: a few decisions with these params, listing as many
        actions as the input's size says, then listing one only and staging the rest */
+    enum { MAX_LISTED = 64, MAX_PLAYED = 12 };
+    static uint8_t drop[1 << 12];
+    int num_ids = brass_num_actions(ruleset);
+    FUZZ_CHECK(num_ids > 0 && num_ids <= (int)sizeof drop, "%d ids", num_ids);
+    for (int i = 0; i < num_ids; i++) drop[i] = (uint8_t)(((const uint8_t *)&p)[i % sizeof p] & 1);
     for (int config = 0; config < 2; config++) {
-        enum { MAX_LISTED = 64, MAX_PLAYED = 12 };
-        static uint8_t drop[1 << 12];
         static BrassGame copy, replay;
-        int num_ids = brass_num_actions(ruleset);
-        FUZZ_CHECK(num_ids > 0 && num_ids <= (int)sizeof drop, "%d ids", num_ids);
-        for (int i = 0; i < num_ids; i++) drop[i] = (uint8_t)(((const uint8_t *)&p)[i % sizeof p] & 1);
         int listed = config ? 1 : 1 + (int)(size % MAX_LISTED);
         int staged = config ? 8 : (int)(size % 50);
         /* exactly the size asked for, so that ASan sees a write past it */

@@ -12,6 +12,7 @@
 
 #include "common/rng.h"
 #include "engine.h"
+#include "bots/worth.h"
 
 #define IDS_PER_ACTION 16 /* as brass.preview lists: ids of the buffer a listed action */
 #define TIE 1e-9          /* values this close are equal (greedy.py's tolerance) */
@@ -87,11 +88,8 @@ static int value_after(const BrassGame *g, int seat, const uint16_t *ids, int n,
         int err = brass_apply(&work, -1, ids[i], NULL, NULL);
         if (err) return err;
     }
-    int32_t summary[BRASS_SUMMARY_CAP];
-    int len = rs->summary(&work, summary, BRASS_SUMMARY_CAP);
-    if (len < 0) return -len;
     double out[BRASS_MAX_PLAYERS];
-    int err = brass_summary_worths(summary, len, params, out);
+    int err = state_worths(&work, params, out);
     if (!err) *value = isnan(out[seat]) ? -HUGE_VAL : out[seat];
     return err;
 }

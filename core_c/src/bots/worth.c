@@ -44,12 +44,16 @@ typedef struct {
     double *out;
 } WorthOut;
 
+int state_worths(const BrassGame *g, const BrassWorthParams *p, double *out) {
+    int32_t summary[BRASS_SUMMARY_CAP];
+    int len = ruleset_of(g)->summary(g, summary, BRASS_SUMMARY_CAP);
+    if (len < 0) return -len;
+    return brass_summary_worths(summary, len, p, out);
+}
+
 static int write_worths(void *ctx, int k, const BrassGame *after) {
     WorthOut *o = ctx;
-    int32_t summary[BRASS_SUMMARY_CAP];
-    int len = ruleset_of(after)->summary(after, summary, BRASS_SUMMARY_CAP);
-    if (len < 0) return -len;
-    return brass_summary_worths(summary, len, o->params, o->out + (size_t)k * BRASS_MAX_PLAYERS);
+    return state_worths(after, o->params, o->out + (size_t)k * BRASS_MAX_PLAYERS);
 }
 
 int brass_worths_after(const BrassGame *g, int seat, const uint16_t *ids, const uint32_t *offsets,

@@ -11,6 +11,9 @@ int birmingham_worths(const int32_t *s, int len, const BrassWorthParams *p, doub
 int pittsburgh_worths(const int32_t *s, int len, const BrassWorthParams *p, double *worth,
                       int *players);
 
+/* brass_summary_worths of a game's own summary (a valid state of the params' ruleset) */
+int state_worths(const BrassGame *g, const BrassWorthParams *p, double *out);
+
 /* Python's min(1.0, x) and max(0.0, x) (the first argument on a tie: the same double) */
 static inline double at_most_one(double x) { return x < 1.0 ? x : 1.0; }
 static inline double at_least_zero(double x) { return x > 0.0 ? x : 0.0; }
