@@ -4,12 +4,14 @@ goal that gRPC be no dearer than REST.
     python -m brass_service.tools.bench_transport_floor [--rounds 3] [--seconds 8] \\
         [--concurrency 12]
 
-Two servers, each in a process of its own on uvloop, answer every call with the same fixed
-bytes and do nothing else:
+Servers, each in a process of its own (asyncio ones on uvloop), answer every call with the
+same fixed bytes and do nothing else:
 - grpc: a grpc.aio server with one unary method (bytes in, bytes out: no protobuf work);
+- grpc-sync: the same method on grpcio's thread-pool server (the service is asyncio, so it
+  would add a hand-over to the event loop that this floor leaves out);
 - rest: the service's own lean HTTP/1.1 front (api/fast_http.py), its SubmitAction route
   answered by a gateway that returns a fixed JSON text.
-With grpclib installed (it is no dependency), a third, grpclib, serves the gRPC method as
+With grpclib installed (it is no dependency), a fourth, grpclib, serves the gRPC method as
 grpc does: the other asyncio gRPC server for Python.
 
 This process is the client: CONCURRENCY calls in flight, one connection each (a grpc.aio
@@ -37,7 +39,7 @@ from .bench_ab import LOOPBACK, _free_port, rotation
 ANSWER_BYTES = 1500
 REQUEST_BYTES = 120
 GRPC_METHOD = "/floor.Floor/Call"
-SERVERS = ("grpc", "rest", "grpclib")
+SERVERS = ("grpc", "grpc-sync", "rest", "grpclib")
 
 
 def _answer_text() -> str:
@@ -61,6 +63,27 @@ async def _serve_grpc(port: int, ready: Any) -> None:
     await server.start()
     ready()
     await server.wait_for_termination()
+
+
+def _serve_grpc_sync(port: int, concurrency: int) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    import grpc
+
+    answer = _answer_text().encode()
+
+    def call(_request: bytes, _context: Any) -> bytes:
+        return answer
+
+    server = grpc.server(ThreadPoolExecutor(max_workers=concurrency))
+    handler = grpc.unary_unary_rpc_method_handler(call)
+    service, method = GRPC_METHOD.strip("/").split("/")
+    server.add_generic_rpc_handlers(
+        (grpc.method_handlers_generic_handler(service, {method: handler}),))
+    server.add_insecure_port(f"{LOOPBACK}:{port}")
+    server.start()
+    print("ready", flush=True)
+    server.wait_for_termination()
 
 
 async def _serve_grpclib(port: int, ready: Any) -> None:
@@ -114,10 +137,14 @@ async def _serve_rest(port: int, ready: Any) -> None:
     await asyncio.Event().wait()
 
 
-def serve(kind: str, port: int) -> None:
+def serve(kind: str, port: int, concurrency: int) -> None:
     """The server process: serves until killed, printing "ready" once it listens (on the
-    service's own event loop, uvloop where installed)."""
+    service's own event loop, uvloop where installed; grpc-sync on its threads)."""
     from ..app.server import run_event_loop
+
+    if kind == "grpc-sync":
+        _serve_grpc_sync(port, concurrency)
+        return
 
     def ready() -> None:
         print("ready", flush=True)
@@ -187,7 +214,8 @@ def measure(kind: str, seconds: float, concurrency: int) -> tuple[float, float]:
     port = _free_port()
     process = subprocess.Popen(
         [sys.executable, "-m", "brass_service.tools.bench_transport_floor", "--serve", kind,
-         "--port", str(port)], stdout=subprocess.PIPE, text=True)
+         "--port", str(port), "--concurrency", str(concurrency)],
+        stdout=subprocess.PIPE, text=True)
     try:
         assert process.stdout is not None
         if process.stdout.readline().strip() != "ready":
@@ -216,14 +244,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.serve:
-        serve(args.serve, args.port)
+        serve(args.serve, args.port, args.concurrency)
         return
-    kinds = ["grpc", "rest"]
+    kinds = ["grpc", "grpc-sync", "rest"]
     try:
         import grpclib  # noqa: F401
         kinds.append("grpclib")
     except ImportError:
-        print("grpclib is not installed: measuring grpc and rest only")
+        print("grpclib is not installed: measuring the others only")
     runs: dict[str, list[tuple[float, float]]] = {kind: [] for kind in kinds}
     for round_number in range(1, args.rounds + 1):
         for kind in rotation(kinds, round_number):

@@ -5,7 +5,7 @@ from brass_service.tools.bench_transport_floor import measure
 
 
 def test_each_transport_answers_calls_and_is_measured() -> None:
-    for kind in ("grpc", "rest"):
+    for kind in ("grpc", "grpc-sync", "rest"):
         per_second, cpu_us = measure(kind, seconds=0.5, concurrency=2)
         # calls were answered (a broken server or client would leave none, or raise) ...
         assert per_second > 10, kind
