@@ -56,6 +56,17 @@ def _clock_ticks() -> int:
     return os.sysconf("SC_CLK_TCK")
 
 
+def _stat_fields(path: str) -> list[bytes] | None:
+    """The fields of a /proc stat file after the command: state, ppid, pgrp, ..., utime
+    (the 12th), stime (the 13th); None when the process or thread is gone meanwhile."""
+    try:
+        with open(path, "rb") as stat:
+            text = stat.read()
+    except OSError:
+        return None
+    return text[text.rindex(b")") + 2:].split()
+
+
 def group_cpu_seconds(group: int) -> tuple[float, float]:
     """The CPU time (user + system, and system alone) of the live processes of process group
     `group` (the server and its workers), from /proc."""
@@ -63,17 +74,22 @@ def group_cpu_seconds(group: int) -> tuple[float, float]:
     for entry in os.scandir("/proc"):
         if not entry.name.isdigit():
             continue
-        try:
-            with open(f"/proc/{entry.name}/stat", "rb") as stat:
-                text = stat.read()
-        except OSError:
-            continue  # gone meanwhile
-        fields = text[text.rindex(b")") + 2:].split()
-        # after the command: state, ppid, pgrp, ..., utime (the 12th), stime (the 13th)
-        if int(fields[2]) == group:
+        fields = _stat_fields(f"/proc/{entry.name}/stat")
+        if fields is not None and int(fields[2]) == group:
             ticks += int(fields[11]) + int(fields[12])
             system += int(fields[12])
     return ticks / _clock_ticks(), system / _clock_ticks()
+
+
+def thread_ticks(pid: int | str = "self") -> dict[int, int]:
+    """The CPU time (user + system, in clock ticks) of each live thread of process `pid`,
+    from /proc."""
+    ticks = {}
+    for entry in os.listdir(f"/proc/{pid}/task"):
+        fields = _stat_fields(f"/proc/{pid}/task/{entry}/stat")
+        if fields is not None:
+            ticks[int(entry)] = int(fields[11]) + int(fields[12])
+    return ticks
 
 
 def _free_port() -> int:

@@ -33,7 +33,7 @@ import time
 from types import SimpleNamespace
 from typing import Any
 
-from .bench_ab import LOOPBACK, _free_port, rotation
+from .bench_ab import LOOPBACK, _free_port, rotation, thread_ticks
 
 # About a Birmingham SubmitAction's answer with its next options (bytes).
 ANSWER_BYTES = 1500
@@ -197,16 +197,7 @@ async def _rest_calls(port: int, seconds: float, concurrency: int) -> int:
 
 
 def _cpu_seconds(pid: int) -> float:
-    ticks = 0
-    for thread in os.listdir(f"/proc/{pid}/task"):
-        try:
-            with open(f"/proc/{pid}/task/{thread}/stat", "rb") as stat:
-                text = stat.read()
-        except OSError:
-            continue
-        fields = text[text.rindex(b")") + 2:].split()
-        ticks += int(fields[11]) + int(fields[12])
-    return ticks / os.sysconf("SC_CLK_TCK")
+    return sum(thread_ticks(pid).values()) / os.sysconf("SC_CLK_TCK")
 
 
 def measure(kind: str, seconds: float, concurrency: int) -> tuple[float, float]:

@@ -334,18 +334,25 @@ async def _profile_async(transport: str, ruleset: str, warmup: int, decisions: i
     return Profile(transport, ruleset, requests.get(SUBMIT, 0), cpu, stages, requests)
 
 
-def profile(transport: str, ruleset: str, warmup: int, decisions: int) -> Profile:
-    """On the server's own event loop (uvloop where installed, as `brass serve`)."""
+def on_service_loop(work: Callable[[Path], Any], prefix: str) -> Any:
+    """`await work(workdir)` on the server's own event loop (uvloop where installed, as
+    `brass serve`), in a new temporary directory; its result."""
     from ..app.server import run_event_loop
 
-    results: list[Profile] = []
+    results: list[Any] = []
 
     async def run(workdir: Path) -> None:
-        results.append(await _profile_async(transport, ruleset, warmup, decisions, workdir))
+        results.append(await work(workdir))
 
-    with tempfile.TemporaryDirectory(prefix="brass-profile-") as workdir:
+    with tempfile.TemporaryDirectory(prefix=prefix) as workdir:
         run_event_loop(run(Path(workdir)))
     return results[0]
+
+
+def profile(transport: str, ruleset: str, warmup: int, decisions: int) -> Profile:
+    return on_service_loop(  # type: ignore[no-any-return]
+        lambda workdir: _profile_async(transport, ruleset, warmup, decisions, workdir),
+        "brass-profile-")
 
 
 def main(argv: list[str] | None = None) -> list[Profile]:
