@@ -155,7 +155,7 @@ async def _measure(store_kind: str, decisions: int, concurrency: int, ruleset: s
 def measure(store_kind: str, decisions: int, concurrency: int = 12,
             ruleset: str = "birmingham") -> Run:
     """One run on a new SQLite file, on the service's own event loop."""
-    return on_service_loop(  # type: ignore[no-any-return]
+    return on_service_loop(
         lambda workdir: _measure(store_kind, decisions, concurrency, ruleset, workdir),
         "brass-bench-gateway-")
 

@@ -44,11 +44,11 @@ import random
 import tempfile
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import brass
 
@@ -334,12 +334,15 @@ async def _profile_async(transport: str, ruleset: str, warmup: int, decisions: i
     return Profile(transport, ruleset, requests.get(SUBMIT, 0), cpu, stages, requests)
 
 
-def on_service_loop(work: Callable[[Path], Any], prefix: str) -> Any:
+T = TypeVar("T")
+
+
+def on_service_loop(work: Callable[[Path], Awaitable[T]], prefix: str) -> T:
     """`await work(workdir)` on the server's own event loop (uvloop where installed, as
     `brass serve`), in a new temporary directory; its result."""
     from ..app.server import run_event_loop
 
-    results: list[Any] = []
+    results: list[T] = []
 
     async def run(workdir: Path) -> None:
         results.append(await work(workdir))
@@ -350,7 +353,8 @@ def on_service_loop(work: Callable[[Path], Any], prefix: str) -> Any:
 
 
 def profile(transport: str, ruleset: str, warmup: int, decisions: int) -> Profile:
-    return on_service_loop(  # type: ignore[no-any-return]
+    """One transport and ruleset profiled on a new SQLite file."""
+    return on_service_loop(
         lambda workdir: _profile_async(transport, ruleset, warmup, decisions, workdir),
         "brass-profile-")
 
