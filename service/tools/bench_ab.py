@@ -52,7 +52,7 @@ class Run:
     server_system_ms: float  # the kernel's part of it (system time)
 
 
-def _clock_ticks() -> int:
+def clock_ticks() -> int:
     return os.sysconf("SC_CLK_TCK")
 
 
@@ -78,7 +78,7 @@ def group_cpu_seconds(group: int) -> tuple[float, float]:
         if fields is not None and int(fields[2]) == group:
             ticks += int(fields[11]) + int(fields[12])
             system += int(fields[12])
-    return ticks / _clock_ticks(), system / _clock_ticks()
+    return ticks / clock_ticks(), system / clock_ticks()
 
 
 def thread_ticks(pid: int | str = "self") -> dict[int, int]:

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import random
 import statistics
 import threading
@@ -42,7 +41,7 @@ from ..games.service import GameService
 from ..games.settings import ServiceSettings
 from ..observability import configure_logging
 from ..store.sqlite import SqliteStore
-from .bench_ab import thread_ticks
+from .bench_ab import clock_ticks, thread_ticks
 from .profile import on_service_loop
 
 STORES = ("sqlite", "no-append")
@@ -144,7 +143,7 @@ async def _measure(store_kind: str, decisions: int, concurrency: int, ruleset: s
         await service.stop()
         await store.close()
     made = player.made - started_with
-    hertz = os.sysconf("SC_CLK_TCK")
+    hertz = clock_ticks()
     loop_ticks = after.get(loop_thread, 0) - before.get(loop_thread, 0)
     other_ticks = sum(after.values()) - sum(before.get(t, 0) for t in after) - loop_ticks
     per = 1e6 / max(made, 1)

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import statistics
 import subprocess
 import sys
@@ -33,7 +32,7 @@ import time
 from types import SimpleNamespace
 from typing import Any
 
-from .bench_ab import LOOPBACK, _free_port, rotation, thread_ticks
+from .bench_ab import LOOPBACK, _free_port, clock_ticks, rotation, thread_ticks
 
 # About a Birmingham SubmitAction's answer with its next options (bytes).
 ANSWER_BYTES = 1500
@@ -46,6 +45,15 @@ def _answer_text() -> str:
     return '{"accepted": true, "padding": "' + "x" * (ANSWER_BYTES - 34) + '"}'
 
 
+def _floor_handlers(call: Any) -> Any:
+    """grpcio's handlers of GRPC_METHOD served by `call` (bytes in, bytes out)."""
+    import grpc
+
+    service, method = GRPC_METHOD.strip("/").split("/")
+    handler = grpc.unary_unary_rpc_method_handler(call)
+    return (grpc.method_handlers_generic_handler(service, {method: handler}),)
+
+
 async def _serve_grpc(port: int, ready: Any) -> None:
     import grpc
 
@@ -55,10 +63,7 @@ async def _serve_grpc(port: int, ready: Any) -> None:
         return answer
 
     server = grpc.aio.server()
-    handler = grpc.unary_unary_rpc_method_handler(call)
-    service, method = GRPC_METHOD.strip("/").split("/")
-    server.add_generic_rpc_handlers(
-        (grpc.method_handlers_generic_handler(service, {method: handler}),))
+    server.add_generic_rpc_handlers(_floor_handlers(call))
     server.add_insecure_port(f"{LOOPBACK}:{port}")
     await server.start()
     ready()
@@ -76,10 +81,7 @@ def _serve_grpc_sync(port: int, concurrency: int) -> None:
         return answer
 
     server = grpc.server(ThreadPoolExecutor(max_workers=concurrency))
-    handler = grpc.unary_unary_rpc_method_handler(call)
-    service, method = GRPC_METHOD.strip("/").split("/")
-    server.add_generic_rpc_handlers(
-        (grpc.method_handlers_generic_handler(service, {method: handler}),))
+    server.add_generic_rpc_handlers(_floor_handlers(call))
     server.add_insecure_port(f"{LOOPBACK}:{port}")
     server.start()
     print("ready", flush=True)
@@ -197,7 +199,7 @@ async def _rest_calls(port: int, seconds: float, concurrency: int) -> int:
 
 
 def _cpu_seconds(pid: int) -> float:
-    return sum(thread_ticks(pid).values()) / os.sysconf("SC_CLK_TCK")
+    return sum(thread_ticks(pid).values()) / clock_ticks()
 
 
 def measure(kind: str, seconds: float, concurrency: int) -> tuple[float, float]:
