@@ -283,6 +283,42 @@ def test_the_host_seats_a_bot_in_an_open_seat(
     assert not page.errors
 
 
+def test_join_clicked_before_the_page_has_loaded_the_game_takes_the_seat(
+    browser: Any, site: tuple[str, Rest]
+) -> None:
+    """#/join/ID: the Join button works while the page is still fetching the game (its
+    answer held back here), rather than falling through to the browser's own form
+    submission, a page load that loses the route (a CI failure of 2026-12-07)."""
+    base, rest = site
+    created = rest.call("POST", "/v1/games", body={"players": 2, "seed": "5", "openSeats": [1],
+                                                   "seatNames": ["Ann", ""]})
+    game_id = created["gameId"]
+    page = new_page(browser)
+    held: list[Any] = []
+
+    def hold_the_first_fetch_of_the_game(route: Any) -> None:
+        if route.request.method == "GET" and not held:
+            held.append(route)
+        else:
+            route.continue_()
+
+    page.route(f"**/v1/games/{game_id}", hold_the_first_fetch_of_the_game)
+    page.goto(f"{base}/#/join/{game_id}")
+    page.wait_for_selector("form.join-form")
+    deadline = time.monotonic() + PAGE_TIMEOUT_MS / 1000
+    while not held and time.monotonic() < deadline:
+        page.wait_for_timeout(20)  # Playwright calls the route handler while the page waits
+    assert held, "the page did not fetch the game"
+    page.fill("#join-name", "Bea")
+    page.click("form.join-form button[type=submit]")
+    page.wait_for_selector(".game[data-version]", timeout=PAGE_TIMEOUT_MS)
+    assert page.url.endswith(f"#/game/{game_id}/1")
+    held[0].continue_()
+    seat = rest.game(game_id)["summary"]["seats"][1]
+    assert seat["name"] == "Bea" and not seat["open"]
+    assert not page.errors  # type: ignore[attr-defined]
+
+
 def test_a_rematch_from_the_finished_games_page(
     browser: Any, site: tuple[str, Rest], artifacts: Path
 ) -> None:

@@ -30,7 +30,7 @@ export function rulesetName(ruleset) {
 
 // A form's submit: the error line hidden, the button held down while `action` runs, a
 // refusal shown in the error line.
-function onSubmit(form, submit, err, action) {
+export function onSubmit(form, submit, err, action) {
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
     err.hidden = true;

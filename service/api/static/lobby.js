@@ -1,5 +1,6 @@
 // The lobby: create a game, the games this browser holds seats in, public games, joining.
 
+import { errorBox, onSubmit, showError } from './account.js';
 import { api } from './api.js';
 import { capabilities, ruleset as getRuleset } from './caps.js';
 import { announce, h, replace } from './dom.js';
@@ -13,15 +14,6 @@ const SEAT_ROLES = () => [
   ['invite', t('lobby.roleInvite')],
   ['open', t('lobby.roleOpen')],
 ];
-
-function errorBox() {
-  return h('p', { class: 'error', role: 'alert', hidden: true });
-}
-
-function showError(box, err) {
-  box.hidden = false;
-  box.textContent = err.reason ? `${err.message} (${err.reason})` : String(err.message || err);
-}
 
 // An option of a new game: its title, what it changes and its values (GetRuleset's
 // labels in the page's language), the default marked.
@@ -343,6 +335,14 @@ export async function joinPage(root, go, gameId, seat) {
   replace(root, h('section', { class: 'card narrow', 'aria-labelledby': 'join-heading' },
     h('h2', { id: 'join-heading' }, t('join.title')), form));
   document.title = 'Brass — join';
+  // the handler is in place before the game is fetched: a click meanwhile must not fall
+  // through to the browser's own form submission (a page load that loses the route)
+  onSubmit(form, submit, err, async () => {
+    const joined = await api.join(gameId, name.value.trim(), seat, accountKey());
+    const s = Number(joined.seat.seat || 0);
+    saved.addSeat(gameId, s, joined.seat.token);
+    go(`#/game/${encodeURIComponent(gameId)}/${s}`, true);
+  });
   try {
     const game = await api.getGame(gameId);
     const summary = readSummary(game.state && game.state.summary);
@@ -352,21 +352,6 @@ export async function joinPage(root, go, gameId, seat) {
     showError(err, error);
   }
   name.focus();
-  form.addEventListener('submit', async (e) => {
-    e.preventDefault();
-    err.hidden = true;
-    submit.disabled = true;
-    try {
-      const joined = await api.join(gameId, name.value.trim(), seat, accountKey());
-      const s = Number(joined.seat.seat || 0);
-      saved.addSeat(gameId, s, joined.seat.token);
-      go(`#/game/${encodeURIComponent(gameId)}/${s}`, true);
-    } catch (error) {
-      showError(err, error);
-    } finally {
-      submit.disabled = false;
-    }
-  });
 }
 
 export { inviteUrl };
