@@ -148,7 +148,8 @@ async def serve_async(
     if limits.gil_switch_interval_ms > 0:
         sys.setswitchinterval(limits.gil_switch_interval_ms / 1000)
 
-    store = open_store(database_url, sqlite_commit_wait_ms=settings.sqlite_commit_wait_ms)
+    store = open_store(database_url, sqlite_commit_wait_ms=settings.sqlite_commit_wait_ms,
+                       sqlite_loop_writes=settings.sqlite_loop_writes)
     await store.open()
     service = GameService(store, settings)
     await service.start()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from .base import (
@@ -45,13 +46,15 @@ __all__ = [
 ]
 
 
-def open_store(database_url: str | None, *, sqlite_commit_wait_ms: float | None = None) -> Store:
+def open_store(database_url: str | None, *, sqlite_commit_wait_ms: float | None = None,
+               sqlite_loop_writes: bool = True) -> Store:
     """A store for the URL: postgresql://… or postgres://…, sqlite:///path, or None for the
     default SQLite file in the working directory. `sqlite_commit_wait_ms`: how long the
-    SQLite writer waits under load for more writes to share a commit (None: its default)."""
-    sqlite_options = {} if sqlite_commit_wait_ms is None else {
-        "commit_wait_ms": sqlite_commit_wait_ms
-    }
+    SQLite writer waits under load for more writes to share a commit (None: its default);
+    `sqlite_loop_writes`: whether SQLite commits on the event loop (store/sqlite_loop.py)."""
+    sqlite_options: dict[str, Any] = {"loop_writes": sqlite_loop_writes}
+    if sqlite_commit_wait_ms is not None:
+        sqlite_options["commit_wait_ms"] = sqlite_commit_wait_ms
     if database_url is None or database_url == "":
         from .sqlite import SqliteStore
 

@@ -68,6 +68,7 @@ from .sqlite_conn import (
     WriterLock,
     open_connection,
 )
+from .sqlite_loop import LoopWriter
 from .webhooks import (
     ANY_ENDPOINT_SQL,
     DELETE_GAME_WEBHOOKS_SQL,
@@ -83,7 +84,8 @@ _PROBE_SQL = "INSERT OR REPLACE INTO store_probe (id, probed_at) VALUES (1, ?)"
 
 
 class SqliteStore:
-    def __init__(self, path: str | Path, commit_wait_ms: float = DEFAULT_COMMIT_WAIT_MS) -> None:
+    def __init__(self, path: str | Path, commit_wait_ms: float = DEFAULT_COMMIT_WAIT_MS,
+                 loop_writes: bool = True) -> None:
         self.path = str(path)
         self._reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-reader")
         self._reader_conn: sqlite3.Connection | None = None
@@ -93,6 +95,10 @@ class SqliteStore:
         # cannot read at once it goes to the reader thread.
         self._loop_conn: sqlite3.Connection | None = None
         self._writer = GroupWriter(self.path, commit_wait_ms)
+        # Writes run on the event loop when they can (sqlite_loop.py); GroupWriter's thread
+        # takes those that would wait for another writer, and all of them without it.
+        self._loop_writes = loop_writes
+        self._loop_writer: LoopWriter | None = None
         self._stamps: ChangeStamps | None = None
         self.accounts = AccountRows(self)
         self.ratings = RatingRows(self)
@@ -122,11 +128,15 @@ class SqliteStore:
     async def _write(
         self, fn: Callable[[sqlite3.Connection], Any], game_id: str | None = None
     ) -> Any:
-        """Queues a write for the next group commit; returns once it is durable (with the
-        game's new change stamp when `game_id` is given and stamps are kept)."""
+        """Commits a write on the event loop, or else queues it for GroupWriter's next group
+        commit; returns once it is durable (with the game's new change stamp when `game_id`
+        is given and stamps are kept)."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Any] = loop.create_future()
-        self._writer.jobs.put((fn, loop, future, game_id))
+        if self._loop_writer is not None and self._loop_writer.open_for_writes:
+            self._loop_writer.submit((fn, loop, future, game_id))
+        else:
+            self._writer.jobs.put((fn, loop, future, game_id))
         return await future
 
     async def sql_rows(self, sql: str, params: tuple[Any, ...]) -> list[dict[str, Any]]:
@@ -173,6 +183,9 @@ class SqliteStore:
         await asyncio.get_running_loop().run_in_executor(self._reader, connect)
         self._loop_conn = open_connection(self.path, busy_timeout_ms=0)
         self._loop_conn.row_factory = None
+        if self._loop_writes:
+            self._loop_writer = LoopWriter.opened(
+                self.path, self._stamps, self._writer.failures, self._writer.jobs)
 
     async def close(self) -> None:
         def disconnect() -> None:
@@ -183,6 +196,9 @@ class SqliteStore:
         if self._loop_conn is not None:
             self._loop_conn.close()
             self._loop_conn = None
+        if self._loop_writer is not None:
+            writer, self._loop_writer = self._loop_writer, None
+            await asyncio.get_running_loop().run_in_executor(None, writer.close)
         self._writer.jobs.put(None)
         await asyncio.get_running_loop().run_in_executor(None, self._writer.join)
         await asyncio.get_running_loop().run_in_executor(self._reader, disconnect)
@@ -323,55 +339,8 @@ class SqliteStore:
         self, row: DecisionRow, head: HeadUpdate, snapshot: Snapshot | None,
         hooks: Sequence[HookEvent] = (),
     ) -> int | None:
-        def write(conn: sqlite3.Connection) -> None:
-            # The decision first: its keys refuse a move on a version someone else already
-            # moved from, or a reused idempotency key, before anything is changed (the
-            # failed INSERT undoes itself).
-            try:
-                conn.execute(
-                    f"INSERT INTO decisions ({DECISION_COLUMNS}) VALUES "
-                    "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    _decision_values(row),
-                )
-            except sqlite3.IntegrityError as exc:
-                if "idempotency_key" in str(exc):
-                    raise IdempotencyConflict(row.game_id) from exc
-                raise VersionConflict(row.game_id) from exc
-            values = (
-                head.version,
-                head.current_seat,
-                head.decision,
-                head.updated_at,
-                optional_dumps(head.clock),
-                head.next_due,
-                row.game_id,
-                row.from_version,
-                head.seats_revision,
-                head.seats_revision,
-                head.status,
-            )
-            # Most decisions leave the status as it is: the head moves without naming it,
-            # since SQLite rewrites the entries of every index of a column the UPDATE sets
-            # (the status indexes of the listings), changed or not; otherwise with it.
-            moved = conn.execute(_MOVE_HEAD_SQL + " AND status = ?", values).rowcount
-            if moved != 1:
-                moved = conn.execute(_MOVE_HEAD_SQL.replace("SET ", "SET status = ?, ", 1),
-                                     (head.status, *values[:-1])).rowcount
-            if moved != 1:  # the head is elsewhere: take the decision back, change nothing
-                conn.execute(
-                    "DELETE FROM decisions WHERE game_id = ? AND from_version = ?",
-                    (row.game_id, row.from_version),
-                )
-                raise VersionConflict(row.game_id)
-            if snapshot is not None:
-                conn.execute(
-                    "INSERT OR REPLACE INTO snapshots (game_id, version, data) VALUES (?, ?, ?)",
-                    (row.game_id, snapshot.version, snapshot_column(snapshot)),
-                )
-            # the webhooks' events of the decision, in its transaction (store/webhooks.py)
-            queue_hooks(conn, hooks)
-
-        return await self._write(write, row.game_id)  # type: ignore[no-any-return]
+        return await self._write(  # type: ignore[no-any-return]
+            lambda conn: write_decision(conn, row, head, snapshot, hooks), row.game_id)
 
     async def list_games(
         self, limit: int, cursor: tuple[float, str] | None, status: int | None,
@@ -479,6 +448,59 @@ class SqliteStore:
         # the game in memory check the store before using it again.
         await self._write(write, game_id)
         return deleted
+
+
+def write_decision(conn: sqlite3.Connection, row: DecisionRow, head: HeadUpdate,
+                   snapshot: Snapshot | None, hooks: Sequence[HookEvent]) -> None:
+    """append_decision's transaction: the decision, the head moved, the snapshot if any,
+    the webhooks' events; refuses (VersionConflict, IdempotencyConflict) having changed
+    nothing."""
+    # The decision first: its keys refuse a move on a version someone else already
+    # moved from, or a reused idempotency key, before anything is changed (the
+    # failed INSERT undoes itself).
+    try:
+        conn.execute(
+            f"INSERT INTO decisions ({DECISION_COLUMNS}) VALUES "
+            "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            _decision_values(row),
+        )
+    except sqlite3.IntegrityError as exc:
+        if "idempotency_key" in str(exc):
+            raise IdempotencyConflict(row.game_id) from exc
+        raise VersionConflict(row.game_id) from exc
+    values = (
+        head.version,
+        head.current_seat,
+        head.decision,
+        head.updated_at,
+        optional_dumps(head.clock),
+        head.next_due,
+        row.game_id,
+        row.from_version,
+        head.seats_revision,
+        head.seats_revision,
+        head.status,
+    )
+    # Most decisions leave the status as it is: the head moves without naming it,
+    # since SQLite rewrites the entries of every index of a column the UPDATE sets
+    # (the status indexes of the listings), changed or not; otherwise with it.
+    moved = conn.execute(_MOVE_HEAD_SQL + " AND status = ?", values).rowcount
+    if moved != 1:
+        moved = conn.execute(_MOVE_HEAD_SQL.replace("SET ", "SET status = ?, ", 1),
+                             (head.status, *values[:-1])).rowcount
+    if moved != 1:  # the head is elsewhere: take the decision back, change nothing
+        conn.execute(
+            "DELETE FROM decisions WHERE game_id = ? AND from_version = ?",
+            (row.game_id, row.from_version),
+        )
+        raise VersionConflict(row.game_id)
+    if snapshot is not None:
+        conn.execute(
+            "INSERT OR REPLACE INTO snapshots (game_id, version, data) VALUES (?, ?, ?)",
+            (row.game_id, snapshot.version, snapshot_column(snapshot)),
+        )
+    # the webhooks' events of the decision, in its transaction (store/webhooks.py)
+    queue_hooks(conn, hooks)
 
 
 def claim_rows(conn: sqlite3.Connection, select_sql: str, params: tuple[Any, ...],

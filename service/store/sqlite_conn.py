@@ -121,9 +121,23 @@ class WriterLock:
         self._fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
 
     def __enter__(self) -> None:
-        fcntl.flock(self._fd, fcntl.LOCK_EX)  # (releases the GIL while it waits)
+        self.acquire()
 
     def __exit__(self, *_exc: object) -> None:
+        self.release()
+
+    def acquire(self) -> None:
+        fcntl.flock(self._fd, fcntl.LOCK_EX)  # (releases the GIL while it waits)
+
+    def try_acquire(self) -> bool:
+        """Takes the lock if no one holds it; False at once otherwise."""
+        try:
+            fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return False
+        return True
+
+    def release(self) -> None:
         fcntl.flock(self._fd, fcntl.LOCK_UN)
 
     def close(self) -> None:
@@ -283,90 +297,107 @@ class GroupWriter(threading.Thread):
                     log.exception("sqlite_writer_failed")
                     failure = StoreUnavailable(f"sqlite: {type(exc).__name__}: {exc}")
                     outcomes = [(loop, future, failure, None) for _fn, loop, future, _g in batch]
-                self._settle(outcomes)
+                settle(outcomes)
                 last_commit = time.monotonic()
         finally:
             conn.close()
 
     def _run_batch(self, conn: sqlite3.Connection, batch: list[Any]) -> list[Any]:
-        """Commits the batch holding the cross-process lock, moving the change stamps of its
-        games around the transaction; a successful write of a game returns that game's new
-        stamp (None without stamps)."""
-        if self.lock is None or self.stamps is None:
-            return [(loop, future, error, None)
-                    for loop, future, error, _result, _game in self._commit(conn, batch)]
-        stamps = self.stamps
-        groups = {stamps.group_of(job[3]) for job in batch if job[3] is not None}
-        with self.lock:
-            stamps.begin(groups)
-            try:
-                outcomes = self._commit(conn, batch)
-            finally:
-                after = stamps.end(groups)
-        return [
-            (loop, future, error,
-             after.get(stamps.group_of(game)) if game is not None and error is None else None)
-            for loop, future, error, _result, game in outcomes
-        ]
+        return run_batch(conn, batch, self.lock, self.stamps, self.failures)
 
-    @staticmethod
-    def _settle(outcomes: list[Any]) -> None:
-        # One wake-up per event loop for the whole batch, not one per write.
-        by_loop: dict[Any, list[tuple[Any, BaseException | None, Any]]] = {}
-        for loop, future, error, result in outcomes:
-            by_loop.setdefault(loop, []).append((future, error, result))
-        for loop, settled in by_loop.items():
-            loop.call_soon_threadsafe(_settle_all, settled)
 
-    def _commit(self, conn: sqlite3.Connection, batch: list[Any]) -> list[Any]:
-        """Runs the batch's jobs in one transaction and commits it once.
+class WriterBusy(Exception):
+    """Another writer holds the cross-process lock or SQLite's own: nothing was done."""
 
-        A job either succeeds or refuses (VersionConflict, IdempotencyConflict) having
-        changed nothing, which leaves the other jobs alone (no savepoint needed: a failed
-        statement undoes itself, and append_decision checks before it writes for good).
-        Any other failure in a job rolls the transaction back and the batch is run again
-        without that job, which alone gets the error; a failure of BEGIN or COMMIT fails
-        every job of the batch with StoreUnavailable.
-        """
-        # (loop, future, error, result, game id) for each job of the batch
-        outcomes: list[tuple[Any, Any, BaseException | None, Any, str | None]] = []
-        pending = list(batch)
-        while pending:
-            results: list[tuple[Any, Any, BaseException | None, Any, str | None]] = []
-            failed: tuple[int, BaseException] | None = None
+
+def run_batch(conn: sqlite3.Connection, batch: list[Any], lock: WriterLock | None,
+              stamps: ChangeStamps | None, failures: FailureTracker, wait: bool = True
+              ) -> list[tuple[Any, Any, BaseException | None, Any]]:
+    """Commits a batch of (fn, loop, future, game id) jobs holding the cross-process lock,
+    moving the change stamps of its games around the transaction. Answers (loop, future,
+    error, result) for each job; a successful write of a game has that game's new stamp
+    as its result (None without stamps). `wait=False`: raises WriterBusy instead of
+    waiting for another writer."""
+    if lock is None or stamps is None:
+        return [(loop, future, error, None)
+                for loop, future, error, _result, _game in commit_batch(conn, batch, failures,
+                                                                        wait)]
+    groups = {stamps.group_of(job[3]) for job in batch if job[3] is not None}
+    if wait:
+        lock.acquire()
+    elif not lock.try_acquire():
+        raise WriterBusy
+    try:
+        stamps.begin(groups)
+        try:
+            outcomes = commit_batch(conn, batch, failures, wait)
+        finally:
+            after = stamps.end(groups)
+    finally:
+        lock.release()
+    return [
+        (loop, future, error,
+         after.get(stamps.group_of(game)) if game is not None and error is None else None)
+        for loop, future, error, _result, game in outcomes
+    ]
+
+
+def commit_batch(conn: sqlite3.Connection, batch: list[Any], failures: FailureTracker,
+                 wait: bool = True) -> list[Any]:
+    """Runs the batch's jobs in one transaction and commits it once.
+
+    A job either succeeds or refuses (VersionConflict, IdempotencyConflict) having
+    changed nothing, which leaves the other jobs alone (no savepoint needed: a failed
+    statement undoes itself, and append_decision checks before it writes for good).
+    Any other failure in a job rolls the transaction back and the batch is run again
+    without that job, which alone gets the error; a failure of BEGIN or COMMIT fails
+    every job of the batch with StoreUnavailable, but for SQLite's write lock taken
+    when `wait` is false: WriterBusy, before anything is done.
+    """
+    # (loop, future, error, result, game id) for each job of the batch
+    outcomes: list[tuple[Any, Any, BaseException | None, Any, str | None]] = []
+    pending = list(batch)
+    while pending:
+        results: list[tuple[Any, Any, BaseException | None, Any, str | None]] = []
+        failed: tuple[int, BaseException] | None = None
+        try:
             try:
                 conn.execute("BEGIN IMMEDIATE")
-                for index, (fn, loop, future, game) in enumerate(pending):
-                    try:
-                        results.append((loop, future, None, fn(conn), game))
-                    except (VersionConflict, IdempotencyConflict) as refusal:
-                        results.append((loop, future, refusal, None, game))
-                    except Exception as exc:
-                        failed = (index, exc)
-                        break
-                if failed is None:
-                    conn.execute("COMMIT")
-            except sqlite3.Error as exc:
-                rollback(conn)
-                self.failures.failed(FailureTracker.WRITES, f"sqlite: {exc}")
-                failure = StoreUnavailable(f"sqlite: {exc}")
-                outcomes += [(loop, future, failure, None, game)
-                             for _fn, loop, future, game in pending]
-                break
+            except sqlite3.OperationalError as exc:
+                if not wait and not outcomes and exc.sqlite_errorcode == sqlite3.SQLITE_BUSY:
+                    raise WriterBusy from exc
+                raise
+            for index, (fn, loop, future, game) in enumerate(pending):
+                try:
+                    results.append((loop, future, None, fn(conn), game))
+                except (VersionConflict, IdempotencyConflict) as refusal:
+                    results.append((loop, future, refusal, None, game))
+                except Exception as exc:
+                    failed = (index, exc)
+                    break
             if failed is None:
-                self.failures.succeeded(FailureTracker.WRITES)
-                outcomes += results
-                break
+                conn.execute("COMMIT")
+        except sqlite3.Error as exc:
             rollback(conn)
-            index, exc = failed
-            _fn, loop, future, game = pending.pop(index)
-            error: BaseException = exc
-            if isinstance(exc, sqlite3.Error):
-                if not isinstance(exc, STATEMENT_ERRORS):
-                    self.failures.failed(FailureTracker.WRITES, f"sqlite: {exc}")
-                error = StoreUnavailable(f"sqlite: {exc}")
-            outcomes.append((loop, future, error, None, game))
-        return outcomes
+            failures.failed(FailureTracker.WRITES, f"sqlite: {exc}")
+            failure = StoreUnavailable(f"sqlite: {exc}")
+            outcomes += [(loop, future, failure, None, game)
+                         for _fn, loop, future, game in pending]
+            break
+        if failed is None:
+            failures.succeeded(FailureTracker.WRITES)
+            outcomes += results
+            break
+        rollback(conn)
+        index, exc = failed
+        _fn, loop, future, game = pending.pop(index)
+        error: BaseException = exc
+        if isinstance(exc, sqlite3.Error):
+            if not isinstance(exc, STATEMENT_ERRORS):
+                failures.failed(FailureTracker.WRITES, f"sqlite: {exc}")
+            error = StoreUnavailable(f"sqlite: {exc}")
+        outcomes.append((loop, future, error, None, game))
+    return outcomes
 
 
 def rollback(conn: sqlite3.Connection) -> None:
@@ -375,6 +406,18 @@ def rollback(conn: sqlite3.Connection) -> None:
     if conn.in_transaction:
         with contextlib.suppress(sqlite3.Error):
             conn.execute("ROLLBACK")
+
+
+def settle(outcomes: list[tuple[Any, Any, BaseException | None, Any]]) -> None:
+    """Settles (loop, future, error, result) outcomes from a store thread: one wake-up per
+    event loop for the whole batch, not one per write."""
+    by_loop: dict[Any, list[tuple[Any, BaseException | None, Any]]] = {}
+    for loop, future, error, result in outcomes:
+        by_loop.setdefault(loop, []).append((future, error, result))
+    for loop, settled in by_loop.items():
+        # (a loop already closed has no one left waiting: the thread must live on)
+        with contextlib.suppress(RuntimeError):
+            loop.call_soon_threadsafe(_settle_all, settled)
 
 
 def _settle_all(settled: list[tuple[asyncio.Future[Any], BaseException | None, Any]]) -> None:

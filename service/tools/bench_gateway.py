@@ -11,11 +11,13 @@ asking for the next options, ListLegalActions when the turn passes, a new game w
 ends. The same process chooses the moves (it reads the answers' JSON), so its figures hold a
 client's part too: they are for comparing, not the server's CPU (bench_ab says that).
 
-Each round measures two stores in turn, after a warm-up: `sqlite`, the store as served
-(every decision appended by its writer thread and on disk before the answer), and
-`no-append`, the same store whose decision append answers at once without writing. Their
-difference is what appending a decision costs the process: the SQL, the hand-over to the
-writer thread and back, and the waits for the GIL between the two threads. Printed per
+Each round measures three stores in turn, after a warm-up: `sqlite`, the store as served
+(every decision committed on the event loop, its answer sent once the helper thread has
+synced the WAL: store/sqlite_loop.py), `sqlite-thread`, the same store writing through its
+writer thread alone (BRASS_SQLITE_LOOP_WRITES=false: every decision handed to that thread
+and back), and `no-append`, the store whose decision append answers at once without
+writing. The difference from the last is what appending a decision costs the process: the
+SQL, the hand-overs between threads, and their waits for the GIL. Printed per
 store: CPU per decision of the whole process, of the event loop's thread and of the other
 threads (from /proc), decisions per second, and the medians over the rounds. A
 measurement, not a test: nothing is asserted.
@@ -44,7 +46,7 @@ from ..store.sqlite import SqliteStore
 from .bench_ab import clock_ticks, thread_ticks
 from .profile import on_service_loop
 
-STORES = ("sqlite", "no-append")
+STORES = ("sqlite", "sqlite-thread", "no-append")
 WARMUP_DECISIONS = 300
 _JSON = {"content-type": "application/json"}
 _REMOTE = "127.0.0.1"
@@ -123,8 +125,9 @@ class _Player:
 
 async def _measure(store_kind: str, decisions: int, concurrency: int, ruleset: str,
                    workdir: Path) -> Run:
-    kind = SqliteStore if store_kind == "sqlite" else NoAppendStore
-    store = kind(workdir / f"{store_kind}.sqlite3")
+    path = workdir / f"{store_kind}.sqlite3"
+    store = (NoAppendStore(path) if store_kind == "no-append"
+             else SqliteStore(path, loop_writes=store_kind == "sqlite"))
     await store.open()
     service = GameService(store, ServiceSettings(create_game_rate=""))
     await service.start()
@@ -170,7 +173,7 @@ def main(argv: list[str] | None = None) -> list[Run]:
     configure_logging("warning")
     runs: list[Run] = []
     for round_number in range(1, args.rounds + 1):
-        order = STORES if round_number % 2 else STORES[::-1]
+        order = STORES[round_number % len(STORES):] + STORES[:round_number % len(STORES)]
         for store_kind in order:
             run = measure(store_kind, args.decisions, args.concurrency, args.ruleset)
             runs.append(run)
@@ -186,8 +189,10 @@ def main(argv: list[str] | None = None) -> list[Run]:
               f"(event loop {statistics.median(r.loop_us for r in mine):.1f}, other threads "
               f"{statistics.median(r.other_us for r in mine):.1f}), "
               f"{statistics.median(r.per_second for r in mine):.0f} decisions/s")
-    print(f"appending a decision: {medians['sqlite'] - medians['no-append']:.1f} µs of CPU "
-          "per decision (median difference)")
+    for store_kind in STORES[:-1]:
+        print(f"appending a decision ({store_kind}): "
+              f"{medians[store_kind] - medians['no-append']:.1f} µs of CPU per decision "
+              "(median difference)")
     return runs
 
 

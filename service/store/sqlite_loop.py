@@ -1,0 +1,257 @@
+"""SQLite writes committed on the event loop's own thread (LoopWriter), made durable by a
+helper thread that only syncs the write-ahead log and checkpoints it (WalSyncer).
+
+Why: handing each write to GroupWriter's thread and back cost more CPU than its SQL (the
+two threads waking each other and trading the GIL). Here the writes submitted during one
+turn of the loop are committed together at the next, with synchronous=NORMAL (the COMMIT
+writes the WAL without an fsync), and one fsync of the WAL on the helper thread makes
+every commit before it durable. A write's future is settled only after that fsync: an
+acknowledged write survives a power cut, as with GroupWriter's synchronous=FULL.
+
+The difference from GroupWriter: between its COMMIT and the fsync after it (one fsync,
+well under a millisecond on an SSD), a write is visible to other readers of the file
+(other processes, this process's readers) before it is durable. A power cut in that
+window loses a write that nobody was told was kept, though a reader may have seen it; a
+process crash loses nothing (the WAL's bytes are in the kernel already).
+
+The loop never waits for a lock: a batch that finds another writer holding the
+cross-process lock or SQLite's own is handed to GroupWriter, which waits on its thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import queue
+import sqlite3
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import structlog
+
+from .base import FailureTracker, StoreUnavailable
+from .sqlite_conn import (
+    ChangeStamps,
+    WriterBusy,
+    WriterLock,
+    open_connection,
+    run_batch,
+    settle,
+)
+
+log = structlog.get_logger("brass_service.store")
+
+# The WAL is checkpointed into the database (by the helper thread, off the loop) after this
+# many writes (about 3 pages each, scattered over the tables and indexes: ~1,000 pages, the
+# period of SQLite's own automatic checkpoint, which would run on the loop's connection,
+# inside a request).
+CHECKPOINT_WRITES = 300
+
+
+class WalSyncer(threading.Thread):
+    """Makes the loop's commits durable: one fsync of the WAL for every commit made since
+    the one before, then their futures settled (one wake-up per loop); checkpoints the WAL
+    when it has grown. A failed fsync fails its writes and turns `broken` on for good:
+    after it, the kernel may report later syncs clean although pages were lost, so every
+    later write goes through GroupWriter, whose COMMIT syncs in SQLite's own way."""
+
+    def __init__(self, path: str, failures: FailureTracker, lock: WriterLock | None) -> None:
+        super().__init__(name="sqlite-wal-sync", daemon=True)
+        self.path = path
+        self.failures = failures
+        self.lock = lock  # (an open file of its own, as every writer's)
+        # the (loop, future, error, result) outcomes of each commit waiting for the next fsync
+        self.jobs: queue.SimpleQueue[list[tuple[Any, Any, BaseException | None, Any]] | None] = (
+            queue.SimpleQueue())
+        self.broken = False
+        self._wal = os.path.realpath(path) + "-wal"
+        self._fd = -1
+        self._conn: sqlite3.Connection | None = None
+
+    def open(self) -> None:
+        """Opens the WAL (which the loop's connection has made) and the connection that
+        checkpoints; on the caller's thread, before `start`."""
+        self._fd = os.open(self._wal, os.O_RDONLY)
+        self._conn = open_connection(self.path)
+
+    def run(self) -> None:
+        assert self._conn is not None, "WalSyncer.open first"
+        uncopied = 0  # writes synced since the last checkpoint
+        try:
+            while True:
+                commit = self.jobs.get()
+                if commit is None:
+                    return
+                batch = list(commit)
+                stop = False
+                while True:
+                    try:
+                        more = self.jobs.get_nowait()
+                    except queue.Empty:
+                        break
+                    if more is None:
+                        stop = True
+                        break
+                    batch += more
+                self._sync(batch)
+                if stop:
+                    return
+                uncopied += len(batch)
+                if uncopied >= CHECKPOINT_WRITES:
+                    self._checkpoint()
+                    uncopied = 0
+        finally:
+            with contextlib.suppress(OSError):
+                os.close(self._fd)
+            self._conn.close()
+            if self.lock is not None:
+                self.lock.close()
+
+    def _sync(self, batch: list[tuple[Any, Any, BaseException | None, Any]]) -> None:
+        failure: StoreUnavailable | None = None
+        try:
+            self._follow_the_wal()
+            os.fsync(self._fd)
+        except Exception as exc:  # (OSError; anything else must not end the thread either)
+            self.broken = True
+            cause = f"sqlite: the WAL's fsync failed ({exc}); the write may or may not be kept"
+            self.failures.failed(FailureTracker.WRITES, cause)
+            log.error("sqlite_wal_sync_failed", error=str(exc))
+            failure = StoreUnavailable(cause)
+        if failure is not None:
+            batch = [(loop, future, error or failure, None if error is None else result)
+                     for loop, future, error, result in batch]
+        settle(batch)
+
+    def _follow_the_wal(self) -> None:
+        """Reopens the WAL when the file at its name is no longer the one open here. SQLite
+        deletes it only when the database's last connection closes, which this process's
+        are not, so this is for a file replaced behind the store's back; one stat a sync
+        makes sure. Whatever the old file held was then checkpointed into the database
+        (SQLite deletes no WAL before): its file is synced too."""
+        if os.stat(self._wal).st_ino == os.fstat(self._fd).st_ino:
+            return
+        fd = os.open(self._wal, os.O_RDONLY)
+        os.close(self._fd)
+        self._fd = fd
+        database = os.open(self.path, os.O_RDONLY)
+        try:
+            os.fsync(database)
+        finally:
+            os.close(database)
+
+    def _checkpoint(self) -> None:
+        """A checkpoint while the writers go on, which copies most of the WAL, then one
+        holding the writers' lock, which copies the rest (the commits made meanwhile), so
+        that the next write starts the WAL over: SQLite does so only when a write finds all
+        of it copied, which writers that never stop would not otherwise let happen (the WAL
+        would grow for ever). Writes that come while the lock is held go to GroupWriter."""
+        assert self._conn is not None
+        try:
+            # PASSIVE: copies what no reader still needs, never waits for readers or writers
+            self._conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+            with self.lock or contextlib.nullcontext():
+                self._conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+        except (OSError, sqlite3.Error) as exc:  # (one that cannot run now runs after the next)
+            log.warning("sqlite_checkpoint_failed", error=str(exc))
+
+
+class LoopWriter:
+    """Commits writes on the event loop's thread: the writes submitted during one turn of
+    the loop are run together in one transaction at the start of the next (a group commit,
+    as GroupWriter's, without its thread), holding the cross-process lock (an open file of
+    its own: flock's locks belong to open files, and this one must exclude GroupWriter's)
+    and moving the change stamps around it. Their futures are settled by WalSyncer once
+    the WAL is synced; a batch that would wait for another writer is handed to GroupWriter.
+    """
+
+    def __init__(self, path: str, stamps: ChangeStamps | None, failures: FailureTracker,
+                 hand_over: queue.SimpleQueue[Any]) -> None:
+        self.path = path
+        self.stamps = stamps
+        self.failures = failures
+        self.hand_over = hand_over  # GroupWriter's queue
+        self.lock = WriterLock(path) if stamps is not None else None
+        self.conn: sqlite3.Connection | None = None
+        self.syncer = WalSyncer(path, failures,
+                                WriterLock(path) if stamps is not None else None)
+        self._pending: list[tuple[Any, Any, Any, str | None]] = []
+        # writes committed here, and those handed to GroupWriter (another writer held a lock)
+        self.written = self.handed_over = 0
+
+    @classmethod
+    def opened(cls, path: str, stamps: ChangeStamps | None, failures: FailureTracker,
+               hand_over: queue.SimpleQueue[Any]) -> LoopWriter | None:
+        """A LoopWriter open on the file, or None (logged) where it cannot be: GroupWriter
+        then writes alone."""
+        writer = cls(path, stamps, failures, hand_over)
+        try:
+            writer.open()
+        except (OSError, sqlite3.Error) as exc:
+            log.warning("sqlite_loop_writes_off", error=str(exc))
+            writer.close()
+            return None
+        return writer
+
+    def open(self) -> None:
+        # (the schema exists: GroupWriter made it before this opens)
+        self.conn = open_connection(self.path, busy_timeout_ms=0, cache_mib=32)
+        self.conn.execute("PRAGMA synchronous=NORMAL")
+        self.conn.execute("PRAGMA wal_autocheckpoint=0")
+        self.conn.execute("SELECT 1 FROM games LIMIT 1").fetchall()  # (makes the WAL)
+        self.syncer.open()
+        self.syncer.start()
+
+    def close(self) -> None:
+        """Waits for the syncs under way (on the caller's thread)."""
+        log.info("sqlite_loop_writes", written=self.written, handed_over=self.handed_over)
+        if self.syncer.is_alive():
+            self.syncer.jobs.put(None)
+            self.syncer.join()
+        elif self.syncer.lock is not None:  # (the thread closes it when it ran)
+            self.syncer.lock.close()
+        if self.conn is not None:
+            self.conn.close()
+            self.conn = None
+        if self.lock is not None:
+            self.lock.close()
+
+    @property
+    def open_for_writes(self) -> bool:
+        """False once closed, or after a failed sync (see WalSyncer)."""
+        return self.conn is not None and not self.syncer.broken
+
+    def submit(self, job: tuple[Callable[[sqlite3.Connection], Any], asyncio.AbstractEventLoop,
+                                asyncio.Future[Any], str | None]) -> None:
+        """Queues a (fn, loop, future, game id) job for the commit at the loop's next turn."""
+        self._pending.append(job)
+        if len(self._pending) == 1:
+            job[1].call_soon(self._flush)
+
+    def _flush(self) -> None:
+        batch, self._pending = self._pending, []
+        conn = self.conn
+        if conn is None or self.syncer.broken:
+            self._hand_over(batch)
+            return
+        try:
+            outcomes = run_batch(conn, batch, self.lock, self.stamps, self.failures, wait=False)
+        except WriterBusy:
+            self._hand_over(batch)
+            return
+        except Exception as exc:  # never seen; the writes must be answered regardless
+            log.exception("sqlite_loop_writer_failed")
+            failure = StoreUnavailable(f"sqlite: {type(exc).__name__}: {exc}")
+            settle([(loop, future, failure, None) for _fn, loop, future, _g in batch])
+            return
+        self.written += len(batch)
+        # Refusals wait for the sync too: a refusal may rest on a write not yet durable
+        # (the decision of a retry's first try, say), which must be before it is told.
+        self.syncer.jobs.put(outcomes)
+
+    def _hand_over(self, batch: list[Any]) -> None:
+        self.handed_over += len(batch)
+        for job in batch:
+            self.hand_over.put(job)
