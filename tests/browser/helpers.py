@@ -5,8 +5,10 @@ from __future__ import annotations
 import json
 import random
 import re
+import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -250,6 +252,38 @@ def new_page(browser: Any, width: int = 1400, height: int = 1000) -> Any:
     page.errors = errors  # type: ignore[attr-defined]
     return page
 
+
+
+def wait_until(page: Any, done: Callable[[], bool], failure: str) -> None:
+    """Until `done()`, checked while the page waits (Playwright calls the tests' event and
+    route handlers meanwhile)."""
+    deadline = time.monotonic() + PAGE_TIMEOUT_MS / 1000
+    while not done() and time.monotonic() < deadline:
+        page.wait_for_timeout(20)
+    assert done(), failure
+
+
+class HeldGet:
+    """The page's first GET of `url` (a glob), its answer held back until `release()`: the
+    window of a page still awaiting the server, opened deterministically."""
+
+    def __init__(self, page: Any, url: str) -> None:
+        self.page = page
+        self.held: list[Any] = []
+        page.route(url, self._route)
+
+    def _route(self, route: Any) -> None:
+        if route.request.method == "GET" and not self.held:
+            self.held.append(route)
+        else:
+            route.continue_()
+
+    def wait(self) -> None:
+        """Until the page has made the request."""
+        wait_until(self.page, lambda: bool(self.held), "the page did not make the request")
+
+    def release(self) -> None:
+        self.held[0].continue_()
 
 def create_in_page(page: Any, base: str, players: int, roles: list[str],
                    names: list[str] | None = None, seed: int | None = None,

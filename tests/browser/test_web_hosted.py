@@ -13,6 +13,7 @@ import pytest
 
 from .helpers import (
     PAGE_TIMEOUT_MS,
+    HeldGet,
     Rest,
     create_in_page,
     current_seat,
@@ -294,26 +295,15 @@ def test_join_clicked_before_the_page_has_loaded_the_game_takes_the_seat(
                                                    "seatNames": ["Ann", ""]})
     game_id = created["gameId"]
     page = new_page(browser)
-    held: list[Any] = []
-
-    def hold_the_first_fetch_of_the_game(route: Any) -> None:
-        if route.request.method == "GET" and not held:
-            held.append(route)
-        else:
-            route.continue_()
-
-    page.route(f"**/v1/games/{game_id}", hold_the_first_fetch_of_the_game)
+    held = HeldGet(page, f"**/v1/games/{game_id}")
     page.goto(f"{base}/#/join/{game_id}")
     page.wait_for_selector("form.join-form")
-    deadline = time.monotonic() + PAGE_TIMEOUT_MS / 1000
-    while not held and time.monotonic() < deadline:
-        page.wait_for_timeout(20)  # Playwright calls the route handler while the page waits
-    assert held, "the page did not fetch the game"
+    held.wait()
     page.fill("#join-name", "Bea")
     page.click("form.join-form button[type=submit]")
     page.wait_for_selector(".game[data-version]", timeout=PAGE_TIMEOUT_MS)
     assert page.url.endswith(f"#/game/{game_id}/1")
-    held[0].continue_()
+    held.release()
     seat = rest.game(game_id)["summary"]["seats"][1]
     assert seat["name"] == "Bea" and not seat["open"]
     assert not page.errors  # type: ignore[attr-defined]

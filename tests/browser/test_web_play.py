@@ -1,7 +1,8 @@
 """The web frontend in a real browser (Debian's Chromium): a person creates a game and plays
 to the end of the canal era, two people play each other by invite links, seat 0's page
-never receives seat 1's hand, the page recovers after a server restart, and the replay
-viewer steps through a game. Screenshots of the key screens are saved (conftest.py)."""
+never receives seat 1's hand, the page recovers after a server restart, the replay viewer
+steps through a game, and a page left while it awaits the server does not paint over the
+next. Screenshots of the key screens are saved (conftest.py)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from service.helpers import ServerProcess
 
 from .helpers import (
     PAGE_TIMEOUT_MS,
+    HeldGet,
     Rest,
     create_in_page,
     current_seat,
@@ -29,6 +31,7 @@ from .helpers import (
     shot,
     wait_my_options,
     wait_page_version,
+    wait_until,
 )
 
 pytestmark = [pytest.mark.xdist_group("browser"), pytest.mark.timeout(300)]
@@ -302,6 +305,38 @@ def test_the_replay_viewer_steps_through_a_game(
     shot(page, artifacts, "08-final-scores")
     assert not page.errors
 
+
+@pytest.mark.parametrize("slow", ["lobby", "leaderboard", "game"])
+def test_a_page_left_while_it_loads_does_not_paint_over_the_next(
+    browser: Any, site: tuple[str, Rest], slow: str
+) -> None:
+    """A page that awaits the server before it paints (here the server's capabilities, the
+    answer held back), left meanwhile for #/account, leaves the account page and the tab's
+    title as they are once its answer comes; a game page left so closes its stream."""
+    base, rest = site
+    route = {"lobby": "#/", "leaderboard": "#/leaderboard"}.get(slow)
+    if route is None:
+        route = "#/game/" + rest.call("POST", "/v1/games", body={"players": 2})["gameId"]
+    # the request the slow page makes once it has painted (the stream: the game's last)
+    last_request = {"lobby": "/v1/games?", "leaderboard": "/v1/leaderboards/",
+                    "game": "/events"}[slow]
+    page = new_page(browser)
+    failed: list[str] = []
+    page.on("requestfailed", lambda request: failed.append(request.url))
+    held = HeldGet(page, "**/openapi.json")
+    page.goto(f"{base}/{route}")
+    held.wait()
+    page.evaluate("location.hash = '#/account'")
+    page.wait_for_selector("#signin-heading")
+    title = page.title()
+    with page.expect_request(lambda request: last_request in request.url):
+        held.release()
+    shown = page.eval_on_selector_all("main", "all => all.map((m) => m.firstChild.className)")
+    assert shown == ["account lobby"]
+    assert page.title() == title
+    if slow == "game":  # the router ends the stale page: its stream is cut
+        wait_until(page, lambda: any("/events" in url for url in failed), f"open: {failed}")
+    assert not page.errors, page.errors  # type: ignore[attr-defined]
 
 def test_a_pittsburgh_game_plays_on_its_board(
     browser: Any, site: tuple[str, Rest], artifacts: Path

@@ -3,7 +3,7 @@
 
 import { errorBox, rulesetName, showError } from './account.js';
 import { ApiError, api } from './api.js';
-import { h, replace } from './dom.js';
+import { h, replace, setTitle } from './dom.js';
 import { language, t } from './i18n.js';
 import { headRow, rating, ratingChange } from './ratings.js';
 import { followStream } from './sse.js';
@@ -84,7 +84,7 @@ export async function arenaPage(root, go, arenaId) {
     h('div', { class: 'toolbar' }, heading, live), err, box, openForm(go, arenaId)));
   const show = (arena) => {
     heading.textContent = arena.name || arenaId;
-    document.title = `Brass — ${arena.name || arenaId}`;
+    setTitle(root, `Brass — ${arena.name || arenaId}`);
     draw(box, arena);
   };
   try {

@@ -41,6 +41,12 @@ export function replace(el, ...children) {
   return el;
 }
 
+// The tab's title, from a page still shown: one the reader left while it awaited the server
+// paints into a root out of the document (main.js), and leaves the title to the newer page.
+export function setTitle(root, text) {
+  if (root.isConnected) document.title = text;
+}
+
 // Announces a sentence to screen readers (the page's polite live region).
 export function announce(text) {
   const region = document.getElementById('announcer');

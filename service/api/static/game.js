@@ -9,7 +9,7 @@ import { drawLastMoves, lastMoves } from './recent.js';
 import { drawWholeActions, placesOf } from './wholeactions.js';
 import { boardPanel } from './zoom.js';
 import { capabilities, ruleset as getRuleset } from './caps.js';
-import { announce, h, replace } from './dom.js';
+import { announce, h, replace, setTitle } from './dom.js';
 import { eraRound, label as labelOf, nameLabel, t, useLabels } from './i18n.js';
 
 import { saved } from './store.js';
@@ -604,7 +604,7 @@ export async function gamePage(root, go, gameId, seat) {
     } else if (focused) {
       refocus(focused);
     }
-    document.title = myTurn() ? t('game.titleTurn') : t('game.titleGame');
+    setTitle(root, myTurn() ? t('game.titleTurn') : t('game.titleGame'));
   }
 
   function onKey(e) {

@@ -3,7 +3,7 @@
 import { errorBox, onSubmit, showError } from './account.js';
 import { api } from './api.js';
 import { capabilities, ruleset as getRuleset } from './caps.js';
-import { announce, h, replace } from './dom.js';
+import { announce, h, replace, setTitle } from './dom.js';
 import { language, t } from './i18n.js';
 import { account, accountKey } from './session.js';
 import { inviteUrl, saved } from './store.js';
@@ -318,7 +318,7 @@ export async function lobbyPage(root, go) {
     h('section', { class: 'card', 'aria-labelledby': 'public-heading' },
       h('h2', { id: 'public-heading' }, t('lobby.public')), await publicGames(go)));
   replace(root, main);
-  document.title = 'Brass — lobby';
+  setTitle(root, 'Brass — lobby');
 }
 
 // #/join/ID[/SEAT]: take an open seat with a display name.

@@ -20,7 +20,7 @@ import { replayPage } from './replay.js';
 import { account } from './session.js';
 import { saved } from './store.js';
 
-const root = document.getElementById('app');
+let app = document.getElementById('app');
 let leave = null;
 let routed = null;
 let seq = 0;
@@ -40,6 +40,15 @@ async function route(force = false) {
     leave();
     leave = null;
   }
+  // Each route paints into a <main> of its own (the first, into the page's): a page still
+  // awaiting the server when the reader goes on paints into its own, by then out of the
+  // document, not over the newer page.
+  if (mine > 1) {
+    const fresh = app.cloneNode(false);
+    app.replaceWith(fresh);
+    app = fresh;
+  }
+  const root = app;
   const parts = location.hash.replace(/^#\/?/, '').split('/').map(decodeURIComponent);
   const [page, id, a, b] = parts;
   const seatOf = (x) => (x === undefined || x === '' ? null : Number(x));
@@ -73,7 +82,8 @@ async function route(force = false) {
       h('p', { class: 'error', role: 'alert' }, err.message || String(err)), h('a', { href: '#/' }, t('error.back'))));
   }
   if (mine !== seq) {
-    // another route started meanwhile: this page is already replaced
+    // another route started meanwhile: this page painted out of sight; its streams and
+    // timers stop
     if (cleanup) cleanup();
     return;
   }

@@ -5,7 +5,7 @@
 import { errorBox, rulesetName, showError } from './account.js';
 import { api } from './api.js';
 import { capabilities } from './caps.js';
-import { h, replace } from './dom.js';
+import { h, replace, setTitle } from './dom.js';
 import { language, t } from './i18n.js';
 
 const KINDS = ['ACCOUNT_KIND_UNSPECIFIED', 'ACCOUNT_KIND_PEOPLE', 'ACCOUNT_KIND_BOTS'];
@@ -88,7 +88,7 @@ export async function leaderboardPage(root, go, rulesetArg, playersArg, kindArg)
     h('h2', { id: 'leaderboard-heading' }, t('ratings.leaderboard')),
     h('div', { class: 'toolbar filters' }, rulesetField, playersField, kindField),
     h('p', { class: 'note' }, t('ratings.explain')), err, table, pages.element));
-  document.title = `Brass — ${t('ratings.leaderboard')}`;
+  setTitle(root, `Brass — ${t('ratings.leaderboard')}`);
   await pages.load();
 }
 
@@ -115,7 +115,7 @@ export async function playerPage(root, go, accountId) {
     heading.textContent = found.name;
     facts.textContent = [found.bot ? t('account.bot') : t('account.person'), found.accountId,
       found.active === false ? t('account.inactive') : null].filter(Boolean).join(' · ');
-    document.title = `Brass — ${found.name}`;
+    setTitle(root, `Brass — ${found.name}`);
   } catch (error) {
     showError(err, error);
   }
