@@ -1,8 +1,8 @@
 """The web frontend in a real browser (Debian's Chromium): a person creates a game and plays
 to the end of the canal era, two people play each other by invite links, seat 0's page
 never receives seat 1's hand, the page recovers after a server restart, the replay viewer
-steps through a game, and a page left while it awaits the server does not paint over the
-next. Screenshots of the key screens are saved (conftest.py)."""
+steps through a game (its controls wait for the replay), and a page left while it awaits the
+server does not paint over the next. Screenshots of the key screens are saved (conftest.py)."""
 
 from __future__ import annotations
 
@@ -304,6 +304,34 @@ def test_the_replay_viewer_steps_through_a_game(
         assert route.get_attribute("data-owner") == str(owner)
     shot(page, artifacts, "08-final-scores")
     assert not page.errors
+
+
+def test_the_replay_controls_wait_for_the_replay(browser: Any, site: tuple[str, Rest]) -> None:
+    """The replay's controls used while the replay is still on its way (its answer held
+    back) do nothing: no error, no timer of Play's; once it has come, they step through it."""
+    base, rest = site
+    created = rest.call("POST", "/v1/games", body={"players": 2, "seed": "7"})
+    game_id = created["gameId"]
+    tokens = {int(s.get("seat", 0)): s["token"] for s in created["seats"]}
+    rng = random.Random(7)
+    for _ in range(2):
+        rest.play_one_action(game_id, tokens[current_seat(rest.game(game_id))], rng)
+    last = int(rest.game(game_id)["summary"]["version"])
+    page = new_page(browser)
+    held = HeldGet(page, f"**/v1/games/{game_id}/replay")
+    page.goto(f"{base}/#/replay/{game_id}")
+    page.wait_for_selector(".replay-controls")
+    held.wait()
+    page.keyboard.press("End")
+    for button in page.locator(".replay-controls button").all():  # |◀ ◀ Play ▶ ▶|
+        button.click()
+    page.wait_for_timeout(900)  # Play's timer, had it started, would have ticked twice
+    assert not page.errors, page.errors  # type: ignore[attr-defined]
+    held.release()
+    page.wait_for_selector(".replay-decisions li.current[data-version='0']")
+    page.keyboard.press("End")
+    page.wait_for_selector(f".replay-decisions li.current[data-version='{last}']")
+    assert not page.errors  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize("slow", ["lobby", "leaderboard", "game"])

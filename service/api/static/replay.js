@@ -31,7 +31,7 @@ export async function replayPage(root, go, gameId, startVersion) {
     button(t('replay.previous'), '◀', () => show(st.version - 1)),
     playButton,
     button(t('replay.next'), '▶', () => show(st.version + 1)),
-    button(t('replay.last'), '▶|', () => show(st.replay.version)),
+    button(t('replay.last'), '▶|', () => show(Infinity)),
     h('label', { for: 'replay-version' }, t('replay.version')), slider);
   replace(root, h('div', { class: 'game replay' }, info,
     h('div', { class: 'game-layout' },
@@ -45,6 +45,8 @@ export async function replayPage(root, go, gameId, startVersion) {
           h('h2', { id: 'decisions-heading' }, t('replay.decisions')), list)))));
   document.title = 'Brass — replay';
 
+  // No control does a thing before the replay is loaded (show and togglePlay return while
+  // st.replay is null); a version past the last is the last (Infinity: the End key, ▶|).
   let seq = 0;
   async function show(version) {
     if (!st.replay) return;
@@ -93,6 +95,7 @@ export async function replayPage(root, go, gameId, startVersion) {
   }
 
   function togglePlay() {
+    if (!st.replay) return;
     if (st.playing) {
       clearInterval(st.playing);
       st.playing = null;
@@ -118,18 +121,19 @@ export async function replayPage(root, go, gameId, startVersion) {
     if (e.key === 'ArrowRight') { e.preventDefault(); show(st.version + 1); }
     else if (e.key === 'ArrowLeft') { e.preventDefault(); show(st.version - 1); }
     else if (e.key === 'Home') { e.preventDefault(); show(0); }
-    else if (e.key === 'End') { e.preventDefault(); show(st.replay.version); }
+    else if (e.key === 'End') { e.preventDefault(); show(Infinity); }
   }
   document.addEventListener('keydown', onKey);
 
   try {
-    st.replay = readReplay(await api.replay(gameId, token));
+    const replay = readReplay(await api.replay(gameId, token));
     const first = readState((await api.getGame(gameId, token, '0')).state);
     st.ruleset = await getRuleset(first.summary.ruleset); useLabels(st.ruleset.labels);
-    slider.max = String(st.replay.version);
+    slider.max = String(replay.version);
     replace(list, h('li', { 'data-version': 0 }, h('button', { type: 'button', onclick: () => show(0) }, t('replay.start'))),
-      st.replay.decisions.map((d) => h('li', { 'data-version': d.version },
+      replay.decisions.map((d) => h('li', { 'data-version': d.version },
         h('button', { type: 'button', onclick: () => show(d.version) }, `${d.version}. ${seatNameOf(first.summary, d.seat)}: ${nameText(d.name)}`))));
+    st.replay = replay; // the controls act from here on
     await show(startVersion ?? 0);
   } catch (e) {
     err.hidden = false;
