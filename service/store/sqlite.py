@@ -185,7 +185,8 @@ class SqliteStore:
         self._loop_conn.row_factory = None
         if self._loop_writes:
             self._loop_writer = LoopWriter.opened(
-                self.path, self._stamps, self._writer.failures, self._writer.jobs)
+                self.path, self._stamps, self._writer.failures, self._writer.jobs,
+                self._writer.commit_wait * 1000)
 
     async def close(self) -> None:
         def disconnect() -> None:

@@ -83,11 +83,11 @@ STATEMENT_ERRORS = (
 
 
 # Writes committed together at most; bounds how long the first of them waits.
-_MAX_GROUP = 64
+MAX_GROUP = 64
 # Under load, the writer waits this long before a commit so that more writes share it.
 DEFAULT_COMMIT_WAIT_MS = 2.0
 # "Under load": the previous commit ended less than this many waits ago.
-_BUSY_WAITS = 5
+BUSY_WAITS = 5
 
 
 def open_connection(
@@ -279,10 +279,10 @@ class GroupWriter(threading.Thread):
                 # the fsync, the wake-ups): under load, waiting a little for more writes
                 # to share it saves more CPU than the wait costs in latency. An isolated
                 # write is committed at once.
-                if time.monotonic() - last_commit < _BUSY_WAITS * self.commit_wait:
+                if time.monotonic() - last_commit < BUSY_WAITS * self.commit_wait:
                     time.sleep(self.commit_wait)
                 batch = [job]
-                while len(batch) < _MAX_GROUP:
+                while len(batch) < MAX_GROUP:
                     try:
                         more = self.jobs.get_nowait()
                     except queue.Empty:

@@ -33,6 +33,9 @@ import structlog
 
 from .base import FailureTracker, StoreUnavailable
 from .sqlite_conn import (
+    BUSY_WAITS,
+    DEFAULT_COMMIT_WAIT_MS,
+    MAX_GROUP,
     ChangeStamps,
     WriterBusy,
     WriterLock,
@@ -42,6 +45,11 @@ from .sqlite_conn import (
 )
 
 log = structlog.get_logger("brass_service.store")
+
+# A batch that finds another writer holding the lock is tried again this often, this many
+# times, before it is handed to GroupWriter's thread.
+BUSY_RETRY_SECONDS = 0.0002
+BUSY_TRIES = 25
 
 # The WAL is checkpointed into the database (by the helper thread, off the loop) after this
 # many writes (about 3 pages each, scattered over the tables and indexes: ~1,000 pages, the
@@ -168,8 +176,11 @@ class LoopWriter:
     """
 
     def __init__(self, path: str, stamps: ChangeStamps | None, failures: FailureTracker,
-                 hand_over: queue.SimpleQueue[Any]) -> None:
+                 hand_over: queue.SimpleQueue[Any],
+                 commit_wait_ms: float = DEFAULT_COMMIT_WAIT_MS) -> None:
         self.path = path
+        self.commit_wait = max(0.0, commit_wait_ms) / 1000
+        self._last_commit = -1e9
         self.stamps = stamps
         self.failures = failures
         self.hand_over = hand_over  # GroupWriter's queue
@@ -178,15 +189,17 @@ class LoopWriter:
         self.syncer = WalSyncer(path, failures,
                                 WriterLock(path) if stamps is not None else None)
         self._pending: list[tuple[Any, Any, Any, str | None]] = []
+        self._tries = 0  # of the batch waiting for another writer
         # writes committed here, and those handed to GroupWriter (another writer held a lock)
         self.written = self.handed_over = 0
 
     @classmethod
     def opened(cls, path: str, stamps: ChangeStamps | None, failures: FailureTracker,
-               hand_over: queue.SimpleQueue[Any]) -> LoopWriter | None:
+               hand_over: queue.SimpleQueue[Any],
+               commit_wait_ms: float = DEFAULT_COMMIT_WAIT_MS) -> LoopWriter | None:
         """A LoopWriter open on the file, or None (logged) where it cannot be: GroupWriter
         then writes alone."""
-        writer = cls(path, stamps, failures, hand_over)
+        writer = cls(path, stamps, failures, hand_over, commit_wait_ms)
         try:
             writer.open()
         except (OSError, sqlite3.Error) as exc:
@@ -225,13 +238,25 @@ class LoopWriter:
 
     def submit(self, job: tuple[Callable[[sqlite3.Connection], Any], asyncio.AbstractEventLoop,
                                 asyncio.Future[Any], str | None]) -> None:
-        """Queues a (fn, loop, future, game id) job for the commit at the loop's next turn."""
+        """Queues a (fn, loop, future, game id) job for the next commit: at the loop's next
+        turn, or under load (the last commit less than BUSY_WAITS waits ago) after the
+        commit wait, so that more writes share it, as GroupWriter's do: each commit costs
+        a fixed amount (the WAL's frames of the pages it touched, the fsync, the wake-ups)."""
         self._pending.append(job)
         if len(self._pending) == 1:
+            loop = job[1]
+            if loop.time() - self._last_commit < BUSY_WAITS * self.commit_wait:
+                loop.call_later(self.commit_wait, self._flush)
+            else:
+                loop.call_soon(self._flush)
+        elif len(self._pending) == MAX_GROUP:
             job[1].call_soon(self._flush)
 
     def _flush(self) -> None:
+        if not self._pending:  # (already committed: the group filled up before its wait)
+            return
         batch, self._pending = self._pending, []
+        self._last_commit = batch[0][1].time()
         conn = self.conn
         if conn is None or self.syncer.broken:
             self._hand_over(batch)
@@ -239,19 +264,30 @@ class LoopWriter:
         try:
             outcomes = run_batch(conn, batch, self.lock, self.stamps, self.failures, wait=False)
         except WriterBusy:
-            self._hand_over(batch)
+            # Another process's commit (a batch's SQL, a fraction of a millisecond): tried
+            # again soon; only a writer that keeps the lock longer makes GroupWriter's
+            # thread wait for it (a hand-over costs more than a few tries).
+            if self._tries < BUSY_TRIES:
+                self._tries += 1
+                self._pending[:0] = batch
+                batch[0][1].call_later(BUSY_RETRY_SECONDS, self._flush)
+            else:
+                self._hand_over(batch)
             return
         except Exception as exc:  # never seen; the writes must be answered regardless
+            self._tries = 0
             log.exception("sqlite_loop_writer_failed")
             failure = StoreUnavailable(f"sqlite: {type(exc).__name__}: {exc}")
             settle([(loop, future, failure, None) for _fn, loop, future, _g in batch])
             return
+        self._tries = 0
         self.written += len(batch)
         # Refusals wait for the sync too: a refusal may rest on a write not yet durable
         # (the decision of a retry's first try, say), which must be before it is told.
         self.syncer.jobs.put(outcomes)
 
     def _hand_over(self, batch: list[Any]) -> None:
+        self._tries = 0
         self.handed_over += len(batch)
         for job in batch:
             self.hand_over.put(job)

@@ -90,12 +90,16 @@ def test_a_write_commits_on_the_loop_and_is_acknowledged_after_the_wal_is_synced
     asyncio.run(scenario())
 
 
-def test_a_write_that_would_wait_for_another_writer_goes_to_the_writer_thread(
-        tmp_path: Path) -> None:
+@pytest.mark.parametrize("tries", [3, 1_000_000])
+def test_a_write_that_finds_another_writer_is_tried_again_then_handed_to_the_writer_thread(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tries: int) -> None:
     """Another process's writer holds the cross-process lock: the loop does not wait for
-    it (it goes on serving); the write waits on GroupWriter's thread, and is stored once
-    the lock is released."""
+    it (it goes on serving) but tries the batch again every BUSY_RETRY_SECONDS. After
+    BUSY_TRIES tries (3 here) the write goes to GroupWriter's thread, which waits for the
+    lock; with tries left (a million here), it is committed on the loop once the lock is
+    released. Either way it is stored, once."""
     path = tmp_path / "busy.sqlite3"
+    monkeypatch.setattr(sqlite_loop, "BUSY_TRIES", tries)
 
     async def scenario() -> None:
         store = await _store_with_game(path)
@@ -103,7 +107,7 @@ def test_a_write_that_would_wait_for_another_writer_goes_to_the_writer_thread(
         try:
             writer = store._loop_writer
             assert writer is not None
-            handed_over = writer.handed_over
+            handed_over, written = writer.handed_over, writer.written
             with other:
                 append = asyncio.ensure_future(
                     store.append_decision(_decision("g0", 0, None), _head(1), None))
@@ -112,13 +116,13 @@ def test_a_write_that_would_wait_for_another_writer_goes_to_the_writer_thread(
                     await asyncio.sleep(0.01)
                     ticks += 1
                 assert ticks == 20 and not append.done()
-                assert writer.handed_over == handed_over + 1
+                assert writer.handed_over == handed_over + (tries == 3)
             await asyncio.wait_for(append, 10)
             assert await store.head_version("g0") == 1
+            assert writer.written == written + (tries != 3)
             # the lock free, the next write is the loop's own
-            written = writer.written
             await store.append_decision(_decision("g0", 1, None), _head(2), None)
-            assert writer.written == written + 1
+            assert writer.written == written + 1 + (tries != 3)
         finally:
             other.close()
             await store.close()
