@@ -61,9 +61,10 @@ CHECKPOINT_WRITES = 300
 class WalSyncer(threading.Thread):
     """Makes the loop's commits durable: one fsync of the WAL for every commit made since
     the one before, then their futures settled (one wake-up per loop); checkpoints the WAL
-    when it has grown. A failed fsync fails its writes and turns `broken` on for good:
-    after it, the kernel may report later syncs clean although pages were lost, so every
-    later write goes through GroupWriter, whose COMMIT syncs in SQLite's own way."""
+    every CHECKPOINT_WRITES writes. A failed fsync fails its writes and turns `broken` on
+    for good: after it, the kernel may report later syncs clean although pages were lost,
+    so the commits the loop made before it saw `broken` fail too, unsynced, and every later
+    write goes through GroupWriter, whose COMMIT syncs in SQLite's own way."""
 
     def __init__(self, path: str, failures: FailureTracker, lock: WriterLock | None) -> None:
         super().__init__(name="sqlite-wal-sync", daemon=True)
@@ -119,15 +120,20 @@ class WalSyncer(threading.Thread):
 
     def _sync(self, batch: list[tuple[Any, Any, BaseException | None, Any]]) -> None:
         failure: StoreUnavailable | None = None
-        try:
-            self._follow_the_wal()
-            os.fsync(self._fd)
-        except Exception as exc:  # (OSError; anything else must not end the thread either)
-            self.broken = True
-            cause = f"sqlite: the WAL's fsync failed ({exc}); the write may or may not be kept"
-            self.failures.failed(FailureTracker.WRITES, cause)
-            log.error("sqlite_wal_sync_failed", error=str(exc))
-            failure = StoreUnavailable(cause)
+        if self.broken:
+            failure = StoreUnavailable("sqlite: the WAL's fsync failed before this write's: "
+                                       "it may or may not be kept")
+        else:
+            try:
+                self._follow_the_wal()
+                os.fsync(self._fd)
+            except Exception as exc:  # (OSError; anything else must not end the thread either)
+                self.broken = True
+                cause = (f"sqlite: the WAL's fsync failed ({exc}); the write may or may not "
+                         "be kept")
+                self.failures.failed(FailureTracker.WRITES, cause)
+                log.error("sqlite_wal_sync_failed", error=str(exc))
+                failure = StoreUnavailable(cause)
         if failure is not None:
             batch = [(loop, future, error or failure, None if error is None else result)
                      for loop, future, error, result in batch]

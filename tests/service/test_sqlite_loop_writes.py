@@ -151,6 +151,12 @@ def test_a_failed_fsync_fails_its_write_and_later_writes_go_to_the_writer_thread
             # (the decision was committed; whether it is kept a power cut would tell: a
             # retry with its key finds it, here, where the kernel still has it)
             assert await store.find_decision_by_key("g0", "k1") is not None
+            # a commit the loop made before it saw the failure is failed too, unsynced
+            # (the kernel may call a later sync clean though pages were lost)
+            made_before = asyncio.get_running_loop().create_future()
+            writer.syncer.jobs.put([(asyncio.get_running_loop(), made_before, None, 2)])
+            with pytest.raises(StoreUnavailable, match="failed before this write"):
+                await asyncio.wait_for(made_before, 10)
             written = writer.written
             await store.append_decision(_decision("g0", 1, None), _head(2), None)
             assert writer.written == written  # GroupWriter's thread stored it
