@@ -198,7 +198,9 @@ class SqliteStore:
             self._loop_conn.close()
             self._loop_conn = None
         if self._loop_writer is not None:
-            writer, self._loop_writer = self._loop_writer, None
+            writer = self._loop_writer
+            await writer.drain()
+            self._loop_writer = None
             await asyncio.get_running_loop().run_in_executor(None, writer.close)
         self._writer.jobs.put(None)
         await asyncio.get_running_loop().run_in_executor(None, self._writer.join)

@@ -15,7 +15,7 @@ import sqlite3
 import threading
 import time
 import zlib
-from typing import Any
+from typing import Any, Protocol
 
 import structlog
 
@@ -307,10 +307,29 @@ class GroupWriter(threading.Thread):
 
 
 class WriterBusy(Exception):
-    """Another writer holds the cross-process lock or SQLite's own: nothing was done."""
+    """Another writer holds the cross-process lock (`sqlite_lock` false) or SQLite's own
+    (true: a writer outside this store's lock): nothing was done."""
+
+    def __init__(self, sqlite_lock: bool) -> None:
+        super().__init__("SQLite's write lock is taken" if sqlite_lock
+                         else "the writers' lock is taken")
+        self.sqlite_lock = sqlite_lock
 
 
-def run_batch(conn: sqlite3.Connection, batch: list[Any], lock: WriterLock | None,
+class Lock(Protocol):
+    """WriterLock, or a stand-in for one already taken."""
+
+    def acquire(self) -> None:
+        ...
+
+    def try_acquire(self) -> bool:
+        ...
+
+    def release(self) -> None:
+        ...
+
+
+def run_batch(conn: sqlite3.Connection, batch: list[Any], lock: Lock | None,
               stamps: ChangeStamps | None, failures: FailureTracker, wait: bool = True
               ) -> list[tuple[Any, Any, BaseException | None, Any]]:
     """Commits a batch of (fn, loop, future, game id) jobs holding the cross-process lock,
@@ -326,7 +345,7 @@ def run_batch(conn: sqlite3.Connection, batch: list[Any], lock: WriterLock | Non
     if wait:
         lock.acquire()
     elif not lock.try_acquire():
-        raise WriterBusy
+        raise WriterBusy(sqlite_lock=False)
     try:
         stamps.begin(groups)
         try:
@@ -365,7 +384,7 @@ def commit_batch(conn: sqlite3.Connection, batch: list[Any], failures: FailureTr
                 conn.execute("BEGIN IMMEDIATE")
             except sqlite3.OperationalError as exc:
                 if not wait and not outcomes and exc.sqlite_errorcode == sqlite3.SQLITE_BUSY:
-                    raise WriterBusy from exc
+                    raise WriterBusy(sqlite_lock=True) from exc
                 raise
             for index, (fn, loop, future, game) in enumerate(pending):
                 try:

@@ -14,8 +14,10 @@ well under a millisecond on an SSD), a write is visible to other readers of the 
 window loses a write that nobody was told was kept, though a reader may have seen it; a
 process crash loses nothing (the WAL's bytes are in the kernel already).
 
-The loop never waits for a lock: a batch that finds another writer holding the
-cross-process lock or SQLite's own is handed to GroupWriter, which waits on its thread.
+The loop never waits for a lock: a batch that finds another process's writer holding the
+cross-process lock waits for it on a thread of its own (LoopWriter's lock waiter), then is
+committed on the loop, the lock held meanwhile; one that finds SQLite's own lock taken (a
+writer outside this store) is handed to GroupWriter, which waits for it.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ import queue
 import sqlite3
 import threading
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 import structlog
@@ -37,6 +40,7 @@ from .sqlite_conn import (
     DEFAULT_COMMIT_WAIT_MS,
     MAX_GROUP,
     ChangeStamps,
+    Lock,
     WriterBusy,
     WriterLock,
     open_connection,
@@ -45,11 +49,6 @@ from .sqlite_conn import (
 )
 
 log = structlog.get_logger("brass_service.store")
-
-# A batch that finds another writer holding the lock is tried again this often, this many
-# times, before it is handed to GroupWriter's thread.
-BUSY_RETRY_SECONDS = 0.0002
-BUSY_TRIES = 25
 
 # The WAL is checkpointed into the database (by the helper thread, off the loop) after this
 # many writes (about 3 pages each, scattered over the tables and indexes: ~1,000 pages, the
@@ -178,8 +177,11 @@ class LoopWriter:
     as GroupWriter's, without its thread), holding the cross-process lock (an open file of
     its own: flock's locks belong to open files, and this one must exclude GroupWriter's)
     and moving the change stamps around it. Their futures are settled by WalSyncer once
-    the WAL is synced; a batch that would wait for another writer is handed to GroupWriter.
-    """
+    the WAL is synced.
+
+    When another process's writer holds the lock, a thread of its own waits for it (a try
+    again later would spin: with two workers, every other commit meets the other's) and
+    the batch, with the writes that came meanwhile, is committed once it has it."""
 
     def __init__(self, path: str, stamps: ChangeStamps | None, failures: FailureTracker,
                  hand_over: queue.SimpleQueue[Any],
@@ -191,13 +193,16 @@ class LoopWriter:
         self.failures = failures
         self.hand_over = hand_over  # GroupWriter's queue
         self.lock = WriterLock(path) if stamps is not None else None
+        self._lock_waiter = ThreadPoolExecutor(1, thread_name_prefix="sqlite-lock-wait")
+        self._waiting = False  # the lock waiter is waiting for the pending writes' turn
+        self._closing = False
         self.conn: sqlite3.Connection | None = None
         self.syncer = WalSyncer(path, failures,
                                 WriterLock(path) if stamps is not None else None)
         self._pending: list[tuple[Any, Any, Any, str | None]] = []
-        self._tries = 0  # of the batch waiting for another writer
-        # writes committed here, and those handed to GroupWriter (another writer held a lock)
-        self.written = self.handed_over = 0
+        # writes committed here; batches that waited for the lock; writes handed to
+        # GroupWriter (SQLite's lock taken by a writer outside the store, or the path off)
+        self.written = self.waited = self.handed_over = 0
 
     @classmethod
     def opened(cls, path: str, stamps: ChangeStamps | None, failures: FailureTracker,
@@ -223,9 +228,19 @@ class LoopWriter:
         self.syncer.open()
         self.syncer.start()
 
+    async def drain(self) -> None:
+        """On the loop, before `close`: later writes go to GroupWriter, and the pending ones
+        are committed (waiting for the lock, if it comes to that)."""
+        self._closing = True
+        while self._pending or self._waiting:
+            await asyncio.sleep(0.001)
+
     def close(self) -> None:
         """Waits for the syncs under way (on the caller's thread)."""
-        log.info("sqlite_loop_writes", written=self.written, handed_over=self.handed_over)
+        log.info("sqlite_loop_writes", written=self.written, waited=self.waited,
+                 handed_over=self.handed_over)
+        self._closing = True
+        self._lock_waiter.shutdown(wait=True)
         if self.syncer.is_alive():
             self.syncer.jobs.put(None)
             self.syncer.join()
@@ -239,8 +254,8 @@ class LoopWriter:
 
     @property
     def open_for_writes(self) -> bool:
-        """False once closed, or after a failed sync (see WalSyncer)."""
-        return self.conn is not None and not self.syncer.broken
+        """False once closing, or after a failed sync (see WalSyncer)."""
+        return self.conn is not None and not self._closing and not self.syncer.broken
 
     def submit(self, job: tuple[Callable[[sqlite3.Connection], Any], asyncio.AbstractEventLoop,
                                 asyncio.Future[Any], str | None]) -> None:
@@ -259,41 +274,79 @@ class LoopWriter:
             job[1].call_soon(self._flush)
 
     def _flush(self) -> None:
-        if not self._pending:  # (already committed: the group filled up before its wait)
+        # (nothing pending: committed already, the group having filled up before its wait;
+        # waiting: the lock waiter's commit will take them)
+        if not self._pending or self._waiting:
             return
+        loop = self._pending[0][1]
+        try:
+            self._commit(self.lock)
+        except WriterBusy:
+            self._waiting = True
+            self.waited += 1
+            assert self.lock is not None  # (without one no writer is waited for)
+            waited = loop.run_in_executor(self._lock_waiter, self.lock.acquire)
+            waited.add_done_callback(self._lock_taken)
+
+    def _lock_taken(self, waited: Future[None] | asyncio.Future[None]) -> None:
+        """On the loop, the lock waiter having taken the lock for the pending writes."""
+        self._waiting = False
+        if waited.cancelled() or waited.exception() is not None:  # (never seen)
+            log.error("sqlite_lock_wait_failed", error=repr(waited.exception()))
+            self._hand_over()
+            return
+        assert self.lock is not None
+        self._commit(_Held(self.lock))
+
+    def _commit(self, lock: Lock | None) -> None:
+        """Commits the pending writes (all of them, in one transaction) holding `lock`;
+        raises WriterBusy, with the writes left pending, if another writer holds it."""
         batch, self._pending = self._pending, []
-        self._last_commit = batch[0][1].time()
         conn = self.conn
         if conn is None or self.syncer.broken:
-            self._hand_over(batch)
+            if isinstance(lock, _Held):
+                lock.release()
+            self._pending = batch
+            self._hand_over()
             return
+        self._last_commit = batch[0][1].time()
         try:
-            outcomes = run_batch(conn, batch, self.lock, self.stamps, self.failures, wait=False)
-        except WriterBusy:
-            # Another process's commit (a batch's SQL, a fraction of a millisecond): tried
-            # again soon; only a writer that keeps the lock longer makes GroupWriter's
-            # thread wait for it (a hand-over costs more than a few tries).
-            if self._tries < BUSY_TRIES:
-                self._tries += 1
-                self._pending[:0] = batch
-                batch[0][1].call_later(BUSY_RETRY_SECONDS, self._flush)
-            else:
-                self._hand_over(batch)
-            return
+            outcomes = run_batch(conn, batch, lock, self.stamps, self.failures, wait=False)
+        except WriterBusy as busy:
+            self._pending[:0] = batch
+            if busy.sqlite_lock:  # a writer outside this store: GroupWriter waits for it
+                self._hand_over()
+                return
+            raise
         except Exception as exc:  # never seen; the writes must be answered regardless
-            self._tries = 0
             log.exception("sqlite_loop_writer_failed")
             failure = StoreUnavailable(f"sqlite: {type(exc).__name__}: {exc}")
             settle([(loop, future, failure, None) for _fn, loop, future, _g in batch])
             return
-        self._tries = 0
         self.written += len(batch)
         # Refusals wait for the sync too: a refusal may rest on a write not yet durable
         # (the decision of a retry's first try, say), which must be before it is told.
         self.syncer.jobs.put(outcomes)
 
-    def _hand_over(self, batch: list[Any]) -> None:
-        self._tries = 0
+    def _hand_over(self) -> None:
+        batch, self._pending = self._pending, []
         self.handed_over += len(batch)
         for job in batch:
             self.hand_over.put(job)
+
+
+class _Held:
+    """The writers' lock as run_batch takes it when the lock waiter has taken it already:
+    run_batch releases it."""
+
+    def __init__(self, lock: WriterLock) -> None:
+        self._lock = lock
+
+    def try_acquire(self) -> bool:
+        return True
+
+    def acquire(self) -> None:
+        return None
+
+    def release(self) -> None:
+        self._lock.release()

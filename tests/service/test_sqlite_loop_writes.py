@@ -90,41 +90,66 @@ def test_a_write_commits_on_the_loop_and_is_acknowledged_after_the_wal_is_synced
     asyncio.run(scenario())
 
 
-@pytest.mark.parametrize("tries", [3, 1_000_000])
-def test_a_write_that_finds_another_writer_is_tried_again_then_handed_to_the_writer_thread(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tries: int) -> None:
+def test_a_write_that_finds_another_writer_waits_for_it_off_the_loop(tmp_path: Path) -> None:
     """Another process's writer holds the cross-process lock: the loop does not wait for
-    it (it goes on serving) but tries the batch again every BUSY_RETRY_SECONDS. After
-    BUSY_TRIES tries (3 here) the write goes to GroupWriter's thread, which waits for the
-    lock; with tries left (a million here), it is committed on the loop once the lock is
-    released. Either way it is stored, once."""
+    it (it goes on serving); the lock waiter's thread does, and the write, with one that
+    came meanwhile, is committed on the loop, in one transaction, once the lock is free."""
     path = tmp_path / "busy.sqlite3"
-    monkeypatch.setattr(sqlite_loop, "BUSY_TRIES", tries)
 
     async def scenario() -> None:
         store = await _store_with_game(path)
+        await store.create_game(_game("g1", time.time()), Snapshot(0, b"s"))
         other = WriterLock(str(path))  # an open file of its own, as another process's
         try:
             writer = store._loop_writer
             assert writer is not None
-            handed_over, written = writer.handed_over, writer.written
+            written, waited = writer.written, writer.waited
             with other:
-                append = asyncio.ensure_future(
+                first = asyncio.ensure_future(
                     store.append_decision(_decision("g0", 0, None), _head(1), None))
                 ticks = 0
-                for _ in range(20):  # the loop runs on meanwhile
+                for _ in range(10):  # the loop runs on meanwhile
                     await asyncio.sleep(0.01)
                     ticks += 1
-                assert ticks == 20 and not append.done()
-                assert writer.handed_over == handed_over + (tries == 3)
-            await asyncio.wait_for(append, 10)
-            assert await store.head_version("g0") == 1
-            assert writer.written == written + (tries != 3)
-            # the lock free, the next write is the loop's own
-            await store.append_decision(_decision("g0", 1, None), _head(2), None)
-            assert writer.written == written + 1 + (tries != 3)
+                second = asyncio.ensure_future(
+                    store.append_decision(_decision("g1", 0, None), _head(1), None))
+                for _ in range(10):
+                    await asyncio.sleep(0.01)
+                    ticks += 1
+                assert ticks == 20 and not first.done() and not second.done()
+                assert writer.waited == waited + 1 and writer.written == written
+            await asyncio.wait_for(asyncio.gather(first, second), 10)
+            assert writer.written == written + 2 and writer.handed_over == 0
+            assert await store.head_version("g0") == 1 == await store.head_version("g1")
         finally:
             other.close()
+            await store.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_write_that_finds_sqlites_lock_taken_goes_to_the_writer_thread(
+        tmp_path: Path) -> None:
+    """A writer outside the store (no cross-process lock) holds SQLite's own write lock:
+    the batch goes to GroupWriter's thread, which waits for it (its busy timeout)."""
+    path = tmp_path / "foreign.sqlite3"
+
+    async def scenario() -> None:
+        store = await _store_with_game(path)
+        foreign = sqlite3.connect(path, isolation_level=None)
+        try:
+            writer = store._loop_writer
+            assert writer is not None
+            foreign.execute("BEGIN IMMEDIATE")
+            append = asyncio.ensure_future(
+                store.append_decision(_decision("g0", 0, None), _head(1), None))
+            await asyncio.sleep(0.2)
+            assert not append.done() and writer.handed_over == 1
+            foreign.execute("COMMIT")
+            await asyncio.wait_for(append, 10)
+            assert await store.head_version("g0") == 1
+        finally:
+            foreign.close()
             await store.close()
 
     asyncio.run(scenario())
