@@ -119,6 +119,26 @@ def tab_to(page: Any, selector: str, limit: int = 400) -> str:
     raise AssertionError(f"Tab never reached {selector}: {page_state(page)}")
 
 
+def test_skip_to_the_content_moves_the_focus_and_stays_on_the_page(
+    browser: Any, site: tuple[str, Rest]
+) -> None:
+    """The first Tab reaches "Skip to the content"; Enter puts the focus on the page's
+    <main> and leaves the page where it is (its #app is no route of the page)."""
+    base, rest = site
+    created = rest.call("POST", "/v1/games", body={"players": 2, "seed": "8"})
+    game_id = created["gameId"]
+    page = browser.new_context(viewport={"width": 1400, "height": 900}).new_page()
+    page.goto(f"{base}/#/game/{game_id}")
+    page.wait_for_selector(".game[data-version]")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.className") == "skip-link"
+    page.keyboard.press("Enter")
+    page.wait_for_function("document.activeElement.id === 'app'", timeout=PAGE_TIMEOUT_MS)
+    assert page.url.endswith(f"#/game/{game_id}")
+    page.wait_for_timeout(200)  # (a route would have replaced the game by now)
+    assert page.locator(".game[data-version]").count() == 1
+
+
 def test_a_whole_turn_is_played_by_keyboard_alone(
     browser: Any, site: tuple[str, Rest], artifacts: Path
 ) -> None:

@@ -133,6 +133,12 @@ function drawNav() {
 }
 
 drawLanguageSwitch();
+// "Skip to the content" moves the focus to the page's <main>; followed as a link, its #app
+// would be a route (the router has no such page, and would show the lobby).
+document.querySelector('.skip-link')?.addEventListener('click', (e) => {
+  e.preventDefault();
+  app.focus();
+});
 window.addEventListener('popstate', () => route());
 window.addEventListener('hashchange', () => route());
 route();
