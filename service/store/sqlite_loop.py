@@ -103,13 +103,18 @@ class WalSyncer(threading.Thread):
                         stop = True
                         break
                     batch += more
-                self._sync(batch)
+                # (it settles the batch in any case; the thread must live on whatever
+                # happens, even a log line that cannot be written: the loop's writes wait
+                # on it)
+                with contextlib.suppress(Exception):
+                    self._sync(batch)
                 if stop:
                     return
                 uncopied += len(batch)
                 if uncopied >= CHECKPOINT_WRITES:
-                    self._checkpoint()
                     uncopied = 0
+                    with contextlib.suppress(Exception):
+                        self._checkpoint()
         finally:
             with contextlib.suppress(OSError):
                 os.close(self._fd)
@@ -118,25 +123,28 @@ class WalSyncer(threading.Thread):
                 self.lock.close()
 
     def _sync(self, batch: list[tuple[Any, Any, BaseException | None, Any]]) -> None:
+        """Syncs the WAL and settles the batch, whatever happens on the way."""
         failure: StoreUnavailable | None = None
-        if self.broken:
-            failure = StoreUnavailable("sqlite: the WAL's fsync failed before this write's: "
-                                       "it may or may not be kept")
-        else:
+        try:
+            if self.broken:
+                failure = StoreUnavailable("sqlite: the WAL's fsync failed before this "
+                                           "write's: it may or may not be kept")
+                return
             try:
                 self._follow_the_wal()
                 os.fsync(self._fd)
-            except Exception as exc:  # (OSError; anything else must not end the thread either)
+            except Exception as exc:  # (OSError; anything else must not end the thread)
                 self.broken = True
                 cause = (f"sqlite: the WAL's fsync failed ({exc}); the write may or may not "
                          "be kept")
+                failure = StoreUnavailable(cause)
                 self.failures.failed(FailureTracker.WRITES, cause)
                 log.error("sqlite_wal_sync_failed", error=str(exc))
-                failure = StoreUnavailable(cause)
-        if failure is not None:
-            batch = [(loop, future, error or failure, None if error is None else result)
-                     for loop, future, error, result in batch]
-        settle(batch)
+        finally:
+            if failure is not None:
+                batch = [(loop, future, error or failure, None if error is None else result)
+                         for loop, future, error, result in batch]
+            settle(batch)
 
     def _follow_the_wal(self) -> None:
         """Reopens the WAL when the file at its name is no longer the one open here. SQLite
@@ -319,9 +327,9 @@ class LoopWriter:
                 return
             raise
         except Exception as exc:  # never seen; the writes must be answered regardless
-            log.exception("sqlite_loop_writer_failed")
             failure = StoreUnavailable(f"sqlite: {type(exc).__name__}: {exc}")
             settle([(loop, future, failure, None) for _fn, loop, future, _g in batch])
+            log.exception("sqlite_loop_writer_failed")
             return
         self.written += len(batch)
         # Refusals wait for the sync too: a refusal may rest on a write not yet durable

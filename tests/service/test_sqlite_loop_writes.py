@@ -24,6 +24,8 @@ from brass_service.store.sqlite_conn import WriterLock
 
 from .test_store import _decision, _game, _head
 
+pytestmark = pytest.mark.timeout(120)
+
 
 async def _store_with_game(path: Path, game_id: str = "g0") -> SqliteStore:
     store = SqliteStore(path)
@@ -189,6 +191,39 @@ def test_a_failed_fsync_fails_its_write_and_later_writes_go_to_the_writer_thread
             assert not failures.failing(FailureTracker.WRITES)
             assert (await store.health()).writable
         finally:
+            await store.close()
+
+    asyncio.run(scenario())
+
+
+def test_the_sync_thread_lives_on_when_its_log_line_cannot_be_written(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A failed fsync whose log line raises too (a log stream closed under the process, as
+    pytest's capture of an earlier test that configured logging): the write still fails
+    with UNAVAILABLE rather than waiting for ever, and the thread is still there."""
+    path = tmp_path / "closed-log.sqlite3"
+    real_log = sqlite_loop.log
+
+    class ClosedLog:
+        def error(self, *_args: object, **_kwargs: object) -> None:
+            raise ValueError("I/O operation on closed file")
+
+    def fail(_fd: int) -> None:
+        raise OSError(errno.EIO, "Input/output error")
+
+    async def scenario() -> None:
+        store = await _store_with_game(path)
+        try:
+            writer = store._loop_writer
+            assert writer is not None
+            monkeypatch.setattr(sqlite_loop, "log", ClosedLog())
+            _on_the_sync_thread(monkeypatch, fail)
+            with pytest.raises(StoreUnavailable, match="fsync failed"):
+                await asyncio.wait_for(
+                    store.append_decision(_decision("g0", 0, None), _head(1), None), 10)
+            assert writer.syncer.is_alive()
+        finally:
+            monkeypatch.setattr(sqlite_loop, "log", real_log)
             await store.close()
 
     asyncio.run(scenario())
