@@ -38,6 +38,10 @@ def _wal_inode(path: Path) -> int:
     return os.stat(str(path) + "-wal").st_ino
 
 
+def _fail_with_eio(_fd: int) -> None:
+    raise OSError(errno.EIO, "Input/output error")
+
+
 def _on_the_sync_thread(monkeypatch: pytest.MonkeyPatch, before: Callable[[int], None]) -> None:
     """os.fsync calls `before(fd)` first on WalSyncer's thread (SQLite's own syncs are C)."""
     real_fsync = os.fsync
@@ -161,15 +165,12 @@ def test_a_failed_fsync_fails_its_write_and_later_writes_go_to_the_writer_thread
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "eio.sqlite3"
 
-    def fail(_fd: int) -> None:
-        raise OSError(errno.EIO, "Input/output error")
-
     async def scenario() -> None:
         store = await _store_with_game(path)
         try:
             writer = store._loop_writer
             assert writer is not None
-            _on_the_sync_thread(monkeypatch, fail)
+            _on_the_sync_thread(monkeypatch, _fail_with_eio)
             with pytest.raises(StoreUnavailable, match="fsync failed"):
                 await store.append_decision(_decision("g0", 0, "k1"), _head(1), None)
             assert writer.syncer.broken
@@ -208,16 +209,13 @@ def test_the_sync_thread_lives_on_when_its_log_line_cannot_be_written(
         def error(self, *_args: object, **_kwargs: object) -> None:
             raise ValueError("I/O operation on closed file")
 
-    def fail(_fd: int) -> None:
-        raise OSError(errno.EIO, "Input/output error")
-
     async def scenario() -> None:
         store = await _store_with_game(path)
         try:
             writer = store._loop_writer
             assert writer is not None
             monkeypatch.setattr(sqlite_loop, "log", ClosedLog())
-            _on_the_sync_thread(monkeypatch, fail)
+            _on_the_sync_thread(monkeypatch, _fail_with_eio)
             with pytest.raises(StoreUnavailable, match="fsync failed"):
                 await asyncio.wait_for(
                     store.append_decision(_decision("g0", 0, None), _head(1), None), 10)
