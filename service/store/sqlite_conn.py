@@ -1,7 +1,8 @@
 """The SQLite store's connection side: how a connection is opened, the schema and its
-upgrade, the one writer thread and its group commit (GroupWriter), the cross-process
-writer lock (WriterLock) and the change stamps other processes read (ChangeStamps).
-The store's queries are in sqlite.py."""
+upgrade, the writer thread (GroupWriter) and the group commit it shares with the event
+loop's writer of sqlite_loop.py (run_batch, commit_batch), the cross-process writer lock
+(WriterLock) and the change stamps other processes read (ChangeStamps). The store's
+queries are in sqlite.py."""
 
 from __future__ import annotations
 

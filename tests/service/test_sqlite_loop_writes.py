@@ -1,8 +1,8 @@
 """SQLite writes on the event loop (service/store/sqlite_loop.py): a write is committed on
 the loop and acknowledged only after the helper thread's fsync of the WAL; a write that
-would wait for another writer goes to GroupWriter's thread instead, and the loop never
-waits; a failed fsync fails its writes and turns the loop's path off; the helper thread
-checkpoints the WAL."""
+finds another process's writer waits for it off the loop, and one that finds SQLite's own
+lock taken goes to GroupWriter's thread; a failed fsync fails its writes and turns the
+loop's path off; the helper thread lives on whatever happens and checkpoints the WAL."""
 
 from __future__ import annotations
 
