@@ -285,6 +285,7 @@ class HeldGet:
     def release(self) -> None:
         self.held[0].continue_()
 
+
 def create_in_page(page: Any, base: str, players: int, roles: list[str],
                    names: list[str] | None = None, seed: int | None = None,
                    fields: dict[str, str] | None = None, ruleset: str | None = None) -> str:

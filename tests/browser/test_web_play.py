@@ -366,6 +366,30 @@ def test_a_page_left_while_it_loads_does_not_paint_over_the_next(
         wait_until(page, lambda: any("/events" in url for url in failed), f"open: {failed}")
     assert not page.errors, page.errors  # type: ignore[attr-defined]
 
+
+def test_a_page_that_awaits_the_server_shows_loading_meanwhile(
+    browser: Any, site: tuple[str, Rest]
+) -> None:
+    """The server's capabilities held back (every page waits for them once), the reader
+    goes from the lobby to the leaderboard: meanwhile the new page's <main> says it is
+    loading (a status), rather than nothing; then the leaderboard paints."""
+    base, _rest = site
+    page = new_page(browser)
+    held: list[Any] = []
+    page.route("**/openapi.json", lambda route: held.append(route))  # every read, held
+    page.goto(f"{base}/#/")
+    wait_until(page, lambda: len(held) == 1, "the lobby did not ask for the capabilities")
+    page.evaluate("location.hash = '#/leaderboard'")
+    wait_until(page, lambda: len(held) == 2, "the leaderboard did not ask for them")
+    status = page.locator("main > [role=status]")
+    assert status.inner_text() == "Loading…"
+    for route in held:
+        route.continue_()
+    page.wait_for_selector("#leaderboard-heading")
+    assert status.count() == 0
+    assert not page.errors, page.errors  # type: ignore[attr-defined]
+
+
 def test_a_pittsburgh_game_plays_on_its_board(
     browser: Any, site: tuple[str, Rest], artifacts: Path
 ) -> None:

@@ -45,6 +45,8 @@ async function route(force = false) {
   // document, not over the newer page.
   if (mine > 1) {
     const fresh = app.cloneNode(false);
+    // (until the page draws: a page that awaits the server first would leave it blank)
+    fresh.append(h('p', { role: 'status' }, t('game.loading')));
     app.replaceWith(fresh);
     app = fresh;
   }
