@@ -180,16 +180,16 @@ class WalSyncer(threading.Thread):
 
 
 class LoopWriter:
-    """Commits writes on the event loop's thread: the writes submitted during one turn of
-    the loop are run together in one transaction at the start of the next (a group commit,
-    as GroupWriter's, without its thread), holding the cross-process lock (an open file of
-    its own: flock's locks belong to open files, and this one must exclude GroupWriter's)
-    and moving the change stamps around it. Their futures are settled by WalSyncer once
-    the WAL is synced.
+    """Commits writes on the event loop's thread: the writes submitted meanwhile are run
+    together in one transaction at the loop's next turn, or under load after the commit
+    wait (a group commit, as GroupWriter's, without its thread), holding the cross-process
+    lock (an open file of its own: flock's locks belong to open files, and this one must
+    exclude GroupWriter's) and moving the change stamps around it. Their futures are
+    settled by WalSyncer once the WAL is synced.
 
-    When another process's writer holds the lock, a thread of its own waits for it (a try
-    again later would spin: with two workers, every other commit meets the other's) and
-    the batch, with the writes that came meanwhile, is committed once it has it."""
+    When another process's writer holds the lock, a thread of its own waits for it (trying
+    again every 0.2 ms instead spun: about 1.5 tries a commit with two workers) and the
+    batch, with the writes that came meanwhile, is committed once it has it."""
 
     def __init__(self, path: str, stamps: ChangeStamps | None, failures: FailureTracker,
                  hand_over: queue.SimpleQueue[Any],
