@@ -95,8 +95,9 @@ class SqliteStore:
         # cannot read at once it goes to the reader thread.
         self._loop_conn: sqlite3.Connection | None = None
         self._writer = GroupWriter(self.path, commit_wait_ms)
-        # Writes run on the event loop when they can (sqlite_loop.py); GroupWriter's thread
-        # takes those that would wait for another writer, and all of them without it.
+        # Writes run on the event loop (sqlite_loop.py); GroupWriter's thread takes those
+        # that find SQLite's own lock taken (a writer outside the store), those after a
+        # failed WAL sync, and all of them without loop writes.
         self._loop_writes = loop_writes
         self._loop_writer: LoopWriter | None = None
         self._stamps: ChangeStamps | None = None

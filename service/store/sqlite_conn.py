@@ -16,7 +16,7 @@ import sqlite3
 import threading
 import time
 import zlib
-from typing import Any, Protocol
+from typing import Any
 
 import structlog
 
@@ -317,20 +317,7 @@ class WriterBusy(Exception):
         self.sqlite_lock = sqlite_lock
 
 
-class Lock(Protocol):
-    """WriterLock, or a stand-in for one already taken."""
-
-    def acquire(self) -> None:
-        ...
-
-    def try_acquire(self) -> bool:
-        ...
-
-    def release(self) -> None:
-        ...
-
-
-def run_batch(conn: sqlite3.Connection, batch: list[Any], lock: Lock | None,
+def run_batch(conn: sqlite3.Connection, batch: list[Any], lock: WriterLock | None,
               stamps: ChangeStamps | None, failures: FailureTracker, wait: bool = True
               ) -> list[tuple[Any, Any, BaseException | None, Any]]:
     """Commits a batch of (fn, loop, future, game id) jobs holding the cross-process lock,

@@ -40,7 +40,6 @@ from .sqlite_conn import (
     DEFAULT_COMMIT_WAIT_MS,
     MAX_GROUP,
     ChangeStamps,
-    Lock,
     WriterBusy,
     WriterLock,
     open_connection,
@@ -168,7 +167,7 @@ class WalSyncer(threading.Thread):
         holding the writers' lock, which copies the rest (the commits made meanwhile), so
         that the next write starts the WAL over: SQLite does so only when a write finds all
         of it copied, which writers that never stop would not otherwise let happen (the WAL
-        would grow for ever). Writes that come while the lock is held go to GroupWriter."""
+        would grow for ever). Writes that come while the lock is held wait for it."""
         assert self._conn is not None
         try:
             # PASSIVE: copies what no reader still needs, never waits for readers or writers
@@ -303,20 +302,20 @@ class LoopWriter:
             log.error("sqlite_lock_wait_failed", error=repr(waited.exception()))
             self._hand_over()
             return
-        assert self.lock is not None
-        self._commit(_Held(self.lock))
+        # (run_batch's try_acquire takes it at once: flock's lock is the open file's, and
+        # the waiter took it on this one)
+        self._commit(self.lock)
 
-    def _commit(self, lock: Lock | None) -> None:
+    def _commit(self, lock: WriterLock | None) -> None:
         """Commits the pending writes (all of them, in one transaction) holding `lock`;
         raises WriterBusy, with the writes left pending, if another writer holds it."""
-        batch, self._pending = self._pending, []
         conn = self.conn
         if conn is None or self.syncer.broken:
-            if isinstance(lock, _Held):
+            if lock is not None:  # (the lock waiter's, if it took it; else a no-op)
                 lock.release()
-            self._pending = batch
             self._hand_over()
             return
+        batch, self._pending = self._pending, []
         self._last_commit = batch[0][1].time()
         try:
             outcomes = run_batch(conn, batch, lock, self.stamps, self.failures, wait=False)
@@ -342,19 +341,3 @@ class LoopWriter:
         for job in batch:
             self.hand_over.put(job)
 
-
-class _Held:
-    """The writers' lock as run_batch takes it when the lock waiter has taken it already:
-    run_batch releases it."""
-
-    def __init__(self, lock: WriterLock) -> None:
-        self._lock = lock
-
-    def try_acquire(self) -> bool:
-        return True
-
-    def acquire(self) -> None:
-        return None
-
-    def release(self) -> None:
-        self._lock.release()
